@@ -1,0 +1,1 @@
+"""battle_token (rules land in a later commit)."""

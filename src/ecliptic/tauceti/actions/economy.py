@@ -1,0 +1,1 @@
+"""economy (rules land in a later commit)."""

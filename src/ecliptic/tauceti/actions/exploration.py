@@ -1,0 +1,1 @@
+"""exploration (rules land in a later commit)."""

@@ -1,0 +1,1 @@
+"""minor (rules land in a later commit)."""

@@ -1,0 +1,1 @@
+"""missions (rules land in a later commit)."""

@@ -1,0 +1,1 @@
+"""movement (rules land in a later commit)."""

@@ -1,0 +1,155 @@
+"""Skill checks, the 2T re-roll, and allocating damage: small decisions shared by many rules.
+
+A skill check rolls as many dice as the player's skill set (plus face-up
+Specialist bonuses). A failed check offers the re-roll for 2T as a decision of
+its own; the player must use the new roll. When the check is settled the
+caller's continuation (registered by name, so decisions stay serializable)
+receives the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ecliptic.engine.actions import Action, act
+from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.events import Event
+from ecliptic.tauceti import ship
+from ecliptic.tauceti.content import Content, SkillCheck
+from ecliptic.tauceti.registry import decision_kind, illegal, say
+from ecliptic.tauceti.state import Decision, State
+
+Continuation = Callable[[State, int, bool, dict[str, Any], list[Event]], None]
+CONTINUATIONS: dict[str, Continuation] = {}
+
+
+def continuation(name: str) -> Callable[[Continuation], Continuation]:
+    def register(fn: Continuation) -> Continuation:
+        CONTINUATIONS[name] = fn
+        return fn
+
+    return register
+
+
+def dice_for(state: State, seat: int, skill: str) -> int:
+    p = state.players[seat]
+    bonus = 0
+    for card_id in p.face_up:
+        ability = state.content.specialist(card_id).ability
+        if ability.kind == "skill_bonus" and ability.skill == skill:
+            bonus += ability.amount
+    return state.faction(seat).skills[skill] + bonus
+
+
+def passes(check: SkillCheck, dice: list[int]) -> bool:
+    return sum(1 for d in dice if d >= check.target) >= check.successes
+
+
+def describe(check: SkillCheck) -> str:
+    return f"{check.skill} check: {check.successes} di(c)e showing {check.target}+"
+
+
+def _roll(state: State, seat: int, check: SkillCheck, ev: list[Event]) -> list[int]:
+    dice = state.rng.roll(dice_for(state, seat, check.skill))
+    ok = passes(check, dice)
+    say(ev, "skill_check", f"{state.players[seat].faction} rolls {dice} for a {describe(check)}: "
+        f"{'success' if ok else 'failure'}.", seat=seat, dice=dice, success=ok, skill=check.skill)
+    return dice
+
+
+def start_check(
+    state: State, seat: int, check: SkillCheck, then: str, ctx: dict[str, Any], ev: list[Event]
+) -> None:
+    """Roll a skill check; on failure offer the re-roll, else continue at once."""
+    dice = _roll(state, seat, check, ev)
+    if not passes(check, dice) and state.players[seat].tau >= state.content.numbers.reroll_tau:
+        state.stack.append(Decision("reroll", seat, {
+            "skill": check.skill, "target": check.target, "successes": check.successes,
+            "dice": dice, "then": then, "ctx": ctx,
+        }))
+        return
+    CONTINUATIONS[then](state, seat, passes(check, dice), ctx, ev)
+
+
+def _check_of(d: Decision) -> SkillCheck:
+    return SkillCheck(d.data["skill"], d.data["target"], d.data["successes"])
+
+
+def _reroll_options(state: State, d: Decision) -> Iterable[Action]:
+    return (act("REROLL"), act("ACCEPT"))
+
+
+def _reroll_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
+    if a.verb == "REROLL":
+        if state.players[d.player].tau < state.content.numbers.reroll_tau:
+            return illegal("TC-MIN-REROLL", "a re-roll costs 2T and you do not have it")
+        return None
+    if a == act("ACCEPT"):
+        return None
+    return illegal("TC-MIN-REROLL", "after a failed skill check: REROLL (2T) or ACCEPT")
+
+
+def _reroll_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
+    check = _check_of(d)
+    if a.verb == "REROLL":
+        p = state.players[d.player]
+        p.tau -= state.content.numbers.reroll_tau
+        say(ev, "reroll", f"{p.faction} pays {state.content.numbers.reroll_tau}T to re-roll.",
+            seat=d.player)
+        dice = _roll(state, d.player, check, ev)
+        d.data["dice"] = dice
+        if not passes(check, dice) and p.tau >= state.content.numbers.reroll_tau:
+            return
+        state.stack.pop()
+        CONTINUATIONS[d.data["then"]](state, d.player, passes(check, dice), d.data["ctx"], ev)
+        return
+    state.stack.pop()
+    CONTINUATIONS[d.data["then"]](state, d.player, False, d.data["ctx"], ev)
+
+
+decision_kind(
+    "reroll",
+    options=_reroll_options,
+    why_not=_reroll_why_not,
+    perform=_reroll_perform,
+    domain=lambda c: (act("REROLL"), act("ACCEPT")),
+)
+
+
+# -- allocating damage ---------------------------------------------------------
+
+
+def begin_damage(state: State, seat: int, amount: int, cause: str, ev: list[Event]) -> None:
+    """The damaged player allocates each point of damage to a system of their choice."""
+    if amount <= 0:
+        return
+    state.stack.append(Decision("damage", seat, {"left": amount, "cause": cause}))
+    say(ev, "damage_due", f"{state.players[seat].faction} must allocate {amount} damage ({cause}).",
+        seat=seat, amount=amount)
+
+
+def _damage_domain(c: Content) -> Iterable[Action]:
+    return (act("DAMAGE", s) for s in c.systems)
+
+
+def _damage_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
+    if a.verb != "DAMAGE" or len(a.args) != 1 or a.args[0] not in state.content.systems:
+        return illegal("TC-MOV-DAMAGE", "choose the system that takes the damage: DAMAGE <system>")
+    return None
+
+
+def _damage_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
+    applied = ship.add_damage(state, d.player, a.args[0], ev, d.data["cause"])
+    d.data["left"] -= 1
+    if d.data["left"] <= 0 or not applied:
+        state.stack.pop()
+
+
+decision_kind(
+    "damage",
+    options=lambda s, d: _damage_domain(s.content),
+    why_not=_damage_why_not,
+    perform=_damage_perform,
+    domain=_damage_domain,
+)

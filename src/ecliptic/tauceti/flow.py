@@ -1,0 +1,246 @@
+"""Rounds and phases: setup tile placement, then Enlightenment, Action and Battle phases.
+
+:func:`advance` runs every automatic step (draws, reveals, end-of-round die
+rolls) until some player has a decision to make or the game is over. The
+player's turn in the Action phase is the ``turn`` decision: Minor actions
+before or after one Major action, then ``END`` (or ``PASS`` instead of a Major
+action, for 1T per unused Action marker).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from ecliptic.engine.actions import Action, act
+from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.events import Event
+from ecliptic.tauceti import battle, board, enlightenment, scoring
+from ecliptic.tauceti.content import Content
+from ecliptic.tauceti.registry import VERBS, decision_kind, illegal, say, verb
+from ecliptic.tauceti.setup import placement_cells
+from ecliptic.tauceti.state import Decision, State
+from ecliptic.tauceti.tracks import gain_energy, gain_tau
+
+
+def markers_left(state: State, seat: int) -> int:
+    p = state.players[seat]
+    return state.content.numbers.action_markers - p.markers_lost - p.markers_used
+
+
+def finished(state: State, seat: int) -> bool:
+    return state.players[seat].passed or markers_left(state, seat) <= 0
+
+
+# -- the phase machine ---------------------------------------------------------
+
+
+def advance(state: State, ev: list[Event]) -> None:
+    """Run automatic steps until a decision is pending or the game is over."""
+    while not state.stack and state.phase != "over":
+        if state.phase == "setup":
+            if state.large_tile_stack:
+                state.stack.append(Decision("place_tile", state.setup_seat))
+            else:
+                _start_round(state, ev)
+        elif state.phase == "enlightenment":
+            if not enlightenment.step(state, ev):
+                _start_action_phase(state, ev)
+        elif state.phase == "action":
+            _next_turn(state, ev)
+        elif state.phase == "battle":
+            if not battle.next_battle(state, ev):
+                _end_round(state, ev)
+
+
+def _start_round(state: State, ev: list[Event]) -> None:
+    state.round += 1
+    for p in state.players:
+        p.markers_used = 0
+        p.passed = False
+        p.offers_made = []
+        p.battle_sector = None
+        p.battle_defender = None
+    first = state.players[state.first_player]
+    say(ev, "round", f"Round {state.round} begins; {first.faction} is the first player.",
+        round=state.round, first_player=state.first_player)
+    if state.round == 1:
+        _start_action_phase(state, ev)
+    else:
+        state.phase = "enlightenment"
+        enlightenment.begin(state, ev)
+
+
+def _start_action_phase(state: State, ev: list[Event]) -> None:
+    state.phase = "action"
+    state.turn_seat = state.first_player
+    state.stack.append(Decision("turn", state.first_player, {"major_done": False}))
+    state.turn_count += 1
+    say(ev, "phase", "Action phase.", phase="action")
+    if finished(state, state.first_player):
+        state.stack.pop()
+        _next_turn(state, ev)
+
+
+def _next_turn(state: State, ev: list[Event]) -> None:
+    n = len(state.players)
+    for i in range(1, n + 1):
+        seat = (state.turn_seat + i) % n
+        if not finished(state, seat):
+            state.turn_seat = seat
+            state.turn_count += 1
+            state.stack.append(Decision("turn", seat, {"major_done": False}))
+            return
+    state.phase = "battle"
+    say(ev, "phase", "Battle phase.", phase="battle")
+    state.battles = sorted(
+        (p.battle_sector for p in state.players if p.battle_sector is not None),
+        key=lambda t: state.content.tile(t).number,
+        reverse=True,
+    )
+
+
+def _end_round(state: State, ev: list[Event]) -> None:
+    n = state.content.numbers
+    last = False
+    if state.config.game == "short":
+        last = state.round >= n.short_game_rounds
+    elif state.round >= n.longest_game_rounds:
+        last = True
+    elif state.round >= n.full_game_rounds:
+        need = n.continue_on[state.round - n.full_game_rounds]
+        die = state.rng.d6()
+        last = die < need
+        say(ev, "round_roll", f"End of round {state.round}: the die shows {die} "
+            f"({'the game ends' if last else 'one more round'}; {need}+ continues).",
+            die=die, need=need)
+    if last:
+        scoring.finish(state, ev)
+        return
+    state.first_player = (state.first_player + 1) % len(state.players)
+    _start_round(state, ev)
+
+
+# -- setup: placing the large hex tiles -----------------------------------------
+
+
+def _place_domain(c: Content) -> Iterator[Action]:
+    return (act("PLACE", board.cell_name(cell)) for cell in board.cells_within(board.LARGE_RADIUS))
+
+
+def _place_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
+    cell = board.parse_cell(a.args[0]) if a.verb == "PLACE" and len(a.args) == 1 else None
+    if cell is None:
+        return illegal("TC-SETUP-1", "place the tile with PLACE q,r")
+    if cell not in placement_cells(state):
+        return illegal("TC-SETUP-1", f"{a.args[0]} is not a free position connected to a placed tile")
+    return None
+
+
+def _place_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
+    cell = board.parse_cell(a.args[0])
+    assert cell is not None
+    tile = state.large_tile_stack.pop(0)
+    state.layout[tile] = cell
+    state.stack.pop()
+    state.setup_seat = (state.setup_seat + 1) % len(state.players)
+    say(ev, "tile_placed", f"{state.players[d.player].faction} places "
+        f"{state.content.tile(tile).name} at {a.args[0]}.", tile=tile, cell=a.args[0])
+
+
+decision_kind(
+    "place_tile",
+    options=lambda s, d: (act("PLACE", board.cell_name(c)) for c in placement_cells(s)),
+    why_not=_place_why_not,
+    perform=_place_perform,
+    domain=_place_domain,
+)
+
+
+# -- the turn --------------------------------------------------------------------
+
+
+def _turn_options(state: State, d: Decision) -> Iterator[Action]:
+    major_done = d.data["major_done"]
+    for v in VERBS.values():
+        if v.major is not None and (major_done or markers_left(state, d.player) <= 0):
+            continue
+        yield from v.options(state, d.player)
+    yield act("END") if major_done else act("PASS")
+
+
+def _turn_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
+    major_done = d.data["major_done"]
+    if a == act("PASS"):
+        return illegal("TC-ACT-PASS", "you already took a Major action; END your turn") if major_done else None
+    if a == act("END"):
+        return None if major_done else illegal("TC-ACT-PASS", "take a Major action or PASS")
+    v = VERBS.get(a.verb)
+    if v is None:
+        return illegal("TC-ACT-1", f"{a.verb} is not an action you can take on your turn")
+    if v.major is not None:
+        if major_done:
+            return illegal("TC-ACT-1", "one Major action per turn")
+        if markers_left(state, d.player) <= 0:
+            return illegal("TC-ACT-1", "you have no Action marker left")
+        cost = state.faction(d.player).action_costs[v.major]
+        if state.players[d.player].energy < cost:
+            return illegal("TC-ACT-2", f"{v.major} costs {cost} energy; you have "
+                           f"{state.players[d.player].energy}")
+    return v.why_not(state, d.player, a)
+
+
+def _turn_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
+    p = state.players[d.player]
+    if a.verb in ("PASS", "END"):
+        state.stack.pop()
+        if a.verb == "PASS":
+            unused = markers_left(state, d.player)
+            gain = unused * state.content.numbers.pass_tau
+            p.passed = True
+            gain_tau(state, d.player, gain)
+            say(ev, "pass", f"{p.faction} passes and earns {gain}T for {unused} unused Action "
+                f"marker(s).", seat=d.player, tau=gain)
+        return
+    v = VERBS[a.verb]
+    if v.major is not None:
+        cost = state.faction(d.player).action_costs[v.major]
+        p.energy -= cost
+        p.markers_used += 1
+        d.data["major_done"] = True
+        say(ev, "major", f"{p.faction} takes {v.major} ({cost} energy).", seat=d.player,
+            action=v.major, energy=cost)
+    v.perform(state, d.player, a, ev)
+
+
+def _turn_domain(c: Content) -> Iterable[Action]:
+    yield act("PASS")
+    yield act("END")
+    for v in VERBS.values():
+        yield from v.domain(c)
+
+
+decision_kind(
+    "turn",
+    options=_turn_options,
+    why_not=_turn_why_not,
+    perform=_turn_perform,
+    domain=_turn_domain,
+)
+
+
+# -- Refuel (REF): always free, +2 energy -------------------------------------------
+
+
+def _ref_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    got = gain_energy(state, seat, state.content.numbers.refuel_energy)
+    say(ev, "refuel", f"{state.players[seat].faction} refuels: +{got} energy.", seat=seat, energy=got)
+
+
+verb(
+    "REF",
+    major="REF",
+    options=lambda s, seat: (act("REF"),),
+    why_not=lambda s, seat, a: None if a == act("REF") else illegal("TC-REF-1", "REF takes no arguments"),
+    perform=_ref_perform,
+    domain=lambda c: (act("REF"),),
+)

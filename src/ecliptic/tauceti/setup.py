@@ -1,0 +1,136 @@
+"""Game setup: the hex system, the Galactic Depot, the TCX, the decks, the bag and the factions."""
+
+from __future__ import annotations
+
+from ecliptic.engine.rng import Rng
+from ecliptic.tauceti import board
+from ecliptic.tauceti.content import Content, default_content
+from ecliptic.tauceti.state import Config, Player, Point, State
+
+# The preset map (a recorded decision). It agrees with the rulebook's examples:
+# sector 10 (Zuron Asteroid) touches sector 03, sector 06 touches the Azars' home
+# planet but nothing Captain Borzon reaches from sector 03, and a delivery from
+# Xuno to the Zuron Asteroid is 3 sectors long.
+PRESET_LAYOUT: dict[str, tuple[int, int]] = {
+    "TC": (0, 0),
+    "01": (1, -1), "02": (1, 0), "03": (0, 1), "04": (-1, 1), "05": (-1, 0), "07": (0, -1),
+    "AZAR": (2, -2), "06": (1, -2), "ZORHKON": (0, 2), "10": (-1, 2), "XUNO": (-2, 0),
+    "TRIOLO": (2, 0), "08": (-1, -1), "09": (2, -1),
+}
+
+
+def new_state(config: Config, seed: int) -> State:
+    content = default_content()
+    rng = Rng.from_seed(seed)
+    names = [f.name for f in content.factions]
+    if config.factions:
+        for name in config.factions:
+            if name not in names:
+                raise ValueError(f"unknown faction {name!r}; choose from {', '.join(names)}")
+        factions = list(config.factions)
+    else:
+        pool = list(names)
+        rng.shuffle(pool)
+        factions = pool[: config.players]
+    players = []
+    for seat, name in enumerate(factions):
+        f = content.faction(name)
+        players.append(Player(
+            seat=seat, faction=name, tau=f.start_tau, energy=f.start_energy,
+            materials=f.start_materials, position=f.home_planet,
+            knowledge={t: 0 for t in content.knowledge_types},
+            orbitals_home=4,
+        ))
+    state = State(config=config, rng=rng, players=players, first_player=config.first_player)
+    _hex_system(state, content)
+    _global_setup(state, content, factions)
+    return state
+
+
+def _hex_system(state: State, content: Content) -> None:
+    large = [t.id for t in content.tiles if not t.outer_limit and t.kind != "tau_ceti"]
+    centre = next(t.id for t in content.tiles if t.kind == "tau_ceti")
+    state.layout[centre] = (0, 0)
+    if state.config.layout == "preset":
+        state.layout.update(PRESET_LAYOUT)
+    else:
+        state.rng.shuffle(large)
+        state.large_tile_stack = large
+        if state.config.layout == "random":
+            while state.large_tile_stack:
+                tile = state.large_tile_stack.pop(0)
+                cells = placement_cells(state)
+                state.layout[tile] = cells[state.rng.below(len(cells))]
+    outer = [t.id for t in content.tiles if t.outer_limit]
+    state.rng.shuffle(outer)
+    state.outer_limit_stack = outer
+
+
+def placement_cells(state: State) -> list[tuple[int, int]]:
+    """Free cells within the large-tile radius that touch a placed tile."""
+    taken = board.occupied(state)
+    cells = {
+        n
+        for c in taken
+        for n in board.neighbour_cells(c)
+        if n not in taken and board.distance_from_centre(n) <= board.LARGE_RADIUS
+    }
+    return sorted(cells)
+
+
+def _global_setup(state: State, content: Content, factions: list[str]) -> None:
+    rng = state.rng
+    n = content.numbers
+    # Knowledge tokens: 10 face down on the Exploration points, 6 for Outer Limit tiles,
+    # 8 face up on the Galactic Depot.
+    tokens = [t for t in content.knowledge_types for _ in range(4)]
+    rng.shuffle(tokens)
+    for tile in content.tiles:
+        if tile.outer_limit:
+            continue
+        for i in range(1, tile.exploration_points + 1):
+            pid = f"{tile.id}.{i}"
+            state.points[pid] = Point(pid, tile.id, tokens.pop())
+    state.outer_limit_knowledge = [tokens.pop() for _ in range(n.knowledge_for_outer_limits)]
+    state.depot_knowledge = {t: 0 for t in content.knowledge_types}
+    for t in tokens:
+        state.depot_knowledge[t] += 1
+    state.depot_systems = sorted(t.id for t in content.systems_tokens)
+    # Commodity tokens: one on each planet, two in the Demand pile, the rest the Supply pile.
+    commodity = [t.id for t in content.commodity_tokens]
+    rng.shuffle(commodity)
+    for tile in content.tiles:
+        if tile.is_planet:
+            state.planet_commodity[tile.id] = commodity.pop()
+    state.demand_pile = [commodity.pop() for _ in range(n.demand_pile)]
+    state.supply = sorted(commodity)
+    # The TCX: Crisis token stacks, Market levels at 1.
+    for ct in content.crisis_types:
+        stack = [t.id for t in content.crisis_tokens if t.crisis_type == ct.name]
+        rng.shuffle(stack)
+        state.crisis_stacks[ct.name] = stack
+    state.market = {r: 1 for r in content.resources}
+    state.market_raised = {r: 0 for r in content.resources}
+    # Decks.
+    state.crisis_deck = [c.id for c in content.crisis_cards]
+    state.specialist_deck = [c.id for c in content.specialists if not c.advanced]
+    state.knowledge_deck = [c.id for c in content.knowledge_cards]
+    state.mission_deck = [c.id for c in content.missions]
+    state.exotic_deck = [c.id for c in content.exotic_tech]
+    for deck in (state.crisis_deck, state.specialist_deck, state.knowledge_deck,
+                 state.mission_deck, state.exotic_deck):
+        rng.shuffle(deck)
+    state.diplomacy_left = n.diplomacy_cards
+    gp = [t.id for t in content.gp_tokens]
+    rng.shuffle(gp)
+    state.gp_supply = gp
+    state.damage_supply = n.damage_markers
+    state.virus_supply = n.virus_crystals
+    # The Enlightenment bag: every player's cubes, 2 of each non-player civilization's colour.
+    bag: list[str] = []
+    for f in content.factions:
+        count = n.cubes_per_faction if f.name in factions else n.npc_cubes_per_colour
+        bag.extend([f.name] * count)
+    state.bag = sorted(bag)
+    for seat, name in enumerate(factions):
+        state.players[seat].position = content.faction(name).home_planet

@@ -1,0 +1,226 @@
+"""The Tau Ceti game state: a mutable tree of plain dataclasses.
+
+Everything a rule needs is here and nothing else: no caches that could drift
+from the truth, so serialization, cloning and replay stay exact. Hidden
+information (hands, deck orders, face-down tokens, the bag) is stored plainly;
+:mod:`ecliptic.tauceti.observation` decides who may see what.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ecliptic.engine.rng import Rng
+from ecliptic.tauceti.content import Content, Faction, default_content
+
+Phase = Literal["setup", "enlightenment", "action", "battle", "over"]
+Layout = Literal["players", "random", "preset"]
+GameLength = Literal["short", "full"]
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the players agree on before the game begins."""
+
+    players: int = 4
+    factions: tuple[str, ...] = ()
+    game: GameLength = "full"
+    layout: Layout = "players"
+    advanced: tuple[int, ...] = ()
+    first_player: int = 0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.players <= 4:
+            raise ValueError("Tau Ceti is a game for 1-4 players")
+        if self.factions and len(self.factions) != self.players:
+            raise ValueError("name one faction per player, or none to deal them at random")
+        if len(set(self.factions)) != len(self.factions):
+            raise ValueError("each faction can be played by one player only")
+        if not 0 <= self.first_player < self.players:
+            raise ValueError("first_player must be a seat of this game")
+        for rule in self.advanced:
+            if not 1 <= rule <= 9:
+                raise ValueError(f"there is no Advanced Rule {rule} (1-9)")
+
+    def has(self, advanced_rule: int) -> bool:
+        return advanced_rule in self.advanced
+
+
+@dataclass
+class Decision:
+    """A pending choice. ``kind`` names the rules module that offers and performs it."""
+
+    kind: str
+    player: int
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Holding:
+    """One Commodity token on a player's Interface; the column it sits in is ``quantity``."""
+
+    token: str
+    quantity: int
+    engineered: bool = False
+
+
+@dataclass
+class ActiveMission:
+    card: str
+    picked_up: bool = False
+    unauthorized: bool = False
+
+
+@dataclass
+class Player:
+    seat: int
+    faction: str
+    tau: int
+    energy: int
+    materials: int
+    position: str
+    hand: list[str] = field(default_factory=list)
+    face_up: list[str] = field(default_factory=list)
+    knowledge: dict[str, int] = field(default_factory=dict)
+    orbitals_home: int = 4
+    systems_tokens: dict[str, str] = field(default_factory=dict)
+    damage: dict[str, int] = field(default_factory=dict)
+    holdings: list[Holding] = field(default_factory=list)
+    missions: list[ActiveMission] = field(default_factory=list)
+    gp_tokens: list[str] = field(default_factory=list)
+    claim: str | None = None
+    claim_turn: int = 0
+    battle_sector: str | None = None
+    battle_defender: int | None = None
+    cargo_cube: bool = False
+    diplomacy: bool = False
+    free_upgrades: int = 0
+    markers_used: int = 0
+    markers_lost: int = 0
+    passed: bool = False
+    offers_made: list[int] = field(default_factory=list)
+    exotic_tech: str | None = None
+    virus: dict[str, int] = field(default_factory=dict)
+    crises_resolved_since_loss: int = 0
+
+
+@dataclass
+class Point:
+    """An Exploration point and the Knowledge token on it (``token`` is its type)."""
+
+    id: str
+    sector: str
+    token: str | None
+    face_up: bool = False
+    claimed_by: int | None = None
+    explored_by: int | None = None
+
+
+@dataclass
+class Battle:
+    sector: str
+    initiator: int
+    defender: int
+    attacker: int = -1
+    shields: dict[str, list[str]] = field(default_factory=dict)
+    destroyed_at_start: dict[str, list[str]] = field(default_factory=dict)
+    winner: int | None = None
+    retreated: int | None = None
+    idle_attacks: int = 0
+
+
+@dataclass
+class Enlightenment:
+    affected: str = ""
+    active: list[str] = field(default_factory=list)
+    played: dict[str, int] = field(default_factory=dict)
+    next_seat: int = 0
+    done: list[int] = field(default_factory=list)
+
+
+@dataclass
+class State:
+    """A whole game of Tau Ceti at one moment."""
+
+    config: Config
+    rng: Rng
+    players: list[Player]
+    round: int = 0
+    phase: Phase = "setup"
+    first_player: int = 0
+    turn_seat: int = 0
+    turn_count: int = 0
+    layout: dict[str, tuple[int, int]] = field(default_factory=dict)
+    large_tile_stack: list[str] = field(default_factory=list)
+    setup_seat: int = 0
+    outer_limit_stack: list[str] = field(default_factory=list)
+    outer_limit_knowledge: list[str] = field(default_factory=list)
+    points: dict[str, Point] = field(default_factory=dict)
+    cubes: dict[str, list[str]] = field(default_factory=dict)
+    orbitals: dict[str, list[int]] = field(default_factory=dict)
+    bag: list[str] = field(default_factory=list)
+    depot_knowledge: dict[str, int] = field(default_factory=dict)
+    depot_systems: list[str] = field(default_factory=list)
+    planet_commodity: dict[str, str] = field(default_factory=dict)
+    demand_pile: list[str] = field(default_factory=list)
+    supply: list[str] = field(default_factory=list)
+    market: dict[str, int] = field(default_factory=dict)
+    market_raised: dict[str, int] = field(default_factory=dict)
+    crisis_stacks: dict[str, list[str]] = field(default_factory=dict)
+    planet_crises: dict[str, list[str]] = field(default_factory=dict)
+    crisis_deck: list[str] = field(default_factory=list)
+    crisis_discard: list[str] = field(default_factory=list)
+    specialist_deck: list[str] = field(default_factory=list)
+    specialist_discard: list[str] = field(default_factory=list)
+    knowledge_deck: list[str] = field(default_factory=list)
+    knowledge_discard: list[str] = field(default_factory=list)
+    mission_deck: list[str] = field(default_factory=list)
+    mission_discard: list[str] = field(default_factory=list)
+    exotic_deck: list[str] = field(default_factory=list)
+    diplomacy_left: int = 0
+    gp_supply: list[str] = field(default_factory=list)
+    damage_supply: int = 0
+    virus_supply: int = 0
+    virus_on: dict[str, int] = field(default_factory=dict)
+    enlightenment: Enlightenment = field(default_factory=Enlightenment)
+    battles: list[str] = field(default_factory=list)
+    battle: Battle | None = None
+    stack: list[Decision] = field(default_factory=list)
+    final_scores: list[dict[str, int]] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+
+    # -- the engine contract -------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return self.stack[-1].player if self.stack else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def clone(self) -> State:
+        return copy.deepcopy(self)
+
+    # -- convenience views ---------------------------------------------------
+    @property
+    def content(self) -> Content:
+        return default_content()
+
+    @property
+    def decision(self) -> Decision:
+        return self.stack[-1]
+
+    def faction(self, seat: int) -> Faction:
+        return self.content.faction(self.players[seat].faction)
+
+    def seat_of_faction(self, name: str) -> int | None:
+        for p in self.players:
+            if p.faction == name:
+                return p.seat
+        return None
+
+    def turn_order(self) -> list[int]:
+        n = len(self.players)
+        return [(self.first_player + i) % n for i in range(n)]
