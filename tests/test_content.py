@@ -86,9 +86,7 @@ def test_tiles(content: Content) -> None:
     assert kinds["asteroid"] == 1
     assert kinds["wormhole"] == 2
     assert content.tile("10").name == "Zuron Asteroid"
-    assert {f.home_planet for f in content.factions} == {
-        t.id for t in content.tiles if t.is_planet
-    }
+    assert {f.home_planet for f in content.factions} == {t.id for t in content.tiles if t.is_planet}
     numbered = sorted(t.number for t in content.tiles if t.kind in ("sector", "asteroid"))
     assert numbered == list(range(1, 11))
 
@@ -124,9 +122,7 @@ def test_crisis_cards_numbered_one_to_24(content: Content) -> None:
 
 
 def test_tokens(content: Content) -> None:
-    assert Counter(t.resource for t in content.crisis_tokens) == dict.fromkeys(
-        content.resources, 4
-    )
+    assert Counter(t.resource for t in content.crisis_tokens) == dict.fromkeys(content.resources, 4)
     assert Counter(t.commodity for t in content.commodity_tokens) == {
         c.name: 3 for c in content.commodities
     }
@@ -214,8 +210,7 @@ def test_biohazard_token_affecting_science(content: Content) -> None:
 
 def test_xuno_to_zuron_asteroid_delivery(content: Content) -> None:
     assert any(
-        m.kind == "delivery" and m.pickup == "XUNO" and m.deliver == "10"
-        for m in content.missions
+        m.kind == "delivery" and m.pickup == "XUNO" and m.deliver == "10" for m in content.missions
     )
 
 
@@ -296,7 +291,7 @@ def test_skill_set_rule_violation(folder: Path) -> None:
 
 
 def test_table_defined_twice(folder: Path) -> None:
-    with (folder / "tokens.toml").open("a") as fh:
-        fh.write('\nskills = ["Military"]\n')
+    path = folder / "tokens.toml"
+    path.write_text('skills = ["Military"]\n' + path.read_text())
     with pytest.raises(ContentError, match=r"tokens\.toml: table 'skills' is defined twice"):
         load_content(folder)

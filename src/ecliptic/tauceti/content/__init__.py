@@ -383,13 +383,15 @@ def validate(c: Content) -> None:
     types = {t.name for t in c.crisis_types}
     for f in c.factions:
         where = f"faction {f.name}"
-        _expect(f.home_planet in tile_ids and c.tile(f.home_planet).is_planet, f"{where}: home planet must be a planet tile")
+        _expect(f.home_planet in tile_ids and c.tile(f.home_planet).is_planet,
+                f"{where}: home planet must be a planet tile")
         _expect(f.specialization in c.resources, f"{where}: specialization must be a resource")
         _expect(set(f.skills) == skills, f"{where}: skills must list every skill set")
         values = sorted(f.skills.values())
         _expect(values == [2] * (len(skills) - 2) + [3, 4], f"{where}: skill sets must be one 4, one 3, the rest 2")
         _expect(f.skills.get(f.specialization) == 4, f"{where}: the primary skill set (4) is the comparative advantage")
-        _expect(set(f.action_costs) == set(MAJOR_ACTIONS), f"{where}: energy cost needed for each of the 10 Major actions")
+        _expect(set(f.action_costs) == set(MAJOR_ACTIONS),
+                f"{where}: energy cost needed for each of the 10 Major actions")
         _expect(set(f.systems) == set(c.systems), f"{where}: a power is needed for every system")
         _expect(0 <= f.start_materials < len(f.materials_track), f"{where}: start materials off the track")
         _expect(f.start_tau >= 10, f"{where}: every alien character starts with at least 10T")
