@@ -123,9 +123,7 @@ def test_crisis_cards_numbered_one_to_24(content: Content) -> None:
 
 def test_tokens(content: Content) -> None:
     assert Counter(t.resource for t in content.crisis_tokens) == dict.fromkeys(content.resources, 4)
-    assert Counter(t.commodity for t in content.commodity_tokens) == {
-        c.name: 3 for c in content.commodities
-    }
+    assert Counter(t.commodity for t in content.commodity_tokens) == {c.name: 3 for c in content.commodities}
     assert len({c.resource for c in content.commodities}) == len(content.commodities)
     gp = Counter(t.gp for t in content.gp_tokens)
     assert set(gp) == {1, 3}  # 3GP for resolving a crisis, 1GP for winning a battle
@@ -203,15 +201,11 @@ def test_commodities(content: Content) -> None:
 
 
 def test_biohazard_token_affecting_science(content: Content) -> None:
-    assert any(
-        t.crisis_type == "Biohazard" and t.resource == "Science" for t in content.crisis_tokens
-    )
+    assert any(t.crisis_type == "Biohazard" and t.resource == "Science" for t in content.crisis_tokens)
 
 
 def test_xuno_to_zuron_asteroid_delivery(content: Content) -> None:
-    assert any(
-        m.kind == "delivery" and m.pickup == "XUNO" and m.deliver == "10" for m in content.missions
-    )
+    assert any(m.kind == "delivery" and m.pickup == "XUNO" and m.deliver == "10" for m in content.missions)
 
 
 # --- malformed content is refused ---------------------------------------------------------
