@@ -1,16 +1,209 @@
-"""What each player may see (placeholder: filled in with the observation rules)."""
+"""What a player may see, and sampling what they may not.
+
+:func:`observe` is the only door from the engine to a client or a fair bot:
+it copies the public parts of the state plus the observer's own secrets
+(their hand, the cards they played face down, the cards they are choosing
+from). ``player=None`` is a spectator, who sees only public information.
+
+:func:`determinize` re-deals everything the observer cannot see (other hands,
+deck orders, face-down Knowledge tokens, the Crisis token stacks, the GP tokens'
+backs, the tile stacks) consistently with what they have seen, and gives the copy
+a fresh random generator so it cannot foretell future dice. ISMCTS-style bots
+search such copies.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ecliptic.engine.codec import encode
 from ecliptic.engine.rng import Rng
+from ecliptic.tauceti import ship
 from ecliptic.tauceti.state import State
+
+# Decision data that only the deciding player may see (the cards they are choosing from).
+PRIVATE_DECISION_KEYS = frozenset({"cards", "drawn", "hand"})
+
+
+def _player_view(state: State, seat: int, observer: int | None) -> dict[str, Any]:
+    p = state.players[seat]
+    content = state.content
+    own = observer == seat
+    view: dict[str, Any] = {
+        "seat": seat,
+        "faction": p.faction,
+        "character": content.faction(p.faction).character,
+        "tau": p.tau,
+        "energy": p.energy,
+        "materials": p.materials,
+        "position": p.position,
+        "knowledge": dict(p.knowledge),
+        "orbitals_home": p.orbitals_home,
+        "systems": {
+            s: {"power": ship.power(state, seat, s), "damage": p.damage.get(s, 0),
+                "virus": p.virus.get(s, 0), "effective": ship.effective(state, seat, s),
+                "token": p.systems_tokens.get(s)}
+            for s in content.systems
+        },
+        "holdings": encode(p.holdings),
+        "missions": encode(p.missions),
+        "gp_tokens": len(p.gp_tokens),
+        "gp_token_points": sum(content.gp_token(g).gp for g in p.gp_tokens),
+        "claim": p.claim,
+        "battle_sector": p.battle_sector,
+        "battle_defender": p.battle_defender,
+        "cargo_cube": p.cargo_cube,
+        "diplomacy": p.diplomacy,
+        "free_upgrades": p.free_upgrades,
+        "markers_used": p.markers_used,
+        "markers_lost": p.markers_lost,
+        "passed": p.passed,
+        "face_up": list(p.face_up),
+        "hand_size": len(p.hand),
+        "exotic_tech": p.exotic_tech,
+    }
+    if own:
+        view["hand"] = list(p.hand)
+        view["gp_token_ids"] = list(p.gp_tokens)
+    return view
 
 
 def observe(state: State, player: int | None) -> dict[str, Any]:
-    return {"round": state.round, "phase": state.phase}
+    """Everything ``player`` may see, as JSON-ready data (``None``: a spectator)."""
+    content = state.content
+    e = state.enlightenment
+    decision: dict[str, Any] | None = None
+    if state.stack:
+        d = state.stack[-1]
+        data = {k: v for k, v in d.data.items()
+                if d.player == player or k not in PRIVATE_DECISION_KEYS}
+        decision = {"kind": d.kind, "player": d.player, "data": encode(data)}
+    points = {
+        pid: {
+            "sector": pt.sector,
+            "token": pt.token if pt.face_up else ("hidden" if pt.token else None),
+            "claimed_by": pt.claimed_by,
+            "explored_by": pt.explored_by,
+        }
+        for pid, pt in state.points.items()
+        if pt.sector in state.layout
+    }
+    bag: dict[str, int] = {}
+    for colour in state.bag:
+        bag[colour] = bag.get(colour, 0) + 1
+    return {
+        "game": "tauceti",
+        "observer": player,
+        "config": encode(state.config),
+        "round": state.round,
+        "phase": state.phase,
+        "first_player": state.first_player,
+        "turn_seat": state.turn_seat,
+        "current_player": state.current_player,
+        "decision": decision,
+        "layout": {t: list(c) for t, c in state.layout.items()},
+        "points": points,
+        "cubes": {t: list(c) for t, c in state.cubes.items() if c},
+        "orbitals": {t: list(o) for t, o in state.orbitals.items() if o},
+        "planet_commodity": {
+            planet: content.commodity_token(tok).commodity
+            for planet, tok in state.planet_commodity.items()
+        },
+        "planet_crises": {
+            planet: [{"id": t, "crisis_type": content.crisis_token(t).crisis_type,
+                      "resource": content.crisis_token(t).resource} for t in toks]
+            for planet, toks in state.planet_crises.items() if toks
+        },
+        "market": dict(state.market),
+        "crisis_stacks": {k: len(v) for k, v in state.crisis_stacks.items()},
+        "depot_knowledge": dict(state.depot_knowledge),
+        "depot_systems": list(state.depot_systems),
+        "supply": sorted(content.commodity_token(t).commodity for t in state.supply),
+        "demand_pile": len(state.demand_pile),
+        "bag": bag,
+        "decks": {
+            "crisis": len(state.crisis_deck),
+            "specialist": len(state.specialist_deck),
+            "knowledge": len(state.knowledge_deck),
+            "mission": len(state.mission_deck),
+            "exotic": len(state.exotic_deck),
+            "outer_limit": len(state.outer_limit_stack),
+            "large_tiles": len(state.large_tile_stack),
+        },
+        "discards": {
+            "crisis": list(state.crisis_discard),
+            "specialist": list(state.specialist_discard),
+            "knowledge": list(state.knowledge_discard),
+            "mission": list(state.mission_discard),
+        },
+        "next_large_tile": state.large_tile_stack[0] if state.large_tile_stack and state.stack
+        and state.stack[-1].kind == "place_tile" and state.stack[-1].player == player else None,
+        "diplomacy_left": state.diplomacy_left,
+        "gp_supply": len(state.gp_supply),
+        "damage_supply": state.damage_supply,
+        "virus_on": dict(state.virus_on),
+        "enlightenment": {
+            "affected": e.affected,
+            "active_deck": len(e.active),
+            "played": dict(e.played),
+            "mine": list(e.cards_by.get(str(player), [])) if player is not None else [],
+        },
+        "battles": list(state.battles),
+        "battle": encode(state.battle) if state.battle else None,
+        "players": [_player_view(state, s, player) for s in range(len(state.players))],
+        "final_scores": encode(state.final_scores),
+        "winners": list(state.winners),
+    }
 
 
 def determinize(state: State, player: int, rng: Rng) -> State:
-    return state.clone()
+    """A copy of ``state`` with everything ``player`` cannot see re-dealt at random."""
+    s = state.clone()
+    _redeal_cards(s, player, rng)
+    for deck in (s.knowledge_deck, s.mission_deck, s.exotic_deck, s.outer_limit_stack,
+                 s.large_tile_stack, s.demand_pile):
+        rng.shuffle(deck)
+    for stack in s.crisis_stacks.values():
+        rng.shuffle(stack)
+    hidden_points = [pt for pt in s.points.values() if pt.token is not None and not pt.face_up]
+    tokens = [pt.token for pt in hidden_points if pt.token is not None] + s.outer_limit_knowledge
+    rng.shuffle(tokens)
+    for pt in hidden_points:
+        pt.token = tokens.pop()
+    s.outer_limit_knowledge = tokens
+    _redeal_gp_tokens(s, player, rng)
+    s.rng = Rng.from_seed(rng.next_u64())
+    return s
+
+
+def _redeal_cards(s: State, player: int, rng: Rng) -> None:
+    """Other hands, the decks and the face-down Active deck share one pool per card type;
+    every place keeps its number of Crisis and Specialist cards."""
+    mine = set(s.enlightenment.cards_by.get(str(player), []))
+    for prefix, deck in (("C", s.crisis_deck), ("S", s.specialist_deck)):
+        slots: list[tuple[list[str], int]] = []
+        for p in s.players:
+            if p.seat != player:
+                slots += [(p.hand, i) for i, c in enumerate(p.hand) if c.startswith(prefix)]
+        active = s.enlightenment.active
+        slots += [(active, i) for i, c in enumerate(active) if c.startswith(prefix) and c not in mine]
+        slots += [(deck, i) for i in range(len(deck))]
+        cards = [place[i] for place, i in slots]
+        rng.shuffle(cards)
+        for (place, i), card in zip(slots, cards, strict=True):
+            place[i] = card
+
+
+def _redeal_gp_tokens(s: State, player: int, rng: Rng) -> None:
+    """GP tokens show their GP value; the reward on the back is known only to the holder."""
+    content = s.content
+    by_value: dict[int, list[tuple[list[str], int]]] = {}
+    places = [s.gp_supply] + [p.gp_tokens for p in s.players if p.seat != player]
+    for place in places:
+        for i, tok in enumerate(place):
+            by_value.setdefault(content.gp_token(tok).gp, []).append((place, i))
+    for slots in by_value.values():
+        tokens = [place[i] for place, i in slots]
+        rng.shuffle(tokens)
+        for (place, i), tok in zip(slots, tokens, strict=True):
+            place[i] = tok

@@ -138,6 +138,7 @@ class Enlightenment:
     played: dict[str, int] = field(default_factory=dict)
     next_seat: int = 0
     done: list[int] = field(default_factory=list)
+    cards_by: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
