@@ -1,0 +1,72 @@
+"""Hidden information: what observe() shows, and determinize() re-dealing only the unseen."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ecliptic.engine.rng import Rng
+from ecliptic.tauceti.game import TauCeti
+from ecliptic.tauceti.invariants import problems
+from ecliptic.tauceti.state import State
+
+GAME = TauCeti()
+
+
+def _midgame(seed: int, players: int, steps: int) -> State:
+    state = GAME.new_game({"players": players, "layout": "random"}, seed)
+    rng = Rng.from_seed(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        GAME.apply(state, rng.choice(GAME.legal_actions(state)))
+    return state
+
+
+def test_a_player_sees_their_own_hand_but_only_the_size_of_others() -> None:
+    state = GAME.new_game({"layout": "preset", "players": 2}, 1)
+    state.players[0].hand = ["C01", "S02"]
+    state.players[1].hand = ["C03", "S04", "S05"]
+    mine = GAME.observe(state, 0)
+    assert mine["players"][0]["hand"] == ["C01", "S02"]
+    assert "hand" not in mine["players"][1]
+    assert mine["players"][1]["hand_size"] == 3
+    text = str(mine)
+    assert "C03" not in text and "S04" not in text
+    spectator = GAME.observe(state, None)
+    assert "hand" not in spectator["players"][0] and "C01" not in str(spectator)
+
+
+def test_face_down_knowledge_tokens_are_hidden_until_revealed() -> None:
+    state = GAME.new_game({"layout": "preset", "players": 2}, 1)
+    view = GAME.observe(state, 0)
+    assert all(p["token"] in ("hidden", None) for p in view["points"].values())
+    point = state.points["01.1"]
+    point.face_up = True
+    assert GAME.observe(state, 1)["points"]["01.1"]["token"] == point.token
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), steps=st.integers(0, 400))
+def test_determinize_changes_nothing_the_observer_can_see(seed: int, players: int, steps: int) -> None:
+    state = _midgame(seed, players, steps)
+    if state.is_over:
+        return
+    for seat in range(players):
+        sample = GAME.determinize(state, seat, Rng.from_seed(seed + seat))
+        assert GAME.observe(sample, seat) == GAME.observe(state, seat)
+        assert problems(sample) == []
+        assert GAME.legal_actions(sample) == GAME.legal_actions(state) or state.current_player != seat
+
+
+def test_determinize_actually_redeals_hidden_cards() -> None:
+    state = GAME.new_game({"layout": "preset", "players": 3}, 5)
+    state.players[1].hand = state.crisis_deck[:3]
+    del state.crisis_deck[:3]
+    changed = False
+    for i in range(20):
+        sample = GAME.determinize(state, 0, Rng.from_seed(i))
+        changed |= sample.players[1].hand != state.players[1].hand
+        assert len(sample.players[1].hand) == 3
+        assert all(c.startswith("C") for c in sample.players[1].hand)
+    assert changed
