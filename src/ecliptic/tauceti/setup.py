@@ -41,7 +41,8 @@ def new_state(config: Config, seed: int) -> State:
             knowledge={t: 0 for t in content.knowledge_types},
             orbitals_home=4,
         ))
-    state = State(config=config, rng=rng, players=players, first_player=config.first_player)
+    state = State(config=config, rng=rng, players=players, first_player=config.first_player,
+                  setup_seat=config.first_player)
     _hex_system(state, content)
     _global_setup(state, content, factions)
     return state
