@@ -71,6 +71,8 @@ class ActiveMission:
     card: str
     picked_up: bool = False
     unauthorized: bool = False
+    last_attempt_turn: int = 0
+    route: int | None = None
 
 
 @dataclass

@@ -1,1 +1,328 @@
-"""missions (rules land in a later commit)."""
+"""Interplanetary Missions (IM): take a mission card, then complete it for TAU.
+
+"IMs allow you to earn TAU. IMs involve skill checks or pickup/deliver."
+
+* ``IM`` (Major): draw the top 3 IM cards and choose one (the ``keep_mission``
+  decision, ``KEEP <card>``); the other two are shuffled back into the bottom of
+  the deck and the kept card goes on a card space of the player's Interface.
+* ``IM-CHECK <card>`` (Minor): a skill-check IM is attempted in the sector its
+  card names, at most once per card per turn; success pays the card's TAU.
+* ``PICKUP <card>`` / ``DELIVER <card>`` (Minor): "the card itself is considered
+  the commodity"; delivering pays [cargo hold capacity] x [number of sectors] of
+  the minimum route between the two sectors.
+
+A completed card is discarded. Advanced Rules 4 (TCA permission) and 5 (quark-gluon
+plasma) are not played yet; :func:`_on_taken` and :func:`delivery_reward` are where
+they will hook in. Choices the rulebook leaves open are in docs/decisions/missions.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ecliptic.engine.actions import Action, act
+from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.events import Event
+from ecliptic.tauceti import board, checks, decks, ship
+from ecliptic.tauceti.content import Content, MissionCard
+from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
+from ecliptic.tauceti.state import ActiveMission, Decision, State
+from ecliptic.tauceti.tracks import gain_tau
+
+DRAW = 3  # "draw the top 3 cards from the IM deck and choose one"
+
+
+# -- helpers ---------------------------------------------------------------------
+
+
+def _sector_name(state: State, tile: str) -> str:
+    return state.content.tile(tile).name
+
+
+def describe(state: State, card: MissionCard) -> str:
+    """A card in the rulebook's words, for event texts."""
+    if card.kind == "delivery":
+        return (f"{card.id}, a delivery from {_sector_name(state, card.pickup)} to "
+                f"{_sector_name(state, card.deliver)}")
+    assert card.check is not None
+    return (f"{card.id}, a {checks.describe(card.check)} in {_sector_name(state, card.sector)} "
+            f"for {card.reward_tau}T")
+
+
+def active(state: State, seat: int, card: str) -> ActiveMission | None:
+    """The player's IM card on their Interface, or ``None``."""
+    return next((m for m in state.players[seat].missions if m.card == card), None)
+
+
+def _card_arg(state: State, seat: int, a: Action, verb_name: str, rule: str,
+              kind: str) -> tuple[ActiveMission, MissionCard] | IllegalAction:
+    """Check ``<VERB> <card>``: one argument naming an IM card of ``kind`` on the Interface."""
+    if a.verb != verb_name or len(a.args) != 1:
+        return illegal(rule, f"write {verb_name} <IM card>, e.g. {verb_name} M16")
+    mission = active(state, seat, a.args[0])
+    if mission is None:
+        return illegal("TC-IM-4", f"{a.args[0]} is not an IM card on your Interface")
+    card = state.content.mission(mission.card)
+    if card.kind != kind:
+        wanted = "a skill-check IM" if kind == "skill_check" else "a pickup/deliver IM"
+        return illegal("TC-IM-4", f"{card.id} is not {wanted}")
+    return mission, card
+
+
+def _complete(state: State, seat: int, mission: ActiveMission, ev: list[Event]) -> None:
+    """"Discard the card upon completion": it leaves the Interface for the IM discard pile."""
+    state.players[seat].missions.remove(mission)
+    decks.discard(state, "mission", mission.card)
+    say(ev, "mission_discarded", f"{mission.card} is discarded.", seat=seat, card=mission.card)
+
+
+def _slots_full(state: State, seat: int) -> bool:
+    return len(state.players[seat].missions) >= state.content.numbers.im_slots
+
+
+# -- IM (Major): draw 3, keep 1 -----------------------------------------------------
+
+
+def _im_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    if a != act("IM"):
+        return illegal("TC-IM-1", "IM takes no arguments")
+    if _slots_full(state, seat):
+        slots = state.content.numbers.im_slots
+        return illegal("TC-IM-2", f"all {slots} IM card spaces on your Interface are full; "
+                       "complete an IM first")
+    if not state.mission_deck and not state.mission_discard:
+        return illegal("TC-IM-1", "there is no IM card left to draw")
+    return None
+
+
+def _im_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    cards = [c for c in (decks.draw(state, "mission") for _ in range(DRAW)) if c is not None]
+    faction = state.players[seat].faction
+    say(ev, "missions_drawn", f"{faction} draws {len(cards)} IM cards and chooses one.",
+        seat=seat, count=len(cards))
+    say(ev, "missions_drawn_private", f"You draw {', '.join(cards)}; KEEP one of them.",
+        to=[seat], cards=list(cards))
+    state.stack.append(Decision("keep_mission", seat, {"cards": cards}))
+
+
+verb(
+    "IM",
+    major="IM",
+    options=lambda s, seat: () if _slots_full(s, seat) else (act("IM"),),
+    why_not=_im_why_not,
+    perform=_im_perform,
+    domain=lambda c: (act("IM"),),
+)
+
+
+def _keep_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
+    if a.verb != "KEEP" or len(a.args) != 1 or a.args[0] not in d.data["cards"]:
+        return illegal("TC-IM-3", f"KEEP one of the cards you drew: {', '.join(d.data['cards'])}")
+    return None
+
+
+def _keep_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
+    keep = a.args[0]
+    others = [c for c in d.data["cards"] if c != keep]
+    state.stack.pop()
+    # "Shuffle the other two cards back into the bottom of the deck."
+    state.rng.shuffle(others)
+    for card in others:
+        decks.to_bottom(state, "mission", card)
+    mission = ActiveMission(keep)
+    state.players[d.player].missions.append(mission)
+    faction = state.players[d.player].faction
+    content_card = state.content.mission(keep)
+    say(ev, "mission_taken", f"{faction} places IM {describe(state, content_card)} on their "
+        f"Interface and returns {len(others)} card(s) to the bottom of the IM deck.",
+        seat=d.player, card=keep, returned=len(others))
+    if others:
+        say(ev, "missions_returned_private", f"You return {', '.join(others)} to the bottom of "
+            "the IM deck.", to=[d.player], cards=others)
+    _on_taken(state, d.player, mission, ev)
+
+
+def _on_taken(state: State, seat: int, mission: ActiveMission, ev: list[Event]) -> None:
+    """"Before taking a pickup/deliver IM, calculate the minimum distance needed to make the
+    delivery": the distance is fixed now and pays the delivery. (Advanced Rule 4's TCA
+    permission check belongs here too.)"""
+    card = state.content.mission(mission.card)
+    if card.kind != "delivery":
+        return
+    mission.route = board.route_length(state, card.pickup, card.deliver)
+    if mission.route is not None:
+        say(ev, "mission_route", f"The minimum route from {_sector_name(state, card.pickup)} to "
+            f"{_sector_name(state, card.deliver)} is {mission.route} sector(s).",
+            seat=seat, card=card.id, route=mission.route)
+
+
+def _keep_domain(c: Content) -> Iterator[Action]:
+    return (act("KEEP", m.id) for m in c.missions)
+
+
+decision_kind(
+    "keep_mission",
+    options=lambda s, d: (act("KEEP", c) for c in d.data["cards"]),
+    why_not=_keep_why_not,
+    perform=_keep_perform,
+    domain=_keep_domain,
+)
+
+
+# -- skill-check IMs (Minor) ---------------------------------------------------------
+
+
+def _check_options(state: State, seat: int) -> Iterator[Action]:
+    for m in state.players[seat].missions:
+        if state.content.mission(m.card).kind == "skill_check":
+            yield act("IM-CHECK", m.card)
+
+
+def _check_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    found = _card_arg(state, seat, a, "IM-CHECK", "TC-IM-5", "skill_check")
+    if isinstance(found, IllegalAction):
+        return found
+    mission, card = found
+    where = state.players[seat].position
+    if where != card.sector:
+        return illegal("TC-IM-5", f"{card.id} is attempted in {_sector_name(state, card.sector)}; "
+                       f"your starship is in {_sector_name(state, where)}")
+    if mission.last_attempt_turn == state.turn_count:
+        return illegal("TC-IM-6", f"you already attempted {card.id} this turn; try again on a "
+                       "later turn (or re-roll a failed check for 2T)")
+    return None
+
+
+def _check_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    mission = active(state, seat, a.args[0])
+    assert mission is not None
+    card = state.content.mission(mission.card)
+    assert card.check is not None
+    mission.last_attempt_turn = state.turn_count
+    say(ev, "mission_attempt", f"{state.players[seat].faction} attempts IM "
+        f"{describe(state, card)}.", seat=seat, card=card.id)
+    checks.start_check(state, seat, card.check, then="mission", ctx={"card": card.id}, ev=ev)
+
+
+@checks.continuation("mission")
+def _check_settled(state: State, seat: int, success: bool, ctx: dict[str, Any],
+                   ev: list[Event]) -> None:
+    """Success pays the card's TAU and discards it; a failed IM stays on the Interface."""
+    mission = active(state, seat, ctx["card"])
+    if mission is None:
+        return
+    faction = state.players[seat].faction
+    if not success:
+        say(ev, "mission_failed", f"{faction} fails IM {mission.card}; it stays on the Interface.",
+            seat=seat, card=mission.card)
+        return
+    reward = state.content.mission(mission.card).reward_tau
+    got = gain_tau(state, seat, reward)
+    say(ev, "mission_completed", f"{faction} completes IM {mission.card} and earns {got}T.",
+        seat=seat, card=mission.card, tau=got)
+    _complete(state, seat, mission, ev)
+
+
+verb(
+    "IM-CHECK",
+    major=None,
+    options=_check_options,
+    why_not=_check_why_not,
+    perform=_check_perform,
+    domain=lambda c: (act("IM-CHECK", m.id) for m in c.missions if m.kind == "skill_check"),
+)
+
+
+# -- pickup/deliver IMs (Minor) -------------------------------------------------------
+
+
+def _delivery_options(state: State, seat: int, verb_name: str) -> Iterator[Action]:
+    for m in state.players[seat].missions:
+        if state.content.mission(m.card).kind == "delivery":
+            yield act(verb_name, m.card)
+
+
+def _pickup_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    found = _card_arg(state, seat, a, "PICKUP", "TC-IM-7", "delivery")
+    if isinstance(found, IllegalAction):
+        return found
+    mission, card = found
+    if mission.picked_up:
+        return illegal("TC-IM-7", f"you already picked up {card.id}")
+    where = state.players[seat].position
+    if where != card.pickup:
+        return illegal("TC-IM-7", f"{card.id} is picked up in {_sector_name(state, card.pickup)}; "
+                       f"your starship is in {_sector_name(state, where)}")
+    return None
+
+
+def _pickup_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    mission = active(state, seat, a.args[0])
+    assert mission is not None
+    mission.picked_up = True
+    card = state.content.mission(mission.card)
+    say(ev, "mission_pickup", f"{state.players[seat].faction} picks up the cargo of IM "
+        f"{card.id} in {_sector_name(state, card.pickup)}.", seat=seat, card=card.id)
+
+
+def _deliver_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    found = _card_arg(state, seat, a, "DELIVER", "TC-IM-8", "delivery")
+    if isinstance(found, IllegalAction):
+        return found
+    mission, card = found
+    if not mission.picked_up:
+        return illegal("TC-IM-8", f"pick up {card.id} in {_sector_name(state, card.pickup)} "
+                       "before you deliver it")
+    where = state.players[seat].position
+    if where != card.deliver:
+        return illegal("TC-IM-8", f"{card.id} is delivered to {_sector_name(state, card.deliver)}; "
+                       f"your starship is in {_sector_name(state, where)}")
+    return None
+
+
+def route_of(state: State, mission: ActiveMission) -> int:
+    """Sectors on the minimum route, as calculated when the IM was taken (or now, for a card
+    that has no recorded route); 0 if the sectors are not connected by ordinary moves."""
+    if mission.route is not None:
+        return mission.route
+    card = state.content.mission(mission.card)
+    return board.route_length(state, card.pickup, card.deliver) or 0
+
+
+def delivery_reward(state: State, seat: int, mission: ActiveMission) -> int:
+    """[your cargo hold capacity] x [number of sectors traveled]; damage to the cargo hold
+    lowers what the starship can carry. (Advanced Rule 5 will double plasma here.)"""
+    return ship.effective(state, seat, "cargo") * route_of(state, mission)
+
+
+def _deliver_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    mission = active(state, seat, a.args[0])
+    assert mission is not None
+    cargo = ship.effective(state, seat, "cargo")
+    sectors = route_of(state, mission)
+    got = gain_tau(state, seat, delivery_reward(state, seat, mission))
+    card = state.content.mission(mission.card)
+    say(ev, "mission_completed", f"{state.players[seat].faction} delivers IM {card.id} to "
+        f"{_sector_name(state, card.deliver)}: cargo {cargo} x {sectors} sector(s) = {got}T.",
+        seat=seat, card=card.id, tau=got, cargo=cargo, sectors=sectors)
+    _complete(state, seat, mission, ev)
+
+
+verb(
+    "PICKUP",
+    major=None,
+    options=lambda s, seat: _delivery_options(s, seat, "PICKUP"),
+    why_not=_pickup_why_not,
+    perform=_pickup_perform,
+    domain=lambda c: (act("PICKUP", m.id) for m in c.missions if m.kind == "delivery"),
+)
+
+verb(
+    "DELIVER",
+    major=None,
+    options=lambda s, seat: _delivery_options(s, seat, "DELIVER"),
+    why_not=_deliver_why_not,
+    perform=_deliver_perform,
+    domain=lambda c: (act("DELIVER", m.id) for m in c.missions if m.kind == "delivery"),
+)
