@@ -135,7 +135,7 @@ def _damage_domain(c: Content) -> Iterable[Action]:
 
 def _damage_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if a.verb != "DAMAGE" or len(a.args) != 1 or a.args[0] not in state.content.systems:
-        return illegal("TC-MOV-DAMAGE", "choose the system that takes the damage: DAMAGE <system>")
+        return illegal("TC-DMG-1", "choose the system that takes the damage: DAMAGE <system>")
     return None
 
 

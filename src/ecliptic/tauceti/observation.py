@@ -160,7 +160,7 @@ def determinize(state: State, player: int, rng: Rng) -> State:
     """A copy of ``state`` with everything ``player`` cannot see re-dealt at random."""
     s = state.clone()
     _redeal_cards(s, player, rng)
-    for deck in (s.knowledge_deck, s.mission_deck, s.exotic_deck, s.outer_limit_stack,
+    for deck in (s.exotic_deck, s.outer_limit_stack,
                  s.large_tile_stack, s.demand_pile):
         rng.shuffle(deck)
     for stack in s.crisis_stacks.values():
@@ -177,20 +177,26 @@ def determinize(state: State, player: int, rng: Rng) -> State:
 
 
 def _redeal_cards(s: State, player: int, rng: Rng) -> None:
-    """Other hands, the decks and the face-down Active deck share one pool per card type;
-    every place keeps its number of Crisis and Specialist cards."""
+    """Other hands, the decks, the face-down Active deck and the cards another player is
+    choosing from share one pool per card type; every place keeps its count of each type."""
     mine = set(s.enlightenment.cards_by.get(str(player), []))
-    for prefix, deck in (("C", s.crisis_deck), ("S", s.specialist_deck)):
+    choosing = [d.data["cards"] for d in s.stack
+                if d.player != player and isinstance(d.data.get("cards"), list)]
+    decks = (("C", s.crisis_deck), ("S", s.specialist_deck), ("M", s.mission_deck),
+             ("K", s.knowledge_deck))
+    for prefix, deck in decks:
         slots: list[tuple[list[str], int]] = []
         for p in s.players:
             if p.seat != player:
                 slots += [(p.hand, i) for i, c in enumerate(p.hand) if c.startswith(prefix)]
         active = s.enlightenment.active
         slots += [(active, i) for i, c in enumerate(active) if c.startswith(prefix) and c not in mine]
+        for cards in choosing:
+            slots += [(cards, i) for i, c in enumerate(cards) if isinstance(c, str) and c.startswith(prefix)]
         slots += [(deck, i) for i in range(len(deck))]
-        cards = [place[i] for place, i in slots]
-        rng.shuffle(cards)
-        for (place, i), card in zip(slots, cards, strict=True):
+        pool = [place[i] for place, i in slots]
+        rng.shuffle(pool)
+        for (place, i), card in zip(slots, pool, strict=True):
             place[i] = card
 
 

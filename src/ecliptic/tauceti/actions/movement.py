@@ -1,1 +1,386 @@
-"""movement (rules land in a later commit)."""
+"""Move (MOV) and Repair (REP): flying the starship across the star system, and fixing it.
+
+Move: "The amount of sectors you may travel in one Move action is based on your
+Propulsion power." The ship goes one sector per ``GO`` so that every hazard is
+settled where it is met (the player allocates cosmic-energy or asteroid damage,
+or chooses to roll for a wormhole) before flying on. Flying into an empty space
+next to the ship draws the top Outer Limit tile and puts the top Knowledge token
+of the Outer Limit stack face down on it. TAU CETI cannot be moved through.
+
+Repair: "Each Damage marker costs 1T to repair on a planet, and 2T to repair in
+space (any non-planetary sector)." Virus crystals count as damage but cannot be
+repaired.
+
+The choices this module makes where the rulebook is silent are listed in
+docs/decisions/movement.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ecliptic.engine.actions import Action, act
+from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.events import Event
+from ecliptic.tauceti import board, checks, ship
+from ecliptic.tauceti.content import Content
+from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
+from ecliptic.tauceti.state import Decision, Point, State
+from ecliptic.tauceti.tracks import gain_energy, gain_tau
+
+PROPULSION = "propulsion"
+SHIELDS = "shields"
+SAFE_ROLL = 5  # "If 5 or 6, nothing happens" / "you go through the wormhole"
+
+
+def _name(state: State, tile: str) -> str:
+    return state.content.tile(tile).name
+
+
+def _kind(state: State, tile: str) -> str:
+    return state.content.tile(tile).kind
+
+
+# -- Move (MOV) -------------------------------------------------------------------------
+
+
+def propulsion(state: State, seat: int) -> int:
+    """Sectors one Move action may cover: the effective (damage-reduced) Propulsion power."""
+    return ship.effective(state, seat, PROPULSION)
+
+
+def wormholes_on_map(state: State) -> list[str]:
+    """The wormhole sectors drawn so far, by id."""
+    return sorted(t for t in state.layout if _kind(state, t) == "wormhole")
+
+
+def wormholes_work(state: State) -> bool:
+    """A wormhole works only when "BOTH wormhole sectors [are] present in the star system"."""
+    return len(wormholes_on_map(state)) == 2
+
+
+def _mov_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    if a != act("MOV"):
+        return illegal("TC-MOV-1", "MOV takes no arguments; you choose each sector once you are moving")
+    if propulsion(state, seat) <= 0:
+        return illegal("TC-MOV-1", "your propulsion is destroyed: your starship cannot move until you "
+                       "repair it")
+    return None
+
+
+def _mov_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    p = state.players[seat]
+    left = propulsion(state, seat)
+    state.stack.append(Decision("move", seat, {"left": left, "jump": False, "path": [p.position]}))
+    say(ev, "move_start", f"{p.faction} may travel up to {left} sector(s) from "
+        f"{_name(state, p.position)}.", seat=seat, sectors=left, start=p.position)
+
+
+verb(
+    "MOV",
+    major="MOV",
+    options=lambda s, seat: (act("MOV"),),
+    why_not=_mov_why_not,
+    perform=_mov_perform,
+    domain=lambda c: (act("MOV"),),
+)
+
+
+# -- the move decision: GO, JUMP, STOP ---------------------------------------------------
+
+
+def _move_options(state: State, d: Decision) -> Iterator[Action]:
+    here = state.players[d.player].position
+    if d.data["left"] > 0:
+        for tile in board.adjacent_tiles(state, here):
+            if board.passable(state, tile):
+                yield act("GO", tile)
+        if state.outer_limit_stack:
+            for cell in board.empty_neighbours(state, here):
+                yield act("GO", board.cell_name(cell))
+    if d.data["jump"]:
+        yield act("JUMP")
+    yield act("STOP")
+
+
+def _enter_why_not(state: State, here: str, target: str) -> IllegalAction | None:
+    """Moving into a tile already on the map."""
+    if target not in state.layout:
+        return illegal("TC-MOV-3", f"there is no sector {target} on the map")
+    if not board.passable(state, target):
+        return illegal("TC-MOV-2", "TAU CETI cannot be moved through or into")
+    if target not in board.adjacent_tiles(state, here):
+        return illegal("TC-MOV-3", f"{_name(state, target)} is not next to {_name(state, here)}; "
+                       "you move one sector at a time")
+    return None
+
+
+def _draw_why_not(state: State, here: str, target: str, cell: board.Cell) -> IllegalAction | None:
+    """Flying into an empty space, which draws an Outer Limit tile."""
+    if board.cell_name(cell) != target:
+        return illegal("TC-MOV-6", f"write the position as q,r (e.g. {board.cell_name(cell)})")
+    if cell in board.occupied(state):
+        return illegal("TC-MOV-4", f"a tile already lies at {target}; move there with GO <sector>")
+    if board.distance_from_centre(cell) > board.BOARD_RADIUS:
+        return illegal("TC-MOV-4", f"{target} is off the edge of the table (at most {board.BOARD_RADIUS} "
+                       "tiles from TAU CETI)")
+    if cell not in board.neighbour_cells(state.layout[here]):
+        return illegal("TC-MOV-3", f"{target} is not next to {_name(state, here)}; you move one sector "
+                       "at a time")
+    if not state.outer_limit_stack:
+        return illegal("TC-MOV-4", "every Outer Limit tile has been drawn; there is nothing more to discover")
+    return None
+
+
+def _move_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
+    if a.verb in ("STOP", "JUMP") and a.args:
+        return illegal("TC-MOV-6", f"{a.verb} takes no arguments")
+    if a.verb == "STOP":
+        return None
+    if a.verb == "JUMP":
+        if d.data["jump"]:
+            return None
+        if _kind(state, state.players[d.player].position) == "wormhole" and not wormholes_work(state):
+            return illegal("TC-MOV-5", "BOTH wormhole sectors must be present in the star system for a "
+                           "wormhole to work")
+        return illegal("TC-MOV-5", "you may try a wormhole once, right after moving into it")
+    if a.verb != "GO" or len(a.args) != 1:
+        return illegal("TC-MOV-6", "while moving: GO <sector>, GO q,r (into uncharted space), JUMP or STOP")
+    if d.data["left"] <= 0:
+        return illegal("TC-MOV-1", "you have used all your propulsion for this Move action")
+    here = state.players[d.player].position
+    cell = board.parse_cell(a.args[0])
+    if cell is not None:
+        return _draw_why_not(state, here, a.args[0], cell)
+    return _enter_why_not(state, here, a.args[0])
+
+
+def _draw_outer_limit(state: State, seat: int, cell: board.Cell, ev: list[Event]) -> str:
+    """Place the top Outer Limit tile at ``cell`` with the top Outer Limit Knowledge token
+    face down on its Exploration point."""
+    tile = state.outer_limit_stack.pop(0)
+    state.layout[tile] = cell
+    where = board.cell_name(cell)
+    token_text = ""
+    if state.outer_limit_knowledge:
+        point = f"{tile}.1"
+        state.points[point] = Point(point, tile, state.outer_limit_knowledge.pop(0))
+        token_text = ", with a Knowledge token face down on it"
+    say(ev, "outer_limit", f"{state.players[seat].faction} flies into uncharted space: "
+        f"{_name(state, tile)} is drawn and placed at {where}{token_text}.",
+        seat=seat, tile=tile, cell=where)
+    return tile
+
+
+def _go_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
+    p = state.players[d.player]
+    cell = board.parse_cell(a.args[0])
+    tile = a.args[0] if cell is None else _draw_outer_limit(state, d.player, cell, ev)
+    p.position = tile
+    d.data["left"] -= 1
+    d.data["path"].append(tile)
+    d.data["jump"] = _kind(state, tile) == "wormhole" and wormholes_work(state)
+    say(ev, "move", f"{p.faction} moves into {_name(state, tile)} ({d.data['left']} sector(s) of "
+        "propulsion left).", seat=d.player, tile=tile, left=d.data["left"])
+    if d.data["left"] <= 0 and not d.data["jump"]:
+        state.stack.pop()  # the damage decision, if any, is then settled above the turn
+    _hazard(state, d.player, tile, ev)
+
+
+def _hazard(state: State, seat: int, tile: str, ev: list[Event]) -> None:
+    kind = _kind(state, tile)
+    if kind == "cosmic_energy":
+        _shields_roll(state, seat, tile, ev, energy_on_negative=True)
+    elif kind == "asteroid_field":
+        _shields_roll(state, seat, tile, ev, energy_on_negative=False)
+
+
+def _shields_roll(state: State, seat: int, tile: str, ev: list[Event], *, energy_on_negative: bool) -> None:
+    """Cosmic energy and asteroid fields: roll 1 die; 5-6 is safe, else the die minus Shields power
+    is damage when positive (and, for cosmic energy only, energy gained when negative)."""
+    p = state.players[seat]
+    die = state.rng.d6()
+    shields = ship.effective(state, seat, SHIELDS)
+    where = _name(state, tile)
+    if die >= SAFE_ROLL:
+        say(ev, "hazard", f"{p.faction} rolls {die} in {where}: nothing happens.",
+            seat=seat, tile=tile, die=die, result=0)
+        return
+    result = die - shields
+    text = f"{p.faction} rolls {die} in {where}, minus Shields power {shields} = {result}"
+    if result > 0:
+        say(ev, "hazard", f"{text}: {result} damage.", seat=seat, tile=tile, die=die, result=result)
+        checks.begin_damage(state, seat, result, where, ev)
+    elif result < 0 and energy_on_negative:
+        got = gain_energy(state, seat, -result)
+        say(ev, "hazard", f"{text}: +{got} energy.", seat=seat, tile=tile, die=die, result=result, energy=got)
+    else:
+        say(ev, "hazard", f"{text}: nothing happens.", seat=seat, tile=tile, die=die, result=result)
+
+
+def _jump_perform(state: State, d: Decision, ev: list[Event]) -> None:
+    """Roll for the wormhole: 5-6 goes to the other wormhole (zero sectors); 1-4 minus
+    Propulsion power, when positive, is energy lost."""
+    p = state.players[d.player]
+    d.data["jump"] = False
+    die = state.rng.d6()
+    here = p.position
+    if die >= SAFE_ROLL:
+        other = next(w for w in wormholes_on_map(state) if w != here)
+        p.position = other
+        d.data["path"].append(other)
+        say(ev, "wormhole", f"{p.faction} rolls {die} and goes through the wormhole to "
+            f"{_name(state, other)} (zero sectors travelled).", seat=d.player, die=die, tile=other)
+    else:
+        power = propulsion(state, d.player)
+        result = die - power
+        lost = -gain_energy(state, d.player, -result) if result > 0 else 0
+        say(ev, "wormhole", f"{p.faction} rolls {die} at {_name(state, here)}, minus Propulsion power "
+            f"{power} = {result}: the wormhole does not open" + (f"; -{lost} energy." if lost else "."),
+            seat=d.player, die=die, result=result, energy=-lost)
+    if d.data["left"] <= 0:
+        state.stack.pop()
+
+
+def _move_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
+    if a.verb == "GO":
+        _go_perform(state, d, a, ev)
+    elif a.verb == "JUMP":
+        _jump_perform(state, d, ev)
+    else:
+        state.stack.pop()
+        p = state.players[d.player]
+        say(ev, "move_stop", f"{p.faction} stops in {_name(state, p.position)}.",
+            seat=d.player, tile=p.position)
+
+
+def _move_domain(c: Content) -> Iterator[Action]:
+    yield act("STOP")
+    yield act("JUMP")
+    for t in c.tiles:
+        if t.kind != "tau_ceti":
+            yield act("GO", t.id)
+    for cell in board.cells_within(board.BOARD_RADIUS):
+        yield act("GO", board.cell_name(cell))
+
+
+decision_kind(
+    "move",
+    options=_move_options,
+    why_not=_move_why_not,
+    perform=_move_perform,
+    domain=_move_domain,
+)
+
+
+# -- Repair (REP) -------------------------------------------------------------------------
+
+
+def repair_cost(state: State, seat: int) -> int:
+    """TAU per Damage marker: 1T on a planet, 2T in space (any non-planetary sector)."""
+    n = state.content.numbers
+    return n.repair_tau_planet if board.is_planet(state, state.players[seat].position) else n.repair_tau_space
+
+
+def _repairable(state: State, seat: int) -> list[str]:
+    """Systems carrying Damage markers (virus crystals are kept apart and never listed)."""
+    p = state.players[seat]
+    return [s for s in state.content.systems if p.damage.get(s, 0) > 0]
+
+
+def _nothing_to_repair(state: State, seat: int) -> IllegalAction:
+    virus = " (virus crystals cannot be repaired)" if any(state.players[seat].virus.values()) else ""
+    return illegal("TC-REP-1", f"your starship has no Damage markers to repair{virus}")
+
+
+def _cannot_pay(state: State, seat: int) -> IllegalAction:
+    cost = repair_cost(state, seat)
+    where = "on a planet" if cost == state.content.numbers.repair_tau_planet else "in space"
+    return illegal("TC-REP-2", f"each Damage marker costs {cost}T to repair {where}; you have "
+                   f"{state.players[seat].tau}T")
+
+
+def _rep_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    if a != act("REP"):
+        return illegal("TC-REP-3", "REP takes no arguments; you choose the systems to fix afterwards")
+    if not _repairable(state, seat):
+        return _nothing_to_repair(state, seat)
+    if state.players[seat].tau < repair_cost(state, seat):
+        return _cannot_pay(state, seat)
+    return None
+
+
+def _rep_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    state.stack.append(Decision("repair", seat))
+    say(ev, "repair_start", f"{state.players[seat].faction} repairs at {repair_cost(state, seat)}T per "
+        "Damage marker.", seat=seat, cost=repair_cost(state, seat))
+
+
+verb(
+    "REP",
+    major="REP",
+    options=lambda s, seat: (act("REP"),),
+    why_not=_rep_why_not,
+    perform=_rep_perform,
+    domain=lambda c: (act("REP"),),
+)
+
+
+def _can_fix_more(state: State, seat: int) -> bool:
+    return bool(_repairable(state, seat)) and state.players[seat].tau >= repair_cost(state, seat)
+
+
+def _repair_options(state: State, d: Decision) -> Iterator[Action]:
+    if state.players[d.player].tau >= repair_cost(state, d.player):
+        for system in _repairable(state, d.player):
+            yield act("FIX", system)
+    yield act("DONE")
+
+
+def _repair_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
+    if a == act("DONE"):
+        return None
+    if a.verb != "FIX" or len(a.args) != 1 or a.args[0] not in state.content.systems:
+        return illegal("TC-REP-3", f"repair with FIX <system> ({', '.join(state.content.systems)}) or "
+                       "finish with DONE")
+    if a.args[0] not in _repairable(state, d.player):
+        if state.players[d.player].virus.get(a.args[0], 0):
+            return illegal("TC-REP-1", f"the virus crystal on your {a.args[0]} cannot be repaired")
+        return illegal("TC-REP-1", f"your {a.args[0]} has no Damage marker")
+    if state.players[d.player].tau < repair_cost(state, d.player):
+        return _cannot_pay(state, d.player)
+    return None
+
+
+def _repair_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
+    p = state.players[d.player]
+    if a == act("DONE"):
+        state.stack.pop()
+        say(ev, "repair_done", f"{p.faction} finishes repairing.", seat=d.player)
+        return
+    system = a.args[0]
+    cost = repair_cost(state, d.player)
+    gain_tau(state, d.player, -cost)
+    p.damage[system] -= 1
+    if p.damage[system] == 0:
+        del p.damage[system]
+    state.damage_supply += 1
+    say(ev, "repair", f"{p.faction} pays {cost}T and removes a Damage marker from {system}.",
+        seat=d.player, system=system, tau=cost)
+    if not _can_fix_more(state, d.player):
+        state.stack.pop()
+
+
+def _repair_domain(c: Content) -> Iterator[Action]:
+    yield act("DONE")
+    for system in c.systems:
+        yield act("FIX", system)
+
+
+decision_kind(
+    "repair",
+    options=_repair_options,
+    why_not=_repair_why_not,
+    perform=_repair_perform,
+    domain=_repair_domain,
+)
