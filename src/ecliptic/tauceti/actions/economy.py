@@ -1,1 +1,549 @@
-"""economy (rules land in a later commit)."""
+"""The economy Major actions: Build (BUI), Recruit (REC), Sell/Buy (S/B), Reverse Engineer
+(ENG) and Upgrade (UPG).
+
+They move the three player resources against each other: building spends Materials and
+TAU to put an orbital on a sector; upgrading earns Materials back, which lowers the
+recruit cost ("the number to the right of your Materials marker"); buying and selling
+commodities turns TAU into the nano processors, quark-gluon plasma and octo-nanofluid that
+are reverse engineered into System Upgrade tokens. Every choice the rulebook leaves open is
+recorded in docs/decisions/economy.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from ecliptic.engine.actions import Action, act
+from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.events import Event
+from ecliptic.tauceti import board, decks, ship
+from ecliptic.tauceti.content import Content, SystemsToken
+from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
+from ecliptic.tauceti.state import Decision, Holding, State
+from ecliptic.tauceti.tracks import gain_tau, move_materials, recruit_cost
+
+# Sell/Buy: "Demand is either 2 or 1. The Commodity token that is on a planet will always
+# have a demand of 2 on that planet. All other commodities on that planet have a demand of 1."
+IN_DEMAND = 2
+NOT_IN_DEMAND = 1
+FREE = "free"
+
+
+# -- small look-ups ----------------------------------------------------------------
+
+
+def _tile_name(state: State, tile: str) -> str:
+    return state.content.tile(tile).name
+
+
+def _is_sector(content: Content, tile: str) -> bool:
+    """A tile an orbital can be built on: any tile but the planets and TAU CETI."""
+    return any(t.id == tile and not t.is_planet and t.kind != "tau_ceti" for t in content.tiles)
+
+
+def _commodity_names(content: Content) -> list[str]:
+    return [c.name for c in content.commodities]
+
+
+def commodity_of(state: State, token: str) -> str:
+    """The commodity type printed on a Commodity token."""
+    return state.content.commodity_token(token).commodity
+
+
+def holding(state: State, seat: int, commodity: str) -> Holding | None:
+    """The player's Commodity token of that type on the Interface (at most one per type)."""
+    for h in state.players[seat].holdings:
+        if commodity_of(state, h.token) == commodity:
+            return h
+    return None
+
+
+def _label(state: State, commodity: str) -> str:
+    return state.content.commodity(commodity).label
+
+
+def _return_to_supply(state: State, token: str) -> None:
+    state.supply.append(token)
+    state.supply.sort()
+
+
+# -- Build (BUI) -------------------------------------------------------------------
+
+
+def build_cost(state: State, seat: int) -> int:
+    """"pay 2 x your Market level (your civilization's comparative advantage on the TCX)":
+    the Market level of the faction's primary skill set, its specialization."""
+    spec = state.faction(seat).specialization
+    return state.content.numbers.build_tau_per_level * state.market[spec]
+
+
+def _bui_options(state: State, seat: int) -> Iterator[Action]:
+    colour = state.players[seat].faction
+    for tile, cubes in state.cubes.items():
+        if colour in cubes and _is_sector(state.content, tile):
+            yield act("BUI", tile)
+
+
+def _bui_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    if len(a.args) != 1:
+        return illegal("TC-BUI-1", "build an orbital with BUI <sector>")
+    sector = a.args[0]
+    if not _is_sector(state.content, sector):
+        return illegal("TC-BUI-1", f"{sector} is not a sector tile an orbital can be built on")
+    p = state.players[seat]
+    if p.faction not in state.cubes.get(sector, []):
+        return illegal("TC-BUI-2", f"you have no Resource cube in {_tile_name(state, sector)}; "
+                       "an orbital is built where you have a Resource cube")
+    if p.orbitals_home <= 0:
+        return illegal("TC-BUI-3", "you have no orbital left on your home planet")
+    if p.materials <= 0:
+        return illegal("TC-BUI-4", "your Materials marker is on the left-most space and cannot "
+                       "move left")
+    cost = build_cost(state, seat)
+    if p.tau < cost:
+        return illegal("TC-BUI-5", f"building costs {cost}T (2 x your Market level) and you have "
+                       f"{p.tau}T")
+    return None
+
+
+def _bui_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    """Materials one space left, pay, one orbital from the planet to the sector, and that
+    sector's Resource cube onto the home planet (where it now counts for scoring)."""
+    sector = a.args[0]
+    p = state.players[seat]
+    home = state.faction(seat).home_planet
+    cost = build_cost(state, seat)
+    move_materials(state, seat, -1)
+    p.tau -= cost
+    p.orbitals_home -= 1
+    state.orbitals.setdefault(sector, []).append(seat)
+    state.cubes[sector].remove(p.faction)
+    state.cubes.setdefault(home, []).append(p.faction)
+    say(ev, "build", f"{p.faction} builds an orbital in {_tile_name(state, sector)} for {cost}T "
+        f"(Materials marker one space left) and moves the Resource cube to "
+        f"{_tile_name(state, home)}.", seat=seat, sector=sector, tau=cost, planet=home)
+
+
+verb(
+    "BUI",
+    major="BUI",
+    options=_bui_options,
+    why_not=_bui_why_not,
+    perform=_bui_perform,
+    domain=lambda c: (act("BUI", t.id) for t in c.tiles if _is_sector(c, t.id)),
+)
+
+
+# -- Recruit (REC) -----------------------------------------------------------------
+
+
+def _rec_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    if a.args:
+        return illegal("TC-REC-1", "REC takes no arguments")
+    cost = recruit_cost(state, seat)
+    if state.players[seat].tau < cost:
+        return illegal("TC-REC-2", f"recruiting costs {cost}T (the number to the right of your "
+                       f"Materials marker) and you have {state.players[seat].tau}T")
+    if not state.specialist_deck and not state.specialist_discard:
+        return illegal("TC-REC-3", "no Specialist card is left to recruit")
+    return None
+
+
+def _rec_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    """One Specialist and the Crisis card that must come with it; a Diplomacy card turns the
+    Crisis card into a second Specialist."""
+    p = state.players[seat]
+    cost = recruit_cost(state, seat)
+    p.tau -= cost
+    second: decks.DeckName = "specialist" if p.diplomacy else "crisis"
+    cards = [c for c in (decks.draw(state, "specialist"), decks.draw(state, second)) if c]
+    p.hand.extend(cards)
+    say(ev, "recruit", f"{p.faction} pays {cost}T to recruit and draws {len(cards)} card(s).",
+        seat=seat, tau=cost, count=len(cards))
+    say(ev, "recruit_private", f"You recruit {', '.join(cards)}.", to=[seat], cards=cards)
+
+
+verb(
+    "REC",
+    major="REC",
+    options=lambda s, seat: (act("REC"),),
+    why_not=_rec_why_not,
+    perform=_rec_perform,
+    domain=lambda c: (act("REC"),),
+)
+
+
+# -- Sell/Buy (S/B) ----------------------------------------------------------------
+
+
+def demand(state: State, planet: str, commodity: str) -> int:
+    """2 for the commodity of the planet's Commodity token, 1 for every other."""
+    token = state.planet_commodity.get(planet)
+    return IN_DEMAND if token is not None and commodity_of(state, token) == commodity \
+        else NOT_IN_DEMAND
+
+
+def price(state: State, commodity: str, demand_now: int, quantity: int) -> int:
+    """[market level x demand] x quantity, in TAU."""
+    level = state.market[state.content.commodity(commodity).resource]
+    return level * demand_now * quantity
+
+
+def _supply_token(state: State, commodity: str) -> str | None:
+    return next((t for t in sorted(state.supply) if commodity_of(state, t) == commodity), None)
+
+
+def _on_planet(state: State, seat: int) -> bool:
+    return board.is_planet(state, state.players[seat].position)
+
+
+def change_demand(state: State, planet: str, ev: list[Event]) -> None:
+    """Replace the planet's Commodity token with a random one from the face-down Demand pile;
+    the old token goes into the pile, so the pile always holds two."""
+    if not state.demand_pile:
+        say(ev, "demand", "The Demand pile is empty; the demand does not change.")
+        return
+    new = state.demand_pile.pop(state.rng.below(len(state.demand_pile)))
+    old = state.planet_commodity.get(planet)
+    if old is not None:
+        state.demand_pile.append(old)
+    state.planet_commodity[planet] = new
+    say(ev, "demand", f"The demand on {_tile_name(state, planet)} changes: "
+        f"{_label(state, commodity_of(state, new))} is now in demand.",
+        planet=planet, token=new, commodity=commodity_of(state, new))
+
+
+def _buy_options(state: State, seat: int) -> Iterator[Action]:
+    if not _on_planet(state, seat):
+        return
+    for name in _commodity_names(state.content):
+        if _supply_token(state, name) is not None:
+            for qty in range(1, state.content.numbers.max_buy + 1):
+                yield act("BUY", name, qty)
+
+
+def _buy_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    max_buy = state.content.numbers.max_buy
+    if len(a.args) != 2:
+        return illegal("TC-SB-1", "buy with BUY <commodity> <quantity>")
+    name, qty_text = a.args
+    if name not in _commodity_names(state.content):
+        return illegal("TC-SB-1", f"there is no commodity called {name!r}; choose from "
+                       f"{', '.join(_commodity_names(state.content))}")
+    if not qty_text.isdigit() or not 1 <= int(qty_text) <= max_buy:
+        return illegal("TC-SB-3", f"you can buy 1 to {max_buy} of one type of commodity at a time")
+    if not _on_planet(state, seat):
+        return illegal("TC-SB-2", "you must be on a planet to sell or buy commodities")
+    if holding(state, seat, name) is not None:
+        return illegal("TC-SB-5", f"you already hold a {_label(state, name)} Commodity token; "
+                       "sell it before buying that commodity again")
+    if _supply_token(state, name) is None:
+        return illegal("TC-SB-4", f"no {_label(state, name)} Commodity token is left in the "
+                       "Supply pile")
+    planet = state.players[seat].position
+    cost = price(state, name, demand(state, planet, name), int(qty_text))
+    if state.players[seat].tau < cost:
+        return illegal("TC-SB-6", f"{qty_text} {_label(state, name)} cost {cost}T and you have "
+                       f"{state.players[seat].tau}T")
+    return None
+
+
+def _buy_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    """Pay, take one token of the type onto the quantity column, change the planet's demand."""
+    name, qty = a.args[0], int(a.args[1])
+    p = state.players[seat]
+    planet = p.position
+    level_demand = demand(state, planet, name)
+    cost = price(state, name, level_demand, qty)
+    token = _supply_token(state, name)
+    assert token is not None
+    state.supply.remove(token)
+    p.tau -= cost
+    p.holdings.append(Holding(token, qty))
+    say(ev, "buy", f"{p.faction} buys {qty} {_label(state, name)} on "
+        f"{_tile_name(state, planet)} for {cost}T (demand {level_demand}).",
+        seat=seat, commodity=name, quantity=qty, tau=cost, token=token)
+    change_demand(state, planet, ev)
+
+
+verb(
+    "BUY",
+    major="SB",
+    options=_buy_options,
+    why_not=_buy_why_not,
+    perform=_buy_perform,
+    domain=lambda c: (act("BUY", x.name, q) for x in c.commodities
+                      for q in range(1, c.numbers.max_buy + 1)),
+)
+
+
+def _sellable(state: State, seat: int) -> list[str]:
+    """Commodities held and not reverse engineered (an engineered token waits for UPG)."""
+    return [commodity_of(state, h.token) for h in state.players[seat].holdings if not h.engineered]
+
+
+def _sell_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    if a.args:
+        return illegal("TC-SB-1", "SELL takes no arguments; you choose the commodities next")
+    if not _on_planet(state, seat):
+        return illegal("TC-SB-2", "you must be on a planet to sell or buy commodities")
+    if not _sellable(state, seat):
+        return illegal("TC-SB-7", "you hold no commodity you could sell")
+    return None
+
+
+def _sell_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    """The demand is fixed when the action begins and changes once, when selling is done."""
+    planet = state.players[seat].position
+    token = state.planet_commodity.get(planet)
+    demanded = commodity_of(state, token) if token is not None else ""
+    state.stack.append(Decision("sell", seat, {"planet": planet, "demanded": demanded,
+                                               "sold": []}))
+    say(ev, "sell_begin", f"{state.players[seat].faction} sells commodities on "
+        f"{_tile_name(state, planet)}.", seat=seat, planet=planet)
+
+
+verb(
+    "SELL",
+    major="SB",
+    options=lambda s, seat: (act("SELL"),) if _on_planet(s, seat) else (),
+    why_not=_sell_why_not,
+    perform=_sell_perform,
+    domain=lambda c: (act("SELL"),),
+)
+
+
+def _sale_options(state: State, d: Decision) -> Iterator[Action]:
+    for name in _sellable(state, d.player):
+        yield act("SELL", name)
+    if d.data["sold"]:
+        yield act("DONE")
+
+
+def _sale_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
+    if a == act("DONE"):
+        if not d.data["sold"]:
+            return illegal("TC-SB-8", "sell at least one commodity first")
+        return None
+    if a.verb != "SELL" or len(a.args) != 1:
+        return illegal("TC-SB-8", "sell with SELL <commodity>, or finish with DONE")
+    if a.args[0] not in _sellable(state, d.player):
+        return illegal("TC-SB-8", f"you hold no {a.args[0]} you could sell")
+    return None
+
+
+def _finish_selling(state: State, d: Decision, ev: list[Event]) -> None:
+    state.stack.pop()
+    change_demand(state, d.data["planet"], ev)
+
+
+def _sale_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
+    if a == act("DONE"):
+        _finish_selling(state, d, ev)
+        return
+    name = a.args[0]
+    seat = d.player
+    p = state.players[seat]
+    h = holding(state, seat, name)
+    assert h is not None
+    level_demand = IN_DEMAND if name == d.data["demanded"] else NOT_IN_DEMAND
+    value = price(state, name, level_demand, h.quantity)
+    p.holdings.remove(h)
+    _return_to_supply(state, h.token)
+    got = gain_tau(state, seat, value)
+    d.data["sold"].append(name)
+    say(ev, "sell", f"{p.faction} sells {h.quantity} {_label(state, name)} for {value}T "
+        f"(demand {level_demand}).", seat=seat, commodity=name, quantity=h.quantity,
+        tau=got, token=h.token)
+    if not _sellable(state, seat):
+        _finish_selling(state, d, ev)
+
+
+decision_kind(
+    "sell",
+    options=_sale_options,
+    why_not=_sale_why_not,
+    perform=_sale_perform,
+    domain=lambda c: (act("DONE"), *(act("SELL", x.name) for x in c.commodities)),
+)
+
+
+# -- Reverse Engineer (ENG) ----------------------------------------------------------
+
+
+def _eng_options(state: State, seat: int) -> Iterator[Action]:
+    for h in state.players[seat].holdings:
+        name = commodity_of(state, h.token)
+        if not h.engineered and state.content.commodity(name).reverse_engineerable:
+            yield act("ENG", name)
+
+
+def _eng_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    if len(a.args) != 1:
+        return illegal("TC-ENG-1", "reverse engineer with ENG <commodity>")
+    name = a.args[0]
+    if name not in _commodity_names(state.content):
+        return illegal("TC-ENG-1", f"there is no commodity called {name!r}")
+    if not state.content.commodity(name).reverse_engineerable:
+        return illegal("TC-ENG-2", "ONLY quark-gluon plasma, nano processors, and octo-nanofluid "
+                       f"can be reverse engineered, not {_label(state, name)}")
+    h = holding(state, seat, name)
+    if h is None:
+        return illegal("TC-ENG-3", f"you hold no {_label(state, name)}; buy it first with S/B")
+    if h.engineered:
+        return illegal("TC-ENG-3", f"your {_label(state, name)} is already reverse engineered")
+    return None
+
+
+def _eng_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    """The token moves over the reverse engineering icon in its quantity column."""
+    name = a.args[0]
+    h = holding(state, seat, name)
+    assert h is not None
+    h.engineered = True
+    systems = " or ".join(state.content.commodity(name).upgrades)
+    say(ev, "reverse_engineer", f"{state.players[seat].faction} reverse engineers {h.quantity} "
+        f"{_label(state, name)} and is ready to upgrade {systems}.",
+        seat=seat, commodity=name, quantity=h.quantity)
+
+
+verb(
+    "ENG",
+    major="ENG",
+    options=_eng_options,
+    why_not=_eng_why_not,
+    perform=_eng_perform,
+    domain=lambda c: (act("ENG", x.name) for x in c.commodities if x.reverse_engineerable),
+)
+
+
+# -- Upgrade (UPG) -----------------------------------------------------------------
+
+
+def free_upgrade_allowed(state: State, seat: int, system: str) -> bool:
+    """Without reverse engineering: the faction's Interface exempts the system, or the player
+    traded a GP token for a free system upgrade."""
+    exempt = system in state.faction(seat).upgrade_without_engineering
+    return exempt or state.players[seat].free_upgrades > 0
+
+
+def wanted_level(state: State, seat: int, system: str, source: str) -> int:
+    """The engineered quantity, or for a free upgrade one level above the present power."""
+    if source == FREE:
+        return ship.power(state, seat, system) + 1
+    h = holding(state, seat, source)
+    assert h is not None
+    return h.quantity
+
+
+def pick_token(state: State, system: str, level: int) -> SystemsToken | None:
+    """The depot's token of that level, "If the System Upgrade token level of power/capacity
+    isn't available, select the next lowest"."""
+    tokens = [state.content.systems_token(t) for t in state.depot_systems]
+    fitting = [t for t in tokens if t.system == system and t.level <= level]
+    return max(fitting, key=lambda t: t.level, default=None)
+
+
+def _source_why_not(state: State, seat: int, system: str, source: str) -> IllegalAction | None:
+    if source == FREE:
+        if not free_upgrade_allowed(state, seat, system):
+            return illegal("TC-UPG-4", f"your {system} needs a reverse engineered commodity; you "
+                           "have no free system upgrade")
+        return None
+    if source not in _commodity_names(state.content):
+        return illegal("TC-UPG-1", f"{source!r} is neither a commodity nor 'free'")
+    h = holding(state, seat, source)
+    if h is None or not h.engineered:
+        return illegal("TC-UPG-2", f"you have no reverse engineered {_label(state, source)}")
+    if system not in state.content.commodity(source).upgrades:
+        return illegal("TC-UPG-3", f"{_label(state, source)} cannot upgrade your {system}")
+    return None
+
+
+def _upg_options(state: State, seat: int) -> Iterator[Action]:
+    engineered = [commodity_of(state, h.token) for h in state.players[seat].holdings if h.engineered]
+    for system in state.content.systems:
+        for name in engineered:
+            if system in state.content.commodity(name).upgrades:
+                yield act("UPG", system, name)
+        if free_upgrade_allowed(state, seat, system):
+            yield act("UPG", system, FREE)
+
+
+def _upg_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    if len(a.args) != 2:
+        return illegal("TC-UPG-1", "upgrade with UPG <system> <commodity or free>")
+    system, source = a.args
+    if system not in state.content.systems:
+        return illegal("TC-UPG-1", f"there is no system called {system!r}; choose from "
+                       f"{', '.join(state.content.systems)}")
+    reason = _source_why_not(state, seat, system, source)
+    if reason is not None:
+        return reason
+    level = wanted_level(state, seat, system, source)
+    token = pick_token(state, system, level)
+    if token is None:
+        return illegal("TC-UPG-5", f"no {system} System Upgrade token of level {level} or lower "
+                       "is left on the Galactic Depot")
+    if token.level < ship.power(state, seat, system):
+        return illegal("TC-UPG-6", f"the best {system} token left (level {token.level}) is below "
+                       f"your {system} power of {ship.power(state, seat, system)}")
+    return None
+
+
+def _pay_source(state: State, seat: int, system: str, source: str, ev: list[Event]) -> None:
+    """The engineered token goes back to the Supply pile; a GP free upgrade is used up
+    (an Interface exemption costs nothing and is preferred)."""
+    p = state.players[seat]
+    if source != FREE:
+        h = holding(state, seat, source)
+        assert h is not None
+        p.holdings.remove(h)
+        _return_to_supply(state, h.token)
+        return
+    if system not in state.faction(seat).upgrade_without_engineering:
+        p.free_upgrades -= 1
+        say(ev, "free_upgrade_used", f"{p.faction} uses a free system upgrade.", seat=seat)
+
+
+def _upg_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    """Materials one space right, the commodity back to the Supply pile, the new System
+    Upgrade token on the system (the old one back on the Galactic Depot).
+
+    Damage markers are "transferred to the System Upgrade token": damage is kept per system
+    (``player.damage[system]``), not per token, so it simply stays and now lowers the new
+    token's power."""
+    system, source = a.args
+    p = state.players[seat]
+    level = wanted_level(state, seat, system, source)
+    token = pick_token(state, system, level)
+    assert token is not None
+    moved = move_materials(state, seat, 1)
+    _pay_source(state, seat, system, source, ev)
+    old = p.systems_tokens.get(system)
+    if old is not None:
+        state.depot_systems.append(old)
+    state.depot_systems.remove(token.id)
+    state.depot_systems.sort()
+    p.systems_tokens[system] = token.id
+    materials = "Materials marker one space right" if moved else \
+        "the Materials marker is already on the right-most space"
+    say(ev, "upgrade", f"{p.faction} upgrades {system} with a level {token.level} System Upgrade "
+        f"token ({materials}).", seat=seat, system=system, token=token.id, level=token.level,
+        source=source, materials=moved)
+
+
+def _upg_domain(c: Content) -> Iterable[Action]:
+    sources = [x.name for x in c.commodities if x.reverse_engineerable] + [FREE]
+    return (act("UPG", system, s) for system in c.systems for s in sources)
+
+
+verb(
+    "UPG",
+    major="UPG",
+    options=_upg_options,
+    why_not=_upg_why_not,
+    perform=_upg_perform,
+    domain=_upg_domain,
+)
+
