@@ -130,7 +130,6 @@ class Battle:
     destroyed_at_start: dict[str, list[str]] = field(default_factory=dict)
     winner: int | None = None
     retreated: int | None = None
-    idle_attacks: int = 0
 
 
 @dataclass
