@@ -68,9 +68,11 @@ class GameRecord:
     @classmethod
     def load(cls, path: Path) -> GameRecord:
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise SaveFileError(f"cannot read {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise SaveFileError(f"{path} is not a text file, so not a save file") from None
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:

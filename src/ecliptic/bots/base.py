@@ -1,0 +1,93 @@
+"""What a bot is, and how to make one from a short text (``random``, later ``heuristic``,
+``ismcts:200ms``).
+
+Bots are *fair*: a bot sees the game only as a player at the table would. It may call
+``game.legal_actions(state)``, ``game.observe(state, seat)`` and
+``game.determinize(state, seat, rng)`` (a copy with everything it cannot see re-dealt),
+and nothing else; it never reads the state's fields, hands or deck orders directly.
+It owns its randomness (an :class:`~ecliptic.engine.rng.Rng` of its own, never Python's
+global ``random``), so a game played by seeded bots is reproducible and the bots' choices
+never disturb the game's own dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ecliptic.engine.actions import Action
+from ecliptic.engine.errors import EclipticError
+from ecliptic.engine.rng import Rng
+
+# Mixed into a game's seed so the bots' generators never replay the game's own dice.
+_BOT_SALT = 0xB07_5EED_C0FF_EE11
+
+
+class BotSpecError(EclipticError, ValueError):
+    """A bot name the command line or the simulator does not know, or bad bot options."""
+
+
+class Bot(Protocol):
+    """A player that chooses actions.
+
+    ``choose`` is called only when ``seat`` has the pending decision, and must return one
+    of ``game.legal_actions(state)``. It may consult only ``game.legal_actions``,
+    ``game.observe(state, seat)`` and ``game.determinize(state, seat, rng)``: bots play
+    fair, seeing what their seat sees.
+    """
+
+    name: str
+
+    def choose(self, game: Any, state: Any, seat: int) -> Action: ...
+
+
+BotFactory = Callable[[str | None, int], Bot]
+"""Builds a bot from the option text after the colon (``"200ms"`` in ``ismcts:200ms``,
+``None`` when there is none) and a seed."""
+
+_FACTORIES: dict[str, BotFactory] = {}
+_PLANNED = {
+    "heuristic": "a rule-of-thumb player",
+    "ismcts": "information-set Monte Carlo tree search, e.g. ismcts:200ms",
+}
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make a bot available to :func:`make_bot` (and so to ``--bot``/``--bots``)."""
+    if name in _FACTORIES:
+        raise RuntimeError(f"bot {name!r} registered twice")
+    _FACTORIES[name] = factory
+
+
+def bot_names() -> list[str]:
+    """The bots :func:`make_bot` can build now."""
+    _load_builtin_bots()
+    return sorted(_FACTORIES)
+
+
+def make_bot(spec: str, seed: int) -> Bot:
+    """Build a bot from its text, e.g. ``"random"`` or (once written) ``"ismcts:200ms"``.
+
+    Unknown names are refused with a :class:`BotSpecError` that lists the known ones."""
+    _load_builtin_bots()
+    name, _, option = spec.strip().partition(":")
+    name = name.lower()
+    factory = _FACTORIES.get(name)
+    if factory is not None:
+        return factory(option or None, seed)
+    known = ", ".join(bot_names())
+    if name in _PLANNED:
+        raise BotSpecError(f"the {name!r} bot ({_PLANNED[name]}) is not available yet; "
+                           f"available bots: {known}")
+    raise BotSpecError(f"unknown bot {spec.strip()!r}; available bots: {known}")
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot playing ``seat`` in the game with ``game_seed``: fixed by the two,
+    and unrelated to the game's own generator (which starts from ``game_seed`` itself)."""
+    return Rng.from_seed(game_seed ^ _BOT_SALT ^ (seat * 0x9E37_79B9)).next_u64()
+
+
+def _load_builtin_bots() -> None:
+    """Import the bot modules that register themselves (only once; imports are cached)."""
+    from ecliptic.bots import random_bot  # noqa: F401

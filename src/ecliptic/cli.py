@@ -1,0 +1,552 @@
+"""The ``ecliptic`` command: play Tau Ceti against bots, simulate bot games, replay a save.
+
+The command line talks to a game only through the engine contract (``new_game``,
+``legal_actions``, ``apply``, ``observe``, events) and to bots through
+:func:`ecliptic.bots.make_bot`, so new rules and new bots appear here without changes.
+User mistakes (a bad option, an illegal action, a corrupt save file) are answered with a
+message and an exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+from rich import box
+from rich.console import Console, Group
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from ecliptic.bots.base import Bot, BotSpecError, bot_seed, make_bot
+from ecliptic.engine.actions import Action
+from ecliptic.engine.errors import IllegalAction, SaveFileError
+from ecliptic.engine.events import Event
+from ecliptic.engine.record import GameRecord, replay, state_digest
+from ecliptic.engine.rng import Rng
+from ecliptic.games import GAME_NAMES, get_game
+from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, SimulationSummary
+from ecliptic.sim.simulate import simulate as run_simulation
+from ecliptic.tauceti.content import default_content
+from ecliptic.ui import terminal
+
+app = typer.Typer(
+    name="ecliptic",
+    help="Tau Ceti: Planetary Crisis in the terminal: play against bots, simulate, replay.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+GameLength = Literal["short", "full"]
+Layout = Literal["players", "random", "preset"]
+EXIT_USAGE = 2  # bad options or an unreadable/foreign save file
+CLI_META = "cli"  # extra table in our save files: the human's seat and the bots
+_FACTION_SALT = 0xFAC7_1045
+
+
+def _console(stderr: bool = False) -> Console:
+    return Console(highlight=False, stderr=stderr)
+
+
+def _fail(console: Console, message: str, code: int = EXIT_USAGE) -> typer.Exit:
+    console.print(Text(f"Error: {message}", style="bold red"))
+    return typer.Exit(code)
+
+
+# -- play ----------------------------------------------------------------------------
+
+
+class PlaySession:
+    """One human seat against bots, at the terminal.
+
+    The screen is drawn only from ``game.observe(state, human)`` and the events the
+    human may see. Bots move by themselves; the human types a menu number, a notation
+    or a command. Every applied action is appended to ``record`` so ``save`` can write
+    the game as a replayable record."""
+
+    def __init__(
+        self,
+        game: Any,
+        state: Any,
+        record: GameRecord,
+        human: int,
+        bots: Mapping[int, Bot],
+        bot_specs: list[str],
+        console: Console,
+        read: Callable[[str], str] | None = None,
+    ) -> None:
+        self.game, self.state, self.record = game, state, record
+        self.human, self.bots, self.bot_specs = human, bots, bot_specs
+        self.console = console
+        self.read = read or self._read_line
+        self.log: list[Event] = []
+        self.echo = not sys.stdin.isatty()
+
+    # The whole game ------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the game ends or the human leaves; the exit code."""
+        fresh = True
+        bot_streak = 0
+        while not self.state.is_over:
+            seat = self.state.current_player
+            if seat != self.human:
+                bot_streak += 1
+                if bot_streak > MAX_DECISIONS:
+                    raise SimulationError(f"the bots made {MAX_DECISIONS} decisions in a row: "
+                                          "the rules engine is looping, which is a bug")
+                self._bot_move(seat)
+                fresh = True
+                continue
+            bot_streak = 0
+            actions = self.game.legal_actions(self.state)
+            self._show_decision(actions, full=fresh)
+            fresh = False
+            if not self._human_move(actions):
+                return 0
+        self._show_final()
+        return 0
+
+    def _bot_move(self, seat: int) -> None:
+        action = self.bots[seat].choose(self.game, self.state, seat)
+        events = self.game.apply(self.state, action)
+        self.record.actions.append(str(action))
+        self.show_events(events)
+
+    def _human_move(self, actions: list[Action]) -> bool:
+        """Read input until an action is applied (True) or the human leaves (False)."""
+        while True:
+            try:
+                line = self.read("> ").strip()
+            except EOFError:
+                self.console.print()
+                self.console.print("End of input: leaving the game.")
+                return False
+            if self.echo:
+                self.console.print(Text(line))
+            if not line:
+                continue
+            outcome = self._command(line, actions)
+            if outcome is not None:
+                return outcome
+
+    def _command(self, line: str, actions: list[Action]) -> bool | None:
+        """Handle one input line: True = an action was applied, False = leave, None = ask again."""
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        if word in ("quit", "exit"):
+            self.console.print("Leaving the game (use 'save FILE' first to keep it).")
+            return False
+        if word in ("help", "?"):
+            self.console.print(terminal.HELP)
+            return None
+        if word in ("board", "show"):
+            self._show_decision(actions, full=True)
+            return None
+        if word == "log":
+            for event in self.log[-40:]:
+                self.console.print(terminal.render_event(event))
+            return None
+        if word == "save":
+            self._save(rest.strip())
+            return None
+        action = self._parse(line, actions)
+        if action is None:
+            return None
+        return self._apply(action, actions)
+
+    def _parse(self, line: str, actions: list[Action]) -> Action | None:
+        if line.isdigit():
+            n = int(line)
+            if 1 <= n <= len(actions):
+                return actions[n - 1]
+            self.console.print(Text(f"Choose a number from 1 to {len(actions)}, or type an action.",
+                                    style="yellow"))
+            return None
+        try:
+            typed = Action.parse(line)
+        except IllegalAction as exc:
+            self._refuse(exc)
+            return None
+        for a in actions:  # arguments are matched without regard to case, too
+            if str(a).lower() == str(typed).lower():
+                return a
+        return typed
+
+    def _apply(self, action: Action, actions: list[Action]) -> bool | None:
+        try:
+            events = self.game.apply(self.state, action)
+        except IllegalAction as exc:
+            self._refuse(exc)
+            return None
+        except Exception:
+            if action in actions:
+                raise  # a legal action failed: an engine bug, reported by play()
+            # A malformed action the rules could not even judge: refuse it all the same.
+            self._refuse(IllegalAction("TC-ACT-1", f"{action} is not an action you can take now"))
+            return None
+        self.record.actions.append(str(action))
+        self.show_events(events)
+        return True
+
+    def _refuse(self, exc: IllegalAction) -> None:
+        self.console.print(Text.assemble(("Illegal: ", "bold red"), (f"[{exc.rule}] ", "red"), exc.reason))
+        self.console.print(Text("Nothing changed. Choose again ('help' for the commands).", style="dim"))
+
+    # Showing the game ---------------------------------------------------------------
+
+    def observation(self) -> dict[str, Any]:
+        return self.game.observe(self.state, self.human)  # type: ignore[no-any-return]
+
+    def show_events(self, events: list[Event]) -> None:
+        for event in events:
+            if event.visible(self.human):
+                self.log.append(event)
+                self.console.print(terminal.render_event(event))
+
+    def _show_decision(self, actions: list[Action], *, full: bool) -> None:
+        obs = self.observation()
+        self.console.print()
+        if full:
+            self.console.print(terminal.render_board(obs, self.human, actions))
+        else:
+            self.console.print(self._status_line(obs))
+        self.console.print(terminal.describe_decision(obs, self.human))
+        self.console.print(terminal.action_menu(actions))
+
+    def _status_line(self, obs: dict[str, Any]) -> Text:
+        me = obs["players"][self.human]
+        return Text.assemble(
+            terminal.faction_text(me["faction"]), f" · round {obs['round']} · TAU {me['tau']} · "
+            f"Energy {me['energy']} · Materials {me['materials']} · at {terminal.tile_name(me['position'])}"
+            f" · markers left {terminal.markers_left(me)}", ("  ('board' for the whole table)", "dim"))
+
+    def _show_final(self) -> None:
+        self.console.print()
+        self.console.print(terminal.render_final(self.game.observe(self.state, self.human)))
+
+    # Saving ---------------------------------------------------------------------------
+
+    def current_record(self) -> GameRecord:
+        r = self.record
+        return GameRecord(r.game, r.config, r.seed, list(r.actions), digest=state_digest(self.game, self.state))
+
+    def _save(self, name: str) -> None:
+        if not name:
+            self.console.print(Text("Say where: save FILE", style="yellow"))
+            return
+        path = Path(name).expanduser()
+        try:
+            write_save(path, self.current_record(), {"human_seat": self.human, "bots": self.bot_specs})
+        except OSError as exc:
+            self.console.print(Text(f"Cannot save to {path}: {exc.strerror or exc}", style="bold red"))
+            return
+        self.console.print(Text(f"Saved {len(self.record.actions)} actions to {path}. "
+                                f"Resume with: ecliptic play --resume {path}", style="green"))
+
+    def _read_line(self, prompt: str) -> str:
+        return self.console.input(Text(prompt, style="bold cyan"))
+
+
+def write_save(path: Path, record: GameRecord, meta: dict[str, Any]) -> None:
+    """A game record plus the command line's own table (who is human, which bots), written
+    atomically. Other readers ignore the extra table."""
+    data = record.to_json()
+    data[CLI_META] = meta
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    tmp.replace(path)
+
+
+def _read_meta(path: Path) -> dict[str, Any]:
+    try:
+        meta = json.loads(path.read_text()).get(CLI_META)
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def load_record(path: Path) -> GameRecord:
+    """``GameRecord.load``, also refusing a file that is not text at all (binary garbage)."""
+    try:
+        return GameRecord.load(path)
+    except UnicodeDecodeError:
+        raise SaveFileError(f"{path} is not a text file, so not an Ecliptic game record") from None
+
+
+def load_game(path: Path) -> tuple[GameRecord, Any]:
+    """Load a save file and replay it; any problem is a :class:`SaveFileError` with a message."""
+    record = load_record(path)
+    if record.game not in GAME_NAMES:
+        raise SaveFileError(f"{path} is a record of the game {record.game!r}, which Ecliptic does not know")
+    try:
+        state = replay(record)
+    except SaveFileError:
+        raise
+    except Exception as exc:  # the record names actions the engine cannot replay
+        raise SaveFileError(f"{path} cannot be replayed: {type(exc).__name__}: {exc}") from None
+    return record, state
+
+
+def _faction_names() -> list[str]:
+    return [f.name for f in default_content().factions]
+
+
+def _pick_faction(name: str) -> str:
+    for known in _faction_names():
+        if known.lower() == name.strip().lower():
+            return known
+    raise typer.BadParameter(f"unknown faction {name!r}; choose from {', '.join(_faction_names())}",
+                             param_hint="--faction")
+
+
+def _factions_for(faction: str, seat: int, players: int, seed: int) -> list[str]:
+    """The human's faction at their seat; the others dealt at random (fixed by the seed)."""
+    others = [n for n in _faction_names() if n != faction]
+    Rng.from_seed(seed ^ _FACTION_SALT).shuffle(others)
+    chosen = others[: players - 1]
+    chosen.insert(seat, faction)
+    return chosen
+
+
+def _make_bots(spec: str, human: int, players: int, seed: int) -> tuple[dict[int, Bot], list[str]]:
+    """``random`` for every bot seat, or one name per bot seat (``random,random``)."""
+    specs = [s.strip() for s in spec.split(",") if s.strip()] or ["random"]
+    seats = [s for s in range(players) if s != human]
+    if len(specs) == 1:
+        specs = specs * len(seats)
+    if len(specs) != len(seats):
+        raise BotSpecError(f"name one bot for all {len(seats)} other seats, or one per seat "
+                           f"(got {len(specs)})")
+    return {s: make_bot(b, bot_seed(seed, s)) for s, b in zip(seats, specs, strict=True)}, specs
+
+
+def _new_record(faction: str | None, players: int, seed: int, game: str, layout: str, seat: int) -> GameRecord:
+    config: dict[str, Any] = {"players": players, "game": game, "layout": layout}
+    if faction is not None:
+        config["factions"] = _factions_for(_pick_faction(faction), seat, players, seed)
+    return GameRecord("tauceti", config, seed)
+
+
+@app.command()
+def play(
+    faction: Annotated[str | None, typer.Option(help="Your faction (Zorhkonian, Xunon, Triolor, Azars); "
+                                                     "dealt at random if not given.")] = None,
+    players: Annotated[int, typer.Option(min=1, max=4, help="Players, you included (1-4).")] = 2,
+    bots: Annotated[str | None, typer.Option(help="Bot for the other seats (random), or one per seat "
+                                                  "separated by commas (default: random).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the game (the same seed deals the same game); "
+                                                  "random if not given.")] = None,
+    game: Annotated[GameLength, typer.Option(help="Short (8 rounds) or full game.")] = "full",
+    layout: Annotated[Layout, typer.Option(help="Tile layout: placed by the players (the rulebook's "
+                                                "setup), at random, or the preset map.")] = "players",
+    seat: Annotated[int | None, typer.Option(help="Your seat; seat 0 is the first player of round 1 "
+                                                  "(default: 0, or the seat saved in --resume).")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue a game saved with 'save FILE'.")] = None,
+) -> None:
+    """Play Tau Ceti in the terminal, one human seat against bots."""
+    console = _console()
+    try:
+        if resume is not None:
+            session = _resumed_session(console, resume, bots, seat)
+        else:
+            session = _new_session(console, faction, players, bots, seed, game, layout, seat)
+    except (BotSpecError, ValueError) as exc:
+        raise _fail(console, str(exc)) from None
+    try:
+        code = session.run()
+    except KeyboardInterrupt:
+        console.print("\nInterrupted: leaving the game.")
+        raise typer.Exit(130) from None
+    except Exception as exc:  # an engine bug: keep the game so it can be reported and replayed
+        crash = Path(f"ecliptic-crash-{session.record.seed}.json")
+        try:
+            write_save(crash, session.record, {"human_seat": session.human, "bots": session.bot_specs})
+            where = f"the game so far is saved in {crash}"
+        except OSError:
+            where = "the game could not be saved"
+        raise _fail(console, f"the rules engine failed ({type(exc).__name__}: {exc}); this is a bug; "
+                    f"{where}", 1) from None
+    raise typer.Exit(code)
+
+
+def _new_session(console: Console, faction: str | None, players: int, bots: str | None, seed: int | None,
+                 game: str, layout: str, seat: int | None) -> PlaySession:
+    seed = secrets.randbits(32) if seed is None else seed
+    human = 0 if seat is None else seat
+    if not 0 <= human < players:
+        raise typer.BadParameter(f"seat {human} is not a seat of a {players}-player game (0-{players - 1})",
+                                 param_hint="--seat")
+    record = _new_record(faction, players, seed, game, layout, human)
+    rules = get_game(record.game)
+    state = rules.new_game(record.config, seed)
+    bot_map, specs = _make_bots(bots or "random", human, players, seed)
+    me = rules.observe(state, human)["players"][human]
+    console.print(Text.assemble(
+        ("Tau Ceti: Planetary Crisis", "bold"), f" · {players} player(s) · {game} game · seed {seed}\n",
+        "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human}. "
+        "Type 'help' for the commands."))
+    return PlaySession(rules, state, record, human, bot_map, specs, console)
+
+
+def _resumed_session(console: Console, path: Path, bots: str | None, seat: int | None) -> PlaySession:
+    try:
+        record, state = load_game(path)
+    except SaveFileError as exc:
+        raise _fail(console, str(exc)) from None
+    rules = get_game(record.game)
+    meta = _read_meta(path)
+    players = len(rules.observe(state, None)["players"])
+    saved_seat = meta.get("human_seat")
+    human = seat if seat is not None else saved_seat if isinstance(saved_seat, int) else 0
+    if not 0 <= human < players:
+        raise typer.BadParameter(f"seat {human} is not a seat of this {players}-player game",
+                                 param_hint="--seat")
+    saved_bots = meta.get("bots")
+    spec = bots or (",".join(saved_bots) if isinstance(saved_bots, list) and all(
+        isinstance(b, str) for b in saved_bots) else "random")
+    bot_map, specs = _make_bots(spec, human, players, record.seed + len(record.actions))
+    if record.digest is not None and state_digest(rules, state) != record.digest:
+        console.print(Text("Warning: the game replays to a different state than the one saved "
+                           "(the rules have changed since); continuing from the replayed state.",
+                           style="yellow"))
+    console.print(Text(f"Resumed {path}: {len(record.actions)} actions replayed, seed {record.seed}.",
+                       style="green"))
+    return PlaySession(rules, state, GameRecord(record.game, record.config, record.seed, list(record.actions)),
+                       human, bot_map, specs, console)
+
+
+# -- simulate ------------------------------------------------------------------------
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Option(help="The game to simulate.")] = "tauceti",
+    players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
+    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same results.")] = 0,
+    bot: Annotated[str, typer.Option(help="The bot in every seat.")] = "random",
+    game_length: Annotated[GameLength, typer.Option(help="Short (8 rounds) or full games.")] = "full",
+    layout: Annotated[Layout, typer.Option(help="How the tiles are laid out.")] = "players",
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+) -> None:
+    """Play many bot games and summarize win rates and Galactic Points by source."""
+    out, err = _console(), _console(stderr=True)
+    if game not in GAME_NAMES:
+        raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    config = {"game": game_length, "layout": layout}
+    progress = Progress(TextColumn("Simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=err, disable=json_output, transient=True)
+    try:
+        with progress:
+            task = progress.add_task("games", total=games)
+            summary = run_simulation(game, players, games, seed, bot, config,
+                                     lambda done, _total: progress.update(task, completed=done))
+    except SimulationError as exc:
+        raise _fail(err, str(exc), 1) from None
+    except (BotSpecError, ValueError) as exc:
+        raise _fail(err, str(exc)) from None
+    if json_output:
+        typer.echo(json.dumps(summary.to_json()))
+        return
+    out.print(simulation_table(summary))
+    out.print(simulation_footer(summary))
+
+
+def simulation_table(summary: SimulationSummary) -> Group:
+    """Win rates by faction, then mean GP by source (one row per source, one column per
+    faction, so new scoring sources only add rows)."""
+    names = sorted(summary.factions)
+    heading = Text(f"{summary.games} games of {summary.game}, {summary.players} player(s) each, "
+                   f"bot {summary.bot}, seed {summary.seed}", style="bold")
+    wins = Table(box=box.SIMPLE_HEAD)
+    for col in ("Faction", "Games", "Wins", "Win rate", "Mean GP"):
+        wins.add_column(col, justify="left" if col == "Faction" else "right")
+    for name in names:
+        stats = summary.factions[name]
+        wins.add_row(terminal.faction_text(name), str(stats.games), f"{stats.wins:.4g}", f"{stats.win_rate:.1%}",
+                     f"{stats.mean_gp().get('total', 0.0):.2f}")
+    gp = Table(title="Mean GP by source", title_justify="left", box=box.SIMPLE_HEAD)
+    gp.add_column("Source")
+    for name in names:
+        gp.add_column(terminal.faction_text(name), justify="right")
+    gp.add_column("All", justify="right")
+    for source in summary.mean_gp:
+        style = "bold" if source == "total" else ""
+        gp.add_row(Text(source.replace("_", " "), style=style),
+                   *(Text(f"{summary.factions[n].mean_gp().get(source, 0.0):.2f}", style=style) for n in names),
+                   Text(f"{summary.mean_gp[source]:.2f}", style=style),
+                   end_section=source == list(summary.mean_gp)[-2] if len(summary.mean_gp) > 1 else False)
+    return Group(heading, wins, gp)
+
+
+def simulation_footer(summary: SimulationSummary) -> Text:
+    t = summary.timing
+    return Text(f"Mean rounds {summary.mean_rounds:.2f} · decisions per game {summary.mean_decisions:.1f} · "
+                f"{t['games_per_second']:.1f} games/s · {t['decisions_per_second']:.0f} decisions/s")
+
+
+# -- replay --------------------------------------------------------------------------
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A save file or game record.")],
+    check: Annotated[bool, typer.Option(help="Replay and compare with the saved final state.")] = False,
+) -> None:
+    """Print a saved game's public log, round by round; --check verifies the save."""
+    console = _console()
+    try:
+        record = load_record(file)
+        if check:
+            _, state = load_game(file)
+        else:
+            state = _print_log(console, file, record)
+    except SaveFileError as exc:
+        raise _fail(console, str(exc)) from None
+    rules = get_game(record.game)
+    if check:
+        if record.digest is None:
+            raise _fail(console, f"{file} replays, but holds no digest of its final state to check against", 1)
+        if state_digest(rules, state) != record.digest:
+            raise _fail(console, f"{file} does not replay to the state it was saved with "
+                        "(the file was edited, or the rules have changed since)", 1)
+        console.print("ok")
+        return
+    if state.is_over:
+        console.print(terminal.render_final(rules.observe(state, None)))
+
+
+def _print_log(console: Console, path: Path, record: GameRecord) -> Any:
+    """Replay the record, printing only public events: what a spectator would have seen."""
+    if record.game not in GAME_NAMES:
+        raise SaveFileError(f"{path} is a record of the game {record.game!r}, which Ecliptic does not know")
+    console.print(Text(f"{path}: {record.game}, config {json.dumps(record.config)}, seed {record.seed}, "
+                       f"{len(record.actions)} actions", style="bold"))
+    rules = get_game(record.game)
+    first_round = rules.observe(replay(record, upto=0), None).get("round", 0)
+    if first_round:
+        console.print(Text(f"── Round {first_round} begins. ──", style="bold cyan"))
+
+    def show(_i: int, _action: Action, events: list[Event]) -> None:
+        for event in events:
+            if event.visible(None):
+                console.print(terminal.render_event(event))
+
+    try:
+        return replay(record, on_event=show)
+    except SaveFileError:
+        raise
+    except Exception as exc:
+        raise SaveFileError(f"{path} cannot be replayed: {type(exc).__name__}: {exc}") from None
+
+
+def main() -> None:
+    """Entry point of the ``ecliptic`` command."""
+    app()

@@ -1,0 +1,21 @@
+"""Simulating many bot games for balance questions (see :mod:`ecliptic.sim.simulate`)."""
+
+from ecliptic.sim.simulate import (
+    MAX_DECISIONS,
+    GameResult,
+    SimulationError,
+    SimulationSummary,
+    game_seeds,
+    play_one,
+    simulate,
+)
+
+__all__ = [
+    "MAX_DECISIONS",
+    "GameResult",
+    "SimulationError",
+    "SimulationSummary",
+    "game_seeds",
+    "play_one",
+    "simulate",
+]

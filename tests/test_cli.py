@@ -1,0 +1,287 @@
+"""The ``ecliptic`` command: play against bots from scripted input, save, resume, replay,
+simulate; user errors get a message and an exit code, never a traceback; the screen shows
+only what the human's seat may see."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from rich.console import Console
+from typer.testing import CliRunner, Result
+
+from ecliptic.bots import RandomBot
+from ecliptic.cli import PlaySession, app
+from ecliptic.engine.events import Event
+from ecliptic.engine.record import GameRecord
+from ecliptic.tauceti.game import TauCeti
+
+GAME = TauCeti()
+RUNNER = CliRunner(env={"COLUMNS": "200"})
+PRESET = ["--seed", "1", "--layout", "preset", "--players", "2"]
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    result = RUNNER.invoke(app, list(args), input=input)
+    assert "Traceback" not in result.output
+    return result
+
+
+# -- simulate -------------------------------------------------------------------------
+
+
+def _sim_json(seed: str) -> dict[str, object]:
+    result = run("simulate", "--game", "tauceti", "--players", "2", "--games", "3", "--seed", seed,
+                 "--game-length", "short", "--json")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip().count("\n") == 0  # exactly one JSON object, nothing else
+    data: dict[str, object] = json.loads(result.stdout)
+    data.pop("timing")
+    return data
+
+
+def test_simulate_json_is_identical_for_the_same_seed() -> None:
+    first = _sim_json("9")
+    assert first == _sim_json("9")
+    assert first["games"] == 3
+    assert first != _sim_json("10")
+
+
+def test_simulate_prints_a_table_of_win_rates_and_gp_by_source() -> None:
+    result = run("simulate", "--players", "2", "--games", "2", "--seed", "1", "--game-length", "short")
+    assert result.exit_code == 0, result.output
+    for text in ("Win rate", "Mean GP by source", "tau", "total", "Mean rounds", "decisions per game", "games/s"):
+        assert text in result.stdout
+
+
+def test_simulate_refuses_an_unknown_bot_or_game_with_exit_2() -> None:
+    result = run("simulate", "--games", "1", "--bot", "genius")
+    assert result.exit_code == 2
+    assert "unknown bot 'genius'" in result.output
+    result = run("simulate", "--games", "1", "--game", "chess")
+    assert result.exit_code == 2
+    assert "unknown game 'chess'" in result.output
+
+
+# -- play -------------------------------------------------------------------------------
+
+
+def test_play_save_then_replay_check_is_ok(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    result = run("play", *PRESET, input=f"PASS\nsave {save}\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "passes and earns" in result.output
+    assert "Saved" in result.output
+    record = GameRecord.load(save)
+    assert record.actions[0] == "PASS"
+    assert record.digest is not None
+    check = run("replay", str(save), "--check")
+    assert check.exit_code == 0, check.output
+    assert check.output.strip() == "ok"
+
+
+def test_play_accepts_a_menu_number(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    state = GAME.new_game({"players": 2, "game": "full", "layout": "preset"}, 1)
+    first = str(GAME.legal_actions(state)[0])
+    result = run("play", *PRESET, input=f"1\nsave {save}\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert GameRecord.load(save).actions[0] == first
+
+
+def test_play_accepts_a_lower_case_notation(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    result = run("play", *PRESET, input=f"pass\nsave {save}\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert GameRecord.load(save).actions[0] == "PASS"
+
+
+def test_an_illegal_notation_shows_the_rule_and_the_game_goes_on(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    result = run("play", *PRESET, input=f"FLY 99\n999\nPASS\nsave {save}\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "[TC-ACT-1]" in result.output
+    assert "FLY is not an action you can take on your turn" in result.output
+    assert "Choose a number from 1 to" in result.output
+    assert "passes and earns" in result.output
+    assert GameRecord.load(save).actions[0] == "PASS"  # the refused inputs left no trace
+
+
+def test_play_ends_cleanly_when_input_ends() -> None:
+    result = run("play", *PRESET, input="")
+    assert result.exit_code == 0
+    assert "End of input" in result.output
+    assert "Star system" in result.output and "Tau Ceti Exchange" in result.output
+
+
+def test_play_shows_help_and_the_board() -> None:
+    result = run("play", *PRESET, input="help\nboard\nquit\n")
+    assert result.exit_code == 0
+    assert "save FILE" in result.output
+    assert result.output.count("Star system") == 2
+
+
+def test_play_gives_the_chosen_faction_at_the_chosen_seat(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    result = run("play", "--faction", "xunon", "--seat", "1", "--players", "3", "--seed", "4",
+                 "--layout", "preset", input=f"save {save}\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "You are Xunon" in result.output
+    record = GameRecord.load(save)
+    assert record.config["factions"][1] == "Xunon"
+    assert json.loads(save.read_text())["cli"]["human_seat"] == 1
+
+
+def test_play_refuses_bad_options_with_exit_2() -> None:
+    result = run("play", "--faction", "Vulcan", input="")
+    assert result.exit_code == 2
+    assert "unknown faction 'Vulcan'" in result.output
+    result = run("play", "--players", "2", "--seat", "5", input="")
+    assert result.exit_code == 2
+    assert "seat 5" in result.output
+    result = run("play", "--bots", "genius", input="")
+    assert result.exit_code == 2
+    assert "unknown bot" in result.output
+
+
+def test_resume_continues_a_saved_game(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    run("play", *PRESET, input=f"PASS\nsave {save}\nquit\n")
+    saved = GameRecord.load(save)
+    again = tmp_path / "again.json"
+    result = run("play", "--resume", str(save), input=f"save {again}\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert f"{len(saved.actions)} actions replayed" in result.output
+    assert GameRecord.load(again).actions == saved.actions
+    assert run("replay", str(again), "--check").exit_code == 0
+
+
+def test_resume_refuses_a_corrupt_file_with_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "ecliptic.rec')
+    result = run("play", "--resume", str(bad), input="")
+    assert result.exit_code == 2
+    assert "is not valid JSON" in result.output
+
+
+def test_resume_refuses_a_foreign_json_file_with_exit_2(tmp_path: Path) -> None:
+    foreign = tmp_path / "package.json"
+    foreign.write_text(json.dumps({"name": "left-pad", "version": "1.3.0"}))
+    result = run("play", "--resume", str(foreign), input="")
+    assert result.exit_code == 2
+    assert "not an Ecliptic game record" in result.output
+
+
+def test_resume_refuses_a_record_with_an_illegal_action(tmp_path: Path) -> None:
+    edited = tmp_path / "edited.json"
+    GameRecord("tauceti", {"players": 2, "layout": "preset"}, 1, ["PASS", "TELEPORT 01"]).save(edited)
+    result = run("play", "--resume", str(edited), input="")
+    assert result.exit_code == 2
+    assert "action 2 ('TELEPORT 01') cannot be replayed" in result.output
+
+
+# -- replay ---------------------------------------------------------------------------
+
+
+def test_replay_prints_the_public_log_round_by_round(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    run("play", *PRESET, input=f"PASS\nsave {save}\nquit\n")
+    result = run("replay", str(save))
+    assert result.exit_code == 0, result.output
+    assert "Round 1 begins" in result.output
+    assert "Round 2 begins" in result.output
+    assert "passes and earns" in result.output
+    assert "only you see this" not in result.output
+
+
+def test_replay_check_fails_with_exit_1_when_the_digest_differs(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    run("play", *PRESET, input=f"PASS\nsave {save}\nquit\n")
+    data = json.loads(save.read_text())
+    data["digest"] = "0" * 64
+    save.write_text(json.dumps(data))
+    result = run("replay", str(save), "--check")
+    assert result.exit_code == 1
+    assert "does not replay to the state it was saved with" in result.output
+
+
+def test_replay_check_without_a_digest_is_not_ok(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.json"
+    GameRecord("tauceti", {"players": 2, "layout": "preset"}, 1, ["PASS"]).save(plain)
+    result = run("replay", str(plain), "--check")
+    assert result.exit_code == 1
+    assert "no digest" in result.output
+
+
+def test_replay_refuses_corrupt_and_missing_files_with_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe not json")
+    assert run("replay", str(bad)).exit_code == 2
+    missing = run("replay", str(tmp_path / "nowhere.json"), "--check")
+    assert missing.exit_code == 2
+    assert "cannot read" in missing.output
+
+
+# -- hidden information ---------------------------------------------------------------
+
+
+def _session(state: object, human: int, lines: list[str]) -> tuple[PlaySession, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=160, color_system=None, highlight=False)
+    feed: Iterator[str] = iter(lines)
+
+    def read(_prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    bots = {s: RandomBot(s) for s in range(2) if s != human}
+    record = GameRecord("tauceti", {"players": 2, "layout": "preset"}, 1)
+    return PlaySession(GAME, state, record, human, bots, ["random"], console, read), out
+
+
+def _deal(state: object, seat: int, cards: list[str]) -> None:
+    """Put known cards in a hand, taking them out of their decks."""
+    for card in cards:
+        deck = state.crisis_deck if card.startswith("C") else state.specialist_deck  # type: ignore[attr-defined]
+        deck.remove(card)
+        state.players[seat].hand.append(card)  # type: ignore[attr-defined]
+
+
+def test_the_screen_never_shows_another_players_hand() -> None:
+    state = GAME.new_game({"layout": "preset", "players": 2, "factions": ["Xunon", "Azars"]}, 1)
+    _deal(state, 0, ["C07", "S13"])
+    _deal(state, 1, ["C03", "S05", "S21"])
+    session, out = _session(state, 0, ["board", "log", "help", "quit"])
+    assert session.run() == 0
+    text = out.getvalue()
+    assert "C07" in text and "S13" in text  # the human's own hand is shown
+    for card in ("C03", "S05", "S21"):
+        assert card not in text
+    assert "Azars" in text  # the other player is shown, with only a count of cards
+
+
+def test_events_for_other_seats_are_not_printed() -> None:
+    state = GAME.new_game({"layout": "preset", "players": 2, "factions": ["Xunon", "Azars"]}, 1)
+    session, out = _session(state, 0, [])
+    session.show_events([
+        Event("card_drawn", "Azars draws S05.", {"card": "S05"}, frozenset({1})),
+        Event("card_drawn", "You draw S13.", {"card": "S13"}, frozenset({0})),
+        Event("refuel", "Azars refuels: +2 energy."),
+    ])
+    text = out.getvalue()
+    assert "S05" not in text
+    assert "You draw S13." in text and "only you see this" in text
+    assert "Azars refuels" in text
+
+
+def test_bots_move_by_themselves_until_the_human_decides() -> None:
+    state = GAME.new_game({"layout": "preset", "players": 2, "factions": ["Xunon", "Azars"]}, 1)
+    session, out = _session(state, 1, ["quit"])
+    assert session.run() == 0
+    assert state.current_player == 1
+    assert len(session.record.actions) >= 1  # the bot's turn was played and recorded
+    assert "Your turn" in out.getvalue() or "Decision" in out.getvalue()

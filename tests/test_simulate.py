@@ -1,0 +1,101 @@
+"""The simulator: reproducible from its seed, per-game seeds independent of play order,
+shared wins split, GP summed by source, and a decision cap that catches a looping engine."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ecliptic.bots import BotSpecError
+from ecliptic.sim.simulate import (
+    GameResult,
+    SimulationError,
+    game_seeds,
+    play_one,
+    simulate,
+    summarize,
+)
+
+SHORT = {"game": "short", "layout": "random"}
+
+
+def test_the_same_seed_gives_the_same_summary() -> None:
+    a = simulate("tauceti", 2, 4, seed=11, config=SHORT)
+    b = simulate("tauceti", 2, 4, seed=11, config=SHORT)
+    assert a.deterministic_json() == b.deterministic_json()
+    assert json.dumps(a.to_json())  # JSON-ready, timing included
+    assert set(a.to_json()) - set(a.deterministic_json()) == {"timing"}
+
+
+def test_a_different_seed_gives_different_games() -> None:
+    a = simulate("tauceti", 2, 4, seed=1, config=SHORT)
+    b = simulate("tauceti", 2, 4, seed=2, config=SHORT)
+    assert [r.seed for r in a.results] != [r.seed for r in b.results]
+
+
+def test_game_seeds_depend_only_on_the_run_seed_and_the_game_index() -> None:
+    assert game_seeds(5, 3) == game_seeds(5, 10)[:3]
+    summary = simulate("tauceti", 2, 3, seed=5, config=SHORT)
+    third = play_one("tauceti", {**SHORT, "players": 2}, game_seeds(5, 3)[2], index=2)
+    assert summary.results[2] == third
+
+
+def test_summary_does_not_depend_on_the_order_results_arrive_in() -> None:
+    summary = simulate("tauceti", 3, 4, seed=3, config=SHORT)
+    again = summarize("tauceti", 3, 3, "random", summary.config, list(reversed(summary.results)))
+    assert again.deterministic_json() == summary.deterministic_json()
+
+
+def test_counts_add_up() -> None:
+    s = simulate("tauceti", 3, 5, seed=4, config=SHORT)
+    assert s.games == 5
+    assert sum(f.games for f in s.factions.values()) == 15
+    assert all(0.0 <= f.win_rate <= 1.0 for f in s.factions.values())
+    games_with_winners = sum(1 for r in s.results if r.winners)
+    assert sum(f.wins for f in s.factions.values()) == pytest.approx(games_with_winners)
+    assert s.mean_decisions == sum(r.decisions for r in s.results) / 5
+    assert s.mean_rounds == sum(r.rounds for r in s.results) / 5
+    assert all(r.rounds == 8 for r in s.results)  # short games end after round 8
+    assert "total" in s.mean_gp
+    assert s.mean_gp["total"] == pytest.approx(sum(sc["total"] for r in s.results for sc in r.scores) / 15)
+
+
+def test_a_shared_win_counts_one_over_k() -> None:
+    scores = [{"tau": 3, "total": 3}, {"tau": 3, "total": 3}, {"tau": 1, "total": 1}]
+    shared = GameResult(0, 1, ["Xunon", "Azars", "Triolor"], [0, 1], scores, 8, 100)
+    alone = GameResult(1, 2, ["Xunon", "Azars", "Triolor"], [2], scores, 9, 50)
+    s = summarize("tauceti", 3, 0, "random", {}, [shared, alone])
+    assert s.factions["Xunon"].wins == 0.5
+    assert s.factions["Azars"].wins == 0.5
+    assert s.factions["Triolor"].wins == 1.0
+    assert s.factions["Xunon"].mean_gp() == {"tau": 3.0, "total": 3.0}
+    assert s.mean_rounds == 8.5
+    assert s.mean_decisions == 75.0
+
+
+def test_the_progress_callback_sees_every_game() -> None:
+    seen: list[tuple[int, int]] = []
+    simulate("tauceti", 1, 3, seed=0, config=SHORT, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_the_decision_cap_stops_a_game_that_does_not_end() -> None:
+    with pytest.raises(SimulationError, match=r"did not end within 5 decisions"):
+        simulate("tauceti", 2, 1, seed=0, config=SHORT, max_decisions=5)
+
+
+def test_bad_bots_and_games_are_refused_before_playing() -> None:
+    with pytest.raises(BotSpecError, match="unknown bot"):
+        simulate("tauceti", 2, 1, seed=0, bot="genius")
+    with pytest.raises(ValueError, match="unknown game"):
+        simulate("chess", 2, 1, seed=0)
+    with pytest.raises(ValueError, match="at least one game"):
+        simulate("tauceti", 2, 0, seed=0)
+
+
+def test_timing_is_kept_apart() -> None:
+    s = simulate("tauceti", 1, 2, seed=0, config=SHORT)
+    assert set(s.timing) == {"seconds", "games_per_second", "decisions_per_second"}
+    assert s.timing["games_per_second"] > 0
+    assert "seconds" not in json.dumps(s.deterministic_json())
