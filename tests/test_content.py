@@ -38,7 +38,7 @@ def test_global_component_counts(content: Content) -> None:
     outer = [t for t in content.tiles if t.outer_limit]
     assert len(large) == 15  # "15 hex tiles"
     assert len(outer) == 6  # one of the 6 Outer Limit Knowledge tokens each
-    assert len(content.specialists) == 42  # "42 Specialist cards"
+    assert len([s for s in content.specialists if not s.advanced]) == 42  # "42 Specialist cards"
     assert len(content.systems_tokens) == 19  # "19 Systems tokens"
     assert len(content.crisis_cards) == 24  # "24 Crisis cards"
     assert len(content.crisis_tokens) == 24  # "24 Crisis tokens"
@@ -108,7 +108,7 @@ def test_four_of_each_crisis_type(content: Content) -> None:
     for group in (content.crisis_cards, content.crisis_tokens):
         assert Counter(x.crisis_type for x in group) == dict.fromkeys(types, 4)
     assert Counter(k.knowledge_type for k in content.knowledge_cards) == dict.fromkeys(types, 4)
-    assert Counter(s.crisis_type for s in content.specialists) == dict.fromkeys(types, 7)
+    assert Counter(s.crisis_type for s in content.specialists if not s.advanced) == dict.fromkeys(types, 7)
     for s in content.specialists:
         assert s.name == content.crisis_type(s.crisis_type).specialist
 

@@ -41,6 +41,7 @@ from ecliptic.tauceti.tracks import gain_energy
 BATTLE_ICON = "B"
 NO_SHIELDS = "-"
 CAUSE = "battle"
+EXOTIC = "exotic"  # ATTACK exotic: the one-time Exotic Tech attack dice (Advanced Rule 6)
 
 
 # -- what a starship brings to the battle -------------------------------------------
@@ -72,7 +73,8 @@ def shield_limit(state: State, seat: int) -> int:
     """Shields power is the number of shields; the shields are the Action markers."""
     p = state.players[seat]
     markers = state.content.numbers.action_markers - p.markers_lost
-    power = ship.effective(state, seat, "shields") + bonus(state, seat, "battle_shields")
+    power = (ship.effective(state, seat, "shields") + bonus(state, seat, "battle_shields")
+             + ship.exotic_bonus(state, seat, "battle_shields"))
     return max(0, min(power, markers))
 
 
@@ -288,12 +290,36 @@ decision_kind("battle_shield", options=_shield_options, why_not=_shield_why_not,
 # -- 3. the attack -------------------------------------------------------------------
 
 
+def _attack_options(state: State, d: Decision) -> Iterator[Action]:
+    yield act("ATTACK")
+    if ship.exotic_bonus(state, d.player, "attack_dice") > 0:
+        yield act("ATTACK", EXOTIC)
+    yield act("RETREAT")
+
+
 def _attack_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if state.battle is None:
         return illegal("TC-BAT-7", "there is no battle in progress")
     if a in (act("ATTACK"), act("RETREAT")):
         return None
-    return illegal("TC-BAT-7", "ATTACK or RETREAT")
+    if a == act("ATTACK", EXOTIC):
+        if ship.exotic_bonus(state, d.player, "attack_dice") <= 0:
+            return illegal("TC-BAT-7", "you hold no unused Exotic Tech that adds attack dice")
+        return None
+    return illegal("TC-BAT-7", "ATTACK, ATTACK exotic (with the Exotic Tech) or RETREAT")
+
+
+def _spend_attack_tech(state: State, seat: int, ev: list[Event]) -> int:
+    """The Exotic Tech's extra attack dice for this one attack; a one-time card is then
+    discarded (it stays the player's acquired Exotic Tech: no other can be acquired)."""
+    card = ship.exotic(state, seat)
+    assert card is not None
+    if card.one_time:
+        state.players[seat].exotic_spent = True
+    say(ev, "exotic_used", f"{_name(state, seat)} uses the Exotic Tech {card.name}: +{card.amount} "
+        f"attack dice" + (", then discards it." if card.one_time else "."), seat=seat, card=card.id,
+        dice=card.amount)
+    return card.amount
 
 
 def _attack_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
@@ -303,17 +329,20 @@ def _attack_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> No
     if a == act("RETREAT"):
         _retreat(state, d.player, ev)
         return
+    extra = _spend_attack_tech(state, d.player, ev) if a == act("ATTACK", EXOTIC) else 0
     target = opponent(b, d.player)
-    if _attack(state, b, d.player, target, ev):
+    if _attack(state, b, d.player, target, ev, extra):
         _conclude(state, winner=d.player, loser=target, retreated=False, ev=ev)
     else:
         b.attacker = target
 
 
-def _attack(state: State, b: Battle, attacker: int, target: int, ev: list[Event]) -> bool:
-    """Roll the attack and the counter-defense, apply the hits; True if a system fell."""
+def _attack(state: State, b: Battle, attacker: int, target: int, ev: list[Event],
+            extra: int = 0) -> bool:
+    """Roll the attack (``extra`` dice from an Exotic Tech) and the counter-defense, apply
+    the hits; True if a system fell."""
     systems = state.content.systems
-    dice = state.rng.roll(attack_dice(state, attacker))
+    dice = state.rng.roll(attack_dice(state, attacker) + extra)
     shielded = b.shields.get(str(target), [])
     through = [n for n in dice if systems[n - 1] not in shielded]
     say(ev, "attack", f"{_name(state, attacker)} attacks, rolling {dice}: "
@@ -336,9 +365,9 @@ def _attack(state: State, b: Battle, attacker: int, target: int, ev: list[Event]
     return bool(fallen)
 
 
-decision_kind("battle_attack", options=lambda s, d: (act("ATTACK"), act("RETREAT")),
+decision_kind("battle_attack", options=_attack_options,
               why_not=_attack_why_not, perform=_attack_perform,
-              domain=lambda c: (act("ATTACK"), act("RETREAT")))
+              domain=lambda c: (act("ATTACK"), act("ATTACK", EXOTIC), act("RETREAT")))
 
 
 # -- 4. the end of the battle and its rewards -------------------------------------------

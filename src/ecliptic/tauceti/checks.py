@@ -2,9 +2,10 @@
 
 A skill check rolls as many dice as the player's skill set (plus face-up
 Specialist bonuses). A failed check offers the re-roll for 2T as a decision of
-its own; the player must use the new roll. When the check is settled the
-caller's continuation (registered by name, so decisions stay serializable)
-receives the result.
+its own; the player must use the new roll. A player holding the Neural Lattice
+Exotic Tech (effect ``free_reroll``) may instead re-roll once per round without
+paying (``REROLL free``). When the check is settled the caller's continuation
+(registered by name, so decisions stay serializable) receives the result.
 """
 
 from __future__ import annotations
@@ -58,12 +59,26 @@ def _roll(state: State, seat: int, check: SkillCheck, ev: list[Event]) -> list[i
     return dice
 
 
+FREE = "free"  # REROLL free: the Exotic Tech re-roll
+
+
+def free_reroll_ready(state: State, seat: int) -> bool:
+    """The player's Exotic Tech gives a re-roll without TAU and it is unused this round."""
+    return (ship.exotic_bonus(state, seat, "free_reroll") > 0
+            and state.players[seat].exotic_reroll_round != state.round)
+
+
+def can_reroll(state: State, seat: int) -> bool:
+    """A re-roll is possible: 2T to pay, or the free Exotic Tech re-roll."""
+    return state.players[seat].tau >= state.content.numbers.reroll_tau or free_reroll_ready(state, seat)
+
+
 def start_check(
     state: State, seat: int, check: SkillCheck, then: str, ctx: dict[str, Any], ev: list[Event]
 ) -> None:
     """Roll a skill check; on failure offer the re-roll, else continue at once."""
     dice = _roll(state, seat, check, ev)
-    if not passes(check, dice) and state.players[seat].tau >= state.content.numbers.reroll_tau:
+    if not passes(check, dice) and can_reroll(state, seat):
         state.stack.append(Decision("reroll", seat, {
             "skill": check.skill, "target": check.target, "successes": check.successes,
             "dice": dice, "then": then, "ctx": ctx,
@@ -77,29 +92,45 @@ def _check_of(d: Decision) -> SkillCheck:
 
 
 def _reroll_options(state: State, d: Decision) -> Iterable[Action]:
-    return (act("REROLL"), act("ACCEPT"))
+    return (act("REROLL"), act("REROLL", FREE), act("ACCEPT"))
 
 
 def _reroll_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
-    if a.verb == "REROLL":
+    if a == act("REROLL"):
         if state.players[d.player].tau < state.content.numbers.reroll_tau:
-            return illegal("TC-MIN-REROLL", "a re-roll costs 2T and you do not have it")
+            return illegal("TC-REROLL-1", "a re-roll costs 2T and you do not have it")
+        return None
+    if a == act("REROLL", FREE):
+        if not free_reroll_ready(state, d.player):
+            return illegal("TC-REROLL-1", "a free re-roll needs the Neural Lattice Exotic Tech, "
+                           "and it can be used once per round")
         return None
     if a == act("ACCEPT"):
         return None
-    return illegal("TC-MIN-REROLL", "after a failed skill check: REROLL (2T) or ACCEPT")
+    return illegal("TC-REROLL-1", "after a failed skill check: REROLL (2T), REROLL free "
+                   "(Exotic Tech) or ACCEPT")
+
+
+def _pay_reroll(state: State, seat: int, free: bool, ev: list[Event]) -> None:
+    """2T, or the round's free Exotic Tech re-roll."""
+    p = state.players[seat]
+    if free:
+        p.exotic_reroll_round = state.round
+        say(ev, "reroll", f"{p.faction} re-rolls for free with the Exotic Tech (once this round).",
+            seat=seat, free=True)
+        return
+    p.tau -= state.content.numbers.reroll_tau
+    say(ev, "reroll", f"{p.faction} pays {state.content.numbers.reroll_tau}T to re-roll.",
+        seat=seat, free=False)
 
 
 def _reroll_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     check = _check_of(d)
     if a.verb == "REROLL":
-        p = state.players[d.player]
-        p.tau -= state.content.numbers.reroll_tau
-        say(ev, "reroll", f"{p.faction} pays {state.content.numbers.reroll_tau}T to re-roll.",
-            seat=d.player)
+        _pay_reroll(state, d.player, a.args == (FREE,), ev)
         dice = _roll(state, d.player, check, ev)
         d.data["dice"] = dice
-        if not passes(check, dice) and p.tau >= state.content.numbers.reroll_tau:
+        if not passes(check, dice) and can_reroll(state, d.player):
             return
         state.stack.pop()
         CONTINUATIONS[d.data["then"]](state, d.player, passes(check, dice), d.data["ctx"], ev)
@@ -113,7 +144,7 @@ decision_kind(
     options=_reroll_options,
     why_not=_reroll_why_not,
     perform=_reroll_perform,
-    domain=lambda c: (act("REROLL"), act("ACCEPT")),
+    domain=lambda c: (act("REROLL"), act("REROLL", FREE), act("ACCEPT")),
 )
 
 

@@ -12,6 +12,13 @@
 6. The resource on its back goes up one Market level.
 7. If that was the planet owner's primary specialization, they lose a Resource
    cube from their planet back into the bag.
+
+Advanced rules played here (each only when chosen in ``Config.advanced``): Rule 1,
+the owner of the planet that received a Crisis token loses an Action marker (at most
+one at a time; ``actions/minor.py`` gives it back); Rule 2, the active Crisis card's
+bottom effect is applied before the card is recycled; Rule 3, a Biohazard crisis puts
+a virus crystal on the planet. Advanced Specialists give energy but never prevent a
+crisis. The choices are recorded in docs/decisions/advanced.md.
 """
 
 from __future__ import annotations
@@ -21,11 +28,13 @@ from collections.abc import Iterator
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
-from ecliptic.tauceti import decks
-from ecliptic.tauceti.content import Content
+from ecliptic.tauceti import checks, decks
+from ecliptic.tauceti.content import Content, describe_effect
 from ecliptic.tauceti.registry import decision_kind, illegal, say
 from ecliptic.tauceti.state import Decision, Enlightenment, State
-from ecliptic.tauceti.tracks import gain_energy
+from ecliptic.tauceti.tracks import gain_energy, gain_tau
+
+BIOHAZARD = "Biohazard"  # Advanced Rule 3: "planets affected by a Biohazard crisis"
 
 
 def begin(state: State, ev: list[Event]) -> None:
@@ -49,14 +58,19 @@ def can_play(state: State, seat: int, card: str) -> bool:
 def step(state: State, ev: list[Event]) -> bool:
     """Offer step 3 to the next player; when all are done, resolve steps 4-7.
 
-    Returns False once the phase is complete."""
+    Returns False once the phase is complete. Steps 4-7 may leave decisions (the damage
+    of a Crisis card's bottom effect, Advanced Rule 2); then the phase ends only once they
+    are settled, on the next call."""
     e = state.enlightenment
+    if e.resolved:
+        return False
     for seat in state.turn_order():
         if seat not in e.done:
             state.stack.append(Decision("enlighten", seat))
             return True
     _resolve(state, ev)
-    return False
+    e.resolved = True
+    return bool(state.stack)
 
 
 def _options(state: State, d: Decision) -> Iterator[Action]:
@@ -138,10 +152,13 @@ def _resolve(state: State, ev: list[Event]) -> None:
         say(ev, "no_crisis", "No crisis becomes active this round.")
         return
     _activate(state, active, ev)
+    if state.config.has(2):
+        _bottom_effect(state, active, ev)
     decks.to_bottom(state, "crisis", active)
 
 
 def _activate(state: State, card: str, ev: list[Event]) -> None:
+    """Steps 5-7, and Advanced Rules 1 and 3 for the planet that receives the Crisis token."""
     content = state.content
     crisis = content.crisis_card(card)
     planet = state.enlightenment.affected
@@ -155,21 +172,97 @@ def _activate(state: State, card: str, ev: list[Event]) -> None:
     token = stack.pop(0)
     state.planet_crises.setdefault(planet, []).append(token)
     resource = content.crisis_token(token).resource
-    if state.market[resource] < content.numbers.market_levels:
-        state.market[resource] += 1
-        state.market_raised[resource] += 1
-        say(ev, "market", f"{resource} rises to Market level {state.market[resource]}.",
-            resource=resource, level=state.market[resource])
-    else:
-        say(ev, "market", f"{resource} is already at the top Market level.", resource=resource)
-    owner = next((f for f in content.factions if f.home_planet == planet), None)
-    seat = state.seat_of_faction(owner.name) if owner else None
-    if owner is None or seat is None or owner.specialization != resource:
+    change_market(state, resource, 1, ev)
+    seat = owner_seat(state, planet)
+    if seat is not None:
+        _lose_cube(state, seat, planet, resource, ev)
+        if state.config.has(1):
+            _lose_action_marker(state, seat, ev)
+    if state.config.has(3) and crisis.crisis_type == BIOHAZARD:
+        _place_virus(state, planet, ev)
+
+
+def owner_seat(state: State, planet: str) -> int | None:
+    """The seat whose home planet this is, if that civilization is played."""
+    owner = next((f for f in state.content.factions if f.home_planet == planet), None)
+    return state.seat_of_faction(owner.name) if owner else None
+
+
+def change_market(state: State, resource: str, levels: int, ev: list[Event]) -> None:
+    """Move a Market Level marker within levels 1..4. Every level actually risen is counted in
+    ``state.market_raised`` (Advanced Rule 8 deducts GP for it)."""
+    top = state.content.numbers.market_levels
+    before = state.market[resource]
+    after = max(1, min(top, before + levels))
+    if after == before:
+        where = "top" if levels > 0 else "lowest"
+        say(ev, "market", f"{resource} is already at the {where} Market level.", resource=resource)
+        return
+    state.market[resource] = after
+    if after > before:
+        state.market_raised[resource] = state.market_raised.get(resource, 0) + after - before
+    way = "rises" if after > before else "goes down"
+    say(ev, "market", f"{resource} {way} to Market level {after}.", resource=resource, level=after)
+
+
+def _lose_cube(state: State, seat: int, planet: str, resource: str, ev: list[Event]) -> None:
+    """Step 7: only when the resource is the owner's primary specialization."""
+    owner = state.faction(seat)
+    if owner.specialization != resource:
         return
     cubes = state.cubes.get(planet, [])
     if owner.name in cubes:
         cubes.remove(owner.name)
         state.bag.append(owner.name)
         state.bag.sort()
-        say(ev, "cube_lost", f"{owner.name} loses a Resource cube from {content.tile(planet).name} "
-            "back into the Enlightenment bag.", seat=seat, planet=planet)
+        say(ev, "cube_lost", f"{owner.name} loses a Resource cube from "
+            f"{state.content.tile(planet).name} back into the Enlightenment bag.",
+            seat=seat, planet=planet)
+
+
+def _lose_action_marker(state: State, seat: int, ev: list[Event]) -> None:
+    """Advanced Rule 1: the planet's owner loses an Action marker until she resolves 2 crises
+    or 1 crisis on her home planet; "You cannot lose more than 1 Action marker at a time"."""
+    p = state.players[seat]
+    if p.markers_lost > 0:
+        say(ev, "marker_kept", f"{p.faction} has already lost an Action marker and cannot lose "
+            "another.", seat=seat)
+        return
+    p.markers_lost = 1
+    p.crises_resolved_since_loss = 0
+    say(ev, "marker_lost", f"{p.faction} loses an Action marker until resolving 2 crises or 1 "
+        f"crisis on {state.content.tile(state.faction(seat).home_planet).name}.", seat=seat)
+
+
+def _place_virus(state: State, planet: str, ev: list[Event]) -> None:
+    """Advanced Rule 3: a virus crystal goes on a planet affected by a Biohazard crisis."""
+    name = state.content.tile(planet).name
+    if state.virus_supply <= 0:
+        say(ev, "virus_supply_empty", f"No virus crystal is left to place on {name}.", planet=planet)
+        return
+    state.virus_supply -= 1
+    state.virus_on[planet] = state.virus_on.get(planet, 0) + 1
+    say(ev, "virus_placed", f"A virus crystal is placed on {name}.", planet=planet,
+        count=state.virus_on[planet])
+
+
+def _bottom_effect(state: State, card: str, ev: list[Event]) -> None:
+    """Advanced Rule 2: "Apply the effects on the bottom of the Crisis card before discarding".
+    Damage is allocated by every player, the first player first."""
+    crisis = state.content.crisis_card(card)
+    effect = crisis.effect
+    say(ev, "bottom_effect", f"The bottom of {card}: {crisis.bottom_effect or describe_effect(effect)}",
+        card=card, effect=effect.kind, amount=effect.amount, resource=effect.resource)
+    order = state.turn_order()
+    if effect.kind == "market":
+        change_market(state, effect.resource, effect.amount, ev)
+    elif effect.kind == "damage":
+        for seat in reversed(order):  # pushed last = decided first
+            checks.begin_damage(state, seat, effect.amount, f"crisis {card}", ev)
+    else:
+        gain = gain_energy if effect.kind == "energy" else gain_tau
+        unit = "energy" if effect.kind == "energy" else "T"
+        for seat in order:
+            got = gain(state, seat, effect.amount)
+            say(ev, effect.kind, f"{state.players[seat].faction}: {got:+d} {unit} ({card}).",
+                seat=seat, amount=got)

@@ -52,7 +52,8 @@ def problems(state: State) -> list[str]:
 
     _exactly_once("Crisis cards", {x.id for x in c.crisis_cards},
                   places(state.crisis_deck, state.crisis_discard, state.enlightenment.active, *hands), out)
-    _exactly_once("Specialist cards", {x.id for x in c.specialists if not x.advanced},
+    _exactly_once("Specialist cards",
+                  {x.id for x in c.specialists if not x.advanced or state.config.advanced_specialists},
                   places(state.specialist_deck, state.specialist_discard, state.enlightenment.active,
                          *hands), out)
     _exactly_once("Knowledge cards", {x.id for x in c.knowledge_cards},
@@ -69,6 +70,8 @@ def problems(state: State) -> list[str]:
                   [state.depot_systems, *[list(p.systems_tokens.values()) for p in state.players]], out)
     _exactly_once("GP tokens", {x.id for x in c.gp_tokens},
                   places(state.gp_supply, *[p.gp_tokens for p in state.players]), out)
+    _exactly_once("Exotic Tech cards", {x.id for x in c.exotic_tech},
+                  [state.exotic_deck, *[[p.exotic_tech] if p.exotic_tech else [] for p in state.players]], out)
     # Knowledge tokens: 4 of each type.
     for t in c.knowledge_types:
         count = (
@@ -100,6 +103,7 @@ def problems(state: State) -> list[str]:
         out.append(f"Damage markers: {damage} placed + {state.damage_supply} in supply != {n.damage_markers}")
     if state.diplomacy_left + sum(p.diplomacy for p in state.players) != n.diplomacy_cards:
         out.append("Diplomacy cards are not conserved")
+    _virus_crystals(state, out)
     # Nothing negative, tracks within bounds.
     for p in state.players:
         f = c.faction(p.faction)
@@ -119,3 +123,21 @@ def problems(state: State) -> list[str]:
     if len(state.demand_pile) != n.demand_pile:
         out.append(f"the Demand pile holds {len(state.demand_pile)} tokens instead of {n.demand_pile}")
     return out
+
+
+def _virus_crystals(state: State, out: list[str]) -> None:
+    """Advanced Rule 3: the 4 crystals are in the supply, on planets or in starship systems,
+    and "will remain in the star system for the duration of the game"."""
+    n = state.content.numbers
+    on_planets = sum(state.virus_on.values())
+    on_ships = sum(sum(p.virus.values()) for p in state.players)
+    if state.virus_supply + on_planets + on_ships != n.virus_crystals:
+        out.append(f"virus crystals: {state.virus_supply} in supply + {on_planets} on planets + "
+                   f"{on_ships} on starships != {n.virus_crystals}")
+    counts = [state.virus_supply, *state.virus_on.values(), *(v for p in state.players for v in p.virus.values())]
+    if any(v < 0 for v in counts):
+        out.append("a negative count of virus crystals")
+    if any(not state.content.tile(t).is_planet for t in state.virus_on):
+        out.append("a virus crystal lies outside a planet")
+    if not state.config.has(3) and state.virus_supply != n.virus_crystals:
+        out.append("virus crystals left the supply without Advanced Rule 3")

@@ -61,6 +61,8 @@ def _player_view(state: State, seat: int, observer: int | None) -> dict[str, Any
         "face_up": list(p.face_up),
         "hand_size": len(p.hand),
         "exotic_tech": p.exotic_tech,
+        "exotic_spent": p.exotic_spent,
+        "exotic_reroll_round": p.exotic_reroll_round,
     }
     if own:
         view["hand"] = list(p.hand)

@@ -5,6 +5,11 @@ without) a dot, as the Alien card says; 3. orbitals in non-planetary sectors and
 Resource cubes on the home planet, by the values on the tiles; 4. GP tokens.
 Assisting moves 1 GP per delivered cube from the assisting player to the
 assisted one. Ties: see docs/rules-decisions.md.
+
+Advanced Rules 7-9, when chosen, are deductions of their own: -1 GP per virus crystal
+on the home planet (7), per level the faction's specialization was raised on the TCX
+during the game (8, every raise counted, see docs/decisions/advanced.md), and per
+Crisis token on the home planet (9).
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from ecliptic.engine.events import Event
 from ecliptic.tauceti.registry import say
 from ecliptic.tauceti.state import State
 
-SOURCES = ("tau", "cards", "orbitals", "cubes", "gp_tokens", "assists")
+SOURCES = ("tau", "cards", "orbitals", "cubes", "gp_tokens", "assists",
+           "virus_crystals", "specialization_raised", "home_crises")
 
 
 def score(state: State, seat: int) -> dict[str, int]:
@@ -41,8 +47,20 @@ def score(state: State, seat: int) -> dict[str, int]:
             out["assists"] -= cubes.count(p.faction)
         else:
             out["assists"] += sum(1 for c in cubes if c != p.faction and state.seat_of_faction(c) is not None)
+    _advanced_deductions(state, seat, out)
     out["total"] = sum(out[s] for s in SOURCES)
     return out
+
+
+def _advanced_deductions(state: State, seat: int, out: dict[str, int]) -> None:
+    """Advanced Rules 7, 8 and 9: each a separate negative source, 0 when the rule is off."""
+    f = state.faction(seat)
+    if state.config.has(7):
+        out["virus_crystals"] = -state.virus_on.get(f.home_planet, 0)
+    if state.config.has(8):
+        out["specialization_raised"] = -state.market_raised.get(f.specialization, 0)
+    if state.config.has(9):
+        out["home_crises"] = -len(state.planet_crises.get(f.home_planet, []))
 
 
 def ranking_key(state: State, seat: int, scores: dict[str, int]) -> tuple[int, int, int]:

@@ -114,7 +114,8 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
     state.market_raised = {r: 0 for r in content.resources}
     # Decks.
     state.crisis_deck = [c.id for c in content.crisis_cards]
-    state.specialist_deck = [c.id for c in content.specialists if not c.advanced]
+    state.specialist_deck = [c.id for c in content.specialists
+                             if not c.advanced or state.config.advanced_specialists]
     state.knowledge_deck = [c.id for c in content.knowledge_cards]
     state.mission_deck = [c.id for c in content.missions]
     state.exotic_deck = [c.id for c in content.exotic_tech]

@@ -4,13 +4,22 @@ Each Damage marker lowers its system's power by 1. A system whose damage
 equals its power is destroyed; further damage still lands on it and must be
 repaired (the designers' published ruling). Virus crystals (Advanced Rule 3)
 count as damage that cannot be repaired.
+
+Two things change what a starship can take and do: Advanced Rule 5 doubles every
+damage incurred while transporting quark-gluon plasma (:func:`add_damage`, the one
+place damage lands), and an acquired Exotic Tech card (Advanced Rule 6) adds to
+a system's use (:func:`exotic_bonus`, :func:`move_allowance`).
 """
 
 from __future__ import annotations
 
 from ecliptic.engine.events import Event
+from ecliptic.tauceti.content import ExoticEffect, ExoticTech
 from ecliptic.tauceti.registry import say
 from ecliptic.tauceti.state import State
+
+PLASMA = "plasma"  # the commodity name of quark-gluon plasma (content)
+PLASMA_RULE = 5  # Advanced Rule 5
 
 
 def power(state: State, seat: int, system: str) -> int:
@@ -39,18 +48,61 @@ def system_number(state: State, system: str) -> int:
     return state.content.systems.index(system) + 1
 
 
+def transporting_plasma(state: State, seat: int) -> bool:
+    """Advanced Rule 5: the player has picked up a pickup/deliver IM whose card carries
+    quark-gluon plasma and not yet delivered it ("the card itself is considered the
+    commodity")."""
+    if not state.config.has(PLASMA_RULE):
+        return False
+    return any(m.picked_up and state.content.mission(m.card).commodity == PLASMA
+               for m in state.players[seat].missions)
+
+
 def add_damage(state: State, seat: int, system: str, ev: list[Event], cause: str) -> bool:
-    """Put one Damage marker on a system. Returns False when the supply of 32 is empty."""
+    """Put one point of damage on a system: one Damage marker, or two while transporting
+    quark-gluon plasma ("If you incur damage while transporting it, that damage is
+    doubled"). Markers come from the supply of 32; returns False when it is empty (the
+    damage is not applied), and a doubled point takes only what is left."""
     if state.damage_supply <= 0:
         say(ev, "damage_supply_empty", "No Damage markers are left; the damage is not applied.")
         return False
-    state.damage_supply -= 1
+    wanted = 2 if transporting_plasma(state, seat) else 1
+    markers = min(wanted, state.damage_supply)
+    state.damage_supply -= markers
     p = state.players[seat]
-    p.damage[system] = p.damage.get(system, 0) + 1
-    say(ev, "damage", f"{p.faction} takes 1 damage on {system} ({cause}).",
-        seat=seat, system=system, cause=cause)
+    p.damage[system] = p.damage.get(system, 0) + markers
+    doubled = " doubled by the quark-gluon plasma on board" if wanted == 2 else ""
+    short = " (the last Damage marker of the supply)" if markers < wanted else ""
+    say(ev, "damage", f"{p.faction} takes {markers} damage on {system} ({cause}){doubled}{short}.",
+        seat=seat, system=system, cause=cause, markers=markers, doubled=wanted == 2)
     return True
 
 
 def total_damage(state: State, seat: int) -> int:
     return sum(state.players[seat].damage.values())
+
+
+# -- Exotic Tech (Advanced Rule 6) -------------------------------------------------------
+
+
+def exotic(state: State, seat: int) -> ExoticTech | None:
+    """The Exotic Tech card the player holds and can still use (a one-time card is gone
+    once used)."""
+    p = state.players[seat]
+    if p.exotic_tech is None or p.exotic_spent:
+        return None
+    return state.content.exotic(p.exotic_tech)
+
+
+def exotic_bonus(state: State, seat: int, effect: ExoticEffect) -> int:
+    """What the player's Exotic Tech adds for ``effect`` (0 without one of that kind)."""
+    card = exotic(state, seat)
+    return card.amount if card is not None and card.effect == effect else 0
+
+
+def move_allowance(state: State, seat: int) -> int:
+    """Sectors one Move action may cover: the effective Propulsion power, plus the Fold
+    Drive's extra sector. A destroyed propulsion system (effective power 0) moves nowhere:
+    the Exotic Tech adds to a Move action, it does not replace the propulsion."""
+    base = effective(state, seat, "propulsion")
+    return base + exotic_bonus(state, seat, "move_sectors") if base > 0 else 0

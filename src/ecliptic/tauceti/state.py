@@ -30,6 +30,7 @@ class Config:
     layout: Layout = "players"
     advanced: tuple[int, ...] = ()
     first_player: int = 0
+    advanced_specialists: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 4:
@@ -73,6 +74,7 @@ class ActiveMission:
     unauthorized: bool = False
     last_attempt_turn: int = 0
     route: int | None = None
+    permitted: bool = True
 
 
 @dataclass
@@ -106,6 +108,8 @@ class Player:
     exotic_tech: str | None = None
     virus: dict[str, int] = field(default_factory=dict)
     crises_resolved_since_loss: int = 0
+    exotic_spent: bool = False
+    exotic_reroll_round: int = 0
 
 
 @dataclass
@@ -140,6 +144,7 @@ class Enlightenment:
     next_seat: int = 0
     done: list[int] = field(default_factory=list)
     cards_by: dict[str, list[str]] = field(default_factory=dict)
+    resolved: bool = False
 
 
 @dataclass

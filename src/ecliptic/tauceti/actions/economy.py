@@ -5,8 +5,10 @@ They move the three player resources against each other: building spends Materia
 TAU to put an orbital on a sector; upgrading earns Materials back, which lowers the
 recruit cost ("the number to the right of your Materials marker"); buying and selling
 commodities turns TAU into the nano processors, quark-gluon plasma and octo-nanofluid that
-are reverse engineered into System Upgrade tokens. Every choice the rulebook leaves open is
-recorded in docs/decisions/economy.md.
+are reverse engineered into System Upgrade tokens. With Advanced Rule 6, a player whose
+materials are maximized may take the Upgrade action for an Exotic Tech card instead
+(``UPG exotic <card>``). Every choice the rulebook leaves open is recorded in
+docs/rules-decisions.md (Advanced Rule 6: docs/decisions/advanced-missions.md).
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ from ecliptic.tauceti import board, decks, ship
 from ecliptic.tauceti.content import Content, SystemsToken
 from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
 from ecliptic.tauceti.state import Decision, Holding, State
-from ecliptic.tauceti.tracks import gain_tau, move_materials, recruit_cost
+from ecliptic.tauceti.tracks import gain_tau, materials_max, move_materials, recruit_cost
 
 # Sell/Buy: "Demand is either 2 or 1. The Commodity token that is on a planet will always
 # have a demand of 2 on that planet. All other commodities on that planet have a demand of 1."
 IN_DEMAND = 2
 NOT_IN_DEMAND = 1
 FREE = "free"
+EXOTIC = "exotic"  # UPG exotic <E id>: Advanced Rule 6
+EXOTIC_RULE = 6
 
 
 # -- small look-ups ----------------------------------------------------------------
@@ -460,7 +464,50 @@ def _source_why_not(state: State, seat: int, system: str, source: str) -> Illega
     return None
 
 
+def materials_maximized(state: State, seat: int) -> bool:
+    """Advanced Rule 6's "materials are maximized": the Materials marker on the space of the
+    most materials. The rulebook says "reaches the left-most space", but materials increase
+    to the right (Upgrade, cube trades) and the recruit cost falls that way, so the end the
+    marker reaches by gaining materials is the right-most space (docs/decisions)."""
+    return state.players[seat].materials >= materials_max(state, seat)
+
+
+def _exotic_why_not(state: State, seat: int, card: str) -> IllegalAction | None:
+    """Advanced Rule 6: any 1 exotic tech "of your choice (if it's available) once your
+    materials are maximized"; "You cannot change it or acquire new exotic techs"."""
+    if not state.config.has(EXOTIC_RULE):
+        return illegal("TC-UPG-7", "Exotic Tech can be acquired only with Advanced Rule 6 in play")
+    if not state.content.is_exotic(card):
+        return illegal("TC-UPG-7", f"there is no Exotic Tech card {card!r}; choose from "
+                       f"{', '.join(e.id for e in state.content.exotic_tech)}")
+    p = state.players[seat]
+    if p.exotic_tech is not None:
+        return illegal("TC-UPG-8", f"you already acquired the Exotic Tech {p.exotic_tech}; you cannot "
+                       "change it or acquire another")
+    if not materials_maximized(state, seat):
+        return illegal("TC-UPG-9", "you may acquire an Exotic Tech only once your materials are "
+                       "maximized (Materials marker on the right-most space)")
+    if card not in state.exotic_deck:
+        return illegal("TC-UPG-10", f"the Exotic Tech {card} is not available: another player has it")
+    return None
+
+
+def _exotic_perform(state: State, seat: int, card: str, ev: list[Event]) -> None:
+    """"Simply take the Exotic Tech token and Exotic Tech card": no commodity, no System
+    Upgrade token, and the Materials marker stays on its (maximized) space."""
+    p = state.players[seat]
+    state.exotic_deck.remove(card)
+    p.exotic_tech = card
+    tech = state.content.exotic(card)
+    say(ev, "exotic_tech", f"{p.faction} acquires the Exotic Tech {tech.name} ({card}): {tech.text}",
+        seat=seat, card=card)
+
+
 def _upg_options(state: State, seat: int) -> Iterator[Action]:
+    if state.config.has(EXOTIC_RULE) and state.players[seat].exotic_tech is None \
+            and materials_maximized(state, seat):
+        for card in sorted(state.exotic_deck):
+            yield act("UPG", EXOTIC, card)
     engineered = [commodity_of(state, h.token) for h in state.players[seat].holdings if h.engineered]
     for system in state.content.systems:
         for name in engineered:
@@ -472,8 +519,11 @@ def _upg_options(state: State, seat: int) -> Iterator[Action]:
 
 def _upg_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if len(a.args) != 2:
-        return illegal("TC-UPG-1", "upgrade with UPG <system> <commodity or free>")
+        return illegal("TC-UPG-1", "upgrade with UPG <system> <commodity or free>, or acquire an "
+                       "Exotic Tech with UPG exotic <card>")
     system, source = a.args
+    if system == EXOTIC:
+        return _exotic_why_not(state, seat, source)
     if system not in state.content.systems:
         return illegal("TC-UPG-1", f"there is no system called {system!r}; choose from "
                        f"{', '.join(state.content.systems)}")
@@ -514,6 +564,9 @@ def _upg_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     (``player.damage[system]``), not per token, so it simply stays and now lowers the new
     token's power."""
     system, source = a.args
+    if system == EXOTIC:
+        _exotic_perform(state, seat, source, ev)
+        return
     p = state.players[seat]
     level = wanted_level(state, seat, system, source)
     token = pick_token(state, system, level)
@@ -535,7 +588,8 @@ def _upg_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
 
 def _upg_domain(c: Content) -> Iterable[Action]:
     sources = [x.name for x in c.commodities if x.reverse_engineerable] + [FREE]
-    return (act("UPG", system, s) for system in c.systems for s in sources)
+    yield from (act("UPG", EXOTIC, e.id) for e in c.exotic_tech)
+    yield from (act("UPG", system, s) for system in c.systems for s in sources)
 
 
 verb(

@@ -41,6 +41,7 @@ from ecliptic.tauceti.tracks import gain_energy, gain_tau, materials_max, move_m
 
 DEPOT = "depot"
 K3 = "K3"
+RESOLVE_ANY = "resolve_any"  # the Advanced Specialists' crisis-resolving ability
 MAX_SEATS = 4
 
 
@@ -425,12 +426,45 @@ def _resolve_why_not(state: State, seat: int, a: Action) -> IllegalAction | None
     if method not in p.hand and method not in p.face_up:
         return illegal("TC-RES-2", f"you do not have {method}")
     spec = state.content.specialist(method)
+    if spec.advanced:
+        return _advanced_resolve_why_not(state, seat, method, ctype)
     if spec.crisis_type != ctype:
         return illegal("TC-RES-2", f"{method} is a {spec.name} ({spec.crisis_type}); a {ctype} "
                        f"crisis needs a {state.content.crisis_type(ctype).specialist}")
     if _held(state, seat, ctype) < 1:
         return illegal("TC-RES-2", f"you also need a {ctype} Knowledge token")
     return None
+
+
+def _advanced_resolve_why_not(state: State, seat: int, card: str, ctype: str) -> IllegalAction | None:
+    """An Advanced Specialist resolves a crisis only through its ability, and "To utilize an
+    Advanced Specialist's abilities, you must turn the card face up"."""
+    if state.content.specialist(card).ability.kind != RESOLVE_ANY:
+        return illegal("TC-RES-2", f"{card} is an Advanced Specialist whose ability does not "
+                       "resolve crises")
+    if card not in state.players[seat].face_up:
+        return illegal("TC-RES-2", f"turn {card} face up first (PLAY-S {card}) to use its ability")
+    if _held(state, seat, ctype) < 1:
+        return illegal("TC-RES-2", f"you also need a {ctype} Knowledge token")
+    return None
+
+
+def _keeps_card(state: State, method: str) -> bool:
+    """A face-up Advanced Specialist's ability is used without giving up the card ("As long as
+    you have a Specialist, you have unlimited use of its abilities")."""
+    return method == K3 or state.content.specialist(method).advanced
+
+
+def _regain_action_marker(state: State, seat: int, planet: str, ev: list[Event]) -> None:
+    """Advanced Rule 1: the lost Action marker comes back after 2 crises resolved, or 1 on the
+    player's home planet, since it was lost."""
+    p = state.players[seat]
+    home = state.faction(seat).home_planet
+    if p.markers_lost <= 0 or (planet != home and p.crises_resolved_since_loss < 2):
+        return
+    p.markers_lost -= 1
+    p.crises_resolved_since_loss = 0
+    say(ev, "marker_regained", f"{p.faction} earns the lost Action marker back.", seat=seat)
 
 
 def _award_resolve_gp(state: State, seat: int, ev: list[Event]) -> None:
@@ -456,7 +490,7 @@ def _resolve_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
     used = 3 if method == K3 else 1
     _move_knowledge(p.knowledge, crisis.crisis_type, -used)
     _move_knowledge(state.depot_knowledge, crisis.crisis_type, used)
-    if method != K3:
+    if not _keeps_card(state, method):
         (p.hand if method in p.hand else p.face_up).remove(method)
         decks.to_bottom(state, "specialist", method)
     state.planet_crises[planet].remove(token)
@@ -477,6 +511,8 @@ def _resolve_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
         say(ev, "market", f"{crisis.resource} is already at the lowest Market level.",
             resource=crisis.resource)
     p.crises_resolved_since_loss += 1
+    if state.config.has(1):
+        _regain_action_marker(state, seat, planet, ev)
     _award_resolve_gp(state, seat, ev)
 
 
@@ -484,7 +520,7 @@ def _resolve_domain(c: Content) -> Iterator[Action]:
     for token in c.crisis_tokens:
         yield act("RESOLVE", token.id, K3)
         for spec in c.specialists:
-            if spec.crisis_type == token.crisis_type:
+            if spec.crisis_type == token.crisis_type or spec.ability.kind == RESOLVE_ANY:
                 yield act("RESOLVE", token.id, spec.id)
 
 

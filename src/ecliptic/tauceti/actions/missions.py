@@ -11,9 +11,16 @@
   the commodity"; delivering pays [cargo hold capacity] x [number of sectors] of
   the minimum route between the two sectors.
 
-A completed card is discarded. Advanced Rules 4 (TCA permission) and 5 (quark-gluon
-plasma) are not played yet; :func:`_on_taken` and :func:`delivery_reward` are where
-they will hook in. Choices the rulebook leaves open are in docs/decisions/missions.md.
+A completed card is discarded.
+
+Advanced Rule 4 (TCA permission): keeping a pickup/deliver IM starts a Logistics
+skill check (any die showing 5 or 6 gives permission; the 2T re-roll applies).
+Without permission the faction's one Unauthorized Transport token goes on the
+card, and the delivery rolls 1 die: 5-6 the cargo is smuggled in, 1-4 that much
+TAU is paid as a fine. Advanced Rule 5: a card carrying quark-gluon plasma doubles
+the delivery reward (and, in :mod:`ecliptic.tauceti.ship`, all damage taken while
+it is on board). Choices the rulebook leaves open are in docs/rules-decisions.md and
+docs/decisions/advanced-missions.md.
 """
 
 from __future__ import annotations
@@ -25,12 +32,18 @@ from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import board, checks, decks, ship
-from ecliptic.tauceti.content import Content, MissionCard
+from ecliptic.tauceti.content import Content, MissionCard, SkillCheck
 from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
 from ecliptic.tauceti.state import ActiveMission, Decision, State
 from ecliptic.tauceti.tracks import gain_tau
 
 DRAW = 3  # "draw the top 3 cards from the IM deck and choose one"
+PERMISSION_RULE = 4  # Advanced Rule 4: Pickup/Deliver IMs require permission from the TCA
+PLASMA_RULE = 5  # Advanced Rule 5: quark-gluon plasma doubles the reward (and the damage)
+# "perform a Logistics skill check. If 5 or 6, you have permission": roll the Logistics
+# dice; one die showing 5 or 6 is enough.
+PERMISSION_CHECK = SkillCheck("Logistics", 5, 1)
+SMUGGLED = 5  # "5 or 6 indicates you smuggled the cargo in secretly"
 
 
 # -- helpers ---------------------------------------------------------------------
@@ -145,8 +158,8 @@ def _keep_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
 
 def _on_taken(state: State, seat: int, mission: ActiveMission, ev: list[Event]) -> None:
     """"Before taking a pickup/deliver IM, calculate the minimum distance needed to make the
-    delivery": the distance is fixed now and pays the delivery. (Advanced Rule 4's TCA
-    permission check belongs here too.)"""
+    delivery": the distance is fixed now and pays the delivery. With Advanced Rule 4 the
+    TCA's permission is asked now too."""
     card = state.content.mission(mission.card)
     if card.kind != "delivery":
         return
@@ -155,6 +168,83 @@ def _on_taken(state: State, seat: int, mission: ActiveMission, ev: list[Event]) 
         say(ev, "mission_route", f"The minimum route from {_sector_name(state, card.pickup)} to "
             f"{_sector_name(state, card.deliver)} is {mission.route} sector(s).",
             seat=seat, card=card.id, route=mission.route)
+    if state.config.has(PERMISSION_RULE):
+        _ask_permission(state, seat, mission, ev)
+
+
+# -- Advanced Rule 4: permission from the TCA ------------------------------------------
+
+
+def ut_token_free(state: State, seat: int) -> bool:
+    """The faction has 1 Unauthorized Transport token; it is free unless it lies on an IM card."""
+    return not any(m.unauthorized for m in state.players[seat].missions)
+
+
+def may_deliver(mission: ActiveMission) -> bool:
+    """Permission from the TCA, or the Unauthorized Transport token on the card."""
+    return mission.permitted or mission.unauthorized
+
+
+def _ask_permission(state: State, seat: int, mission: ActiveMission, ev: list[Event]) -> None:
+    """"perform a Logistics skill check. If 5 or 6, you have permission": the card has no
+    permission until the check (and any re-roll) is settled."""
+    mission.permitted = False
+    say(ev, "permission_check", f"{state.players[seat].faction} asks the TCA for permission to "
+        f"transport {mission.card}: {checks.describe(PERMISSION_CHECK)}.", seat=seat, card=mission.card)
+    checks.start_check(state, seat, PERMISSION_CHECK, then="im_permission",
+                       ctx={"card": mission.card}, ev=ev)
+
+
+def _place_ut_token(state: State, seat: int, mission: ActiveMission, ev: list[Event]) -> None:
+    """The Unauthorized Transport token goes on top of the IM card, if it is free; a card
+    without permission and without the token waits until the token comes back."""
+    faction = state.players[seat].faction
+    if ut_token_free(state, seat):
+        mission.unauthorized = True
+        say(ev, "unauthorized_transport", f"{faction} places the Unauthorized Transport token on "
+            f"{mission.card}: the delivery is made without permission.", seat=seat, card=mission.card)
+        return
+    say(ev, "unauthorized_transport_waits", f"{faction}'s Unauthorized Transport token is on "
+        f"another IM card: {mission.card} cannot be delivered until it comes back.",
+        seat=seat, card=mission.card)
+
+
+@checks.continuation("im_permission")
+def _permission_settled(state: State, seat: int, success: bool, ctx: dict[str, Any],
+                        ev: list[Event]) -> None:
+    mission = active(state, seat, ctx["card"])
+    if mission is None:
+        return
+    if success:
+        mission.permitted = True
+        say(ev, "permission", f"The TCA gives {state.players[seat].faction} permission to deliver "
+            f"{mission.card}.", seat=seat, card=mission.card, permitted=True)
+        return
+    say(ev, "permission", f"The TCA refuses {state.players[seat].faction} permission to deliver "
+        f"{mission.card}.", seat=seat, card=mission.card, permitted=False)
+    _place_ut_token(state, seat, mission, ev)
+
+
+def _unauthorized_delivery(state: State, seat: int, ev: list[Event]) -> None:
+    """"Upon delivery, roll 1 die. 5 or 6 indicates you smuggled the cargo in secretly. If
+    1-4, pay that amount in TAU as a fine" (never below 0 TAU)."""
+    p = state.players[seat]
+    die = state.rng.d6()
+    if die >= SMUGGLED:
+        say(ev, "smuggled", f"{p.faction} rolls {die}: the cargo is smuggled in secretly.",
+            seat=seat, die=die, fine=0)
+        return
+    paid = -gain_tau(state, seat, -die)
+    say(ev, "fine", f"{p.faction} rolls {die}: caught making an unauthorized transport, and pays "
+        f"a fine of {paid}T.", seat=seat, die=die, fine=paid)
+
+
+def _ut_token_back(state: State, seat: int, ev: list[Event]) -> None:
+    """The Unauthorized Transport token comes back with the delivered card; a card still
+    waiting without permission takes it at once."""
+    waiting = next((m for m in state.players[seat].missions if not may_deliver(m)), None)
+    if waiting is not None:
+        _place_ut_token(state, seat, waiting, ev)
 
 
 def _keep_domain(c: Content) -> Iterator[Action]:
@@ -262,8 +352,10 @@ def _pickup_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None
     assert mission is not None
     mission.picked_up = True
     card = state.content.mission(mission.card)
+    danger = " It is quark-gluon plasma: any damage taken until it is delivered is doubled." \
+        if carries_plasma(state, mission) else ""
     say(ev, "mission_pickup", f"{state.players[seat].faction} picks up the cargo of IM "
-        f"{card.id} in {_sector_name(state, card.pickup)}.", seat=seat, card=card.id)
+        f"{card.id} in {_sector_name(state, card.pickup)}.{danger}", seat=seat, card=card.id)
 
 
 def _deliver_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -274,6 +366,9 @@ def _deliver_why_not(state: State, seat: int, a: Action) -> IllegalAction | None
     if not mission.picked_up:
         return illegal("TC-IM-8", f"pick up {card.id} in {_sector_name(state, card.pickup)} "
                        "before you deliver it")
+    if not may_deliver(mission):
+        return illegal("TC-IM-9", f"the TCA refused permission for {card.id} and your Unauthorized "
+                       "Transport token is on another IM card; deliver that one first")
     where = state.players[seat].position
     if where != card.deliver:
         return illegal("TC-IM-8", f"{card.id} is delivered to {_sector_name(state, card.deliver)}; "
@@ -290,23 +385,38 @@ def route_of(state: State, mission: ActiveMission) -> int:
     return board.route_length(state, card.pickup, card.deliver) or 0
 
 
+def carries_plasma(state: State, mission: ActiveMission) -> bool:
+    """Advanced Rule 5 is in play and the card's commodity is quark-gluon plasma."""
+    return (state.config.has(PLASMA_RULE)
+            and state.content.mission(mission.card).commodity == ship.PLASMA)
+
+
 def delivery_reward(state: State, seat: int, mission: ActiveMission) -> int:
     """[your cargo hold capacity] x [number of sectors traveled]; damage to the cargo hold
-    lowers what the starship can carry. (Advanced Rule 5 will double plasma here.)"""
-    return ship.effective(state, seat, "cargo") * route_of(state, mission)
+    lowers what the starship can carry. "your reward for transporting plasma is also
+    doubled" (Advanced Rule 5)."""
+    reward = ship.effective(state, seat, "cargo") * route_of(state, mission)
+    return 2 * reward if carries_plasma(state, mission) else reward
 
 
 def _deliver_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
+    """Pay the reward; an unauthorized transport then rolls for the fine; the card is
+    discarded and the Unauthorized Transport token comes back."""
     mission = active(state, seat, a.args[0])
     assert mission is not None
     cargo = ship.effective(state, seat, "cargo")
     sectors = route_of(state, mission)
     got = gain_tau(state, seat, delivery_reward(state, seat, mission))
     card = state.content.mission(mission.card)
+    plasma = " x 2 for quark-gluon plasma" if carries_plasma(state, mission) else ""
     say(ev, "mission_completed", f"{state.players[seat].faction} delivers IM {card.id} to "
-        f"{_sector_name(state, card.deliver)}: cargo {cargo} x {sectors} sector(s) = {got}T.",
-        seat=seat, card=card.id, tau=got, cargo=cargo, sectors=sectors)
+        f"{_sector_name(state, card.deliver)}: cargo {cargo} x {sectors} sector(s){plasma} = {got}T.",
+        seat=seat, card=card.id, tau=got, cargo=cargo, sectors=sectors, plasma=bool(plasma))
+    if mission.unauthorized:
+        _unauthorized_delivery(state, seat, ev)
     _complete(state, seat, mission, ev)
+    if mission.unauthorized:
+        _ut_token_back(state, seat, ev)
 
 
 verb(

@@ -62,7 +62,7 @@ def wormholes_work(state: State) -> bool:
 def _mov_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if a != act("MOV"):
         return illegal("TC-MOV-1", "MOV takes no arguments; you choose each sector once you are moving")
-    if propulsion(state, seat) <= 0:
+    if ship.move_allowance(state, seat) <= 0:
         return illegal("TC-MOV-1", "your propulsion is destroyed: your starship cannot move until you "
                        "repair it")
     return None
@@ -70,7 +70,7 @@ def _mov_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
 
 def _mov_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     p = state.players[seat]
-    left = propulsion(state, seat)
+    left = ship.move_allowance(state, seat)
     state.stack.append(Decision("move", seat, {"left": left, "jump": False, "path": [p.position]}))
     say(ev, "move_start", f"{p.faction} may travel up to {left} sector(s) from "
         f"{_name(state, p.position)}.", seat=seat, sectors=left, start=p.position)
@@ -185,6 +185,8 @@ def _go_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     if d.data["left"] <= 0 and not d.data["jump"]:
         state.stack.pop()  # the damage decision, if any, is then settled above the turn
     _hazard(state, d.player, tile, ev)
+    if state.config.has(3) and board.is_planet(state, tile):
+        _virus_on_entry(state, d.player, tile, ev)
 
 
 def _hazard(state: State, seat: int, tile: str, ev: list[Event]) -> None:
@@ -270,6 +272,95 @@ decision_kind(
     why_not=_move_why_not,
     perform=_move_perform,
     domain=_move_domain,
+)
+
+
+# -- virus crystals (Advanced Rule 3) -------------------------------------------------------
+
+
+def _virus_on_entry(state: State, seat: int, planet: str, ev: list[Event]) -> None:
+    """Entering a planet: "they absorb the virus crystal" (every crystal there, compulsory),
+    then the crystals carried in may be dropped off ("he can drop the virus crystal off
+    there"). Both are settled in one ``virus`` decision above the move."""
+    absorb = state.virus_on.get(planet, 0)
+    carried = sum(state.players[seat].virus.values())
+    if absorb == 0 and carried == 0:
+        return
+    state.stack.append(Decision("virus", seat, {"planet": planet, "absorb": absorb, "drop": carried}))
+    if absorb:
+        say(ev, "virus_absorb", f"{state.players[seat].faction} absorbs {absorb} virus crystal(s) on "
+            f"{_name(state, planet)} and places each on a system.", seat=seat, planet=planet,
+            count=absorb)
+
+
+def _virus_options(state: State, d: Decision) -> Iterator[Action]:
+    if d.data["absorb"] > 0:
+        yield from (act("VIRUS", system) for system in state.content.systems)
+        return
+    p = state.players[d.player]
+    yield from (act("DROP-VIRUS", system) for system in state.content.systems if p.virus.get(system, 0))
+    yield act("KEEP-VIRUS")
+
+
+def _virus_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
+    systems = state.content.systems
+    if d.data["absorb"] > 0:
+        if a.verb != "VIRUS" or len(a.args) != 1 or a.args[0] not in systems:
+            return illegal("TC-MOV-7", "you absorb the virus crystal: choose the system that takes it "
+                           f"with VIRUS <system> ({', '.join(systems)})")
+        return None
+    if a == act("KEEP-VIRUS"):
+        return None
+    if a.verb != "DROP-VIRUS" or len(a.args) != 1 or a.args[0] not in systems:
+        return illegal("TC-MOV-7", "drop a virus crystal with DROP-VIRUS <system>, or KEEP-VIRUS")
+    if not state.players[d.player].virus.get(a.args[0], 0):
+        return illegal("TC-MOV-7", f"your {a.args[0]} carries no virus crystal")
+    return None
+
+
+def _virus_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
+    p = state.players[d.player]
+    planet = d.data["planet"]
+    if a == act("KEEP-VIRUS"):
+        state.stack.pop()
+        say(ev, "virus_kept", f"{p.faction} keeps its virus crystal(s).", seat=d.player)
+        return
+    system = a.args[0]
+    if a.verb == "VIRUS":
+        _move_virus(state.virus_on, planet, -1)
+        _move_virus(p.virus, system, 1)
+        d.data["absorb"] -= 1
+        say(ev, "virus", f"{p.faction} places a virus crystal on {system} (1 damage that cannot be "
+            "repaired).", seat=d.player, system=system, planet=planet)
+    else:
+        _move_virus(p.virus, system, -1)
+        _move_virus(state.virus_on, planet, 1)
+        d.data["drop"] -= 1
+        say(ev, "virus_dropped", f"{p.faction} drops a virus crystal from {system} off on "
+            f"{_name(state, planet)}.", seat=d.player, system=system, planet=planet)
+    if d.data["absorb"] == 0 and (d.data["drop"] <= 0 or not any(p.virus.values())):
+        state.stack.pop()
+
+
+def _move_virus(counts: dict[str, int], where: str, amount: int) -> None:
+    counts[where] = counts.get(where, 0) + amount
+    if counts[where] == 0:
+        del counts[where]
+
+
+def _virus_domain(c: Content) -> Iterator[Action]:
+    yield act("KEEP-VIRUS")
+    for system in c.systems:
+        yield act("VIRUS", system)
+        yield act("DROP-VIRUS", system)
+
+
+decision_kind(
+    "virus",
+    options=_virus_options,
+    why_not=_virus_why_not,
+    perform=_virus_perform,
+    domain=_virus_domain,
 )
 
 

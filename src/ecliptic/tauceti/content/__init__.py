@@ -78,12 +78,44 @@ class Tile:
 
 @dataclass(frozen=True)
 class Ability:
-    """An Action- or Battle-phase ability of a Specialist card (stand-in texts)."""
+    """An Action- or Battle-phase ability of a Specialist card (stand-in texts).
 
-    kind: Literal["skill_bonus", "battle_weapons", "battle_computers", "battle_shields", "none"]
+    ``resolve_any`` (Advanced Specialists only): the face-up card resolves a crisis of any
+    type with one Knowledge token of that crisis's type, and stays face up ("As long as you
+    have a Specialist, you have unlimited use of its abilities")."""
+
+    kind: Literal["skill_bonus", "battle_weapons", "battle_computers", "battle_shields",
+                  "resolve_any", "none"]
     skill: str = ""
     amount: int = 0
     text: str = ""
+
+
+@dataclass(frozen=True)
+class CrisisEffect:
+    """The effect on the bottom of a Crisis card (Advanced Rule 2), as data.
+
+    ``energy`` / ``tau``: every player gains (amount > 0) or loses (amount < 0) that much;
+    ``damage``: every player takes ``amount`` damage and allocates it; ``market``: the
+    Market level of ``resource`` moves ``amount`` levels (up when positive)."""
+
+    kind: Literal["energy", "tau", "damage", "market"]
+    amount: int
+    resource: str = ""
+
+
+def describe_effect(effect: CrisisEffect) -> str:
+    """The canonical sentence for a bottom effect (the form the stand-in card texts use)."""
+    n = abs(effect.amount)
+    verb = "gains" if effect.amount > 0 else "loses"
+    if effect.kind == "energy":
+        return f"Every player {verb} {n} energy."
+    if effect.kind == "tau":
+        return f"Every player {verb} {n} TAU."
+    if effect.kind == "damage":
+        return f"Every player takes {n} damage."
+    way = "up" if effect.amount > 0 else "down"
+    return f"The Market level of {effect.resource} goes {way} {n} level{'s' if n > 1 else ''}."
 
 
 @dataclass(frozen=True)
@@ -93,6 +125,7 @@ class CrisisCard:
     crisis_type: str
     gp: int
     dot: bool
+    effect: CrisisEffect
     bottom_effect: str = ""
 
 
@@ -127,6 +160,9 @@ class MissionCard:
     sector: str = ""
     pickup: str = ""
     deliver: str = ""
+    # What a pickup/deliver IM carries ("The card itself is considered the commodity"): a
+    # commodity name; Advanced Rule 5 reads "plasma" (quark-gluon plasma). Empty otherwise.
+    commodity: str = ""
 
 
 @dataclass(frozen=True)
@@ -177,11 +213,22 @@ class GPToken:
     free_upgrade: bool = False
 
 
+ExoticEffect = Literal["battle_shields", "move_sectors", "free_reroll", "attack_dice"]
+
+
 @dataclass(frozen=True)
 class ExoticTech:
+    """An Exotic Tech card (Advanced Rule 6). ``effect`` is what the engine plays:
+    ``battle_shields`` +amount shields in every battle, ``move_sectors`` +amount sectors on
+    each Move action, ``free_reroll`` a skill-check re-roll without TAU once per round,
+    ``attack_dice`` +amount dice on one attack. ``one_time`` cards are discarded after use."""
+
     id: str
     name: str
     text: str
+    effect: ExoticEffect
+    amount: int = 1
+    one_time: bool = False
 
 
 @dataclass(frozen=True)
@@ -252,6 +299,7 @@ class Content:
         object.__setattr__(self, "_systems_tokens", {c.id: c for c in self.systems_tokens})
         object.__setattr__(self, "_gp_tokens", {c.id: c for c in self.gp_tokens})
         object.__setattr__(self, "_crisis_types", {c.name: c for c in self.crisis_types})
+        object.__setattr__(self, "_exotic", {c.id: c for c in self.exotic_tech})
 
     def tile(self, tile_id: str) -> Tile:
         return self._tiles[tile_id]  # type: ignore[attr-defined, no-any-return]
@@ -288,6 +336,12 @@ class Content:
 
     def crisis_type(self, name: str) -> CrisisType:
         return self._crisis_types[name]  # type: ignore[attr-defined, no-any-return]
+
+    def exotic(self, card_id: str) -> ExoticTech:
+        return self._exotic[card_id]  # type: ignore[attr-defined, no-any-return]
+
+    def is_exotic(self, card_id: str) -> bool:
+        return card_id in self._exotic  # type: ignore[attr-defined]
 
     def is_card(self, card_id: str) -> bool:
         return card_id in self._crisis or card_id in self._specialists  # type: ignore[attr-defined]
@@ -399,8 +453,10 @@ def validate(c: Content) -> None:
     for card in c.specialists:
         _expect(card.crisis_type in types, f"{card.id}: unknown crisis icon {card.crisis_type}")
         _expect(set(card.phases) <= set(PHASES) and card.phases != [], f"{card.id}: phases must be E, A, B")
+        _validate_ability(c, card)
     for cc in c.crisis_cards:
         _expect(cc.crisis_type in types, f"{cc.id}: unknown crisis type {cc.crisis_type}")
+        _validate_effect(c, cc)
     for kc in c.knowledge_cards:
         _expect(kc.knowledge_type in types, f"{kc.id}: unknown knowledge type")
         _expect(kc.check.skill in skills, f"{kc.id}: unknown skill {kc.check.skill}")
@@ -408,8 +464,11 @@ def validate(c: Content) -> None:
         if m.kind == "skill_check":
             _expect(m.check is not None and m.check.skill in skills, f"{m.id}: skill check needs a known skill")
             _expect(m.sector in tile_ids, f"{m.id}: unknown sector {m.sector}")
+            _expect(m.commodity == "", f"{m.id}: only a pickup/deliver IM carries a commodity")
         else:
             _expect(m.pickup in tile_ids and m.deliver in tile_ids, f"{m.id}: unknown pickup/deliver sector")
+            _expect(m.commodity in {x.name for x in c.commodities},
+                    f"{m.id}: a pickup/deliver IM must name the commodity it carries")
     for ct in c.crisis_tokens:
         _expect(ct.crisis_type in types and ct.resource in c.resources, f"{ct.id}: bad type or resource")
     names = {x.name for x in c.commodities}
@@ -419,6 +478,39 @@ def validate(c: Content) -> None:
             "only quark-gluon plasma, nano processors and octo-nanofluid can be reverse engineered")
     for st in c.systems_tokens:
         _expect(st.system in c.systems, f"{st.id}: unknown system {st.system}")
+    for et in c.exotic_tech:
+        _expect(et.amount >= 1, f"{et.id}: an Exotic Tech effect needs an amount of at least 1")
     ids = [x.id for group in (c.crisis_cards, c.specialists, c.knowledge_cards, c.missions,
-                              c.crisis_tokens, c.commodity_tokens, c.systems_tokens, c.gp_tokens) for x in group]
+                              c.crisis_tokens, c.commodity_tokens, c.systems_tokens, c.gp_tokens,
+                              c.exotic_tech) for x in group]
     _expect(len(ids) == len(set(ids)), "component ids must be unique")
+
+
+def _validate_ability(c: Content, card: SpecialistCard) -> None:
+    """Abilities name a known skill when they need one, and Advanced Specialists are what the
+    rulebook says: playable in the Enlightenment phase for energy, with an ability for the
+    Action or Battle phase."""
+    a = card.ability
+    if a.kind == "skill_bonus":
+        _expect(a.skill in c.skills and a.amount > 0, f"{card.id}: skill_bonus needs a skill and amount > 0")
+    if a.kind.startswith("battle_"):
+        _expect(a.amount > 0 and "B" in card.phases, f"{card.id}: a battle bonus needs amount > 0 and phase B")
+    if a.kind == "resolve_any":
+        _expect(card.advanced and "A" in card.phases,
+                f"{card.id}: only an Advanced Specialist with phase A can resolve any crisis")
+    if card.advanced:
+        _expect("E" in card.phases, f"{card.id}: Advanced Specialists can be played in the Enlightenment phase")
+        _expect(bool({"A", "B"} & set(card.phases)) and a.kind != "none",
+                f"{card.id}: an Advanced Specialist needs an Action- or Battle-phase ability")
+
+
+def _validate_effect(c: Content, card: CrisisCard) -> None:
+    """Advanced Rule 2: the bottom effect must be one the engine can apply."""
+    e = card.effect
+    _expect(e.amount != 0, f"{card.id}: a bottom effect needs a non-zero amount")
+    if e.kind == "market":
+        _expect(e.resource in c.resources, f"{card.id}: market effect needs a known resource")
+    else:
+        _expect(e.resource == "", f"{card.id}: only a market effect names a resource")
+    if e.kind == "damage":
+        _expect(e.amount > 0, f"{card.id}: damage must be positive")
