@@ -17,7 +17,7 @@ play: $(STAMP)
 	$(VENV)/bin/ecliptic play
 
 test: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check
 	$(VENV)/bin/mypy
 	$(VENV)/bin/python -m pytest
 
