@@ -6,12 +6,16 @@ from typing import Any
 
 
 def get_game(name: str) -> Any:
-    """The rules object of a game (``tauceti``)."""
+    """The rules object of a game (``tauceti``, ``ceres``)."""
     if name == "tauceti":
         from ecliptic.tauceti.game import TauCeti
 
         return TauCeti()
-    raise ValueError(f"unknown game {name!r}; known games: tauceti")
+    if name == "ceres":
+        from ecliptic.ceres.game import Ceres
+
+        return Ceres()
+    raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAME_NAMES)}")
 
 
-GAME_NAMES = ("tauceti",)
+GAME_NAMES = ("tauceti", "ceres")

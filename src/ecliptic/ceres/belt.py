@@ -1,0 +1,82 @@
+"""The Asteroid Belt: three rings across numbered Zones, rotating each round.
+
+The Zones are fixed places on the board, numbered 1..Z clockwise; the rings turn under
+them. An Asteroid starts in the Zone of its ``position`` and, after its ring has turned
+``k`` steps, is ``k`` Zones further clockwise (toward higher Zone numbers, wrapping).
+Comet tokens keep their Zone and only move inward (see :mod:`ecliptic.ceres.comets`).
+
+Also here: what every probe landing shares — paying Ice by ring, claiming an Asteroid,
+and gaining depicted Resources and Victory Points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ecliptic.ceres.registry import say
+from ecliptic.ceres.state import State
+from ecliptic.engine.events import Event
+
+
+def zone_of(state: State, asteroid: str) -> int:
+    """The Zone an Asteroid is in now (CR-BELT-1)."""
+    a = state.content.asteroid(asteroid)
+    zones = state.content.numbers.zones
+    return (a.position - 1 + state.rotation.get(a.ring, 0)) % zones + 1
+
+
+def asteroids_in_zone(state: State, zone: int) -> list[str]:
+    """The Asteroids of every ring that are in ``zone`` now, outermost ring first."""
+    rings = state.content.numbers.rings
+    found = [a.id for a in state.content.asteroids if zone_of(state, a.id) == zone]
+    return sorted(found, key=lambda a: rings.index(state.content.asteroid(a).ring))
+
+
+def available(state: State, asteroid: str) -> bool:
+    """An Asteroid is available while no Mining Probe is on it."""
+    return asteroid not in state.claims
+
+
+def launch_cost(state: State, ring: str) -> int:
+    """Ice paid to Launch to ``ring``: farther costs more (CR-ACT-2)."""
+    return state.content.numbers.launch_ice[ring]
+
+
+def rotate(state: State, ev: list[Event]) -> None:
+    """The Asteroid Belt phase's rotation: each ring turns its number of steps (CR-BELT-1)."""
+    numbers = state.content.numbers
+    for ring in numbers.rings:
+        state.rotation[ring] = (state.rotation.get(ring, 0) + numbers.rotation[ring]) % numbers.zones
+    steps = ", ".join(f"{ring} {numbers.rotation[ring]}" for ring in numbers.rings)
+    say(ev, "rotate", f"The Asteroid Rings rotate ({steps} step(s)).", rotation=dict(state.rotation))
+
+
+def gain(
+    state: State, seat: int, resources: Mapping[str, int], vp: int, source: str, why: str, ev: list[Event]
+) -> None:
+    """A player gains depicted Resources and Victory Points (``source`` files the VP for scoring)."""
+    p = state.players[seat]
+    for resource, n in resources.items():
+        p.resources[resource] = p.resources.get(resource, 0) + n
+    if vp:
+        p.vp[source] = p.vp.get(source, 0) + vp
+    if resources or vp:
+        parts = [f"{n} {r}" for r, n in resources.items()] + ([f"{vp} VP"] if vp else [])
+        say(ev, "gain", f"Player {seat + 1} gains {', '.join(parts)} ({why}).",
+            seat=seat, resources=dict(resources), vp=vp, source=source)
+
+
+def pay_ice(state: State, seat: int, ice: int, ev: list[Event]) -> None:
+    p = state.players[seat]
+    p.resources["Ice"] = p.resources.get("Ice", 0) - ice
+    say(ev, "pay", f"Player {seat + 1} pays {ice} Ice.", seat=seat, ice=ice)
+
+
+def claim(state: State, seat: int, asteroid: str, ev: list[Event]) -> None:
+    """A Mining Probe lands on an Asteroid: the player claims it and gains its Resources and
+    Victory Points now (CR-ACT-5, CC-PROD-6); its income comes in later Production phases."""
+    a = state.content.asteroid(asteroid)
+    state.claims[asteroid] = seat
+    say(ev, "claim", f"Player {seat + 1} claims Asteroid {asteroid} ({a.ring} Ring, Zone {zone_of(state, asteroid)}).",
+        seat=seat, asteroid=asteroid)
+    gain(state, seat, a.resources, a.vp, "asteroids", f"Asteroid {asteroid}", ev)

@@ -1,0 +1,111 @@
+"""Conservation laws of the components, checked after every action in property tests and
+when a save file is loaded.
+
+Every Tail token, Nucleus card and Explosion Check card is in exactly one place; every
+player's Mining Probes are in their supply, on an Asteroid or on a Surface card; nothing
+is negative. :func:`problems` returns what is wrong in words (empty for a sound state).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ecliptic.ceres.comets import SURFACE_CARDS
+from ecliptic.ceres.content import TAIL_TYPES
+from ecliptic.ceres.registry import KINDS
+from ecliptic.ceres.state import State
+
+
+def _exactly_once(name: str, expected: set[str], found: list[str], out: list[str]) -> None:
+    seen = Counter(found)
+    missing = expected - set(seen)
+    extra = sorted(x for x in seen if x not in expected)
+    doubled = sorted(x for x, n in seen.items() if n > 1)
+    if missing:
+        out.append(f"{name}: {len(missing)} missing, e.g. {sorted(missing)[:3]}")
+    if extra:
+        out.append(f"{name}: unknown {extra[:3]}")
+    if doubled:
+        out.append(f"{name}: in two places: {doubled[:3]}")
+
+
+def problems(state: State) -> list[str]:
+    c = state.content
+    out: list[str] = []
+    seats = range(len(state.players))
+    if len(state.players) != state.config.players or [p.seat for p in state.players] != list(seats):
+        out.append("players do not match the config")
+    for asteroid, seat in state.claims.items():
+        if not c.is_asteroid(asteroid) or seat not in seats:
+            out.append(f"claim {asteroid} -> {seat} is not an Asteroid and a seat")
+    for seat in seats:
+        p = state.players[seat]
+        if p.probes < 0:
+            out.append(f"Player {seat + 1} has {p.probes} Mining Probes")
+        for resource, n in p.resources.items():
+            if n < 0 or resource not in c.numbers.resources:
+                out.append(f"Player {seat + 1} has {n} {resource}")
+        if any(v < 0 for v in p.vp.values()):
+            out.append(f"Player {seat + 1} has negative Victory Points")
+        placed = sum(1 for s in state.claims.values() if s == seat)
+        placed += sum(slot == seat for comet in state.comets for slot in comet.slots)
+        if p.probes + placed != c.numbers.probes:
+            out.append(f"Player {seat + 1}: {p.probes} + {placed} placed Mining Probes != {c.numbers.probes}")
+    if sorted(state.rotation) != sorted(c.numbers.rings):
+        out.append("rotation must name each ring")
+    _decision_problems(state, out)
+    if not state.is_over and not state.stack:
+        out.append("no decision is pending before the end of the game")
+    if not state.config.comets:
+        if state.comets or state.nucleus_box or state.explosion_deck or state.removed_tails:
+            out.append("Comets components in a game without the expansion")
+        return out
+    _comets_problems(state, out)
+    return out
+
+
+def _comets_problems(state: State, out: list[str]) -> None:
+    c = state.content
+    if [x.id for x in state.comets] != list(SURFACE_CARDS):
+        out.append("the two Surface cards are C1 and C2")
+        return
+    tails = [t for comet in state.comets for tail in comet.tails for t in tail if t is not None]
+    tails += [t for p in state.players for t in p.tail_tokens] + state.removed_tails
+    _exactly_once("Tail tokens", {t.id for t in c.tail_tokens}, tails, out)
+    _exactly_once("Nucleus cards", {n.id for n in c.nucleus_cards},
+                  [x.nucleus for x in state.comets] + state.nucleus_box, out)
+    _exactly_once("Explosion Check cards", {e.id for e in c.explosion_checks}, state.explosion_deck, out)
+    slots = c.surface.slots.get(len(state.players))
+    known_nuclei = {n.id for n in c.nucleus_cards}
+    known_tails = {t.id for t in c.tail_tokens}
+    for comet in state.comets:
+        if comet.nucleus not in known_nuclei or c.nucleus(comet.nucleus).kind != comet.kind:
+            out.append(f"Comet {comet.id} does not show its Nucleus card's side")
+        if len(comet.tails) != 3 or any(len(t) != 3 for t in comet.tails):
+            out.append(f"Comet {comet.id} needs three tails of three rows")
+        elif any(tok in known_tails and c.tail_token(tok).tail != TAIL_TYPES[row]
+                 for tail in comet.tails for row, tok in enumerate(tail)):
+            out.append(f"Comet {comet.id} has a Tail token in the wrong row")
+        if len(comet.slots) != slots or len(comet.chosen) != slots:
+            out.append(f"Comet {comet.id} needs {slots} slots")
+        if any(s is not None and not 0 <= s < len(state.players) for s in comet.slots):
+            out.append(f"Comet {comet.id} has a Mining Probe of no seat")
+        if any(t is not None and not 0 <= t < 3 for t in comet.chosen):
+            out.append(f"Comet {comet.id} remembers a tail that does not exist")
+        if comet.zone not in (3, 4, 5) or (comet.ring is not None and comet.ring not in c.numbers.rings):
+            out.append(f"Comet {comet.id} is in no valid Zone or ring")
+
+
+def _decision_problems(state: State, out: list[str]) -> None:
+    """Pending decisions must be ones the rules modules can serve (a save file could lie)."""
+    for d in state.stack:
+        if d.kind not in KINDS or not 0 <= d.player < len(state.players):
+            out.append(f"unknown decision {d.kind} for seat {d.player}")
+            continue
+        if d.kind in ("comet_probe", "tail"):
+            comet = state.comet(str(d.data.get("comet")))
+            slot = d.data.get("slot")
+            if comet is None or not isinstance(slot, int) or not 0 <= slot < len(comet.slots):
+                out.append(f"decision {d.kind} names no Comet slot")
+            if d.kind == "tail" and d.data.get("mode") not in ("stay", "launch"):
+                out.append("a tail decision is either after a stay or after a launch")

@@ -1,0 +1,180 @@
+"""The Ceres game state: a mutable tree of plain dataclasses.
+
+Everything a rule needs is here and nothing else, so serialization, cloning and replay
+stay exact. Hidden information (the Nucleus cards returned to the box, the order of the
+Explosion Check cards) is stored plainly; :mod:`ecliptic.ceres.observation` decides who
+may see what.
+
+Where things are: an Asteroid's probe is ``state.claims[asteroid] = seat``; the Asteroid's
+Zone is computed from the ring's ``rotation`` (:mod:`ecliptic.ceres.belt`). A Comet's
+Surface card slots hold seats; its three tails are columns of Tail token ids from top
+(Coma, just under the Nucleus card) to bottom (Dust Tail), ``None`` where a token was taken
+or removed.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ecliptic.ceres.content import CometKind, Content, default_content
+from ecliptic.engine.rng import Rng
+
+Phase = Literal["setup", "belt", "production", "comets", "activation", "over"]
+
+EXPANSIONS = ("comets",)
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the players agree on before the game begins."""
+
+    players: int = 2
+    expansions: tuple[str, ...] = ()
+    first_player: int = 0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.players <= 4:
+            raise ValueError("Ceres is played here by 1-4 players")
+        for name in self.expansions:
+            if name not in EXPANSIONS:
+                raise ValueError(f"unknown expansion {name!r}; known: {', '.join(EXPANSIONS)}")
+        if len(set(self.expansions)) != len(self.expansions):
+            raise ValueError("name each expansion once")
+        if not 0 <= self.first_player < self.players:
+            raise ValueError("first_player must be a seat of this game")
+
+    @property
+    def comets(self) -> bool:
+        return "comets" in self.expansions
+
+
+@dataclass
+class Decision:
+    """A pending choice. ``kind`` names the rules module that offers and performs it."""
+
+    kind: str
+    player: int
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Player:
+    seat: int
+    resources: dict[str, int]
+    probes: int
+    """Mining Probes still in the player's supply."""
+    vp: dict[str, int] = field(default_factory=dict)
+    """Victory Points by source (``asteroids``, ``tail_tokens``, ``nucleus_tables``)."""
+    tail_tokens: list[str] = field(default_factory=list)
+    """Tail tokens taken in front of the player."""
+    passed: bool = False
+
+    @property
+    def total_vp(self) -> int:
+        return sum(self.vp.values())
+
+
+@dataclass
+class Comet:
+    """One Comet: its Surface card (``id`` C1 is the left one), the Nucleus card revealed
+    under it, its Comet token's place and its three tails."""
+
+    id: str
+    nucleus: str
+    kind: CometKind
+    """The side the Surface card and the Comet token show (the Nucleus card's colour)."""
+    zone: int
+    ring: str | None = None
+    """``None`` while the token is outside the Asteroid Belt, next to its Zone."""
+    removed: bool = False
+    """The Comet token was removed from the Asteroid Belt (a Sungrazer that exploded)."""
+    tails: list[list[str | None]] = field(default_factory=list)
+    slots: list[int | None] = field(default_factory=list)
+    """The Surface card's available slots, left to right: the seat whose Mining Probe is there."""
+    chosen: list[int | None] = field(default_factory=list)
+    """Per slot: the tail (0-2) of the Tail token its probe just chose in this Production phase."""
+
+    @property
+    def in_belt(self) -> bool:
+        return self.ring is not None and not self.removed
+
+
+@dataclass
+class State:
+    """A whole game of Ceres at one moment."""
+
+    config: Config
+    rng: Rng
+    players: list[Player]
+    round: int = 0
+    phase: Phase = "setup"
+    first_player: int = 0
+    turn_seat: int = 0
+    rotation: dict[str, int] = field(default_factory=dict)
+    """Steps each ring has turned since setup."""
+    claims: dict[str, int] = field(default_factory=dict)
+    """Asteroid id -> the seat whose Mining Probe claimed it."""
+    comets: list[Comet] = field(default_factory=list)
+    nucleus_box: list[str] = field(default_factory=list)
+    """Nucleus cards returned to the game box face down (nobody sees them)."""
+    explosion_deck: list[str] = field(default_factory=list)
+    """The Explosion Check cards, face down; the first is drawn next."""
+    removed_tails: list[str] = field(default_factory=list)
+    """Tail tokens removed in a Production phase (out of the game)."""
+    cursor_comet: int = 0
+    cursor_slot: int = 0
+    """Where the Production phase's Comet decisions have got to."""
+    stack: list[Decision] = field(default_factory=list)
+    final_scores: list[dict[str, int]] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+
+    # -- the engine contract -------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return self.stack[-1].player if self.stack else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def clone(self) -> State:
+        """A copy sharing nothing mutable with the original (bots clone often, so by hand)."""
+        return State(
+            config=self.config,
+            rng=self.rng.copy(),
+            players=[Player(p.seat, dict(p.resources), p.probes, dict(p.vp), list(p.tail_tokens), p.passed)
+                     for p in self.players],
+            round=self.round,
+            phase=self.phase,
+            first_player=self.first_player,
+            turn_seat=self.turn_seat,
+            rotation=dict(self.rotation),
+            claims=dict(self.claims),
+            comets=[Comet(c.id, c.nucleus, c.kind, c.zone, c.ring, c.removed,
+                          [list(t) for t in c.tails], list(c.slots), list(c.chosen)) for c in self.comets],
+            nucleus_box=list(self.nucleus_box),
+            explosion_deck=list(self.explosion_deck),
+            removed_tails=list(self.removed_tails),
+            cursor_comet=self.cursor_comet,
+            cursor_slot=self.cursor_slot,
+            stack=[Decision(d.kind, d.player, copy.deepcopy(d.data)) for d in self.stack],
+            final_scores=[dict(s) for s in self.final_scores],
+            winners=list(self.winners),
+        )
+
+    # -- convenience views ---------------------------------------------------
+    @property
+    def content(self) -> Content:
+        return default_content()
+
+    def comet(self, comet_id: str) -> Comet | None:
+        for c in self.comets:
+            if c.id == comet_id:
+                return c
+        return None
+
+    def turn_order(self) -> list[int]:
+        n = len(self.players)
+        return [(self.first_player + i) % n for i in range(n)]
