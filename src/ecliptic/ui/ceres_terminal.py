@@ -1,0 +1,792 @@
+"""Playing Ceres (with or without the Comets expansion) in the terminal, with Rich.
+
+The table manners are those of Tau Ceti's ``ecliptic play`` (:mod:`ecliptic.ui.terminal`):
+one human seat against bots, the legal actions as a numbered menu (type the number or the
+notation), ``board``, ``log``, ``save FILE``, ``help``, ``quit``, resuming from a record,
+and the final scores. :func:`play_ceres` is the whole game; the command line calls it.
+
+Everything drawn comes from ``game.observe(state, seat)`` (a JSON-ready dict) and from the
+events that seat may see, plus the printed components (what each Asteroid, Tail token and
+Nucleus card depicts), which every player can read on the table. The session never reads
+the state's fields, so the Nucleus cards returned to the box and the order of the face-down
+Explosion Check cards cannot reach the screen: the observation holds only their number.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ecliptic.bots.base import Bot, BotSpecError, bot_seed, make_bot
+from ecliptic.ceres.comets import ROW, TAKEN_ON_LAUNCH
+from ecliptic.ceres.content import TAIL_TYPES, Content, default_content
+from ecliptic.ceres.game import Ceres
+from ecliptic.engine.actions import Action
+from ecliptic.engine.errors import EclipticError, IllegalAction, SaveFileError
+from ecliptic.engine.events import Event
+from ecliptic.engine.record import GameRecord, state_digest
+from ecliptic.ui.terminal import render_event
+
+Obs = dict[str, Any]
+InputFn = Callable[[str], str]
+
+GAME_NAME = "ceres"
+CLI_META = "cli"
+"""The extra table of a save file naming the human's seat and the bots (the same table
+``ecliptic play`` writes for Tau Ceti, so ``--resume`` finds them)."""
+MAX_BOT_STREAK = 100_000
+"""Bot decisions in a row beyond which the engine must be looping (a bug, not a game)."""
+LOG_LINES = 40
+
+SEAT_STYLES = ("bold cyan", "bold magenta", "bold green", "bold yellow")
+COMET_STYLES = {"Sungrazer": "bold red", "Near-sun": "bold yellow"}
+TAIL_LABELS = {"Coma": "Coma", "Ion": "Ion", "Dust": "Dust Tail"}
+PHASE_LABELS = {
+    "setup": "Setup",
+    "belt": "Asteroid Belt phase",
+    "production": "Production phase",
+    "comets": "Production phase (the Comets' probes)",
+    "activation": "Activation phase",
+    "over": "Game over",
+}
+
+HELP = """[bold]At the prompt[/bold]
+  [cyan]3[/cyan]              choose action number 3 of the menu
+  [cyan]LAUNCH A07[/cyan]     type an action's notation (case does not matter): LAUNCH A07,
+                 LAUNCH C1 (a Comet), PASS, STAY, JUMP A13, TAIL 2
+  [cyan]board[/cyan]          show the whole table again (the Asteroid Belt, the Comets, the players)
+  [cyan]log[/cyan]            show the recent events again
+  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE)
+  [cyan]help[/cyan]           this help
+  [cyan]quit[/cyan]           leave the game (unsaved progress is lost)"""
+
+
+def content() -> Content:
+    return default_content()
+
+
+# -- small pieces ----------------------------------------------------------------------
+
+
+def seat_style(seat: int) -> str:
+    return SEAT_STYLES[seat % len(SEAT_STYLES)]
+
+
+def seat_text(seat: int, label: str | None = None) -> Text:
+    """A player's name in their colour (events and the observation say "Player 1" for seat 0)."""
+    return Text(label or f"Player {seat + 1}", style=seat_style(seat))
+
+
+def amounts(resources: Mapping[str, int], vp: int = 0, *, short: bool = False) -> str:
+    """What a component depicts: ``2 Ice, 1 Metal, 3 VP`` (``2Ice 1Met 3VP`` when short)."""
+    if short:
+        parts = [f"{n}{r[:3]}" for r, n in resources.items() if n] + ([f"{vp}VP"] if vp else [])
+        return " ".join(parts) or "–"
+    parts = [f"{n} {r}" for r, n in resources.items() if n] + ([f"{vp} VP"] if vp else [])
+    return ", ".join(parts) or "nothing"
+
+
+def asteroid_label(asteroid: str, *, short: bool = True) -> str:
+    """The printed face of an Asteroid: what a claim gives and its income."""
+    try:
+        a = content().asteroid(asteroid)
+    except KeyError:
+        return asteroid
+    gain = amounts(a.resources, a.vp, short=short)
+    if not a.income:
+        return gain
+    return f"{gain} · inc {amounts(a.income, short=short)}"
+
+
+def tail_token_label(token: str, *, short: bool = True) -> str:
+    try:
+        t = content().tail_token(token)
+    except KeyError:
+        return token
+    return f"{token} {amounts(t.resources, t.vp, short=short)}"
+
+
+def nucleus_table_label(nucleus: str, table: int, *, short: bool = True) -> str:
+    try:
+        t = content().nucleus(nucleus).tables[table]
+    except (KeyError, IndexError):
+        return "?"
+    return amounts(t.resources, t.vp, short=short)
+
+
+def launch_cost(ring: str) -> int:
+    return content().numbers.launch_ice[ring]
+
+
+def _comet(obs: Obs, comet_id: str) -> Obs | None:
+    for c in obs["comets"]:
+        if c["id"] == comet_id:
+            return dict(c)
+    return None
+
+
+def _comet_place(c: Obs) -> str:
+    """Where a Comet token is: outside the belt next to a Zone, on a ring, or gone."""
+    if c["removed"]:
+        return "exploded: its token was removed from the Asteroid Belt (its probes stay on the Surface card)"
+    if c["ring"] is None:
+        return f"outside the Asteroid Belt, next to Zone {c['zone']}"
+    return f"{c['ring']} Ring, Zone {c['zone']}"
+
+
+# -- the Asteroid Belt --------------------------------------------------------------------
+
+
+def _asteroid_cell(asteroid: str, probe: int | None) -> Text:
+    out = Text(asteroid, style="dim" if probe is not None else "bold")
+    if probe is not None:
+        out.append(" ◆", style=seat_style(probe))
+        out.append(f"P{probe + 1}", style=seat_style(probe))
+    out.append("\n" + asteroid_label(asteroid).replace(" · ", "\n"), style="dim" if probe is not None else "")
+    return out
+
+
+def _comet_mark(c: Obs, *, kind: bool = True) -> Text:
+    label = f"☄ {c['id']} {c['kind']}" if kind else f"☄ {c['id']}"
+    return Text(label, style=COMET_STYLES.get(c["kind"], "bold"))
+
+
+def render_belt(obs: Obs) -> RenderableType:
+    """The three rings (rows) across the numbered Zones (columns): each Asteroid with what a
+    claim gives (Resources, VP), its income (``inc``) and the probe on it (◆P2); the Comet
+    tokens on their ring and Zone, or in the row above the belt while still outside it."""
+    numbers = content().numbers
+    comets = [c for c in obs["comets"] if not c["removed"]]
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
+    table.add_column("Ring", no_wrap=True, style="bold")
+    comet_zones = {c["zone"] for c in comets}
+    for zone in range(1, numbers.zones + 1):
+        table.add_column(Text(f"Zone {zone}", style="bold yellow" if zone in comet_zones else "bold"),
+                         overflow="fold")
+    outside = [c for c in comets if c["ring"] is None]
+    if outside:
+        row: list[RenderableType] = [Text("(outside)", style="dim")]
+        for zone in range(1, numbers.zones + 1):
+            marks = [_comet_mark(c, kind=False) for c in outside if c["zone"] == zone]
+            row.append(Text("\n").join(marks) if marks else Text(""))
+        table.add_row(*row, end_section=True)
+    for ring in numbers.rings:
+        cells: dict[int, Text] = {}
+        for asteroid, where in sorted(obs["belt"].items()):
+            if where["ring"] == ring:
+                cells[where["zone"]] = _asteroid_cell(asteroid, where["probe"])
+        for c in comets:
+            if c["ring"] == ring and c["zone"] in cells:
+                cells[c["zone"]].append("\n").append_text(_comet_mark(c, kind=False))
+        table.add_row(Text(f"{ring}\n{launch_cost(ring)} Ice", style="bold"),
+                      *(cells.get(z, Text("")) for z in range(1, numbers.zones + 1)), end_section=True)
+    steps = ", ".join(f"{r} {numbers.rotation[r]}" for r in numbers.rings)
+    comet_key = " · ☄: a Comet token (see Comets)." if obs["comets"] else "."
+    caption = Text(f"Under each ring: the Ice a Launch there costs. The rings turn clockwise each round "
+                   f"({steps} Zone(s)); the Zones stay. ◆Pn: Player n's Mining Probe · inc: income "
+                   f"each Production phase{comet_key}", style="dim")
+    return Panel(Group(table, caption), title="Asteroid Belt", title_align="left", box=box.ROUNDED)
+
+
+# -- the Comets ----------------------------------------------------------------------------
+
+
+def _slots_text(c: Obs) -> Text:
+    out = Text("Surface card slots: ")
+    for i, seat in enumerate(c["slots"]):
+        if i:
+            out.append(" · ")
+        out.append(f"{i + 1} ")
+        if seat is None:
+            out.append("free", style="dim")
+        else:
+            out.append_text(seat_text(seat, f"◆P{seat + 1}"))
+    return out
+
+
+def render_comet(c: Obs) -> RenderableType:
+    """One Comet: its Surface card slots, its Nucleus card's three resource tables and the Tail
+    tokens still under each (Coma nearest the Nucleus card, Dust Tail lowest; – where a token
+    was taken or removed)."""
+    side = "left" if c["id"] == "C1" else "right"
+    title = Text.assemble(_comet_mark(c), f" ({side} Surface card) · Nucleus card {c['nucleus']} · ",
+                          (_comet_place(c), "bold" if c["in_belt"] else "dim"))
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+    table.add_column("", style="dim", no_wrap=True)
+    for i in range(len(c["tails"])):
+        table.add_column(f"Table / tail {i + 1}", no_wrap=True)
+    table.add_row("Nucleus table", *(Text(nucleus_table_label(c["nucleus"], i), style="bold")
+                                     for i in range(len(c["tails"]))))
+    for row, kind in enumerate(TAIL_TYPES):
+        table.add_row(TAIL_LABELS[kind], *(Text(tail_token_label(t[row])) if t[row] else Text("–", style="dim")
+                                           for t in c["tails"]))
+    return Group(title, _slots_text(c), table)
+
+
+def render_comets(obs: Obs) -> RenderableType | None:
+    """Both Comets, then what is face down: the Explosion Check cards (their number and
+    mix are public, their order is not) and the Nucleus cards back in the box (their number
+    only). ``None`` in a game without the expansion."""
+    if not obs["comets"]:
+        return None
+    parts: list[RenderableType] = []
+    for c in obs["comets"]:
+        parts.extend([render_comet(c), Text("")])
+    deck = obs["explosion_deck"]
+    info = Text(f"Explosion Check cards: {deck['cards']} face down ({deck['Safe']} Safe, "
+                f"{deck['Explosion']} Explosion; order unknown) · Nucleus cards in the box: "
+                f"{obs['nucleus_box']}, face down", style="dim")
+    parts.append(info)
+    if obs["removed_tails"]:
+        parts.append(Text(f"Tail tokens removed from the game: {', '.join(obs['removed_tails'])}", style="dim"))
+    return Panel(Group(*parts), title="Comets", title_align="left", box=box.ROUNDED)
+
+
+# -- the players ----------------------------------------------------------------------------
+
+
+def render_players(obs: Obs, seat: int | None) -> RenderableType:
+    """Every player's Resources, Victory Points, Mining Probes left, claimed Asteroids and (with
+    the Comets) Tail tokens and VP by source: all of it is public in Ceres."""
+    resources = content().numbers.resources
+    comets = bool(obs["comets"])
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1, 0, 0))
+    table.add_column("#", no_wrap=True)
+    table.add_column("Player", no_wrap=True)
+    for r in resources:
+        table.add_column(r, justify="right", no_wrap=True)
+    for col in ("VP", "by source", "Probes") if comets else ("VP", "Probes"):
+        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column("Asteroids · Tail tokens" if comets else "Asteroids", min_width=12)
+    for p in obs["players"]:
+        s = p["seat"]
+        marks = ("▶" if s == seat else "") + ("★" if s == obs["first_player"] else "")
+        state = "P" if p["passed"] else "…" if s == obs["current_player"] else ""
+        name = seat_text(s, p["name"])
+        if s == seat:
+            name.stylize("underline")
+        vp = p["vp"]
+        by_source = [f"{vp['asteroids']}/{vp['tail_tokens']}/{vp['nucleus_tables']}"] if comets else []
+        held = " · ".join(x for x in (", ".join(p["asteroids"]), ", ".join(p["tail_tokens"])) if x)
+        table.add_row(f"{marks}{state}", name, *(str(p["resources"].get(r, 0)) for r in resources),
+                      Text(str(vp["total"]), style="bold"), *by_source, str(p["probes"]), held)
+    sources = " · VP by source: Asteroids / Tail tokens / Nucleus tables" if comets else ""
+    legend = Text(f"▶ you · ★ first player · … to play · P passed{sources} · Probes: Mining Probes left in "
+                  "the supply", style="dim")
+    return Panel(Group(table, legend), title="Players", title_align="left", box=box.ROUNDED)
+
+
+# -- the whole table, the decision, the menu ---------------------------------------------------
+
+
+def header(obs: Obs) -> Text:
+    rounds = content().numbers.rounds
+    expansion = " with the Comets expansion" if obs["comets"] else ""
+    return Text.assemble((f"Ceres{expansion} · Round {obs['round']} of {rounds}", "bold"),
+                         f" · {PHASE_LABELS.get(obs['phase'], obs['phase'])} · first player ",
+                         seat_text(obs["first_player"]))
+
+
+def render_board(obs: Obs, seat: int) -> RenderableType:
+    """The whole table as ``seat`` sees it."""
+    parts: list[RenderableType] = [header(obs), render_belt(obs)]
+    comets = render_comets(obs)
+    if comets is not None:
+        parts.append(comets)
+    parts.append(render_players(obs, seat))
+    return Group(*parts)
+
+
+def status_line(obs: Obs, seat: int) -> Text:
+    """One line about the seat, between two of its own decisions."""
+    me = obs["players"][seat]
+    res = " · ".join(f"{r} {n}" for r, n in me["resources"].items())
+    return Text.assemble(seat_text(seat, me["name"]), f" · round {obs['round']} · {res} · VP {me['vp']['total']}"
+                         f" · probes {me['probes']}", ("  ('board' for the whole table)", "dim"))
+
+
+def _tail_row(obs: Obs, c: Obs, mode: str) -> int | None:
+    """The row of the Tail token a ``TAIL`` takes: the round's type after a Launch (CC-ACT-5..7),
+    the lowest row still holding a token when a probe stays (CC-PROD-7)."""
+    if mode == "launch":
+        kind = TAKEN_ON_LAUNCH.get(obs["round"])
+        return None if kind is None else ROW[kind]
+    for row in reversed(range(len(TAIL_TYPES))):
+        if any(t[row] is not None for t in c["tails"]):
+            return row
+    return None
+
+
+def _table_note(obs: Obs, c: Obs, mode: str) -> str:
+    """Round 3 adds the Nucleus table above the token: always after a Launch (CC-ACT-7) or on
+    a Near-sun (CC-NEAR-1); on a Sungrazer only if the Explosion Check is Safe (CC-SUN-2)."""
+    if obs["round"] != content().numbers.rounds:
+        return ""
+    if mode == "launch" or c["kind"] == "Near-sun":
+        return "plus the Nucleus table above it"
+    return "plus the Nucleus table above it if the Explosion Check is Safe"
+
+
+def describe_decision(obs: Obs, seat: int) -> Text:
+    """What the pending decision asks, in the rulebook's words."""
+    d = obs["decision"]
+    if d is None:
+        return Text("The game is over.")
+    if d["player"] != seat:
+        return Text.assemble("Waiting for ", seat_text(d["player"]), ".")
+    kind, data = d["kind"], d["data"]
+    if kind == "turn":
+        comets = " or a Comet" if any(c["in_belt"] for c in obs["comets"]) else ""
+        text = (f"Your turn: LAUNCH a Mining Probe onto an available Asteroid{comets} (paying Ice by "
+                "ring), or PASS (no more turns this round).")
+    elif kind == "comet_probe":
+        c = _comet(obs, data["comet"])
+        zone = c["zone"] if c else "?"
+        text = (f"Production: your Mining Probe on Comet {data['comet']} (slot {data['slot'] + 1}) STAYs "
+                f"and takes one of the lowest Tail tokens, or JUMPs onto an available Asteroid of Zone "
+                f"{zone}.")
+        note = _table_note(obs, c, "stay") if c else ""
+        if note:
+            text += f" Staying: the Tail token {note}."
+    elif kind == "tail":
+        c = _comet(obs, data["comet"])
+        mode = data.get("mode", "launch")
+        if mode == "launch":
+            tail = TAKEN_ON_LAUNCH.get(obs["round"], "Dust")
+            what = f"{'an' if tail == 'Ion' else 'a'} {TAIL_LABELS[tail]} token"
+        else:
+            what = "one of the lowest Tail tokens left"
+        note = _table_note(obs, c, mode) if c else ""
+        text = f"Take {what} from a tail of Comet {data['comet']} (TAIL 1-3){', ' + note if note else ''}."
+    else:
+        text = f"Decision: {kind.replace('_', ' ')}."
+    return Text(text, style="bold")
+
+
+def annotate(obs: Obs, action: Action) -> str:
+    """What an action would give, read off the printed components: the Asteroid's face and
+    the Ice it costs, the Comet's place, the Tail token (and Nucleus table) a TAIL takes."""
+    if action.verb == "PASS":
+        return "no more turns this round"
+    if action.verb == "STAY":
+        return "take a Tail token"
+    if not action.args:
+        return ""
+    arg = action.args[0]
+    if action.verb in ("LAUNCH", "JUMP") and arg in obs["belt"]:
+        where = obs["belt"][arg]
+        cost = f" · pay {launch_cost(where['ring'])} Ice" if action.verb == "LAUNCH" else ""
+        return f"{where['ring']} Z{where['zone']} · {asteroid_label(arg)}{cost}"
+    if action.verb == "LAUNCH":
+        c = _comet(obs, arg)
+        if c is None or c["ring"] is None:
+            return ""
+        return f"Comet {c['kind']}, {c['ring']} Z{c['zone']} · pay {launch_cost(c['ring'])} Ice"
+    if action.verb == "TAIL" and obs["decision"] and arg in ("1", "2", "3"):
+        return _tail_note(obs, int(arg) - 1)
+    return ""
+
+
+def _tail_note(obs: Obs, tail: int) -> str:
+    data = obs["decision"]["data"]
+    c = _comet(obs, data.get("comet", ""))
+    if c is None:
+        return ""
+    mode = data.get("mode", "launch")
+    row = _tail_row(obs, c, mode)
+    token = c["tails"][tail][row] if row is not None else None
+    if token is None:
+        return ""
+    note = tail_token_label(token)
+    if _table_note(obs, c, mode):
+        note += f" + table {nucleus_table_label(c['nucleus'], tail)}"
+        if mode == "stay" and c["kind"] == "Sungrazer":
+            note += " if Safe"
+    return note
+
+
+def action_menu(obs: Obs, actions: Sequence[Action]) -> RenderableType:
+    width = len(str(len(actions)))
+    items = []
+    for i, a in enumerate(actions, 1):
+        item = Text.assemble((f"{i:>{width}}", "bold cyan"), " ", str(a))
+        note = annotate(obs, a)
+        if note:
+            item.append(f" ({note})", style="dim")
+        items.append(item)
+    return Columns(items, padding=(0, 3), expand=False)
+
+
+def render_final(obs: Obs) -> RenderableType:
+    """Victory Points by source (one row per source, one column per player) and the winners;
+    ties share the win (CR-END-1)."""
+    scores: list[dict[str, int]] = obs["final_scores"]
+    winners = set(obs["winners"])
+    table = Table(box=box.SIMPLE_HEAD, title="Final scores (VP)", title_justify="left", show_edge=False)
+    table.add_column("Source")
+    for seat in range(len(scores)):
+        table.add_column(seat_text(seat, ("★ " if seat in winners else "") + f"Player {seat + 1}"), justify="right")
+    for source in list(scores[0]) if scores else []:
+        style = "bold" if source == "total" else ""
+        if source == "total":
+            table.add_section()
+        table.add_row(Text(source.replace("_", " "), style=style),
+                      *(Text(str(row.get(source, 0)), style=style) for row in scores))
+    names = " and ".join(f"Player {s + 1}" for s in sorted(winners))
+    verb = "wins" if len(winners) == 1 else "share the win"
+    verdict = Text(f"{names} {verb}." if winners else "No winner.", style="bold green")
+    return Group(table, verdict)
+
+
+# -- records, bots, input ----------------------------------------------------------------------
+
+
+def new_record(players: int, expansions: Sequence[str], seed: int) -> GameRecord:
+    return GameRecord(GAME_NAME, {"players": players, "expansions": list(expansions)}, seed)
+
+
+def write_save(path: Path, record: GameRecord, meta: dict[str, Any]) -> None:
+    """A game record with its digest plus the table naming the human seat and the bots,
+    written atomically (the format of ``ecliptic play``'s save files)."""
+    data = record.to_json()
+    data[CLI_META] = meta
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    tmp.replace(path)
+
+
+def make_bots(spec: str | Sequence[str], human: int, players: int,
+              seed: int) -> tuple[dict[int, Bot], list[str]]:
+    """One bot name for every other seat, or one per other seat (``"random,random"`` or a
+    list); each bot seeded from the game's seed and its seat."""
+    names = spec.split(",") if isinstance(spec, str) else list(spec)
+    specs = [s.strip() for s in names if s.strip()] or ["random"]
+    seats = [s for s in range(players) if s != human]
+    if len(specs) == 1:
+        specs = specs * len(seats)
+    if len(specs) != len(seats):
+        raise BotSpecError(f"name one bot for all {len(seats)} other seats, or one per seat (got {len(specs)})")
+    return {s: make_bot(b, bot_seed(seed, s)) for s, b in zip(seats, specs, strict=True)}, specs
+
+
+def scripted(lines: Iterable[str]) -> InputFn:
+    """An input function answering with ``lines`` in turn, then end of input (EOFError)."""
+    it: Iterator[str] = iter(lines)
+
+    def read(_prompt: str) -> str:
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
+# -- the session -------------------------------------------------------------------------------
+
+
+class CeresSession:
+    """One human seat against bots. Every applied action is appended to ``record`` (so it can
+    be saved, and kept if the engine fails); ``log`` holds the events the human has seen."""
+
+    def __init__(self, game: Ceres, state: Any, record: GameRecord, human: int, bots: Mapping[int, Bot],
+                 bot_specs: list[str], console: Console, read: InputFn, *, echo: bool) -> None:
+        self.game, self.state, self.record = game, state, record
+        self.human, self.bots, self.bot_specs = human, dict(bots), bot_specs
+        self.console, self.read, self.echo = console, read, echo
+        self.log: list[Event] = []
+
+    def observation(self) -> Obs:
+        return self.game.observe(self.state, self.human)
+
+    def run(self) -> int:
+        """Play until the game ends (final scores shown) or the human leaves; the exit code (0)."""
+        fresh, streak = True, 0
+        shown: tuple[int, str] | None = None
+        while not self.state.is_over:
+            seat = self.state.current_player
+            if seat != self.human:
+                streak += 1
+                if streak > MAX_BOT_STREAK:
+                    raise RuntimeError(f"the bots made {MAX_BOT_STREAK} decisions in a row: the rules "
+                                       "engine is looping, which is a bug")
+                self._bot_move(seat)
+                fresh = True
+                continue
+            streak = 0
+            actions = self.game.legal_actions(self.state)
+            obs = self.observation()
+            # The whole table again after the bots moved or a new phase began (the rings turned).
+            now = (obs["round"], obs["phase"])
+            self._show_decision(actions, full=fresh or now != shown, obs=obs)
+            fresh, shown = False, now
+            if not self._human_move(actions):
+                return 0
+        self.console.print()
+        self.console.print(render_final(self.observation()))
+        return 0
+
+    def _bot_move(self, seat: int) -> None:
+        action = self.bots[seat].choose(self.game, self.state, seat)
+        events = self.game.apply(self.state, action)
+        self.record.actions.append(str(action))
+        self.show_events(events)
+
+    def _human_move(self, actions: list[Action]) -> bool:
+        """Read lines until an action is applied (True) or the human leaves (False)."""
+        while True:
+            try:
+                line = self.read("> ").strip()
+            except EOFError:
+                self.console.print()
+                self.console.print("End of input: leaving the game.")
+                return False
+            if self.echo:
+                self.console.print(Text(line))
+            if not line:
+                continue
+            outcome = self._command(line, actions)
+            if outcome is not None:
+                return outcome
+
+    def _command(self, line: str, actions: list[Action]) -> bool | None:
+        """One input line: True = an action was applied, False = leave, None = ask again."""
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        if word in ("quit", "exit"):
+            self.console.print("Leaving the game (use 'save FILE' first to keep it).")
+            return False
+        if word in ("help", "?"):
+            self.console.print(HELP)
+            return None
+        if word in ("board", "show"):
+            self._show_decision(actions, full=True)
+            return None
+        if word == "log":
+            for event in self.log[-LOG_LINES:]:
+                self.console.print(render_event(event))
+            return None
+        if word == "save":
+            self.save(rest.strip())
+            return None
+        action = self._parse(line, actions)
+        return None if action is None else self._apply(action, actions)
+
+    def _parse(self, line: str, actions: list[Action]) -> Action | None:
+        if line.isdigit():
+            n = int(line)
+            if 1 <= n <= len(actions):
+                return actions[n - 1]
+            self.console.print(Text(f"Choose a number from 1 to {len(actions)}, or type an action.", style="yellow"))
+            return None
+        return Action.parse(line.upper())  # every Ceres argument is upper case (A07, C1) or a digit
+
+    def _apply(self, action: Action, actions: list[Action]) -> bool | None:
+        try:
+            events = self.game.apply(self.state, action)
+        except IllegalAction as exc:
+            self._refuse(exc)
+            return None
+        except Exception:
+            if action in actions:
+                raise  # a legal action failed: an engine bug, for the caller to report
+            self._refuse(IllegalAction("CR-ACT-1", f"{action} is not an action you can take now"))
+            return None
+        self.record.actions.append(str(action))
+        self.show_events(events)
+        return True
+
+    def _refuse(self, exc: IllegalAction) -> None:
+        self.console.print(Text.assemble(("Illegal: ", "bold red"), (f"[{exc.rule}] ", "red"), exc.reason))
+        self.console.print(Text("Nothing changed. Choose again ('help' for the commands).", style="dim"))
+
+    def show_events(self, events: Iterable[Event]) -> None:
+        """Print (and log) the events the human's seat may see, and only those."""
+        for event in events:
+            if event.visible(self.human):
+                self.log.append(event)
+                self.console.print(render_event(event))
+
+    def _show_decision(self, actions: list[Action], *, full: bool, obs: Obs | None = None) -> None:
+        obs = self.observation() if obs is None else obs
+        self.console.print()
+        if full:
+            self.console.print(render_board(obs, self.human))
+        else:
+            d = obs["decision"]
+            comets = render_comets(obs) if d and d["kind"] in ("comet_probe", "tail") else None
+            self.console.print(comets if comets is not None else status_line(obs, self.human))
+        self.console.print(describe_decision(obs, self.human))
+        self.console.print(action_menu(obs, actions))
+
+    def current_record(self) -> GameRecord:
+        """The game so far, with the digest of its state (checked by ``ecliptic replay --check``)."""
+        r = self.record
+        return GameRecord(r.game, dict(r.config), r.seed, list(r.actions), digest=state_digest(self.game, self.state))
+
+    def save(self, name: str) -> None:
+        if not name:
+            self.console.print(Text("Say where: save FILE", style="yellow"))
+            return
+        path = Path(name).expanduser()
+        try:
+            write_save(path, self.current_record(), {"human_seat": self.human, "bots": self.bot_specs})
+        except OSError as exc:
+            self.console.print(Text(f"Cannot save to {path}: {exc.strerror or exc}", style="bold red"))
+            return
+        self.console.print(Text(f"Saved {len(self.record.actions)} actions to {path}. "
+                                f"Resume with: ecliptic play --resume {path}", style="green"))
+
+
+def _reader(console: Console, input_fn: InputFn | Iterable[str] | None) -> tuple[InputFn, bool]:
+    """The input function, and whether the lines read should be echoed (scripted input or a
+    pipe, so the transcript shows what was answered after its prompt)."""
+    if input_fn is None:
+        def read(prompt: str) -> str:
+            return console.input(Text(prompt, style="bold cyan"))
+        return read, not _stdin_is_tty()
+    if callable(input_fn):
+        return input_fn, not _stdin_is_tty()
+    lines = scripted(input_fn)
+
+    def read_scripted(prompt: str) -> str:
+        line = lines(prompt)  # EOFError at the end, before any prompt is shown
+        console.print(Text(prompt, style="bold cyan"), end="")
+        return line
+
+    return read_scripted, True
+
+
+def _stdin_is_tty() -> bool:
+    try:
+        return bool(sys.stdin and sys.stdin.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _replay(game: Ceres, record: GameRecord) -> tuple[Any, list[Event]]:
+    """The record's game and every event of it (setup included); SaveFileError if it is not a
+    Ceres record or an action in it is not legal where it stands."""
+    if record.game != GAME_NAME:
+        raise SaveFileError(f"this is a record of {record.game!r}, not of Ceres")
+    try:
+        state, events = game.new_game_events(record.config, record.seed)
+    except (ValueError, TypeError) as exc:
+        raise SaveFileError(f"the record's config is not valid: {exc}") from None
+    for i, text in enumerate(record.actions):
+        try:
+            events.extend(game.apply(state, Action.parse(text)))
+        except EclipticError as exc:
+            raise SaveFileError(f"action {i + 1} ({text!r}) cannot be replayed: {exc}") from None
+    return state, events
+
+
+def ceres_session(
+    console: Console,
+    input_fn: InputFn | Iterable[str] | None = None,
+    *,
+    seat: int = 0,
+    bots: str | Sequence[str] = "random",
+    seed: int | None = None,
+    expansions: Sequence[str] = (),
+    players: int = 2,
+    resume_record: GameRecord | None = None,
+    echo: bool | None = None,
+) -> CeresSession:
+    """Set up the session :func:`play_ceres` runs (same arguments), printing the greeting.
+    Use it instead of :func:`play_ceres` to keep ``session.record`` if the engine fails."""
+    game = Ceres()
+    read, default_echo = _reader(console, input_fn)
+    if resume_record is not None:
+        state, events = _replay(game, resume_record)
+        record = GameRecord(GAME_NAME, dict(resume_record.config), resume_record.seed, list(resume_record.actions))
+        bot_base = record.seed + len(record.actions)
+    else:
+        seed = secrets.randbits(32) if seed is None else seed
+        record = new_record(players, expansions, seed)
+        state, events = game.new_game_events(record.config, seed)
+        bot_base = seed
+    players = len(game.observe(state, None)["players"])
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat} is not a seat of a {players}-player game (0-{players - 1})")
+    bot_map, specs = make_bots(bots, seat, players, bot_base)
+    session = CeresSession(game, state, record, seat, bot_map, specs, console, read,
+                           echo=default_echo if echo is None else echo)
+    _greet(session, resume_record, events)
+    return session
+
+
+def _greet(session: CeresSession, resume_record: GameRecord | None, events: list[Event]) -> None:
+    console, record = session.console, session.record
+    obs = session.observation()
+    expansion = " with the Comets expansion" if obs["comets"] else ""
+    bots = ", ".join(sorted(set(session.bot_specs)))
+    who = f"against {bots}" if bots else "playing alone"
+    console.print(Text.assemble((f"Ceres{expansion}", "bold"), f" · {len(obs['players'])} player(s) · seed "
+                                f"{record.seed}\nYou are ", seat_text(session.human),
+                                f" (seat {session.human}), {who}. Type 'help' for the commands."))
+    if resume_record is None:
+        session.show_events(events)
+        return
+    if resume_record.digest is not None and state_digest(session.game, session.state) != resume_record.digest:
+        console.print(Text("Warning: the game replays to a different state than the one saved (the rules "
+                           "have changed since); continuing from the replayed state.", style="yellow"))
+    console.print(Text(f"Resumed: {len(record.actions)} actions replayed. The last events "
+                       "('log' for more):", style="green"))
+    visible = [e for e in events if e.visible(session.human)]
+    session.log.extend(visible)
+    for event in visible[-10:]:
+        console.print(render_event(event))
+
+
+def play_ceres(
+    console: Console,
+    input_fn: InputFn | Iterable[str] | None = None,
+    *,
+    seat: int = 0,
+    bots: str | Sequence[str] = "random",
+    seed: int | None = None,
+    expansions: Sequence[str] = (),
+    players: int = 2,
+    resume_record: GameRecord | None = None,
+    echo: bool | None = None,
+) -> int:
+    """Play Ceres at the terminal, the human at ``seat`` against bots; returns the exit code (0).
+
+    * ``console`` — where everything is drawn (a recording ``Console`` in tests).
+    * ``input_fn`` — ``prompt -> line`` that shows the prompt itself, like ``input`` (raise
+      ``EOFError`` at the end of input); or a list of scripted lines (shown after the prompt);
+      or ``None`` to read from ``console``.
+    * ``seat`` — the human's seat (0 is the first player of round 1).
+    * ``bots`` — one bot name for every other seat (``"random"``, ``"heuristic"``, a level...),
+      or one per other seat (``"random,heuristic"`` or a list).
+    * ``seed`` — the game's seed (random if ``None``); the bots are seeded from it.
+    * ``expansions`` — ``()`` for the host game, ``("comets",)`` for the Comets expansion.
+    * ``players`` — 1-4, the human included.
+    * ``resume_record`` — continue this record instead (its config and seed are used, so
+      ``seed``, ``expansions`` and ``players`` are ignored; the bots are reseeded from the
+      record's seed plus its length, as ``ecliptic play --resume`` does).
+    * ``echo`` — print each line read (default: for scripted input or when stdin is not a tty).
+
+    ``save FILE`` writes the record with its digest and a ``cli`` table
+    (``{"human_seat": ..., "bots": [...]}``), as ``ecliptic play`` does for Tau Ceti.
+
+    Raises ``ValueError`` for bad options (a seat, player count or expansion the game does not
+    have; :class:`~ecliptic.bots.base.BotSpecError` for an unknown bot) and
+    :class:`~ecliptic.engine.errors.SaveFileError` for a record that is not a Ceres game or
+    does not replay. An exception from the engine itself (a bug) propagates; use
+    :func:`ceres_session` to keep the record in that case.
+    """
+    return ceres_session(console, input_fn, seat=seat, bots=bots, seed=seed, expansions=expansions,
+                         players=players, resume_record=resume_record, echo=echo).run()
