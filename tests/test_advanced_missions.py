@@ -73,6 +73,7 @@ def deliver_m16(state: State, die: int | None = None) -> list[Event]:
 # -- Advanced Rule 4: the permission check -------------------------------------------------
 
 
+@pytest.mark.rules("TC-ADV4-1", "TC-SETUP-15")
 def test_without_rule_4_a_delivery_im_needs_no_permission() -> None:
     state = new_game()
     events = take(state, "M16")
@@ -84,10 +85,10 @@ def test_without_rule_4_a_delivery_im_needs_no_permission() -> None:
     assert "fine" not in kinds(events) and "smuggled" not in kinds(events)
 
 
-@pytest.mark.rules("TC-IM-9")
 @pytest.mark.parametrize(("dice", "permitted"), [
     ([5, 1], True), ([1, 6], True), ([6, 5], True), ([4, 4], False), ([1, 2], False),
 ])
+@pytest.mark.rules("TC-ADV4-1")
 def test_permission_when_a_logistics_die_shows_5_or_6(dice: list[int], permitted: bool) -> None:
     """"perform a Logistics skill check. If 5 or 6, you have permission": Krenji rolls his two
     Logistics dice; one die showing 5 or 6 is permission."""
@@ -103,6 +104,7 @@ def test_permission_when_a_logistics_die_shows_5_or_6(dice: list[int], permitted
     assert state.decision.kind == "turn"
 
 
+@pytest.mark.rules("TC-ADV4-1")
 def test_permission_check_is_asked_for_delivery_ims_only() -> None:
     state = new_game(4)
     events = take(state, "M01")  # a skill-check IM
@@ -110,6 +112,7 @@ def test_permission_check_is_asked_for_delivery_ims_only() -> None:
     assert mission(state, "M01").permitted
 
 
+@pytest.mark.rules("TC-ADV4-1", "TC-REROLL-1")
 def test_failed_permission_check_may_be_re_rolled_for_2_tau() -> None:
     state = new_game(4)
     tau = state.players[XUNON].tau
@@ -123,6 +126,7 @@ def test_failed_permission_check_may_be_re_rolled_for_2_tau() -> None:
     assert state.decision.kind == "turn"
 
 
+@pytest.mark.rules("TC-ADV4-1")
 def test_failed_permission_check_accepted_puts_the_ut_token_on_the_card() -> None:
     state = new_game(4)
     take(state, "M16", [1, 2])
@@ -136,6 +140,7 @@ def test_failed_permission_check_accepted_puts_the_ut_token_on_the_card() -> Non
 
 
 @pytest.mark.parametrize("die", [5, 6])
+@pytest.mark.rules("TC-ADV4-2")
 def test_unauthorized_delivery_smuggled_in_on_5_or_6(die: int) -> None:
     state = new_game(4)
     state.players[XUNON].missions = [ActiveMission("M16", unauthorized=True, permitted=False, route=3)]
@@ -148,6 +153,7 @@ def test_unauthorized_delivery_smuggled_in_on_5_or_6(die: int) -> None:
 
 
 @pytest.mark.parametrize("die", [1, 2, 3, 4])
+@pytest.mark.rules("TC-ADV4-2")
 def test_unauthorized_delivery_caught_on_1_to_4_pays_that_fine(die: int) -> None:
     state = new_game(4)
     state.players[XUNON].missions = [ActiveMission("M16", unauthorized=True, permitted=False, route=3)]
@@ -157,6 +163,7 @@ def test_unauthorized_delivery_caught_on_1_to_4_pays_that_fine(die: int) -> None
     assert [e.data["fine"] for e in events if e.kind == "fine"] == [die]
 
 
+@pytest.mark.rules("TC-ADV4-2")
 def test_the_fine_never_takes_tau_below_0() -> None:
     """The reward is paid first; a fine larger than the TAU left takes what there is."""
     state = new_game(4)
@@ -169,6 +176,7 @@ def test_the_fine_never_takes_tau_below_0() -> None:
     assert [e.data["fine"] for e in events if e.kind == "fine"] == [1]
 
 
+@pytest.mark.rules("TC-ADV4-2")
 def test_permitted_delivery_rolls_no_die() -> None:
     state = new_game(4)
     state.players[XUNON].missions = [ActiveMission("M16", route=3)]
@@ -178,7 +186,7 @@ def test_permitted_delivery_rolls_no_die() -> None:
     assert "fine" not in kinds(events) and "smuggled" not in kinds(events)
 
 
-@pytest.mark.rules("TC-IM-9")
+@pytest.mark.rules("TC-ADV4-1")
 def test_second_unauthorized_delivery_waits_for_the_ut_token() -> None:
     """The faction has 1 UT token: a second card refused permission while the token is on
     the first cannot be delivered until the first is; then the token moves to it."""
@@ -192,7 +200,7 @@ def test_second_unauthorized_delivery_waits_for_the_ut_token() -> None:
     assert not waiting.permitted and not waiting.unauthorized
     GAME.apply(state, "PICKUP M16")  # it may still be picked up
     p.position = "10"
-    refused(state, "DELIVER M16", "TC-IM-9")
+    refused(state, "DELIVER M16", "TC-ADV4-1")
     # The first unauthorized delivery brings the token back; it goes onto M16 at once.
     p.position = "TRIOLO"
     mission(state, "M21").picked_up = True
@@ -208,6 +216,7 @@ def test_second_unauthorized_delivery_waits_for_the_ut_token() -> None:
     assert p.missions == []
 
 
+@pytest.mark.rules("TC-ADV4-1", "TC-SETUP-15")
 def test_without_rule_4_the_ut_token_is_never_used() -> None:
     state = new_game()
     state.players[XUNON].tau = 0
@@ -225,11 +234,13 @@ def carrying_plasma(state: State) -> None:
     assert state.content.mission("M29").commodity == "plasma"
 
 
+@pytest.mark.rules("TC-ADV5-1")
 def test_the_content_marks_several_deliveries_as_plasma() -> None:
     plasma = [m.id for m in new_game().content.missions if m.commodity == "plasma"]
     assert plasma == ["M18", "M22", "M25", "M27", "M29"]
 
 
+@pytest.mark.rules("TC-ADV5-1", "TC-IM-4")
 def test_plasma_delivery_reward_is_doubled() -> None:
     state = new_game(5)
     state.players[XUNON].position = "TRIOLO"
@@ -241,6 +252,7 @@ def test_plasma_delivery_reward_is_doubled() -> None:
     assert state.players[XUNON].tau == tau + 3 * 5 * 2
 
 
+@pytest.mark.rules("TC-ADV5-1", "TC-SETUP-15")
 def test_plasma_reward_is_not_doubled_without_rule_5() -> None:
     state = new_game()
     carrying_plasma(state)
@@ -249,6 +261,7 @@ def test_plasma_reward_is_not_doubled_without_rule_5() -> None:
     assert state.players[XUNON].tau == tau + 3 * 5
 
 
+@pytest.mark.rules("TC-ADV5-1")
 def test_other_commodities_are_not_doubled() -> None:
     state = new_game(5)
     state.players[XUNON].missions = [ActiveMission("M16", route=3)]
@@ -269,6 +282,7 @@ def asteroid_hit(state: State) -> None:
     GAME.apply(state, "DAMAGE sensors")
 
 
+@pytest.mark.rules("TC-ADV5-1")
 def test_hazard_damage_is_doubled_while_transporting_plasma() -> None:
     state = new_game(5)
     carrying_plasma(state)
@@ -279,6 +293,7 @@ def test_hazard_damage_is_doubled_while_transporting_plasma() -> None:
     assert state.decision.kind == "move"
 
 
+@pytest.mark.rules("TC-ADV5-1")
 def test_hazard_damage_is_not_doubled_without_rule_5() -> None:
     state = new_game()
     carrying_plasma(state)
@@ -286,6 +301,7 @@ def test_hazard_damage_is_not_doubled_without_rule_5() -> None:
     assert state.players[XUNON].damage == {"sensors": 1}
 
 
+@pytest.mark.rules("TC-ADV5-1")
 def test_plasma_not_yet_picked_up_does_not_double_damage() -> None:
     state = new_game(5)
     state.players[XUNON].missions = [ActiveMission("M29", route=5)]
@@ -293,6 +309,7 @@ def test_plasma_not_yet_picked_up_does_not_double_damage() -> None:
     assert state.players[XUNON].damage == {"sensors": 1}
 
 
+@pytest.mark.rules("TC-ADV5-1")
 def test_doubled_damage_takes_only_the_markers_left_in_the_supply() -> None:
     state = new_game(5)
     carrying_plasma(state)
@@ -305,6 +322,7 @@ def test_doubled_damage_takes_only_the_markers_left_in_the_supply() -> None:
     assert state.players[XUNON].damage == {"weapons": 1}
 
 
+@pytest.mark.rules("TC-ADV5-1")
 def test_battle_damage_is_doubled_too() -> None:
     """Battles and crisis effects put damage on a system through ship.add_damage as well."""
     state = new_game(5)

@@ -111,6 +111,7 @@ def to_turn(state: State, seat: int) -> None:
 # -- Advanced Rule 1: a crisis on the home planet costs an Action marker ----------------------
 
 
+@pytest.mark.rules("TC-ADV1-1")
 def test_rule_1_a_crisis_on_the_home_planet_costs_an_action_marker() -> None:
     state = new_game(advanced=(1,))
     token_on_top(state, "X01")
@@ -123,6 +124,7 @@ def test_rule_1_a_crisis_on_the_home_planet_costs_an_action_marker() -> None:
     assert "marker_lost" in [e.kind for e in events]
 
 
+@pytest.mark.rules("TC-ADV1-1", "TC-SETUP-15")
 def test_rule_1_off_the_base_game_loses_no_action_marker() -> None:
     state = new_game()
     to_enlightenment(state, "Xunon", "C01")
@@ -131,6 +133,7 @@ def test_rule_1_off_the_base_game_loses_no_action_marker() -> None:
     assert state.players[0].markers_lost == 0
 
 
+@pytest.mark.rules("TC-ADV1-1")
 def test_rule_1_no_token_placed_no_marker_lost() -> None:
     state = new_game(advanced=(1,))
     tokens = state.crisis_stacks["Biohazard"]
@@ -142,6 +145,7 @@ def test_rule_1_no_token_placed_no_marker_lost() -> None:
     assert state.players[0].markers_lost == 0
 
 
+@pytest.mark.rules("TC-ADV1-1")
 def test_rule_1_never_more_than_one_action_marker_lost_at_a_time() -> None:
     state = new_game(advanced=(1,))
     state.players[0].markers_lost = 1
@@ -153,6 +157,7 @@ def test_rule_1_never_more_than_one_action_marker_lost_at_a_time() -> None:
     assert "marker_kept" in [e.kind for e in events]
 
 
+@pytest.mark.rules("TC-ADV1-1")
 def test_rule_1_resolutions_before_the_loss_do_not_count() -> None:
     state = new_game(advanced=(1,))
     state.players[0].crises_resolved_since_loss = 5
@@ -170,6 +175,7 @@ def _lost_marker_game(advanced: tuple[int, ...] = (1,)) -> State:
     return state
 
 
+@pytest.mark.rules("TC-ADV1-1")
 def test_rule_1_the_marker_comes_back_after_two_crises_resolved_elsewhere() -> None:
     state = _lost_marker_game()
     crisis_on(state, "AZAR", "X06")
@@ -184,6 +190,7 @@ def test_rule_1_the_marker_comes_back_after_two_crises_resolved_elsewhere() -> N
     assert flow.markers_left(state, 0) == state.content.numbers.action_markers
 
 
+@pytest.mark.rules("TC-ADV1-1")
 def test_rule_1_the_marker_comes_back_after_one_crisis_resolved_on_the_home_planet() -> None:
     state = _lost_marker_game()
     crisis_on(state, "XUNO", "X06")
@@ -192,6 +199,7 @@ def test_rule_1_the_marker_comes_back_after_one_crisis_resolved_on_the_home_plan
     assert state.players[0].markers_lost == 0
 
 
+@pytest.mark.rules("TC-ADV1-1")
 def test_rule_1_a_regained_marker_gives_another_major_action_this_round() -> None:
     state = _lost_marker_game()
     p = state.players[0]
@@ -207,6 +215,7 @@ def test_rule_1_a_regained_marker_gives_another_major_action_this_round() -> Non
 # -- Advanced Rule 2: the bottom of the active Crisis card ------------------------------------
 
 
+@pytest.mark.rules("TC-ADV2-1")
 def test_rule_2_every_crisis_card_has_a_structured_effect_matching_its_text() -> None:
     for card in default_content().crisis_cards:
         assert describe_effect(card.effect) == card.bottom_effect, card.id
@@ -215,6 +224,7 @@ def test_rule_2_every_crisis_card_has_a_structured_effect_matching_its_text() ->
 
 
 @pytest.mark.parametrize("rules", [(2,), ()])
+@pytest.mark.rules("TC-ADV2-1", "TC-SETUP-15")
 def test_rule_2_energy_effect(rules: tuple[int, ...]) -> None:
     state = new_game(advanced=rules)
     to_enlightenment(state, "Azars", "C02")  # +2 energy
@@ -225,6 +235,7 @@ def test_rule_2_energy_effect(rules: tuple[int, ...]) -> None:
     assert state.crisis_deck[-1] == "C02"  # recycled after its effect
 
 
+@pytest.mark.rules("TC-ADV2-1")
 def test_rule_2_energy_loss_never_goes_below_zero() -> None:
     state = new_game(advanced=(2,))
     to_enlightenment(state, "Azars", "C01")  # every player loses 1 energy
@@ -236,6 +247,7 @@ def test_rule_2_energy_loss_never_goes_below_zero() -> None:
 
 
 @pytest.mark.parametrize("rules", [(2,), ()])
+@pytest.mark.rules("TC-ADV2-1", "TC-SETUP-15")
 def test_rule_2_tau_effect(rules: tuple[int, ...]) -> None:
     state = new_game(advanced=rules)
     to_enlightenment(state, "Azars", "C03")  # every player loses 2 TAU
@@ -246,6 +258,7 @@ def test_rule_2_tau_effect(rules: tuple[int, ...]) -> None:
 
 
 @pytest.mark.parametrize("rules", [(2,), ()])
+@pytest.mark.rules("TC-ADV2-1", "TC-SETUP-15")
 def test_rule_2_market_effect(rules: tuple[int, ...]) -> None:
     state = new_game(advanced=rules)
     token_on_top(state, "X16")  # Geological, Science on its back: Industry is only the bottom
@@ -255,6 +268,7 @@ def test_rule_2_market_effect(rules: tuple[int, ...]) -> None:
     assert state.market_raised["Industry"] == (1 if rules else 0)
 
 
+@pytest.mark.rules("TC-ADV2-1", "TC-MKT-1")
 def test_rule_2_market_effect_stops_at_level_four() -> None:
     state = new_game(advanced=(2,))
     token_on_top(state, "X16")
@@ -265,6 +279,7 @@ def test_rule_2_market_effect_stops_at_level_four() -> None:
     assert state.market_raised["Industry"] == 0
 
 
+@pytest.mark.rules("TC-ADV2-1", "TC-DMG-1")
 def test_rule_2_damage_effect_each_player_allocates_first_player_first() -> None:
     state = new_game(advanced=(2,))
     to_enlightenment(state, "Azars", "C04")  # every player takes 1 damage
@@ -285,6 +300,7 @@ def test_rule_2_damage_effect_each_player_allocates_first_player_first() -> None
     assert not problems(state)
 
 
+@pytest.mark.rules("TC-ADV2-1", "TC-SETUP-15")
 def test_rule_2_off_no_damage_decisions() -> None:
     state = new_game()
     to_enlightenment(state, "Azars", "C04")
@@ -293,6 +309,7 @@ def test_rule_2_off_no_damage_decisions() -> None:
     assert all(not p.damage for p in state.players)
 
 
+@pytest.mark.rules("TC-ADV2-1")
 def test_rule_2_applies_even_when_no_crisis_token_is_left() -> None:
     state = new_game(advanced=(2,))
     tokens = state.crisis_stacks["Cosmic"]
@@ -305,6 +322,7 @@ def test_rule_2_applies_even_when_no_crisis_token_is_left() -> None:
     assert [p.energy for p in state.players] == [e + 2 for e in before]
 
 
+@pytest.mark.rules("TC-ADV2-1", "TC-ENL-5")
 def test_rule_2_a_prevented_crisis_has_no_bottom_effect() -> None:
     state = new_game(advanced=(2,))
     to_enlightenment(state, "Azars", "C02", specialist_top="S15")  # S15 prevents Cosmic C02
@@ -318,6 +336,7 @@ def test_rule_2_a_prevented_crisis_has_no_bottom_effect() -> None:
 
 
 @pytest.mark.parametrize("rules", [(3,), ()])
+@pytest.mark.rules("TC-ADV3-1", "TC-SETUP-15")
 def test_rule_3_a_biohazard_crisis_places_a_virus_crystal(rules: tuple[int, ...]) -> None:
     state = new_game(advanced=rules)
     to_enlightenment(state, "Xunon", "C01")  # Biohazard
@@ -327,6 +346,7 @@ def test_rule_3_a_biohazard_crisis_places_a_virus_crystal(rules: tuple[int, ...]
     assert not problems(state)
 
 
+@pytest.mark.rules("TC-ADV3-1")
 def test_rule_3_other_crises_place_no_crystal() -> None:
     state = new_game(advanced=(3,))
     to_enlightenment(state, "Xunon", "C02")  # Cosmic
@@ -334,6 +354,7 @@ def test_rule_3_other_crises_place_no_crystal() -> None:
     assert state.virus_on == {} and state.virus_supply == 4
 
 
+@pytest.mark.rules("TC-ADV3-1")
 def test_rule_3_no_crystal_left_in_the_supply() -> None:
     state = new_game(advanced=(3,))
     state.virus_supply = 0
@@ -357,15 +378,16 @@ def _virus_game(rules: tuple[int, ...] = (3,)) -> State:
     return state
 
 
+@pytest.mark.rules("TC-ADV3-1")
 def test_rule_3_entering_a_planet_absorbs_its_virus_crystal_compulsorily() -> None:
     state = _virus_game()
     GAME.apply(state, "MOV")
     GAME.apply(state, "GO XUNO")
     assert state.decision.kind == "virus" and state.current_player == 0
     assert legal(state) == {f"VIRUS {s}" for s in state.content.systems}
-    refused(state, "KEEP-VIRUS", "TC-MOV-7")
-    refused(state, "STOP", "TC-MOV-7")
-    refused(state, "VIRUS hull", "TC-MOV-7")
+    refused(state, "KEEP-VIRUS", "TC-ADV3-1")
+    refused(state, "STOP", "TC-ADV3-1")
+    refused(state, "VIRUS hull", "TC-ADV3-1")
     power = ship.effective(state, 0, "weapons")
     supply = state.damage_supply
     GAME.apply(state, "VIRUS weapons")
@@ -378,6 +400,7 @@ def test_rule_3_entering_a_planet_absorbs_its_virus_crystal_compulsorily() -> No
     assert not problems(state)
 
 
+@pytest.mark.rules("TC-ADV3-1", "TC-SETUP-15")
 def test_rule_3_off_entering_a_planet_absorbs_nothing() -> None:
     state = _virus_game(rules=())
     GAME.apply(state, "MOV")
@@ -386,6 +409,7 @@ def test_rule_3_off_entering_a_planet_absorbs_nothing() -> None:
     assert state.players[0].virus == {}
 
 
+@pytest.mark.rules("TC-ADV3-1")
 def test_rule_3_every_crystal_on_the_planet_is_absorbed() -> None:
     state = _virus_game()
     state.virus_supply -= 1
@@ -399,6 +423,7 @@ def test_rule_3_every_crystal_on_the_planet_is_absorbed() -> None:
     assert state.decision.kind == "move"
 
 
+@pytest.mark.rules("TC-ADV3-1")
 def test_rule_3_a_crystal_just_absorbed_cannot_be_dropped_on_the_same_planet() -> None:
     state = _virus_game()
     GAME.apply(state, "MOV")
@@ -408,6 +433,7 @@ def test_rule_3_a_crystal_just_absorbed_cannot_be_dropped_on_the_same_planet() -
     assert not any(a.startswith("DROP-VIRUS") for a in legal(state))
 
 
+@pytest.mark.rules("TC-ADV3-1", "TC-ADV3-2")
 def test_rule_3_drop_the_crystal_off_on_another_planet() -> None:
     state = _virus_game()
     GAME.apply(state, "MOV")
@@ -421,7 +447,7 @@ def test_rule_3_drop_the_crystal_off_on_another_planet() -> None:
     GAME.apply(state, "GO ZORHKON")
     assert state.decision.kind == "virus"
     assert legal(state) == {"DROP-VIRUS cargo", "KEEP-VIRUS"}
-    refused(state, "DROP-VIRUS weapons", "TC-MOV-7")
+    refused(state, "DROP-VIRUS weapons", "TC-ADV3-1")
     GAME.apply(state, "DROP-VIRUS cargo")
     assert state.players[0].virus == {}
     assert state.virus_on == {"ZORHKON": 1}
@@ -429,6 +455,7 @@ def test_rule_3_drop_the_crystal_off_on_another_planet() -> None:
     assert not problems(state)
 
 
+@pytest.mark.rules("TC-ADV3-1")
 def test_rule_3_the_crystal_may_be_kept() -> None:
     state = _virus_game()
     state.virus_on = {}
@@ -442,6 +469,7 @@ def test_rule_3_the_crystal_may_be_kept() -> None:
     assert state.decision.kind == "move"
 
 
+@pytest.mark.rules("TC-ADV3-1")
 def test_rule_3_arriving_with_a_crystal_at_an_infected_planet_absorbs_then_may_drop_one() -> None:
     state = _virus_game()
     state.virus_supply -= 1
@@ -456,6 +484,7 @@ def test_rule_3_arriving_with_a_crystal_at_an_infected_planet_absorbs_then_may_d
     assert state.decision.kind == "move"  # only the crystal carried in may be dropped
 
 
+@pytest.mark.rules("TC-ADV3-2", "TC-REP-1")
 def test_rule_3_virus_crystals_cannot_be_repaired() -> None:
     state = _virus_game()
     state.virus_on = {}
@@ -464,11 +493,12 @@ def test_rule_3_virus_crystals_cannot_be_repaired() -> None:
     state.players[0].damage = {"shields": 1}
     state.damage_supply -= 1
     GAME.apply(state, "REP")
-    refused(state, "FIX weapons", "TC-REP-1")
+    refused(state, "FIX weapons", "TC-ADV3-2")
     GAME.apply(state, "FIX shields")
     assert state.players[0].virus == {"weapons": 1}
 
 
+@pytest.mark.rules("TC-ADV3-2")
 def test_rule_3_crystals_stay_when_the_biohazard_crisis_is_resolved() -> None:
     state = new_game(advanced=(3,))
     token_on_top(state, "X01")
@@ -491,6 +521,7 @@ def test_scoring_sources_include_the_advanced_deductions() -> None:
 
 
 @pytest.mark.parametrize("rules", [(7,), ()])
+@pytest.mark.rules("TC-ADV7-1")
 def test_rule_7_minus_one_gp_per_virus_crystal_on_the_home_planet(rules: tuple[int, ...]) -> None:
     state = new_game(advanced=(3, *rules))
     state.virus_supply = 1
@@ -516,6 +547,7 @@ def _zorhkonian_military_at_three(rules: tuple[int, ...]) -> State:
 
 
 @pytest.mark.parametrize("rules", [(8,), ()])
+@pytest.mark.rules("TC-ADV8-1")
 def test_rule_8_the_zorhkonian_with_military_at_level_three_loses_two_gp(rules: tuple[int, ...]) -> None:
     """'if you are a Zorhkonian and Military is at level 3, you lose 2 GPs'"""
     state = _zorhkonian_military_at_three(rules)
@@ -525,6 +557,7 @@ def test_rule_8_the_zorhkonian_with_military_at_level_three_loses_two_gp(rules: 
     assert scoring.score(state, 1)["specialization_raised"] == 0  # Science was not raised
 
 
+@pytest.mark.rules("TC-ADV8-1", "TC-RES-6")
 def test_rule_8_counts_raises_even_after_a_crisis_is_resolved() -> None:
     state = _zorhkonian_military_at_three((8,))
     to_turn(state, 0)
@@ -535,6 +568,7 @@ def test_rule_8_counts_raises_even_after_a_crisis_is_resolved() -> None:
 
 
 @pytest.mark.parametrize("rules", [(9,), ()])
+@pytest.mark.rules("TC-ADV9-1")
 def test_rule_9_minus_one_gp_per_crisis_token_on_the_home_planet(rules: tuple[int, ...]) -> None:
     state = new_game(advanced=rules)
     crisis_on(state, "XUNO", "X01")
@@ -544,6 +578,7 @@ def test_rule_9_minus_one_gp_per_crisis_token_on_the_home_planet(rules: tuple[in
     assert scoring.score(state, 1)["home_crises"] == (-1 if rules else 0)
 
 
+@pytest.mark.rules("TC-ADV7-1", "TC-ADV9-1")
 def test_the_final_scores_carry_the_deductions() -> None:
     state = new_game(advanced=(7, 9))
     crisis_on(state, "XUNO", "X01")
@@ -557,6 +592,7 @@ def test_the_final_scores_carry_the_deductions() -> None:
 # -- Advanced Specialists ------------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-SPEC-2", "TC-SETUP-15")
 def test_advanced_specialists_are_only_in_the_deck_when_chosen() -> None:
     plain = new_game()
     assert not set(ADVANCED_SPECIALISTS) & set(plain.specialist_deck)
@@ -567,6 +603,7 @@ def test_advanced_specialists_are_only_in_the_deck_when_chosen() -> None:
     assert not problems(chosen)
 
 
+@pytest.mark.rules("TC-SPEC-2", "TC-COMP-1")
 def test_the_content_still_counts_42_base_specialists() -> None:
     base = [s for s in default_content().specialists if not s.advanced]
     advanced = [s for s in default_content().specialists if s.advanced]
@@ -575,6 +612,7 @@ def test_the_content_still_counts_42_base_specialists() -> None:
     assert all("E" in s.phases and s.ability.kind != "none" for s in advanced)
 
 
+@pytest.mark.rules("TC-SPEC-2", "TC-ENL-4")
 def test_an_advanced_specialist_gives_energy_but_never_prevents_a_crisis() -> None:
     state = new_game(specialists=True)
     to_enlightenment(state, "Xunon", "C01", specialist_top="S43")  # Biohazard + advanced Virologist
@@ -600,6 +638,7 @@ def _specialist_game() -> State:
     return state
 
 
+@pytest.mark.rules("TC-SPEC-2", "TC-SPEC-3")
 def test_an_advanced_specialist_resolves_a_crisis_of_any_type_and_stays_face_up() -> None:
     state = _specialist_game()
     crisis_on(state, "AZAR", "X06")  # Chemical
@@ -607,7 +646,7 @@ def test_an_advanced_specialist_resolves_a_crisis_of_any_type_and_stays_face_up(
     p = state.players[0]
     give_knowledge(state, 0, "Chemical", 1)
     give_knowledge(state, 0, "Cosmic", 1)
-    refused(state, "RESOLVE X06 S46", "TC-RES-2")  # still in the hand: turn it face up first
+    refused(state, "RESOLVE X06 S46", "TC-SPEC-3")  # still in the hand: turn it face up first
     GAME.apply(state, "PLAY-S S46")  # a Geologist
     assert "RESOLVE X06 S46" in legal(state)
     GAME.apply(state, "RESOLVE X06 S46")
@@ -620,22 +659,25 @@ def test_an_advanced_specialist_resolves_a_crisis_of_any_type_and_stays_face_up(
     assert not problems(state)
 
 
+@pytest.mark.rules("TC-SPEC-2", "TC-RES-1")
 def test_the_resolve_ability_still_needs_a_matching_knowledge_token() -> None:
     state = _specialist_game()
     crisis_on(state, "AZAR", "X06")
     give_knowledge(state, 0, "Cosmic", 1)
     GAME.apply(state, "PLAY-S S43")
-    assert "Chemical Knowledge token" in str(refused(state, "RESOLVE X06 S43", "TC-RES-2"))
+    assert "Chemical Knowledge token" in str(refused(state, "RESOLVE X06 S43", "TC-RES-1"))
 
 
+@pytest.mark.rules("TC-SPEC-2")
 def test_an_advanced_specialist_without_the_ability_cannot_resolve_even_its_own_icon() -> None:
     state = _specialist_game()
     crisis_on(state, "AZAR", "X06")  # Chemical
     give_knowledge(state, 0, "Chemical", 1)
     GAME.apply(state, "PLAY-S S44")  # an advanced Chemist that raises Science
-    refused(state, "RESOLVE X06 S44", "TC-RES-2")
+    refused(state, "RESOLVE X06 S44", "TC-SPEC-2")
 
 
+@pytest.mark.rules("TC-SPEC-2", "TC-SPEC-3", "TC-SKILL-3")
 def test_an_advanced_specialist_increases_a_skill_set_once_face_up() -> None:
     state = _specialist_game()
     science = state.faction(0).skills["Science"]
@@ -644,9 +686,10 @@ def test_an_advanced_specialist_increases_a_skill_set_once_face_up() -> None:
     assert checks.dice_for(state, 0, "Science") == science + 1
 
 
+@pytest.mark.rules("TC-SPEC-2", "TC-REC-2")
 def test_advanced_specialists_with_a_battle_ability() -> None:
     state = _specialist_game()
-    refused(state, "PLAY-S S45", "TC-REC-PHASE")  # Battle phase only
+    refused(state, "PLAY-S S45", "TC-REC-2")  # Battle phase only
     assert {"S45", "S47"} <= set(battle.battle_cards(state, 0))
     GAME.apply(state, "PLAY-S S47")  # A and B: turned face up in the Action phase
     assert battle.bonus(state, 0, "battle_weapons") == 1

@@ -66,6 +66,7 @@ def data(ev: list[Event], name: str) -> list[dict[str, Any]]:
 # -- placing the Battle token ---------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-BAT-2", "TC-MINOR-1")
 def test_battle_token_initiates_a_battle_where_the_defender_has_a_cube() -> None:
     state = new_game()
     put_cube(state, "01", "Azars")
@@ -75,18 +76,21 @@ def test_battle_token_initiates_a_battle_where_the_defender_has_a_cube() -> None
     assert state.decision.kind == "turn"  # a Minor action: the turn goes on
 
 
+@pytest.mark.rules("TC-BAT-2")
 def test_battle_token_against_an_orbital_is_allowed() -> None:
     state = new_game()
     put_orbital(state, "03", ANOR)
     assert "BATTLE 03 1" in {str(a) for a in GAME.legal_actions(state)}
 
 
+@pytest.mark.rules("TC-BAT-2")
 def test_battles_are_outlawed_on_all_planets() -> None:
     state = new_game()
     put_cube(state, "AZAR", "Azars")
     refused(state, "BATTLE AZAR 1", "TC-BAT-2")
 
 
+@pytest.mark.rules("TC-BAT-3")
 def test_two_battle_tokens_cannot_share_a_sector_in_one_round() -> None:
     state = new_game(("Zorhkonian", "Azars", "Xunon"))
     put_cube(state, "01", "Azars")
@@ -94,28 +98,31 @@ def test_two_battle_tokens_cannot_share_a_sector_in_one_round() -> None:
     GAME.apply(state, "PASS")
     GAME.apply(state, "PASS")
     assert state.current_player == 2
-    refused(state, "BATTLE 01 1", "TC-BAT-4")
+    refused(state, "BATTLE 01 1", "TC-BAT-3")
 
 
+@pytest.mark.rules("TC-BAT-2")
 def test_battle_token_needs_a_cube_or_orbital_of_the_target_there() -> None:
     state = new_game()
     put_cube(state, "01", "Zorhkonian")
-    refused(state, "BATTLE 01 1", "TC-BAT-3")
-    refused(state, "BATTLE 01 0", "TC-BAT-3")  # yourself
+    refused(state, "BATTLE 01 1", "TC-BAT-2")
+    refused(state, "BATTLE 01 0", "TC-BAT-2")  # yourself
 
 
+@pytest.mark.rules("TC-BAT-2", "TC-COMP-2")
 def test_one_battle_token_per_round_and_malformed_placements() -> None:
     state = new_game()
     put_cube(state, "01", "Azars")
     put_cube(state, "03", "Azars")
-    refused(state, "BATTLE 01", "TC-BAT-1")
-    refused(state, "BATTLE 99 1", "TC-BAT-1")
-    refused(state, "BATTLE 01 7", "TC-BAT-1")
-    refused(state, "BATTLE 01 x", "TC-BAT-1")
+    refused(state, "BATTLE 01", "TC-BAT-2")
+    refused(state, "BATTLE 99 1", "TC-BAT-2")
+    refused(state, "BATTLE 01 7", "TC-BAT-2")
+    refused(state, "BATTLE 01 x", "TC-BAT-2")
     GAME.apply(state, "BATTLE 01 1")
-    refused(state, "BATTLE 03 1", "TC-BAT-1")
+    refused(state, "BATTLE 03 1", "TC-BAT-2")
 
 
+@pytest.mark.rules("TC-BAT-1", "TC-BAT-3", "TC-BAT-4", "TC-BAT-5", "TC-BAT-9", "TC-BAT-16")
 def test_rulebook_example_sector_03_is_resolved_before_sector_01() -> None:
     """Borzon initiates in 01 against Anor, Krenji in 03 against Borzon: 03 goes first."""
     state = new_game(("Zorhkonian", "Azars", "Xunon"))
@@ -141,6 +148,7 @@ def test_rulebook_example_sector_03_is_resolved_before_sector_01() -> None:
 # -- preparation ---------------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-BAT-7", "TC-REC-2", "TC-REC-5")
 def test_battle_specialists_are_turned_face_up_initiator_first() -> None:
     state = new_game()
     state.players[BORZON].hand = ["S14", "S01"]  # Battle icon; Enlightenment only
@@ -148,8 +156,8 @@ def test_battle_specialists_are_turned_face_up_initiator_first() -> None:
     start_battle(state)
     assert kind(state) == ("battle_prepare", BORZON)
     assert {str(a) for a in GAME.legal_actions(state)} == {"PLAY-S S14", "READY"}
-    refused(state, "PLAY-S S01", "TC-BAT-5")
-    refused(state, "PLAY-S S07", "TC-BAT-5")
+    refused(state, "PLAY-S S01", "TC-BAT-7")
+    refused(state, "PLAY-S S07", "TC-BAT-7")
     GAME.apply(state, "PLAY-S S14")
     assert state.players[BORZON].face_up == ["S14"]
     assert state.players[BORZON].hand == ["S01"]
@@ -163,6 +171,7 @@ def test_battle_specialists_are_turned_face_up_initiator_first() -> None:
     assert battle.shield_limit(state, ANOR) == 4
 
 
+@pytest.mark.rules("TC-BAT-7")
 def test_no_preparation_without_battle_specialists() -> None:
     state = new_game()
     state.players[BORZON].hand = ["S01"]
@@ -173,6 +182,7 @@ def test_no_preparation_without_battle_specialists() -> None:
 # -- shields --------------------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-BAT-6", "TC-BAT-8", "TC-BAT-9")
 def test_captain_anor_assigns_her_three_shields_and_a_fourth_is_refused() -> None:
     """Anor's Shield power is 3: shields on systems 1 (weapons), 2 (shields) and 5 (cargo)."""
     state = new_game()
@@ -186,6 +196,7 @@ def test_captain_anor_assigns_her_three_shields_and_a_fourth_is_refused() -> Non
     assert kind(state) == ("battle_attack", BORZON)
 
 
+@pytest.mark.rules("TC-BAT-6")
 def test_malformed_shields_are_refused() -> None:
     state = new_game()
     start_battle(state)
@@ -196,6 +207,7 @@ def test_malformed_shields_are_refused() -> None:
     assert state.battle.shields["1"] == []
 
 
+@pytest.mark.rules("TC-BAT-6")
 def test_shields_are_limited_by_the_action_markers_left() -> None:
     state = new_game()
     state.players[ANOR].markers_lost = 2
@@ -204,6 +216,7 @@ def test_shields_are_limited_by_the_action_markers_left() -> None:
     refused(state, "SHIELD 1,2,5", "TC-BAT-6")
 
 
+@pytest.mark.rules("TC-BAT-6", "TC-DMG-1")
 def test_shields_are_limited_by_the_damaged_shields_power() -> None:
     state = new_game()
     state.players[ANOR].damage = {"shields": 2}
@@ -215,6 +228,7 @@ def test_shields_are_limited_by_the_damaged_shields_power() -> None:
 # -- the attack -------------------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-BAT-10", "TC-BAT-11", "TC-BAT-12", "TC-BAT-13", "TC-BAT-14")
 def test_shields_and_counter_defense_block_hits() -> None:
     state = new_game()
     start_battle(state)
@@ -235,6 +249,7 @@ def test_shields_and_counter_defense_block_hits() -> None:
     assert kind(state) == ("battle_attack", ANOR)
 
 
+@pytest.mark.rules("TC-BAT-13")
 def test_a_counter_defense_number_blocks_every_hit_showing_it() -> None:
     state = new_game()
     start_battle(state)
@@ -244,6 +259,7 @@ def test_a_counter_defense_number_blocks_every_hit_showing_it() -> None:
     assert state.players[ANOR].damage == {"sensors": 1}
 
 
+@pytest.mark.rules("TC-BAT-11", "TC-BAT-12")
 def test_no_counter_defense_roll_when_every_die_is_shielded() -> None:
     state = new_game()
     start_battle(state)
@@ -254,6 +270,7 @@ def test_no_counter_defense_roll_when_every_die_is_shielded() -> None:
     assert state.players[ANOR].damage == {}
 
 
+@pytest.mark.rules("TC-BAT-15", "TC-BAT-17")
 def test_destroying_one_system_wins_the_battle() -> None:
     state = new_game()
     put_cube(state, "01", "Azars")
@@ -271,6 +288,7 @@ def test_destroying_one_system_wins_the_battle() -> None:
     assert kind(state) == ("battle_takeover", BORZON)
 
 
+@pytest.mark.rules("TC-BAT-15", "TC-DMG-1")
 def test_a_system_destroyed_before_the_battle_does_not_win_it() -> None:
     state = new_game()
     state.players[ANOR].damage = {"cargo": 2}  # cargo power 2: already destroyed
@@ -283,6 +301,7 @@ def test_a_system_destroyed_before_the_battle_does_not_win_it() -> None:
     assert kind(state) == ("battle_shield", BORZON)
 
 
+@pytest.mark.rules("TC-BAT-14", "TC-BAT-15")
 def test_the_defender_can_win_on_the_counter_attack() -> None:
     state = new_game()
     start_battle(state)
@@ -296,6 +315,7 @@ def test_the_defender_can_win_on_the_counter_attack() -> None:
     assert data(ev, "battle_won")[0]["winner"] == ANOR
 
 
+@pytest.mark.rules("TC-BAT-14")
 def test_a_battle_without_weapons_on_either_side_ends_without_a_winner() -> None:
     state = new_game()
     state.players[BORZON].damage = {"weapons": 3}
@@ -308,6 +328,7 @@ def test_a_battle_without_weapons_on_either_side_ends_without_a_winner() -> None
     assert state.phase != "battle"
 
 
+@pytest.mark.rules("TC-BAT-14")
 def test_an_empty_damage_supply_ends_the_battle_without_a_winner() -> None:
     state = new_game()
     state.damage_supply = 0
@@ -316,17 +337,19 @@ def test_an_empty_damage_supply_ends_the_battle_without_a_winner() -> None:
     assert state.battle is None
 
 
+@pytest.mark.rules("TC-BAT-10")
 def test_attack_decision_refuses_anything_but_attack_or_retreat() -> None:
     state = new_game()
     start_battle(state)
     GAME.apply(state, "SHIELD -")
-    refused(state, "SHIELD 1", "TC-BAT-7")
-    refused(state, "ATTACK 3", "TC-BAT-7")
+    refused(state, "SHIELD 1", "TC-BAT-10")
+    refused(state, "ATTACK 3", "TC-BAT-10")
 
 
 # -- retreat ------------------------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-BAT-16", "TC-BAT-17")
 def test_a_retreating_defender_loses_no_energy_and_nothing_is_stolen() -> None:
     state = new_game()
     put_cube(state, "01", "Azars")
@@ -346,6 +369,7 @@ def test_a_retreating_defender_loses_no_energy_and_nothing_is_stolen() -> None:
     assert state.phase != "battle"
 
 
+@pytest.mark.rules("TC-BAT-16")
 def test_a_retreating_attacker_loses_the_battle() -> None:
     state = new_game()
     energy = state.players[BORZON].energy
@@ -357,6 +381,7 @@ def test_a_retreating_attacker_loses_the_battle() -> None:
     assert len(state.players[ANOR].gp_tokens) == 1
 
 
+@pytest.mark.rules("TC-BAT-17")
 def test_the_1gp_token_is_the_first_one_in_the_supply() -> None:
     state = new_game()
     ones = [g for g in state.gp_supply if state.content.gp_token(g).gp == 1]
@@ -366,6 +391,7 @@ def test_the_1gp_token_is_the_first_one_in_the_supply() -> None:
     assert ones[0] not in state.gp_supply
 
 
+@pytest.mark.rules("TC-BAT-17")
 def test_no_1gp_token_left_means_no_token() -> None:
     state = new_game()
     state.gp_supply = [g for g in state.gp_supply if state.content.gp_token(g).gp != 1]
@@ -375,6 +401,7 @@ def test_no_1gp_token_left_means_no_token() -> None:
     assert state.players[BORZON].gp_tokens == []
 
 
+@pytest.mark.rules("TC-BAT-15")
 def test_the_loser_never_goes_below_zero_energy() -> None:
     state = new_game()
     state.players[ANOR].energy = 0
@@ -397,13 +424,14 @@ def win_for_borzon(state: State) -> list[Event]:
     return GAME.apply(state, "ATTACK")
 
 
+@pytest.mark.rules("TC-BAT-18")
 def test_takeover_of_a_resource_cube() -> None:
     state = new_game()
     put_cube(state, "01", "Azars")
     bag_z, bag_a = state.bag.count("Zorhkonian"), state.bag.count("Azars")
     win_for_borzon(state)
     assert kind(state) == ("battle_takeover", BORZON)
-    refused(state, "TAKEOVER orbital", "TC-BAT-8")
+    refused(state, "TAKEOVER orbital", "TC-BAT-18")
     GAME.apply(state, "TAKEOVER cube")
     assert state.cubes["01"] == ["Zorhkonian"]
     assert state.bag.count("Zorhkonian") == bag_z - 1
@@ -411,17 +439,19 @@ def test_takeover_of_a_resource_cube() -> None:
     assert state.battle is None
 
 
+@pytest.mark.rules("TC-BAT-18")
 def test_takeover_of_an_orbital() -> None:
     state = new_game()
     put_orbital(state, "01", ANOR)
     win_for_borzon(state)
-    refused(state, "TAKEOVER cube", "TC-BAT-8")
+    refused(state, "TAKEOVER cube", "TC-BAT-18")
     GAME.apply(state, "TAKEOVER orbital")
     assert state.orbitals["01"] == [BORZON]
     assert state.players[BORZON].orbitals_home == 3
     assert state.players[ANOR].orbitals_home == 4
 
 
+@pytest.mark.rules("TC-BAT-18", "TC-CLAIM-3")
 def test_takeover_of_a_cube_needs_a_cube_the_winner_may_take_out_of_the_bag() -> None:
     state = new_game()
     put_cube(state, "01", "Azars")
@@ -429,12 +459,13 @@ def test_takeover_of_a_cube_needs_a_cube_the_winner_may_take_out_of_the_bag() ->
     for sector in ("03", "04", "05", "07"):  # four Zorhkonian cubes already out
         put_cube(state, sector, "Zorhkonian")
     win_for_borzon(state)
-    refused(state, "TAKEOVER cube", "TC-BAT-8")
-    refused(state, "TAKEOVER planet", "TC-BAT-8")
+    refused(state, "TAKEOVER cube", "TC-CLAIM-3")
+    refused(state, "TAKEOVER planet", "TC-BAT-18")
     GAME.apply(state, "TAKEOVER none")
     assert state.cubes["01"] == ["Azars"] and state.orbitals["01"] == [ANOR]
 
 
+@pytest.mark.rules("TC-BAT-18")
 def test_nothing_to_take_over_skips_the_takeover() -> None:
     state = new_game()
     state.players[ANOR].hand = ["C05"]
@@ -443,6 +474,7 @@ def test_nothing_to_take_over_skips_the_takeover() -> None:
     assert kind(state) == ("battle_steal", BORZON)
 
 
+@pytest.mark.rules("TC-BAT-19", "TC-BAT-20")
 def test_steal_a_card_after_looking_at_the_losers_hand() -> None:
     state = new_game()
     put_cube(state, "01", "Azars")
@@ -453,7 +485,7 @@ def test_steal_a_card_after_looking_at_the_losers_hand() -> None:
     assert look.data["hand"] == ["C05", "S01"]
     GAME.apply(state, "TAKEOVER cube")
     assert kind(state) == ("battle_steal", BORZON)
-    refused(state, "STEAL card S02", "TC-BAT-9")
+    refused(state, "STEAL card S02", "TC-BAT-20")
     ev = GAME.apply(state, "STEAL card S01")
     assert state.players[BORZON].hand == ["S01"]
     assert state.players[ANOR].hand == ["C05"]
@@ -462,16 +494,18 @@ def test_steal_a_card_after_looking_at_the_losers_hand() -> None:
     assert all("S01" not in e.text for e in ev if e.visible_to is None)
 
 
+@pytest.mark.rules("TC-BAT-21")
 def test_steal_a_knowledge_token() -> None:
     state = new_game()
     state.players[ANOR].knowledge["Chemical"] = 2
     win_for_borzon(state)
-    refused(state, "STEAL knowledge Cosmic", "TC-BAT-9")
+    refused(state, "STEAL knowledge Cosmic", "TC-BAT-21")
     GAME.apply(state, "STEAL knowledge Chemical")
     assert state.players[ANOR].knowledge["Chemical"] == 1
     assert state.players[BORZON].knowledge["Chemical"] == 1
 
 
+@pytest.mark.rules("TC-BAT-22")
 def test_steal_the_cube_in_the_cargo_hold() -> None:
     state = new_game()
     state.bag.remove("Azars")
@@ -484,17 +518,20 @@ def test_steal_the_cube_in_the_cargo_hold() -> None:
     assert state.bag.count("Azars") == bag_a + 1
 
 
+@pytest.mark.rules("TC-BAT-19", "TC-BAT-22")
 def test_steal_nothing_and_malformed_steals() -> None:
     state = new_game()
     state.players[ANOR].hand = ["C05"]
     win_for_borzon(state)
-    for bad in ("STEAL", "STEAL cube", "STEAL card", "STEAL none C05", "STEAL gold C05", "TAKEOVER none"):
-        refused(state, bad, "TC-BAT-9")
+    for bad in ("STEAL", "STEAL card", "STEAL none C05", "STEAL gold C05", "TAKEOVER none"):
+        refused(state, bad, "TC-BAT-19")
+    refused(state, "STEAL cube", "TC-BAT-22")  # Anor carries no Resource cube
     GAME.apply(state, "STEAL none")
     assert state.players[ANOR].hand == ["C05"]
     assert state.battle is None
 
 
+@pytest.mark.rules("TC-BAT-19")
 def test_nothing_to_steal_and_nothing_to_take_over_ends_the_battle() -> None:
     state = new_game()
     win_for_borzon(state)

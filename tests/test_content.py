@@ -33,6 +33,7 @@ def test_packaged_content_loads_and_is_cached(content: Content) -> None:
     assert load_content() == content
 
 
+@pytest.mark.rules("TC-COMP-1", "TC-MKT-1")
 def test_global_component_counts(content: Content) -> None:
     large = [t for t in content.tiles if not t.outer_limit]
     outer = [t for t in content.tiles if t.outer_limit]
@@ -57,6 +58,7 @@ def test_global_component_counts(content: Content) -> None:
     assert n.knowledge_on_points + n.knowledge_for_outer_limits + 8 == 24
 
 
+@pytest.mark.rules("TC-COMP-2")
 def test_faction_component_counts(content: Content) -> None:
     assert [f.name for f in content.factions] == ["Zorhkonian", "Xunon", "Triolor", "Azars"]
     assert content.numbers.cubes_per_faction == 5  # "5 Resource cubes"
@@ -78,6 +80,7 @@ def test_game_numbers(content: Content) -> None:
     assert (n.resolve_gp, n.battle_gp) == (3, 1)
 
 
+@pytest.mark.rules("TC-COMP-1", "TC-MOV-3")
 def test_tiles(content: Content) -> None:
     kinds = Counter(t.kind for t in content.tiles)
     assert kinds["tau_ceti"] == 1
@@ -91,6 +94,7 @@ def test_tiles(content: Content) -> None:
     assert numbered == list(range(1, 11))
 
 
+@pytest.mark.rules("TC-SETUP-3")
 def test_exploration_points_total_ten(content: Content) -> None:
     large = [t for t in content.tiles if not t.outer_limit]
     assert sum(t.exploration_points for t in large) == 10
@@ -102,6 +106,7 @@ def test_exploration_points_total_ten(content: Content) -> None:
     assert content.tile("10").exploration_points >= 1
 
 
+@pytest.mark.rules("TC-COMP-1")
 def test_four_of_each_crisis_type(content: Content) -> None:
     types = content.knowledge_types
     assert len(types) == 6
@@ -113,6 +118,7 @@ def test_four_of_each_crisis_type(content: Content) -> None:
         assert s.name == content.crisis_type(s.crisis_type).specialist
 
 
+@pytest.mark.rules("TC-COMP-1")
 def test_crisis_cards_numbered_one_to_24(content: Content) -> None:
     assert sorted(c.number for c in content.crisis_cards) == list(range(1, 25))
     assert all(c.id == f"C{c.number:02d}" for c in content.crisis_cards)
@@ -121,6 +127,7 @@ def test_crisis_cards_numbered_one_to_24(content: Content) -> None:
     assert content.crisis_type("Cosmic").specialist == "Astrophysicist"
 
 
+@pytest.mark.rules("TC-COMP-1")
 def test_tokens(content: Content) -> None:
     assert Counter(t.resource for t in content.crisis_tokens) == dict.fromkeys(content.resources, 4)
     assert Counter(t.commodity for t in content.commodity_tokens) == {c.name: 3 for c in content.commodities}
@@ -136,6 +143,7 @@ def test_tokens(content: Content) -> None:
         assert levels[(system, 3)] >= 1  # the Upgrade example uses a level 3 token
 
 
+@pytest.mark.rules("TC-IM-1")
 def test_missions(content: Content) -> None:
     kinds = Counter(m.kind for m in content.missions)
     assert set(kinds) == {"skill_check", "delivery"}
@@ -151,6 +159,7 @@ def test_missions(content: Content) -> None:
 
 
 @pytest.mark.parametrize("name", ["Zorhkonian", "Xunon", "Triolor", "Azars"])
+@pytest.mark.rules("TC-SKILL-2", "TC-ACT-4", "TC-SETUP-19")
 def test_faction_skill_sets(content: Content, name: str) -> None:
     f = content.faction(name)
     assert set(f.skills) == set(content.skills)
@@ -164,6 +173,7 @@ def test_faction_skill_sets(content: Content, name: str) -> None:
     assert 0 <= f.start_materials < len(f.materials_track)
 
 
+@pytest.mark.rules("TC-ACT-4")
 def test_faction_profiles_differ(content: Content) -> None:
     profiles = {tuple(sorted(f.action_costs.items())) for f in content.factions}
     assert len(profiles) == 4  # "the same 10 Major actions ... different energy expenditures"
@@ -172,6 +182,7 @@ def test_faction_profiles_differ(content: Content) -> None:
 # --- worked-example values ----------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-UPG-5", "TC-BAT-8", "TC-BUI-5", "TC-IM-5")
 def test_worked_example_values(content: Content) -> None:
     assert content.faction("Xunon").systems["cargo"] == 3  # Dr. Krenji's cargo capacity
     assert content.faction("Xunon").character == "Dr. Krenji"
@@ -191,6 +202,7 @@ def test_worked_example_values(content: Content) -> None:
     assert content.systems[4] == "cargo"
 
 
+@pytest.mark.rules("TC-ENG-2", "TC-ENG-4")
 def test_commodities(content: Content) -> None:
     assert content.commodity("nano").upgrades == ["computers", "propulsion"]
     assert content.commodity("nano").label == "nano processors"
@@ -200,10 +212,12 @@ def test_commodities(content: Content) -> None:
     assert len(content.commodities) == 6
 
 
+@pytest.mark.rules("TC-ENL-10")
 def test_biohazard_token_affecting_science(content: Content) -> None:
     assert any(t.crisis_type == "Biohazard" and t.resource == "Science" for t in content.crisis_tokens)
 
 
+@pytest.mark.rules("TC-IM-5")
 def test_xuno_to_zuron_asteroid_delivery(content: Content) -> None:
     assert any(m.kind == "delivery" and m.pickup == "XUNO" and m.deliver == "10" for m in content.missions)
 
@@ -272,12 +286,14 @@ def test_missing_required_field(folder: Path) -> None:
         load_content(folder)
 
 
+@pytest.mark.rules("TC-COMP-1")
 def test_count_violation(folder: Path) -> None:
     _edit(folder, "cards.toml", r'^\[\[crisis_cards\]\]\nid = "C24"\n(?:.+\n)*', "")
     with pytest.raises(ContentError, match="24 Crisis cards expected"):
         load_content(folder)
 
 
+@pytest.mark.rules("TC-SKILL-2")
 def test_skill_set_rule_violation(folder: Path) -> None:
     _edit(folder, "factions.toml", r"Agriculture = 3", "Agriculture = 2")
     with pytest.raises(ContentError, match="one 4, one 3, the rest 2"):

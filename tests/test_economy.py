@@ -68,6 +68,7 @@ def oxoroi_with_cube_in(sector: str) -> State:
     return state
 
 
+@pytest.mark.rules("TC-BUI-1", "TC-BUI-2", "TC-BUI-3", "TC-BUI-5", "TC-MAT-1", "TC-ECON-1", "TC-ORB-1", "TC-CUBE-1")
 def test_captain_oxoroi_pays_4t_to_build_with_technology_at_level_2() -> None:
     state = oxoroi_with_cube_in("09")
     state.market["Technology"] = 2
@@ -85,6 +86,7 @@ def test_captain_oxoroi_pays_4t_to_build_with_technology_at_level_2() -> None:
 
 
 @pytest.mark.parametrize(("level", "cost"), [(1, 2), (3, 6), (4, 8)])
+@pytest.mark.rules("TC-BUI-2")
 def test_build_costs_2_x_the_market_level_of_the_comparative_advantage(level: int, cost: int) -> None:
     state = oxoroi_with_cube_in("09")
     state.market["Technology"] = level
@@ -94,18 +96,21 @@ def test_build_costs_2_x_the_market_level_of_the_comparative_advantage(level: in
     assert state.players[ME].tau == tau - cost
 
 
+@pytest.mark.rules("TC-BUI-3")
 def test_build_refused_without_a_resource_cube_in_the_sector() -> None:
     state = oxoroi_with_cube_in("09")
-    refused(state, "BUI 01", "TC-BUI-2")
+    refused(state, "BUI 01", "TC-BUI-3")
 
 
+@pytest.mark.rules("TC-BUI-1", "TC-BUI-3")
 def test_build_refused_on_a_planet_or_an_unknown_tile() -> None:
     state = oxoroi_with_cube_in("09")
-    refused(state, "BUI XUNO", "TC-BUI-1")
-    refused(state, "BUI 99", "TC-BUI-1")
-    refused(state, "BUI", "TC-BUI-1")
+    refused(state, "BUI XUNO", "TC-BUI-3")
+    refused(state, "BUI 99", "TC-BUI-3")
+    refused(state, "BUI", "TC-BUI-3")
 
 
+@pytest.mark.rules("TC-BUI-3")
 def test_build_refused_with_no_orbital_left_on_the_planet() -> None:
     state = oxoroi_with_cube_in("09")
     state.players[ME].orbitals_home = 0
@@ -113,23 +118,26 @@ def test_build_refused_with_no_orbital_left_on_the_planet() -> None:
     refused(state, "BUI 09", "TC-BUI-3")
 
 
+@pytest.mark.rules("TC-BUI-2")
 def test_build_refused_when_the_materials_marker_is_left_most() -> None:
     state = oxoroi_with_cube_in("09")
     state.players[ME].materials = 0
-    refused(state, "BUI 09", "TC-BUI-4")
+    refused(state, "BUI 09", "TC-BUI-2")
 
 
+@pytest.mark.rules("TC-BUI-2")
 def test_build_refused_without_enough_tau() -> None:
     state = oxoroi_with_cube_in("09")
     state.market["Technology"] = 2
     state.players[ME].tau = 3
-    refused(state, "BUI 09", "TC-BUI-5")
+    refused(state, "BUI 09", "TC-BUI-2")
 
 
 # -- Recruit -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("materials", [0, 3, 6])
+@pytest.mark.rules("TC-REC-4", "TC-TAU-1")
 def test_recruit_cost_is_the_number_right_of_the_materials_marker(materials: int) -> None:
     state = new_game("Azars")
     p = state.players[ME]
@@ -139,6 +147,7 @@ def test_recruit_cost_is_the_number_right_of_the_materials_marker(materials: int
     assert p.tau == 20 - state.faction(ME).materials_track[materials]
 
 
+@pytest.mark.rules("TC-REC-1", "TC-REC-4")
 def test_recruit_draws_one_specialist_and_one_crisis_card() -> None:
     state = new_game("Azars")
     specialist, crisis = state.specialist_deck[0], state.crisis_deck[0]
@@ -151,6 +160,7 @@ def test_recruit_draws_one_specialist_and_one_crisis_card() -> None:
     assert public[0].visible_to is None and public[0].data["count"] == 2
 
 
+@pytest.mark.rules("TC-ASSIST-2")
 def test_a_diplomacy_card_draws_two_specialists_instead() -> None:
     state = new_game("Azars")
     state.players[ME].diplomacy = True
@@ -162,6 +172,7 @@ def test_a_diplomacy_card_draws_two_specialists_instead() -> None:
     assert state.crisis_deck == crisis_deck
 
 
+@pytest.mark.rules("TC-UPG-1", "TC-REC-4")
 def test_an_upgrade_lowers_the_recruit_cost() -> None:
     state = new_game("Azars")
     p = state.players[ME]
@@ -175,10 +186,11 @@ def test_an_upgrade_lowers_the_recruit_cost() -> None:
     assert p.tau == 20 - (before - 1)
 
 
+@pytest.mark.rules("TC-REC-4")
 def test_recruit_refused_without_enough_tau() -> None:
     state = new_game("Azars")
     state.players[ME].tau = 1
-    refused(state, "REC", "TC-REC-2")
+    refused(state, "REC", "TC-REC-4")
 
 
 # -- Sell/Buy ----------------------------------------------------------------------------
@@ -194,6 +206,7 @@ def krenji_on_xuno(in_demand: str = "Q10") -> State:
     return state
 
 
+@pytest.mark.rules("TC-SB-2", "TC-SB-3", "TC-SB-4", "TC-SB-5", "TC-SB-6", "TC-SB-7", "TC-TAU-1")
 def test_buying_what_is_not_in_demand_costs_market_level_x_1_x_quantity() -> None:
     state = krenji_on_xuno(in_demand="Q13")  # Zuron ore in demand
     GAME.apply(state, "BUY algae 3")
@@ -202,6 +215,7 @@ def test_buying_what_is_not_in_demand_costs_market_level_x_1_x_quantity() -> Non
     assert "Q10" not in state.supply
 
 
+@pytest.mark.rules("TC-SB-4", "TC-SB-6", "TC-SB-7")
 def test_buying_what_is_in_demand_costs_market_level_x_2_x_quantity() -> None:
     state = krenji_on_xuno(in_demand="Q10")  # Xunari algae in demand
     GAME.apply(state, "BUY algae 3")
@@ -209,6 +223,7 @@ def test_buying_what_is_in_demand_costs_market_level_x_2_x_quantity() -> None:
     assert state.players[ME].holdings == [Holding("Q11", 3)]
 
 
+@pytest.mark.rules("TC-SB-8")
 def test_buying_swaps_the_planets_token_with_one_from_the_demand_pile() -> None:
     state = krenji_on_xuno(in_demand="Q10")
     state.rng.script_choices([1])
@@ -217,6 +232,7 @@ def test_buying_swaps_the_planets_token_with_one_from_the_demand_pile() -> None:
     assert sorted(state.demand_pile) == ["Q10", "Q16"]
 
 
+@pytest.mark.rules("TC-SB-2", "TC-SB-4", "TC-SB-9", "TC-SB-10", "TC-SB-11", "TC-TAU-1")
 def test_selling_pays_market_level_x_demand_x_quantity_and_changes_demand_once() -> None:
     state = krenji_on_xuno(in_demand="Q10")
     state.players[ME].tau = 10
@@ -240,6 +256,7 @@ def test_selling_pays_market_level_x_demand_x_quantity_and_changes_demand_once()
     assert state.players[ME].holdings == [Holding("Q04", 3, True)]
 
 
+@pytest.mark.rules("TC-SB-10")
 def test_selling_uses_the_demand_of_when_the_action_began() -> None:
     state = krenji_on_xuno(in_demand="Q10")
     hold(state, "Q11", 2)
@@ -250,12 +267,13 @@ def test_selling_uses_the_demand_of_when_the_action_began() -> None:
     assert state.players[ME].tau == 30 + 3 * 2 * 2
 
 
+@pytest.mark.rules("TC-SB-10", "TC-SB-11")
 def test_done_ends_selling_and_changes_the_demand() -> None:
     state = krenji_on_xuno(in_demand="Q10")
     hold(state, "Q11", 2)
     hold(state, "Q13", 1)
     GAME.apply(state, "SELL")
-    refused(state, "DONE", "TC-SB-8")
+    refused(state, "DONE", "TC-SB-10")
     GAME.apply(state, "SELL ore")
     state.rng.script_choices([1])
     GAME.apply(state, "DONE")
@@ -265,45 +283,50 @@ def test_done_ends_selling_and_changes_the_demand() -> None:
     assert state.players[ME].holdings == [Holding("Q11", 2)]
 
 
+@pytest.mark.rules("TC-SB-1")
 def test_sell_buy_refused_when_not_on_a_planet() -> None:
     state = krenji_on_xuno()
     hold(state, "Q11", 2)
     state.players[ME].position = "05"
-    refused(state, "BUY algae 1", "TC-SB-2")
-    refused(state, "SELL", "TC-SB-2")
+    refused(state, "BUY algae 1", "TC-SB-1")
+    refused(state, "SELL", "TC-SB-1")
 
 
+@pytest.mark.rules("TC-SB-6")
 def test_buying_five_units_is_refused() -> None:
     state = krenji_on_xuno()
-    refused(state, "BUY algae 5", "TC-SB-3")
-    refused(state, "BUY algae 0", "TC-SB-3")
-    refused(state, "BUY algae x", "TC-SB-3")
+    refused(state, "BUY algae 5", "TC-SB-6")
+    refused(state, "BUY algae 0", "TC-SB-6")
+    refused(state, "BUY algae x", "TC-SB-6")
 
 
+@pytest.mark.rules("TC-SB-5")
 def test_buying_an_unknown_commodity_is_refused() -> None:
     state = krenji_on_xuno()
-    refused(state, "BUY spice 1", "TC-SB-1")
-    refused(state, "BUY algae", "TC-SB-1")
+    refused(state, "BUY spice 1", "TC-SB-5")
+    refused(state, "BUY algae", "TC-SB-5")
 
 
+@pytest.mark.rules("TC-SB-6", "TC-SB-7")
 def test_buy_refusals_token_held_supply_empty_and_tau() -> None:
     state = krenji_on_xuno(in_demand="Q10")
     hold(state, "Q11", 1)
-    refused(state, "BUY algae 1", "TC-SB-5")
+    refused(state, "BUY algae 1", "TC-SB-6")
     state = krenji_on_xuno(in_demand="Q10")
     state.supply.remove("Q11")
     state.supply.remove("Q12")
     state.players[1].holdings = [Holding("Q11", 1), Holding("Q12", 1)]
-    refused(state, "BUY algae 1", "TC-SB-4")
+    refused(state, "BUY algae 1", "TC-SB-7")
     state = krenji_on_xuno(in_demand="Q10")
     state.players[ME].tau = 17
     refused(state, "BUY algae 3", "TC-SB-6")
 
 
+@pytest.mark.rules("TC-SB-10")
 def test_selling_with_nothing_to_sell_is_refused() -> None:
     state = krenji_on_xuno()
     hold(state, "Q04", 3, engineered=True)
-    refused(state, "SELL", "TC-SB-7")
+    refused(state, "SELL", "TC-SB-10")
 
 
 # -- Reverse Engineer and Upgrade ----------------------------------------------------------
@@ -315,6 +338,7 @@ def anor_with_nano(quantity: int = 3, engineered: bool = True) -> State:
     return state
 
 
+@pytest.mark.rules("TC-ENG-3")
 def test_reverse_engineering_marks_the_commodity_token() -> None:
     state = anor_with_nano(engineered=False)
     assert "ENG nano" in legal(state)
@@ -322,20 +346,23 @@ def test_reverse_engineering_marks_the_commodity_token() -> None:
     assert state.players[ME].holdings == [Holding("Q04", 3, engineered=True)]
 
 
+@pytest.mark.rules("TC-ENG-2")
 def test_xunari_algae_cannot_be_reverse_engineered() -> None:
     state = new_game("Azars")
     hold(state, "Q10", 2)
     refused(state, "ENG algae", "TC-ENG-2")
 
 
+@pytest.mark.rules("TC-ENG-2", "TC-ENG-3")
 def test_reverse_engineering_needs_the_commodity_not_yet_engineered() -> None:
     state = new_game("Azars")
-    refused(state, "ENG nano", "TC-ENG-3")
-    refused(state, "ENG spice", "TC-ENG-1")
+    refused(state, "ENG nano", "TC-ENG-2")
+    refused(state, "ENG spice", "TC-ENG-3")
     state = anor_with_nano(engineered=True)
     refused(state, "ENG nano", "TC-ENG-3")
 
 
+@pytest.mark.rules("TC-UPG-2", "TC-UPG-4", "TC-ENG-4", "TC-MAT-1")
 def test_captain_anor_upgrades_propulsion_with_a_level_3_token() -> None:
     state = anor_with_nano(3)
     p = state.players[ME]
@@ -350,6 +377,7 @@ def test_captain_anor_upgrades_propulsion_with_a_level_3_token() -> None:
     assert "Q04" in state.supply
 
 
+@pytest.mark.rules("TC-UPG-4")
 def test_if_the_level_is_gone_the_next_lowest_token_is_taken() -> None:
     state = anor_with_nano(3)
     state.depot_systems.remove("Y11")
@@ -358,6 +386,7 @@ def test_if_the_level_is_gone_the_next_lowest_token_is_taken() -> None:
     assert state.players[ME].systems_tokens["propulsion"] == "Y10"
 
 
+@pytest.mark.rules("TC-UPG-3")
 def test_damage_stays_on_an_upgraded_system() -> None:
     state = anor_with_nano(3)
     p = state.players[ME]
@@ -368,6 +397,7 @@ def test_damage_stays_on_an_upgraded_system() -> None:
     assert ship.effective(state, ME, "propulsion") == 2
 
 
+@pytest.mark.rules("TC-UPG-2")
 def test_the_replaced_token_goes_back_to_the_galactic_depot() -> None:
     state = anor_with_nano(4)
     p = state.players[ME]
@@ -378,29 +408,33 @@ def test_the_replaced_token_goes_back_to_the_galactic_depot() -> None:
     assert "Y10" in state.depot_systems
 
 
+@pytest.mark.rules("TC-UPG-5")
 def test_upgrade_refused_with_a_commodity_that_does_not_upgrade_that_system() -> None:
     state = anor_with_nano(3)
-    refused(state, "UPG weapons nano", "TC-UPG-3")
+    refused(state, "UPG weapons nano", "TC-UPG-5")
 
 
+@pytest.mark.rules("TC-ENG-1", "TC-UPG-2", "TC-UPG-4")
 def test_upgrade_refusals_not_engineered_unknown_and_no_token() -> None:
     state = anor_with_nano(3, engineered=False)
-    refused(state, "UPG propulsion nano", "TC-UPG-2")
-    refused(state, "UPG engines nano", "TC-UPG-1")
-    refused(state, "UPG propulsion spice", "TC-UPG-1")
-    refused(state, "UPG weapons free", "TC-UPG-4")
+    refused(state, "UPG propulsion nano", "TC-ENG-1")
+    refused(state, "UPG engines nano", "TC-UPG-2")
+    refused(state, "UPG propulsion spice", "TC-UPG-2")
+    refused(state, "UPG weapons free", "TC-ENG-1")
     state = anor_with_nano(1)  # no level-1 token exists
-    refused(state, "UPG propulsion nano", "TC-UPG-5")
+    refused(state, "UPG propulsion nano", "TC-UPG-4")
 
 
+@pytest.mark.rules("TC-UPG-1")
 def test_upgrade_refused_when_the_token_would_lower_the_power() -> None:
     state = anor_with_nano(2)
     p = state.players[ME]
     state.depot_systems.remove("Y12")
     p.systems_tokens["propulsion"] = "Y12"
-    refused(state, "UPG propulsion nano", "TC-UPG-6")
+    refused(state, "UPG propulsion nano", "TC-UPG-1")
 
 
+@pytest.mark.rules("TC-TRADE-5")
 def test_a_free_upgrade_from_a_gp_token_gives_one_level_more() -> None:
     state = new_game("Azars")
     p = state.players[ME]
@@ -410,6 +444,7 @@ def test_a_free_upgrade_from_a_gp_token_gives_one_level_more() -> None:
     assert p.free_upgrades == 0
 
 
+@pytest.mark.rules("TC-ENG-1")
 def test_an_interface_exemption_upgrades_without_engineering_for_free() -> None:
     state = new_game("Triolor")
     p = state.players[ME]
@@ -420,6 +455,7 @@ def test_an_interface_exemption_upgrades_without_engineering_for_free() -> None:
     assert p.free_upgrades == 0
 
 
+@pytest.mark.rules("TC-UPG-2")
 def test_upgrading_with_the_materials_marker_right_most_leaves_it_there() -> None:
     state = anor_with_nano(3)
     p = state.players[ME]

@@ -25,6 +25,7 @@ def _to_enlightenment(state: State, affected: str, crisis_top: str, specialist_t
         GAME.apply(state, "PASS")
 
 
+@pytest.mark.rules("TC-ENL-1", "TC-ENL-2", "TC-ENL-3", "TC-ACT-2")
 def test_enlightenment_starts_in_round_two_with_the_bag_draw_and_two_seeded_cards() -> None:
     state = _round_one()
     _to_enlightenment(state, "Xunon", "C01", "S15")
@@ -35,6 +36,7 @@ def test_enlightenment_starts_in_round_two_with_the_bag_draw_and_two_seeded_card
     assert state.current_player == state.first_player == 1  # the first player rotated
 
 
+@pytest.mark.rules("TC-ENL-4")
 def test_playing_a_card_face_down_gives_two_energy_and_is_hidden_from_others() -> None:
     state = _round_one()
     _to_enlightenment(state, "Xunon", "C01", "S15")
@@ -51,6 +53,7 @@ def test_playing_a_card_face_down_gives_two_energy_and_is_hidden_from_others() -
     assert GAME.observe(state, other)["enlightenment"]["played"][str(seat)] == 1
 
 
+@pytest.mark.rules("TC-REC-2", "TC-REC-3")
 def test_a_battle_only_specialist_cannot_be_played_in_the_enlightenment_phase() -> None:
     state = _round_one()
     _to_enlightenment(state, "Xunon", "C01", "S15")
@@ -60,7 +63,7 @@ def test_a_battle_only_specialist_cannot_be_played_in_the_enlightenment_phase() 
     before = GAME.to_json(state)
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, "PLAY S07")
-    assert err.value.rule == "TC-REC-PHASE"
+    assert err.value.rule == "TC-REC-2"
     assert GAME.to_json(state) == before
 
 
@@ -71,6 +74,7 @@ def _finish_plays(state: State) -> list[str]:
     return [e.kind for e in events]
 
 
+@pytest.mark.rules("TC-ENL-7", "TC-ENL-8", "TC-ENL-9", "TC-ENL-10", "TC-ENL-11", "TC-ENL-12")
 def test_biohazard_crisis_raises_science_from_three_to_four_and_xunon_loses_a_cube() -> None:
     """The rulebook's example: a Biohazard crisis affecting Science on planet Xuno."""
     state = _round_one()
@@ -90,6 +94,7 @@ def test_biohazard_crisis_raises_science_from_three_to_four_and_xunon_loses_a_cu
     assert state.phase == "action"
 
 
+@pytest.mark.rules("TC-ENL-9", "TC-ENL-11")
 def test_no_cube_is_lost_when_the_resource_is_not_the_planet_owners_specialization() -> None:
     state = _round_one()
     state.crisis_stacks["Biohazard"].remove("X02")
@@ -102,6 +107,7 @@ def test_no_cube_is_lost_when_the_resource_is_not_the_planet_owners_specializati
     assert state.market["Technology"] == 2
 
 
+@pytest.mark.rules("TC-ENL-5", "TC-ENL-6", "TC-ENL-12", "TC-SPEC-1")
 def test_two_cosmic_crises_and_one_astrophysicist_cancel_the_lowest_numbered() -> None:
     """The rulebook's note: the lowest-numbered cosmic Crisis card is cancelled out first."""
     state = _round_one()
@@ -118,6 +124,7 @@ def test_two_cosmic_crises_and_one_astrophysicist_cancel_the_lowest_numbered() -
     assert state.crisis_deck[-1] == "C21"
 
 
+@pytest.mark.rules("TC-ENL-5", "TC-SPEC-1")
 def test_no_crisis_when_every_crisis_card_is_prevented() -> None:
     state = _round_one()
     _to_enlightenment(state, "Azars", "C01", "S01")  # Biohazard + Virologist
@@ -126,6 +133,7 @@ def test_no_crisis_when_every_crisis_card_is_prevented() -> None:
     assert not any(state.planet_crises.values())
 
 
+@pytest.mark.rules("TC-ENL-5", "TC-ENL-7")
 def test_the_highest_numbered_remaining_crisis_becomes_active() -> None:
     state = _round_one()
     _to_enlightenment(state, "Azars", "C02", "S01")

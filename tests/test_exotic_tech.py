@@ -60,6 +60,7 @@ def finish_turn(state: State) -> None:
 # -- Advanced Rule 6: acquiring an Exotic Tech -------------------------------------------------
 
 
+@pytest.mark.rules("TC-ADV6-2", "TC-COMP-1")
 def test_the_content_gives_each_exotic_tech_a_structured_effect() -> None:
     content = new_game().content
     effects = {e.id: (e.effect, e.amount, e.one_time) for e in content.exotic_tech}
@@ -71,6 +72,7 @@ def test_the_content_gives_each_exotic_tech_a_structured_effect() -> None:
     }
 
 
+@pytest.mark.rules("TC-ADV6-1")
 def test_upgrade_acquires_an_exotic_tech_of_your_choice_once_materials_are_maximized() -> None:
     state = maximized(new_game(6))
     p = state.players[BORZON]
@@ -86,48 +88,48 @@ def test_upgrade_acquires_an_exotic_tech_of_your_choice_once_materials_are_maxim
     assert p.materials == MAX and p.systems_tokens == {} and p.holdings == []
 
 
-@pytest.mark.rules("TC-UPG-9")
+@pytest.mark.rules("TC-ADV6-1")
 @pytest.mark.parametrize("materials", [0, 3, MAX - 1])
 def test_not_before_the_materials_are_maximized(materials: int) -> None:
     state = new_game(6)
     state.players[BORZON].materials = materials
-    refused(state, "UPG exotic E1", "TC-UPG-9")
+    refused(state, "UPG exotic E1", "TC-ADV6-1")
     assert not any(a.startswith("UPG exotic") for a in legal(state))
 
 
-@pytest.mark.rules("TC-UPG-7")
+@pytest.mark.rules("TC-ADV6-1")
 def test_only_with_advanced_rule_6() -> None:
     state = maximized(new_game())
-    refused(state, "UPG exotic E1", "TC-UPG-7")
+    refused(state, "UPG exotic E1", "TC-ADV6-1")
     assert not any(a.startswith("UPG exotic") for a in legal(state))
 
 
-@pytest.mark.rules("TC-UPG-7", "TC-UPG-1")
+@pytest.mark.rules("TC-ADV6-1", "TC-UPG-2")
 def test_unknown_exotic_tech_and_malformed_actions_are_refused() -> None:
     state = maximized(new_game(6))
-    refused(state, "UPG exotic E9", "TC-UPG-7")
-    refused(state, "UPG exotic S01", "TC-UPG-7")
-    refused(state, "UPG exotic", "TC-UPG-1")
-    refused(state, "UPG exotic E1 E2", "TC-UPG-1")
+    refused(state, "UPG exotic E9", "TC-ADV6-1")
+    refused(state, "UPG exotic S01", "TC-ADV6-1")
+    refused(state, "UPG exotic", "TC-UPG-2")
+    refused(state, "UPG exotic E1 E2", "TC-UPG-2")
 
 
-@pytest.mark.rules("TC-UPG-10")
+@pytest.mark.rules("TC-ADV6-1")
 def test_only_if_it_is_available() -> None:
     state = maximized(new_game(6))
     state.exotic_deck.remove("E3")
     state.players[ANOR].exotic_tech = "E3"
-    refused(state, "UPG exotic E3", "TC-UPG-10")
+    refused(state, "UPG exotic E3", "TC-ADV6-1")
     assert "UPG exotic E1" in legal(state)
 
 
-@pytest.mark.rules("TC-UPG-8")
+@pytest.mark.rules("TC-ADV6-2")
 def test_only_once_and_kept_for_the_rest_of_the_game() -> None:
     """"You cannot change it or acquire new exotic techs", even after building lowers the
     materials again."""
     state = maximized(new_game(6))
     GAME.apply(state, "UPG exotic E1")
     finish_turn(state)
-    refused(state, "UPG exotic E2", "TC-UPG-8")
+    refused(state, "UPG exotic E2", "TC-ADV6-2")
     # Building moves the Materials marker left; the Exotic Tech stays.
     state.bag.remove("Zorhkonian")
     state.cubes.setdefault("01", []).append("Zorhkonian")
@@ -136,14 +138,15 @@ def test_only_once_and_kept_for_the_rest_of_the_game() -> None:
     assert p.materials == MAX - 1 and p.exotic_tech == "E1"
 
 
-@pytest.mark.rules("TC-UPG-8")
+@pytest.mark.rules("TC-ADV6-2")
 def test_a_used_one_time_tech_still_counts_as_acquired() -> None:
     state = maximized(new_game(6))
     p = state.players[BORZON]
     p.exotic_tech, p.exotic_spent = "E4", True
-    refused(state, "UPG exotic E1", "TC-UPG-8")
+    refused(state, "UPG exotic E1", "TC-ADV6-2")
 
 
+@pytest.mark.rules("TC-ADV6-1", "TC-UPG-2")
 def test_the_ordinary_upgrade_is_unchanged_beside_the_exotic_one() -> None:
     state = maximized(new_game(6))
     assert "UPG weapons free" in legal(state)  # Zorhkonian weapons need no engineering
@@ -163,7 +166,7 @@ def start_battle(state: State) -> None:
     assert state.decision.kind == "battle_shield" and state.decision.player == ANOR
 
 
-@pytest.mark.rules("TC-BAT-6")
+@pytest.mark.rules("TC-BAT-6", "TC-ADV6-2")
 def test_graviton_deflector_counts_shields_one_higher() -> None:
     state = new_game(6)
     start_battle(state)
@@ -177,6 +180,7 @@ def test_graviton_deflector_counts_shields_one_higher() -> None:
     assert state.battle.shields["1"] == ["weapons", "shields", "computers", "cargo"]
 
 
+@pytest.mark.rules("TC-ADV6-2", "TC-BAT-6")
 def test_graviton_deflector_is_still_limited_by_the_action_markers() -> None:
     state = new_game(6)
     state.players[ANOR].exotic_tech = "E1"
@@ -187,6 +191,7 @@ def test_graviton_deflector_is_still_limited_by_the_action_markers() -> None:
 # -- E2 Fold Drive: +1 sector on each Move action ----------------------------------------------
 
 
+@pytest.mark.rules("TC-ADV6-2", "TC-MOV-1")
 def test_fold_drive_adds_one_sector_to_the_move_allowance() -> None:
     state = new_game(6)
     assert ship.move_allowance(state, BORZON) == 2
@@ -196,6 +201,7 @@ def test_fold_drive_adds_one_sector_to_the_move_allowance() -> None:
     assert ship.move_allowance(state, BORZON) == 2
 
 
+@pytest.mark.rules("TC-ADV6-2", "TC-MOV-1")
 def test_a_move_action_with_the_fold_drive_covers_one_more_sector() -> None:
     state = new_game(6)
     state.players[BORZON].exotic_tech = "E2"
@@ -205,6 +211,7 @@ def test_a_move_action_with_the_fold_drive_covers_one_more_sector() -> None:
     assert state.stack[-1].data["left"] == 3
 
 
+@pytest.mark.rules("TC-ADV6-2", "TC-MOV-1")
 def test_fold_drive_does_not_move_a_ship_with_destroyed_propulsion() -> None:
     state = new_game(6)
     state.players[BORZON].exotic_tech = "E2"
@@ -212,6 +219,7 @@ def test_fold_drive_does_not_move_a_ship_with_destroyed_propulsion() -> None:
     assert ship.move_allowance(state, BORZON) == 0
 
 
+@pytest.mark.rules("TC-ADV6-2")
 def test_other_exotic_techs_do_not_change_the_move_allowance() -> None:
     state = new_game(6)
     state.players[BORZON].exotic_tech = "E1"
@@ -228,6 +236,7 @@ def attempt_m02(state: State, dice: list[int]) -> None:
     GAME.apply(state, "IM-CHECK M02")
 
 
+@pytest.mark.rules("TC-ADV6-2", "TC-REROLL-1")
 def test_neural_lattice_re_rolls_without_paying_tau() -> None:
     state = new_game(6)
     p = state.players[BORZON]
@@ -243,7 +252,7 @@ def test_neural_lattice_re_rolls_without_paying_tau() -> None:
     assert p.exotic_reroll_round == state.round
 
 
-@pytest.mark.rules("TC-REROLL-1")
+@pytest.mark.rules("TC-ADV6-2")
 def test_neural_lattice_works_once_per_round() -> None:
     state = new_game(6)
     p = state.players[BORZON]
@@ -253,7 +262,7 @@ def test_neural_lattice_works_once_per_round() -> None:
     GAME.apply(state, "REROLL free")
     # The free re-roll failed too; the paid re-roll is still offered, the free one is not.
     assert state.decision.kind == "reroll"
-    refused(state, "REROLL free", "TC-REROLL-1")
+    refused(state, "REROLL free", "TC-ADV6-2")
     assert legal(state) == {"REROLL", "ACCEPT"}
     GAME.apply(state, "ACCEPT")
     # Next round the free re-roll is back.
@@ -263,6 +272,7 @@ def test_neural_lattice_works_once_per_round() -> None:
     assert "REROLL free" in legal(state)
 
 
+@pytest.mark.rules("TC-ADV6-2", "TC-REROLL-1")
 def test_neural_lattice_offers_a_re_roll_to_a_player_without_tau() -> None:
     state = new_game(6)
     p = state.players[BORZON]
@@ -274,19 +284,19 @@ def test_neural_lattice_offers_a_re_roll_to_a_player_without_tau() -> None:
     assert state.decision.kind == "turn"  # no TAU and no free re-roll left: the failure stands
 
 
-@pytest.mark.rules("TC-REROLL-1")
+@pytest.mark.rules("TC-ADV6-2")
 def test_free_re_roll_needs_the_neural_lattice() -> None:
     state = new_game(6)
     state.players[BORZON].exotic_tech = "E1"
     attempt_m02(state, [1, 1, 1, 1])
-    refused(state, "REROLL free", "TC-REROLL-1")
+    refused(state, "REROLL free", "TC-ADV6-2")
     assert legal(state) == {"REROLL", "ACCEPT"}
 
 
 # -- E4 Singularity Lance: one-time, 2 extra dice on one attack ---------------------------------
 
 
-@pytest.mark.rules("TC-BAT-7")
+@pytest.mark.rules("TC-ADV6-2")
 def test_singularity_lance_adds_two_dice_to_one_attack_then_is_discarded() -> None:
     state = new_game(6)
     p = state.players[BORZON]
@@ -305,16 +315,16 @@ def test_singularity_lance_adds_two_dice_to_one_attack_then_is_discarded() -> No
     GAME.apply(state, "ATTACK")
     GAME.apply(state, "SHIELD 1,2,3")
     assert state.decision.kind == "battle_attack" and state.decision.player == BORZON
-    refused(state, "ATTACK exotic", "TC-BAT-7")
+    refused(state, "ATTACK exotic", "TC-ADV6-2")
     state.rng.script_dice([1, 2, 3])
     events = GAME.apply(state, "ATTACK")
     assert [e.data["dice"] for e in events if e.kind == "attack"] == [[1, 2, 3]]
 
 
-@pytest.mark.rules("TC-BAT-7")
+@pytest.mark.rules("TC-ADV6-2")
 def test_attack_exotic_needs_the_singularity_lance() -> None:
     state = new_game(6)
     state.players[BORZON].exotic_tech = "E1"
     start_battle(state)
     GAME.apply(state, "SHIELD -")
-    refused(state, "ATTACK exotic", "TC-BAT-7")
+    refused(state, "ATTACK exotic", "TC-ADV6-2")

@@ -80,6 +80,7 @@ def add_outer_limit(state: State, tile: str, cell: tuple[int, int], token: str) 
 # -- Explore (EXP) ---------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-EXP-2", "TC-EXP-3", "TC-EXP-5", "TC-KNOW-1", "TC-ENERGY-1")
 def test_chemical_token_draws_the_first_chemical_card_of_the_deck() -> None:
     """Example: "a Chemical Knowledge token was revealed, and the corresponding Chemical
     Knowledge card is drawn" — by flipping through the deck; the flipped-past cards stay."""
@@ -100,6 +101,7 @@ def test_chemical_token_draws_the_first_chemical_card_of_the_deck() -> None:
     assert state.points["01.2"].token is None and state.points["01.2"].explored_by == 0
 
 
+@pytest.mark.rules("TC-EXP-3")
 def test_a_card_without_the_token_reward_sends_the_token_to_the_galactic_depot() -> None:
     state = new(ANOR, BORZON)
     on_top(state, "K08")  # Chemical: 3T and 1 energy, no token
@@ -112,6 +114,7 @@ def test_a_card_without_the_token_reward_sends_the_token_to_the_galactic_depot()
     assert state.players[0].tau == tau + 3
 
 
+@pytest.mark.rules("TC-EXP-4", "TC-REROLL-1")
 def test_failed_exploration_turns_the_token_face_down_and_the_card_goes_to_the_bottom() -> None:
     state = new(ANOR, BORZON)
     card = ready(state, 0, "01.2", "Cosmic", succeed=False)
@@ -127,6 +130,7 @@ def test_failed_exploration_turns_the_token_face_down_and_the_card_goes_to_the_b
     assert state.decision.kind == "turn"  # no Claim token after a failure
 
 
+@pytest.mark.rules("TC-EXP-4", "TC-REROLL-1")
 def test_failure_without_two_tau_ends_at_once() -> None:
     state = new(ANOR, BORZON)
     state.players[0].tau = 1
@@ -136,6 +140,7 @@ def test_failure_without_two_tau_ends_at_once() -> None:
     assert state.knowledge_deck[-1] == card and not state.points["01.2"].face_up
 
 
+@pytest.mark.rules("TC-REROLL-1", "TC-EXP-3")
 def test_a_re_roll_for_2_tau_can_turn_the_exploration_into_a_success() -> None:
     state = new(ANOR, BORZON)
     card = ready(state, 0, "01.2", "Cosmic", succeed=False)
@@ -149,6 +154,7 @@ def test_a_re_roll_for_2_tau_can_turn_the_exploration_into_a_success() -> None:
     assert state.decision.kind == "claim"
 
 
+@pytest.mark.rules("TC-EXP-2")
 def test_no_card_of_the_type_left_in_the_deck_shuffles_the_discard_pile_under_it() -> None:
     state = new(ANOR, BORZON)
     chemical = [c for c in state.knowledge_deck
@@ -170,29 +176,33 @@ def test_no_card_of_the_type_left_in_the_deck_shuffles_the_discard_pile_under_it
 # -- refusals ---------------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-EXP-2")
 def test_explore_only_the_sector_your_starship_is_in() -> None:
     state = new(ANOR, BORZON)
     state.players[0].position = "03"
     assert refused(state, "EXP 01.2").rule == "TC-EXP-2"
 
 
+@pytest.mark.rules("TC-EXP-2")
 def test_malformed_and_unknown_points_are_refused() -> None:
     state = new(ANOR, BORZON)
     state.players[0].position = "01"
-    assert refused(state, "EXP").rule == "TC-EXP-1"
-    assert refused(state, "EXP 01.2 01.3").rule == "TC-EXP-1"
-    assert refused(state, "EXP 99.1").rule == "TC-EXP-1"
+    assert refused(state, "EXP").rule == "TC-EXP-2"
+    assert refused(state, "EXP 01.2 01.3").rule == "TC-EXP-2"
+    assert refused(state, "EXP 99.1").rule == "TC-EXP-2"
 
 
+@pytest.mark.rules("TC-EXP-1")
 def test_an_explored_point_has_no_knowledge_token_left() -> None:
     state = new(ANOR, BORZON)
     state.players[0].position = "10"
     state.points["10.1"].token = None
     state.points["10.1"].explored_by = 1
-    assert refused(state, "EXP 10.1").rule == "TC-EXP-3"
+    assert refused(state, "EXP 10.1").rule == "TC-EXP-1"
     assert "EXP 10.1" not in {str(a) for a in GAME.legal_actions(state)}
 
 
+@pytest.mark.rules("TC-CLAIM-1")
 def test_a_point_claimed_by_another_player_cannot_be_explored() -> None:
     state = new(ANOR, BORZON)
     state.players[0].position = "01"
@@ -203,6 +213,7 @@ def test_a_point_claimed_by_another_player_cannot_be_explored() -> None:
     assert "EXP 01.1" not in {str(a) for a in GAME.legal_actions(state)}
 
 
+@pytest.mark.rules("TC-CLAIM-2")
 def test_your_claimed_point_waits_for_your_next_turn() -> None:
     state = new(ANOR, BORZON)
     p = state.players[0]
@@ -215,6 +226,7 @@ def test_your_claimed_point_waits_for_your_next_turn() -> None:
 # -- Claim tokens --------------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-CLAIM-1", "TC-CLAIM-2", "TC-CLAIM-4", "TC-CLAIM-5", "TC-CUBE-1")
 def test_captain_anor_claims_a_point_and_explores_it_on_her_next_turn() -> None:
     """Examples: Anor explores the centre point of the sector, puts her Claim token on the
     leftmost Knowledge token, explores it on her next turn, then "removed her Claim token and
@@ -241,6 +253,7 @@ def test_captain_anor_claims_a_point_and_explores_it_on_her_next_turn() -> None:
     assert board.controllers(state, "01") == {0}
 
 
+@pytest.mark.rules("TC-CLAIM-1")
 def test_declining_the_claim_keeps_the_token() -> None:
     state = new(ANOR, BORZON)
     ready(state, 0, "05.1", "Political")
@@ -250,15 +263,17 @@ def test_declining_the_claim_keeps_the_token() -> None:
     assert state.decision.kind == "turn"
 
 
+@pytest.mark.rules("TC-CLAIM-1")
 def test_claim_decision_refuses_other_points() -> None:
     state = new(ANOR, BORZON)
     ready(state, 0, "01.2", "Chemical")
     GAME.apply(state, "EXP 01.2")
-    assert refused(state, "CLAIM 01.2").rule == "TC-CLAIM-3"  # the point just explored
-    assert refused(state, "CLAIM 05.1").rule == "TC-CLAIM-3"  # another sector
-    assert refused(state, "CLAIM").rule == "TC-CLAIM-3"
+    assert refused(state, "CLAIM 01.2").rule == "TC-CLAIM-1"  # the point just explored
+    assert refused(state, "CLAIM 05.1").rule == "TC-CLAIM-1"  # another sector
+    assert refused(state, "CLAIM").rule == "TC-CLAIM-1"
 
 
+@pytest.mark.rules("TC-CLAIM-2")
 def test_the_claim_token_is_used_for_one_point_at_a_time() -> None:
     state = new(ANOR, BORZON)
     anor = state.players[0]
@@ -270,6 +285,7 @@ def test_the_claim_token_is_used_for_one_point_at_a_time() -> None:
     assert anor.claim == "05.2"
 
 
+@pytest.mark.rules("TC-CLAIM-1")
 def test_another_players_claim_leaves_nothing_to_claim() -> None:
     state = new(ANOR, BORZON)
     state.points["05.2"].claimed_by = 1
@@ -279,6 +295,7 @@ def test_another_players_claim_leaves_nothing_to_claim() -> None:
     assert state.decision.kind == "turn"
 
 
+@pytest.mark.rules("TC-CLAIM-2", "TC-EXP-4")
 def test_a_failed_claimed_exploration_keeps_the_claim() -> None:
     state = new(ANOR, BORZON)
     anor = state.players[0]
@@ -291,6 +308,7 @@ def test_a_failed_claimed_exploration_keeps_the_claim() -> None:
     assert "01" not in state.cubes or ANOR not in state.cubes["01"]
 
 
+@pytest.mark.rules("TC-CLAIM-3")
 def test_at_most_four_resource_cubes_come_out_of_the_bag() -> None:
     """"you can only take a maximum of 4 of your Resource cubes out of the Enlightenment bag"."""
     state = new(ANOR, BORZON)
@@ -308,6 +326,7 @@ def test_at_most_four_resource_cubes_come_out_of_the_bag() -> None:
     assert "no_cube" in kinds(ev)
 
 
+@pytest.mark.rules("TC-ECON-1", "TC-EI-7")
 def test_no_cube_where_another_player_controls_the_sector() -> None:
     state = new(ANOR, BORZON)
     state.orbitals["05"] = [1]
@@ -323,6 +342,7 @@ def test_no_cube_where_another_player_controls_the_sector() -> None:
 # -- Expanding Economic Influence ------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-EI-1", "TC-EI-3")
 def test_anor_expands_into_two_connected_outer_limit_tiles() -> None:
     """Example [1]-[3]: from a sector with her Resource cube Anor explores two Outer Limit tiles
     in a row and places a cube in each "since they are all connected". In the preset layout
@@ -345,6 +365,7 @@ def test_anor_expands_into_two_connected_outer_limit_tiles() -> None:
     assert state.decision.kind == "turn"  # single-point sectors take no Claim token
 
 
+@pytest.mark.rules("TC-EI-1")
 def test_an_outer_limit_tile_away_from_your_influence_gets_no_cube() -> None:
     state = new(ANOR, BORZON)
     add_outer_limit(state, "11", (1, 1), "Geological")
@@ -354,6 +375,7 @@ def test_an_outer_limit_tile_away_from_your_influence_gets_no_cube() -> None:
     assert "no_cube" in kinds(ev)
 
 
+@pytest.mark.rules("TC-EI-1", "TC-EI-4")
 def test_borzon_expands_from_sector_03_into_the_zuron_asteroid() -> None:
     """Example [4]-[5]: a cube in sector 03, then sector 10 "Zuron Asteroid" is explored."""
     state = new(BORZON, ANOR)
@@ -364,6 +386,7 @@ def test_borzon_expands_from_sector_03_into_the_zuron_asteroid() -> None:
     assert state.cubes["10"] == [BORZON]
 
 
+@pytest.mark.rules("TC-EI-1", "TC-EI-2")
 def test_the_zuron_asteroid_is_reached_through_sector_03_alone() -> None:
     """Dr. Krenji's home planet does not touch sector 10: only his cube in 03 connects it."""
     with_root = new(KRENJI, ANOR)
@@ -379,6 +402,7 @@ def test_the_zuron_asteroid_is_reached_through_sector_03_alone() -> None:
     assert "10" not in without.cubes
 
 
+@pytest.mark.rules("TC-EI-2", "TC-EI-5")
 def test_borzon_cannot_expand_into_sector_06_but_anor_can() -> None:
     """Example [6]: sector 06 is not connected to Borzon's influence (03, 10), but it is
     connected to Anor's home planet."""
@@ -399,6 +423,7 @@ def test_borzon_cannot_expand_into_sector_06_but_anor_can() -> None:
     assert state.cubes["06"] == [ANOR]
 
 
+@pytest.mark.rules("TC-CLAIM-3", "TC-EI-2")
 def test_expansion_stops_at_the_four_cube_limit() -> None:
     state = new(ANOR, BORZON)
     for _ in range(4):

@@ -11,6 +11,7 @@ from ecliptic.tauceti.game import TauCeti
 GAME = TauCeti()
 
 
+@pytest.mark.rules("TC-ENL-1")
 def test_first_round_has_no_enlightenment_phase() -> None:
     state = GAME.new_game({"layout": "preset", "players": 2, "factions": ["Xunon", "Azars"]}, 1)
     assert state.round == 1
@@ -18,6 +19,7 @@ def test_first_round_has_no_enlightenment_phase() -> None:
     assert state.current_player == 0
 
 
+@pytest.mark.rules("TC-ACT-3", "TC-ACT-6")
 def test_passing_earns_one_tau_per_unused_action_marker() -> None:
     state = GAME.new_game({"layout": "preset", "players": 2, "factions": ["Xunon", "Azars"]}, 1)
     tau = state.players[0].tau
@@ -26,6 +28,7 @@ def test_passing_earns_one_tau_per_unused_action_marker() -> None:
     assert state.players[0].passed
 
 
+@pytest.mark.rules("TC-REF-1", "TC-ACT-3", "TC-ACT-5")
 def test_refuel_costs_an_action_marker_and_gives_two_energy() -> None:
     state = GAME.new_game({"layout": "preset", "players": 2, "factions": ["Xunon", "Azars"]}, 1)
     energy = state.players[0].energy
@@ -38,6 +41,7 @@ def test_refuel_costs_an_action_marker_and_gives_two_energy() -> None:
     assert state.current_player == 1
 
 
+@pytest.mark.rules("TC-ROUND-1", "TC-ROUND-2")
 def test_short_game_ends_after_round_eight() -> None:
     state = GAME.new_game({"layout": "preset", "players": 2, "game": "short"}, 5)
     while not state.is_over:

@@ -39,6 +39,7 @@ def give_knowledge(state: State, seat: int, **counts: int) -> None:
 # -- minor actions are free and unlimited -----------------------------------------------------
 
 
+@pytest.mark.rules("TC-MINOR-1")
 def test_minor_actions_cost_no_action_marker_and_no_energy_and_can_follow_the_major_action() -> None:
     state = new_game()
     give_knowledge(state, XUNON, Chemical=2, Cosmic=1)
@@ -56,6 +57,7 @@ def test_minor_actions_cost_no_action_marker_and_no_energy_and_can_follow_the_ma
 # -- Trading: Specialists [2:1] ----------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-TRADE-1")
 def test_trade_specialists_two_for_one_of_the_top_three() -> None:
     state = new_game()
     p = state.players[XUNON]
@@ -76,6 +78,7 @@ def test_trade_specialists_two_for_one_of_the_top_three() -> None:
     assert state.decision.kind == "turn" and state.current_player == XUNON
 
 
+@pytest.mark.rules("TC-TRADE-1")
 def test_the_drawn_cards_are_seen_only_by_the_trading_player() -> None:
     state = new_game()
     state.players[XUNON].hand = ["S02", "S09"]
@@ -88,6 +91,7 @@ def test_the_drawn_cards_are_seen_only_by_the_trading_player() -> None:
             assert not any(card in e.text or card in str(e.data) for card in [*drawn, "S02", "S09"])
 
 
+@pytest.mark.rules("TC-TRADE-1")
 def test_keep_must_name_one_of_the_drawn_cards() -> None:
     state = new_game()
     state.players[XUNON].hand = ["S02", "S09"]
@@ -105,12 +109,14 @@ def test_keep_must_name_one_of_the_drawn_cards() -> None:
     (["S02", "S09"], "TRADE-S S02", "TRADE-S <card> <card>"),
     (["S02", "S09"], "TRADE-S S02 Z99", "not a Crisis or Specialist card"),
 ])
+@pytest.mark.rules("TC-TRADE-1")
 def test_trade_specialists_refusals(hand: list[str], action: str, message: str) -> None:
     state = new_game()
     state.players[XUNON].hand = hand
     assert message in str(refused(state, action, "TC-TRADE-1"))
 
 
+@pytest.mark.rules("TC-TRADE-1")
 def test_face_up_specialists_cannot_be_traded() -> None:
     state = new_game()
     state.players[XUNON].hand = ["S02"]
@@ -121,6 +127,7 @@ def test_face_up_specialists_cannot_be_traded() -> None:
 # -- Trading: Knowledge [2:1] ----------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-TRADE-2")
 def test_trade_knowledge_with_the_galactic_depot() -> None:
     state = new_game()
     give_knowledge(state, XUNON, Chemical=1, Cosmic=1)
@@ -133,6 +140,7 @@ def test_trade_knowledge_with_the_galactic_depot() -> None:
     assert state.depot_knowledge["Political"] == depot["Political"] - 1
 
 
+@pytest.mark.rules("TC-TRADE-2")
 def test_the_two_knowledge_tokens_given_may_be_the_same_type() -> None:
     state = new_game()
     give_knowledge(state, XUNON, Chemical=2)
@@ -141,6 +149,7 @@ def test_the_two_knowledge_tokens_given_may_be_the_same_type() -> None:
     assert state.players[XUNON].knowledge["Cosmic"] == 1
 
 
+@pytest.mark.rules("TC-TRADE-2")
 def test_trade_offer_accepted_by_the_other_player() -> None:
     state = new_game()
     give_knowledge(state, XUNON, Chemical=1, Cosmic=1)
@@ -157,6 +166,7 @@ def test_trade_offer_accepted_by_the_other_player() -> None:
     assert state.players[XUNON].offers_made == [AZARS]
 
 
+@pytest.mark.rules("TC-TRADE-2")
 def test_trade_offer_declined_changes_no_tokens() -> None:
     state = new_game()
     give_knowledge(state, XUNON, Chemical=2)
@@ -169,17 +179,19 @@ def test_trade_offer_declined_changes_no_tokens() -> None:
     assert state.current_player == XUNON
 
 
+@pytest.mark.rules("TC-TRADE-2")
 def test_one_offer_to_each_other_player_per_round() -> None:
     state = new_game()
     give_knowledge(state, XUNON, Chemical=2)
     give_knowledge(state, AZARS, Biohazard=1)
     GAME.apply(state, "TRADE-K Chemical Chemical Biohazard P1")
     GAME.apply(state, "DECLINE")
-    refused(state, "TRADE-K Chemical Chemical Biohazard P1", "TC-TRADE-OFFER")
+    refused(state, "TRADE-K Chemical Chemical Biohazard P1", "TC-TRADE-2")
     # the Galactic Depot is not a player: trading with it stays open
     GAME.apply(state, "TRADE-K Chemical Chemical Biohazard depot")
 
 
+@pytest.mark.rules("TC-TRADE-2")
 def test_offers_made_reset_at_the_next_round() -> None:
     state = new_game()
     give_knowledge(state, XUNON, Chemical=2)
@@ -204,6 +216,7 @@ def test_offers_made_reset_at_the_next_round() -> None:
     ("TRADE-K Chemical Cosmic Political bank", "not bank"),
     ("TRADE-K Chemical Cosmic Political P1", "Azars has no Political"),
 ])
+@pytest.mark.rules("TC-TRADE-2")
 def test_trade_knowledge_refusals(action: str, message: str) -> None:
     state = new_game()
     give_knowledge(state, XUNON, Chemical=1, Cosmic=1)
@@ -211,6 +224,7 @@ def test_trade_knowledge_refusals(action: str, message: str) -> None:
     assert message in str(refused(state, action, "TC-TRADE-2"))
 
 
+@pytest.mark.rules("TC-TRADE-2")
 def test_trade_offer_answer_must_be_accept_or_decline() -> None:
     state = new_game()
     give_knowledge(state, XUNON, Chemical=2)
@@ -222,6 +236,7 @@ def test_trade_offer_answer_must_be_accept_or_decline() -> None:
 # -- Trading: Knowledge for TAU -------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-TRADE-3", "TC-TAU-1")
 def test_sell_knowledge_for_the_tau_on_its_back_and_it_goes_to_the_depot() -> None:
     state = new_game()
     give_knowledge(state, XUNON, Cosmic=1)
@@ -232,6 +247,7 @@ def test_sell_knowledge_for_the_tau_on_its_back_and_it_goes_to_the_depot() -> No
     assert state.depot_knowledge["Cosmic"] == depot + 1
 
 
+@pytest.mark.rules("TC-TRADE-3")
 def test_sell_knowledge_refusals() -> None:
     state = new_game()
     refused(state, "SELL-K Cosmic", "TC-TRADE-3")
@@ -242,6 +258,7 @@ def test_sell_knowledge_refusals() -> None:
 # -- Trading: Resource units for Materials -----------------------------------------------------
 
 
+@pytest.mark.rules("TC-TRADE-4", "TC-CUBE-1")
 def test_resource_cube_for_materials() -> None:
     state = new_game()
     state.bag.remove("Xunon")
@@ -254,6 +271,7 @@ def test_resource_cube_for_materials() -> None:
     assert state.players[XUNON].materials == materials + 1
 
 
+@pytest.mark.rules("TC-TRADE-4")
 def test_resource_cube_for_materials_refusals() -> None:
     state = new_game()
     state.cubes["XUNO"] = ["Azars"]
@@ -270,6 +288,7 @@ def test_resource_cube_for_materials_refusals() -> None:
 @pytest.mark.parametrize(("token", "tau", "energy", "upgrades"), [
     ("G01", 6, 0, 0), ("G05", 0, 4, 0), ("G08", 0, 0, 1),
 ])
+@pytest.mark.rules("TC-TRADE-5", "TC-TAU-1")
 def test_gp_token_for_the_reward_on_its_back(token: str, tau: int, energy: int, upgrades: int) -> None:
     state = new_game()
     p = state.players[XUNON]
@@ -283,6 +302,7 @@ def test_gp_token_for_the_reward_on_its_back(token: str, tau: int, energy: int, 
     assert scoring.score(state, XUNON)["gp_tokens"] == 0
 
 
+@pytest.mark.rules("TC-TRADE-5")
 def test_gp_token_refusals() -> None:
     state = new_game()
     refused(state, "GP-TOKEN G01", "TC-TRADE-5")
@@ -292,6 +312,7 @@ def test_gp_token_refusals() -> None:
 # -- Playing a Specialist card (Action-phase icon) ----------------------------------------------
 
 
+@pytest.mark.rules("TC-REC-3", "TC-REC-5")
 def test_play_specialist_with_action_icon_turns_it_face_up_and_adds_its_skill_die() -> None:
     """Recruit: 'The Specialist card on the right can be played during Enlightenment phase or
     during Action phase.'"""
@@ -306,15 +327,16 @@ def test_play_specialist_with_action_icon_turns_it_face_up_and_adds_its_skill_di
     assert checks.dice_for(state, XUNON, "Science") == dice + 1
 
 
+@pytest.mark.rules("TC-REC-2", "TC-REC-3", "TC-REC-5")
 def test_specialist_without_action_icon_cannot_be_played_in_the_action_phase() -> None:
     """Recruit: 'The Specialist card in the middle can only be played during Battle phase.'"""
     state = new_game()
     state.players[XUNON].hand = ["S07", "S02", "C01"]  # B only; E only; a Crisis card
-    refused(state, "PLAY-S S07", "TC-REC-PHASE")
-    refused(state, "PLAY-S S02", "TC-REC-PHASE")
-    refused(state, "PLAY-S C01", "TC-SPEC-1")
-    refused(state, "PLAY-S S05", "TC-SPEC-1")
-    refused(state, "PLAY-S", "TC-SPEC-1")
+    refused(state, "PLAY-S S07", "TC-REC-2")
+    refused(state, "PLAY-S S02", "TC-REC-2")
+    refused(state, "PLAY-S C01", "TC-REC-5")
+    refused(state, "PLAY-S S05", "TC-REC-5")
+    refused(state, "PLAY-S", "TC-REC-5")
 
 
 # -- Resolving a crisis --------------------------------------------------------------------------
@@ -327,6 +349,7 @@ def crisis_on(state: State, planet: str, token: str) -> None:
     state.market[state.content.crisis_token(token).resource] = 3
 
 
+@pytest.mark.rules("TC-RES-1", "TC-RES-3", "TC-RES-4", "TC-RES-5", "TC-RES-6", "TC-RES-7", "TC-KNOW-1")
 def test_resolve_with_a_chemist_and_a_chemical_knowledge_token() -> None:
     """'a Chemist Specialist card and Chemical Knowledge token can resolve a Chemical crisis'"""
     state = new_game()
@@ -348,6 +371,7 @@ def test_resolve_with_a_chemist_and_a_chemical_knowledge_token() -> None:
     assert p.crises_resolved_since_loss == 1
 
 
+@pytest.mark.rules("TC-RES-1", "TC-RES-3", "TC-RES-5", "TC-RES-6", "TC-RES-7")
 def test_resolve_with_three_identical_knowledge_tokens() -> None:
     """'3 Chemical Knowledge tokens can resolve a Chemical crisis'"""
     state = new_game()
@@ -365,6 +389,7 @@ def test_resolve_with_three_identical_knowledge_tokens() -> None:
     assert len(p.gp_tokens) == 1
 
 
+@pytest.mark.rules("TC-RES-2", "TC-RES-4")
 def test_resolve_from_another_sector() -> None:
     """'You do not have to be on the planet in crisis to resolve it'"""
     state = new_game()
@@ -379,6 +404,7 @@ def test_resolve_from_another_sector() -> None:
     assert state.specialist_deck[-1] == "S12"
 
 
+@pytest.mark.rules("TC-RES-6", "TC-MKT-1")
 def test_market_level_does_not_go_below_one() -> None:
     state = new_game()
     crisis_on(state, "AZAR", "X06")
@@ -388,6 +414,7 @@ def test_market_level_does_not_go_below_one() -> None:
     assert state.market["Industry"] == 1
 
 
+@pytest.mark.rules("TC-RES-7")
 def test_resolving_with_no_3gp_token_left_earns_none() -> None:
     state = new_game()
     crisis_on(state, "AZAR", "X06")
@@ -398,6 +425,7 @@ def test_resolving_with_no_3gp_token_left_earns_none() -> None:
     assert "X06" in state.crisis_stacks["Chemical"]
 
 
+@pytest.mark.rules("TC-RES-1")
 def test_only_the_matching_tokens_are_used_when_two_crises_share_a_planet() -> None:
     state = new_game()
     crisis_on(state, "AZAR", "X06")
@@ -411,12 +439,13 @@ def test_only_the_matching_tokens_are_used_when_two_crises_share_a_planet() -> N
     ("RESOLVE X06", "TC-RES-1", "RESOLVE <Crisis token>"),
     ("RESOLVE X05 K3", "TC-RES-1", "not a Crisis token on a planet"),
     ("RESOLVE X99 K3", "TC-RES-1", "not a Crisis token on a planet"),
-    ("RESOLVE X06 K3", "TC-RES-3", "you have 2"),
-    ("RESOLVE X06 S02", "TC-RES-2", "needs a Chemist"),
-    ("RESOLVE X06 S10", "TC-RES-2", "you do not have S10"),
-    ("RESOLVE X06 C04", "TC-RES-2", "not a Specialist card"),
-    ("RESOLVE X06 K2", "TC-RES-2", "not a Specialist card"),
+    ("RESOLVE X06 K3", "TC-RES-1", "you have 2"),
+    ("RESOLVE X06 S02", "TC-RES-1", "needs a Chemist"),
+    ("RESOLVE X06 S10", "TC-RES-1", "you do not have S10"),
+    ("RESOLVE X06 C04", "TC-RES-1", "not a Specialist card"),
+    ("RESOLVE X06 K2", "TC-RES-1", "not a Specialist card"),
 ])
+@pytest.mark.rules("TC-RES-1")
 def test_resolve_refusals(action: str, rule: str, message: str) -> None:
     state = new_game()
     crisis_on(state, "AZAR", "X06")
@@ -425,11 +454,12 @@ def test_resolve_refusals(action: str, rule: str, message: str) -> None:
     assert message in str(refused(state, action, rule))
 
 
+@pytest.mark.rules("TC-RES-1", "TC-KNOW-1")
 def test_a_specialist_alone_does_not_resolve() -> None:
     state = new_game()
     crisis_on(state, "AZAR", "X06")
     state.players[XUNON].hand = ["S09"]
-    assert "Knowledge token" in str(refused(state, "RESOLVE X06 S09", "TC-RES-2"))
+    assert "Knowledge token" in str(refused(state, "RESOLVE X06 S09", "TC-RES-1"))
 
 
 # -- Assisting ------------------------------------------------------------------------------------
@@ -442,6 +472,7 @@ def assist_ready(state: State) -> None:
     state.cubes["XUNO"] = ["Xunon"]
 
 
+@pytest.mark.rules("TC-ASSIST-1", "TC-ASSIST-2")
 def test_assist_load_and_drop_earns_a_diplomacy_card() -> None:
     state = new_game()
     assist_ready(state)
@@ -456,6 +487,7 @@ def test_assist_load_and_drop_earns_a_diplomacy_card() -> None:
     assert p.diplomacy and state.diplomacy_left == left - 1
 
 
+@pytest.mark.rules("TC-ASSIST-1")
 def test_the_assisting_cube_stays_after_the_crisis_is_resolved_and_moves_one_gp() -> None:
     state = new_game()
     assist_ready(state)
@@ -470,6 +502,7 @@ def test_the_assisting_cube_stays_after_the_crisis_is_resolved_and_moves_one_gp(
     assert after == [before[0] - 1, before[1] + 1]
 
 
+@pytest.mark.rules("TC-ASSIST-2")
 def test_a_player_keeps_at_most_one_diplomacy_card() -> None:
     state = new_game()
     assist_ready(state)
@@ -484,6 +517,7 @@ def test_a_player_keeps_at_most_one_diplomacy_card() -> None:
     assert p.diplomacy and state.diplomacy_left == 3
 
 
+@pytest.mark.rules("TC-ASSIST-2")
 def test_no_diplomacy_card_when_none_is_left() -> None:
     state = new_game()
     assist_ready(state)
@@ -494,25 +528,27 @@ def test_no_diplomacy_card_when_none_is_left() -> None:
     assert not state.players[XUNON].diplomacy and state.diplomacy_left == 0
 
 
+@pytest.mark.rules("TC-ASSIST-1")
 def test_assist_load_refusals() -> None:
     state = new_game()
     assist_ready(state)
     p = state.players[XUNON]
     p.position = "01"
-    assert "while on Xuno" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-2"))
+    assert "while on Xuno" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-1"))
     p.position = "XUNO"
     state.cubes["XUNO"] = []
-    assert "no Resource cube" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-2"))
+    assert "no Resource cube" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-1"))
     state.cubes["XUNO"] = ["Xunon"]
     p.cargo_cube = True
-    assert "already carries" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-3"))
+    assert "already carries" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-1"))
     p.cargo_cube = False
     p.damage["cargo"] = 3
-    assert "destroyed" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-3"))
+    assert "destroyed" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-1"))
     p.damage = {}
     refused(state, "ASSIST-LOAD XUNO", "TC-ASSIST-1")
 
 
+@pytest.mark.rules("TC-ASSIST-1")
 def test_no_assist_for_a_crisis_affecting_another_resource_or_the_own_planet() -> None:
     state = new_game()
     state.bag.remove("Xunon")
@@ -522,12 +558,13 @@ def test_no_assist_for_a_crisis_affecting_another_resource_or_the_own_planet() -
     assert "Science" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-1"))
 
 
+@pytest.mark.rules("TC-ASSIST-1")
 def test_assist_drop_refusals() -> None:
     state = new_game()
     assist_ready(state)
     p = state.players[XUNON]
     p.position = "AZAR"
-    assert "carries no" in str(refused(state, "ASSIST-DROP", "TC-ASSIST-4"))
+    assert "carries no" in str(refused(state, "ASSIST-DROP", "TC-ASSIST-1"))
     p.cargo_cube = True
     p.position = "TRIOLO"
     refused(state, "ASSIST-DROP", "TC-ASSIST-1")
@@ -538,6 +575,7 @@ def test_assist_drop_refusals() -> None:
 # -- legal actions ---------------------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-MINOR-1")
 def test_every_minor_action_offered_is_in_the_action_space_and_applies() -> None:
     state = new_game()
     assist_ready(state)

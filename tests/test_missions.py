@@ -62,6 +62,7 @@ def mission(state: State, card: str, seat: int = XUNON) -> ActiveMission:
 # -- taking an IM ------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-IM-2")
 def test_im_draws_the_top_three_cards_and_keeps_one() -> None:
     state = new_game()
     for card in ("M03", "M02", "M01"):
@@ -85,17 +86,19 @@ def test_im_draws_the_top_three_cards_and_keeps_one() -> None:
     assert state.decision.kind == "turn" and state.decision.data["major_done"]
 
 
+@pytest.mark.rules("TC-IM-2")
 def test_keep_must_name_a_drawn_card() -> None:
     state = new_game()
     state.mission_deck[:0] = [state.mission_deck.pop(state.mission_deck.index(c))
                               for c in ("M01", "M02", "M03")]
     GAME.apply(state, "IM")
-    assert refused(state, "KEEP M04").rule == "TC-IM-3"
-    assert refused(state, "KEEP").rule == "TC-IM-3"
-    assert refused(state, "KEEP M01 M02").rule == "TC-IM-3"
-    assert refused(state, "END").rule == "TC-IM-3"
+    assert refused(state, "KEEP M04").rule == "TC-IM-2"
+    assert refused(state, "KEEP").rule == "TC-IM-2"
+    assert refused(state, "KEEP M01 M02").rule == "TC-IM-2"
+    assert refused(state, "END").rule == "TC-IM-2"
 
 
+@pytest.mark.rules("TC-IM-2")
 def test_full_interface_refuses_im() -> None:
     state = new_game()
     state.players[XUNON].missions = [ActiveMission("M01"), ActiveMission("M16")]
@@ -103,11 +106,13 @@ def test_full_interface_refuses_im() -> None:
     assert refused(state, "IM").rule == "TC-IM-2"
 
 
+@pytest.mark.rules("TC-IM-2")
 def test_im_takes_no_arguments() -> None:
     state = new_game()
-    assert refused(state, "IM M01").rule == "TC-IM-1"
+    assert refused(state, "IM M01").rule == "TC-IM-2"
 
 
+@pytest.mark.rules("TC-IM-2")
 def test_second_im_fills_the_other_card_space() -> None:
     state = new_game()
     take(state, "M01")
@@ -119,6 +124,7 @@ def test_second_im_fills_the_other_card_space() -> None:
 # -- pickup/deliver IMs ---------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-IM-2", "TC-IM-3", "TC-IM-4", "TC-IM-5", "TC-TAU-1")
 def test_krenji_delivers_from_xuno_to_zuron_asteroid_for_9_tau() -> None:
     """The rulebook's example: cargo capacity 3, 3 sectors from Xuno to Zuron Asteroid, 9T."""
     state = new_game()
@@ -134,6 +140,7 @@ def test_krenji_delivers_from_xuno_to_zuron_asteroid_for_9_tau() -> None:
     assert state.mission_discard == ["M16"]
 
 
+@pytest.mark.rules("TC-IM-4", "TC-DMG-1")
 def test_damaged_cargo_hold_lowers_the_delivery_reward() -> None:
     state = new_game()
     state.players[XUNON].missions = [ActiveMission("M16", picked_up=True)]
@@ -144,6 +151,7 @@ def test_damaged_cargo_hold_lowers_the_delivery_reward() -> None:
     assert state.players[XUNON].tau == tau + 2 * 3
 
 
+@pytest.mark.rules("TC-IM-4", "TC-MOV-3")
 def test_reward_counts_the_minimum_route_not_the_detour() -> None:
     """Xuno to Triolo goes around TAU CETI (which cannot be moved through): 5 sectors."""
     state = new_game()
@@ -155,35 +163,39 @@ def test_reward_counts_the_minimum_route_not_the_detour() -> None:
     assert state.players[XUNON].tau == tau + 3 * 5
 
 
+@pytest.mark.rules("TC-IM-3")
 def test_delivery_needs_the_pickup_first() -> None:
     state = new_game()
     state.players[XUNON].missions = [ActiveMission("M16")]
     state.players[XUNON].position = "10"
-    assert refused(state, "DELIVER M16").rule == "TC-IM-8"
-    assert refused(state, "PICKUP M16").rule == "TC-IM-7"  # not in Xuno
+    assert refused(state, "DELIVER M16").rule == "TC-IM-3"
+    assert refused(state, "PICKUP M16").rule == "TC-IM-3"  # not in Xuno
 
 
+@pytest.mark.rules("TC-IM-3")
 def test_delivery_only_in_the_delivery_sector() -> None:
     state = new_game()
     state.players[XUNON].missions = [ActiveMission("M16")]
     GAME.apply(state, "PICKUP M16")
-    assert refused(state, "PICKUP M16").rule == "TC-IM-7"  # already picked up
-    assert refused(state, "DELIVER M16").rule == "TC-IM-8"  # still in Xuno
+    assert refused(state, "PICKUP M16").rule == "TC-IM-3"  # already picked up
+    assert refused(state, "DELIVER M16").rule == "TC-IM-3"  # still in Xuno
 
 
+@pytest.mark.rules("TC-IM-1", "TC-IM-2", "TC-IM-3")
 def test_delivery_verbs_refuse_other_cards() -> None:
     state = new_game()
     state.players[XUNON].missions = [ActiveMission("M01")]
-    assert refused(state, "PICKUP M01").rule == "TC-IM-4"  # a skill-check IM
-    assert refused(state, "DELIVER M16").rule == "TC-IM-4"  # not on the Interface
-    assert refused(state, "PICKUP M99").rule == "TC-IM-4"
-    assert refused(state, "PICKUP").rule == "TC-IM-7"
-    assert refused(state, "DELIVER M01 M16").rule == "TC-IM-8"
+    assert refused(state, "PICKUP M01").rule == "TC-IM-1"  # a skill-check IM
+    assert refused(state, "DELIVER M16").rule == "TC-IM-2"  # not on the Interface
+    assert refused(state, "PICKUP M99").rule == "TC-IM-2"
+    assert refused(state, "PICKUP").rule == "TC-IM-3"
+    assert refused(state, "DELIVER M01 M16").rule == "TC-IM-3"
 
 
 # -- skill-check IMs ---------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-IM-1", "TC-IM-2", "TC-SKILL-1", "TC-SKILL-3", "TC-TAU-1")
 def test_skill_check_success_pays_the_card_and_discards_it() -> None:
     state = new_game()  # M01: Science check, 1 die showing 4+, in Xuno, 4T
     take(state, "M01")
@@ -195,6 +207,7 @@ def test_skill_check_success_pays_the_card_and_discards_it() -> None:
     assert state.mission_discard == ["M01"]
 
 
+@pytest.mark.rules("TC-IM-1", "TC-REROLL-1")
 def test_failed_skill_check_leaves_the_card_on_the_interface() -> None:
     state = new_game()
     state.players[XUNON].missions = [ActiveMission("M01")]
@@ -208,6 +221,7 @@ def test_failed_skill_check_leaves_the_card_on_the_interface() -> None:
     assert state.mission_discard == []
 
 
+@pytest.mark.rules("TC-REROLL-1")
 def test_failed_skill_check_may_be_re_rolled_for_2_tau() -> None:
     state = new_game()
     state.players[XUNON].missions = [ActiveMission("M01")]
@@ -219,36 +233,39 @@ def test_failed_skill_check_may_be_re_rolled_for_2_tau() -> None:
     assert cards(state) == []
 
 
+@pytest.mark.rules("TC-IM-1")
 def test_skill_check_once_per_card_per_turn() -> None:
     state = new_game()
     state.players[XUNON].missions = [ActiveMission("M01")]
     state.rng.script_dice([1, 1, 1, 1])
     GAME.apply(state, "IM-CHECK M01")
     GAME.apply(state, "ACCEPT")
-    assert refused(state, "IM-CHECK M01").rule == "TC-IM-6"
+    assert refused(state, "IM-CHECK M01").rule == "TC-IM-1"
     finish_turn(state)
     state.rng.script_dice([5, 1, 1, 1])
     GAME.apply(state, "IM-CHECK M01")
     assert cards(state) == []
 
 
+@pytest.mark.rules("TC-IM-1")
 def test_skill_check_only_in_the_cards_sector() -> None:
     state = new_game()
     state.players[XUNON].missions = [ActiveMission("M02")]  # in Zorhkon
-    assert refused(state, "IM-CHECK M02").rule == "TC-IM-5"
+    assert refused(state, "IM-CHECK M02").rule == "TC-IM-1"
     state.players[XUNON].position = "ZORHKON"
     state.rng.script_dice([6, 1])
     GAME.apply(state, "IM-CHECK M02")
     assert cards(state) == []
 
 
+@pytest.mark.rules("TC-IM-1", "TC-IM-2")
 def test_skill_check_refuses_malformed_actions() -> None:
     state = new_game()
     state.players[XUNON].missions = [ActiveMission("M16")]
-    assert refused(state, "IM-CHECK M16").rule == "TC-IM-4"  # a pickup/deliver IM
-    assert refused(state, "IM-CHECK M01").rule == "TC-IM-4"  # not on the Interface
-    assert refused(state, "IM-CHECK").rule == "TC-IM-5"
-    assert refused(state, "IM-CHECK M16 M01").rule == "TC-IM-5"
+    assert refused(state, "IM-CHECK M16").rule == "TC-IM-1"  # a pickup/deliver IM
+    assert refused(state, "IM-CHECK M01").rule == "TC-IM-2"  # not on the Interface
+    assert refused(state, "IM-CHECK").rule == "TC-IM-1"
+    assert refused(state, "IM-CHECK M16 M01").rule == "TC-IM-1"
 
 
 # -- saving -------------------------------------------------------------------------------

@@ -51,12 +51,14 @@ def refused(state: State, action: str, rule: str) -> IllegalAction:
 # -- moving --------------------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-MOV-1", "TC-SETUP-1")
 def test_move_offers_each_adjacent_sector_each_empty_space_and_stop() -> None:
     state = moving(new_game())
     assert state.decision.data["left"] == 2
     assert legal(state) == {"GO 05", "GO 08", "GO -2,-1", "GO -2,1", "GO -3,0", "GO -3,1", "STOP"}
 
 
+@pytest.mark.rules("TC-MOV-2", "TC-ACT-5", "TC-ENERGY-1")
 def test_move_costs_the_factions_energy_and_an_action_marker() -> None:
     state = new_game()
     GAME.apply(state, "MOV")
@@ -64,6 +66,7 @@ def test_move_costs_the_factions_energy_and_an_action_marker() -> None:
     assert state.players[KRENJI].markers_used == 1
 
 
+@pytest.mark.rules("TC-MOV-1")
 def test_propulsion_power_limits_the_number_of_sectors() -> None:
     state = moving(new_game())
     GAME.apply(state, "GO 05")
@@ -74,6 +77,7 @@ def test_propulsion_power_limits_the_number_of_sectors() -> None:
     assert legal(state) == {"END"}
 
 
+@pytest.mark.rules("TC-MOV-1", "TC-DMG-1")
 def test_damaged_propulsion_moves_fewer_sectors() -> None:
     state = new_game()
     state.players[KRENJI].damage = {"propulsion": 1}
@@ -83,6 +87,7 @@ def test_damaged_propulsion_moves_fewer_sectors() -> None:
     assert state.decision.kind == "turn"
 
 
+@pytest.mark.rules("TC-MOV-1")
 def test_stop_ends_the_move_early() -> None:
     state = moving(new_game())
     GAME.apply(state, "GO 08")
@@ -91,6 +96,7 @@ def test_stop_ends_the_move_early() -> None:
     assert state.decision.kind == "turn"
 
 
+@pytest.mark.rules("TC-MOV-1", "TC-DMG-1")
 def test_move_is_refused_when_propulsion_is_destroyed() -> None:
     state = new_game()
     state.players[KRENJI].damage = {"propulsion": 2}
@@ -98,34 +104,37 @@ def test_move_is_refused_when_propulsion_is_destroyed() -> None:
     assert "MOV" not in legal(state)
 
 
+@pytest.mark.rules("TC-MOV-3")
 def test_tau_ceti_cannot_be_moved_through_or_into() -> None:
     state = moving(new_game())
     GAME.apply(state, "GO 05")  # 05 touches TAU CETI
     assert "GO TC" not in legal(state)
-    refused(state, "GO TC", "TC-MOV-2")
+    refused(state, "GO TC", "TC-MOV-3")
 
 
 @pytest.mark.parametrize(
     ("action", "rule"),
     [
-        ("GO 02", "TC-MOV-3"),  # not adjacent
-        ("GO ZZ", "TC-MOV-3"),  # no such sector
-        ("GO 11", "TC-MOV-3"),  # an Outer Limit tile not drawn yet
-        ("GO", "TC-MOV-6"),
-        ("GO 05 08", "TC-MOV-6"),
-        ("STOP now", "TC-MOV-6"),
-        ("FLY 05", "TC-MOV-6"),
-        ("GO -2,+1", "TC-MOV-6"),  # not the canonical q,r
-        ("GO 0,1", "TC-MOV-4"),  # sector 03 lies there
-        ("GO 9,-9", "TC-MOV-4"),  # off the table
-        ("GO 1,-3", "TC-MOV-3"),  # empty, but not next to Xuno
-        ("JUMP", "TC-MOV-5"),  # not in a wormhole
+        ("GO 02", "TC-MOV-1"),  # not adjacent
+        ("GO ZZ", "TC-MOV-1"),  # no such sector
+        ("GO 11", "TC-MOV-1"),  # an Outer Limit tile not drawn yet
+        ("GO", "TC-MOV-2"),
+        ("GO 05 08", "TC-MOV-2"),
+        ("STOP now", "TC-MOV-2"),
+        ("FLY 05", "TC-MOV-2"),
+        ("GO -2,+1", "TC-MOV-2"),  # not the canonical q,r
+        ("GO 0,1", "TC-MOV-2"),  # sector 03 lies there
+        ("GO 9,-9", "TC-SETUP-1"),  # off the table
+        ("GO 1,-3", "TC-MOV-1"),  # empty, but not next to Xuno
+        ("JUMP", "TC-MOV-6"),  # not in a wormhole
     ],
 )
+@pytest.mark.rules("TC-MOV-1", "TC-MOV-2", "TC-MOV-6", "TC-SETUP-1")
 def test_malformed_or_impossible_moves_are_refused(action: str, rule: str) -> None:
     refused(moving(new_game()), action, rule)
 
 
+@pytest.mark.rules("TC-MOV-1")
 def test_no_more_sectors_once_propulsion_is_used_up() -> None:
     state = new_game()
     place(state, "15", (-2, 1))
@@ -139,6 +148,7 @@ def test_no_more_sectors_once_propulsion_is_used_up() -> None:
 # -- Outer Limit tiles -------------------------------------------------------------------------
 
 
+@pytest.mark.rules("TC-SETUP-1", "TC-SETUP-4")
 def test_flying_into_empty_space_draws_an_outer_limit_tile_with_a_knowledge_token() -> None:
     state = new_game()
     state.outer_limit_stack.remove("14")
@@ -157,18 +167,20 @@ def test_flying_into_empty_space_draws_an_outer_limit_tile_with_a_knowledge_toke
     assert state.decision.data["left"] == 1
 
 
+@pytest.mark.rules("TC-SETUP-1")
 def test_no_empty_space_to_fly_into_when_every_outer_limit_tile_is_drawn() -> None:
     state = new_game()
     state.outer_limit_stack = []
     moving(state)
     assert legal(state) == {"GO 05", "GO 08", "STOP"}
-    refused(state, "GO -2,1", "TC-MOV-4")
+    refused(state, "GO -2,1", "TC-SETUP-1")
 
 
 # -- hazards -------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("die", [5, 6])
+@pytest.mark.rules("TC-MOV-4")
 def test_cosmic_energy_five_or_six_nothing_happens(die: int) -> None:
     state = new_game()
     place(state, "11", (-2, 1))
@@ -181,6 +193,7 @@ def test_cosmic_energy_five_or_six_nothing_happens(die: int) -> None:
     assert state.decision.kind == "move"
 
 
+@pytest.mark.rules("TC-MOV-4", "TC-DMG-1")
 def test_cosmic_energy_positive_result_is_damage_the_player_allocates() -> None:
     state = new_game()
     place(state, "11", (-2, 1))
@@ -199,6 +212,7 @@ def test_cosmic_energy_positive_result_is_damage_the_player_allocates() -> None:
     assert state.decision.data["left"] == 1
 
 
+@pytest.mark.rules("TC-MOV-4")
 def test_cosmic_energy_negative_result_is_energy_gained() -> None:
     state = new_game()
     place(state, "11", (-2, 1))
@@ -210,6 +224,7 @@ def test_cosmic_energy_negative_result_is_energy_gained() -> None:
     assert state.players[KRENJI].damage == {}
 
 
+@pytest.mark.rules("TC-MOV-4")
 def test_cosmic_energy_zero_result_does_nothing() -> None:
     state = new_game()
     place(state, "11", (-2, 1))
@@ -221,6 +236,7 @@ def test_cosmic_energy_zero_result_does_nothing() -> None:
     assert state.decision.kind == "move"
 
 
+@pytest.mark.rules("TC-MOV-4", "TC-ENERGY-2")
 def test_cosmic_energy_gain_stops_at_49() -> None:
     state = new_game()
     place(state, "11", (-2, 1))
@@ -231,6 +247,7 @@ def test_cosmic_energy_gain_stops_at_49() -> None:
     assert state.players[KRENJI].energy == 49
 
 
+@pytest.mark.rules("TC-MOV-4", "TC-DMG-1")
 def test_damaged_shields_protect_less() -> None:
     state = new_game()
     place(state, "11", (-2, 1))
@@ -243,6 +260,7 @@ def test_damaged_shields_protect_less() -> None:
 
 
 @pytest.mark.parametrize("die", [5, 6])
+@pytest.mark.rules("TC-MOV-5")
 def test_asteroid_field_five_or_six_navigates_safely(die: int) -> None:
     state = new_game()
     place(state, "13", (-2, 1))
@@ -253,6 +271,7 @@ def test_asteroid_field_five_or_six_navigates_safely(die: int) -> None:
     assert state.decision.kind == "move"
 
 
+@pytest.mark.rules("TC-MOV-5", "TC-DMG-1")
 def test_asteroid_field_positive_result_is_damage() -> None:
     state = new_game()
     place(state, "13", (-2, 1))
@@ -266,6 +285,7 @@ def test_asteroid_field_positive_result_is_damage() -> None:
     assert state.decision.kind == "move"
 
 
+@pytest.mark.rules("TC-MOV-5")
 def test_asteroid_field_negative_result_does_nothing() -> None:
     state = new_game()
     place(state, "13", (-2, 1))
@@ -277,6 +297,7 @@ def test_asteroid_field_negative_result_does_nothing() -> None:
     assert state.players[KRENJI].damage == {}
 
 
+@pytest.mark.rules("TC-MOV-4", "TC-MOV-5", "TC-DMG-1")
 def test_damage_on_the_last_sector_is_allocated_after_the_move_ends() -> None:
     state = new_game()
     place(state, "11", (-3, 1))
@@ -292,6 +313,7 @@ def test_damage_on_the_last_sector_is_allocated_after_the_move_ends() -> None:
     assert state.decision.kind == "turn"
 
 
+@pytest.mark.rules("TC-DMG-1")
 def test_damage_allocation_refuses_an_unknown_system() -> None:
     state = new_game()
     place(state, "11", (-2, 1))
@@ -301,6 +323,7 @@ def test_damage_allocation_refuses_an_unknown_system() -> None:
     refused(state, "DAMAGE hull", "TC-DMG-1")
 
 
+@pytest.mark.rules("TC-MOV-5")
 def test_hazards_strike_again_on_each_entry() -> None:
     state = new_game()
     place(state, "13", (-2, 1))
@@ -326,12 +349,14 @@ def both_wormholes() -> State:
     return moving(state)
 
 
+@pytest.mark.rules("TC-MOV-6")
 def test_entering_a_wormhole_offers_the_jump() -> None:
     state = both_wormholes()
     GAME.apply(state, "GO 15")
     assert "JUMP" in legal(state)
 
 
+@pytest.mark.rules("TC-MOV-6", "TC-MOV-7")
 def test_wormhole_five_or_six_goes_to_the_other_wormhole_for_zero_sectors() -> None:
     state = both_wormholes()
     GAME.apply(state, "GO 15")
@@ -347,6 +372,7 @@ def test_wormhole_five_or_six_goes_to_the_other_wormhole_for_zero_sectors() -> N
     assert state.decision.kind == "turn"
 
 
+@pytest.mark.rules("TC-MOV-6", "TC-ENERGY-1")
 def test_wormhole_failure_loses_the_positive_result_in_energy() -> None:
     state = both_wormholes()
     GAME.apply(state, "GO 15")
@@ -355,9 +381,10 @@ def test_wormhole_failure_loses_the_positive_result_in_energy() -> None:
     GAME.apply(state, "JUMP")
     assert state.players[KRENJI].position == "15"
     assert state.players[KRENJI].energy == energy - 2
-    refused(state, "JUMP", "TC-MOV-5")  # once per entry
+    refused(state, "JUMP", "TC-MOV-6")  # once per entry
 
 
+@pytest.mark.rules("TC-MOV-6")
 def test_wormhole_failure_with_a_negative_result_does_nothing() -> None:
     state = both_wormholes()
     GAME.apply(state, "GO 15")
@@ -368,6 +395,7 @@ def test_wormhole_failure_with_a_negative_result_does_nothing() -> None:
     assert state.players[KRENJI].energy == energy
 
 
+@pytest.mark.rules("TC-MOV-6")
 def test_wormhole_energy_loss_never_goes_below_zero() -> None:
     state = both_wormholes()
     GAME.apply(state, "GO 15")
@@ -377,6 +405,7 @@ def test_wormhole_energy_loss_never_goes_below_zero() -> None:
     assert state.players[KRENJI].energy == 0
 
 
+@pytest.mark.rules("TC-MOV-6", "TC-MOV-7")
 def test_wormhole_jump_is_possible_on_the_last_sector() -> None:
     state = new_game()
     place(state, "15", (-2, 1))
@@ -391,16 +420,18 @@ def test_wormhole_jump_is_possible_on_the_last_sector() -> None:
     assert state.decision.kind == "turn"
 
 
+@pytest.mark.rules("TC-MOV-7")
 def test_a_lone_wormhole_does_not_work() -> None:
     state = new_game()
     place(state, "15", (-2, 1))
     moving(state)
     GAME.apply(state, "GO 15")
     assert "JUMP" not in legal(state)
-    err = refused(state, "JUMP", "TC-MOV-5")
+    err = refused(state, "JUMP", "TC-MOV-7")
     assert "BOTH" in err.reason
 
 
+@pytest.mark.rules("TC-MOV-7", "TC-SETUP-1")
 def test_drawing_the_second_wormhole_opens_both() -> None:
     state = new_game()
     place(state, "15", (3, -1))
@@ -423,6 +454,7 @@ def repairing(state: State) -> State:
     return state
 
 
+@pytest.mark.rules("TC-REP-2", "TC-TAU-1")
 def test_repair_on_a_planet_costs_1t_per_damage_marker() -> None:
     state = new_game()
     p = state.players[KRENJI]
@@ -442,6 +474,7 @@ def test_repair_on_a_planet_costs_1t_per_damage_marker() -> None:
 
 
 @pytest.mark.parametrize("sector", ["05", "10"])  # an empty sector and Zuron Asteroid
+@pytest.mark.rules("TC-REP-2")
 def test_repair_in_space_costs_2t_per_damage_marker(sector: str) -> None:
     state = new_game()
     p = state.players[KRENJI]
@@ -456,6 +489,7 @@ def test_repair_in_space_costs_2t_per_damage_marker(sector: str) -> None:
     assert state.decision.kind == "turn"
 
 
+@pytest.mark.rules("TC-REP-2")
 def test_repair_stops_when_the_tau_runs_out() -> None:
     state = new_game()
     p = state.players[KRENJI]
@@ -468,6 +502,7 @@ def test_repair_stops_when_the_tau_runs_out() -> None:
     assert state.decision.kind == "turn"
 
 
+@pytest.mark.rules("TC-REP-1", "TC-ADV3-2")
 def test_repair_is_refused_without_damage_markers_and_virus_crystals_are_not_repairable() -> None:
     state = new_game()
     state.players[KRENJI].virus = {"cargo": 1}
@@ -475,15 +510,17 @@ def test_repair_is_refused_without_damage_markers_and_virus_crystals_are_not_rep
     assert "virus" in err.reason
 
 
+@pytest.mark.rules("TC-ADV3-2")
 def test_fixing_a_virus_crystal_is_refused() -> None:
     state = new_game()
     state.players[KRENJI].damage = {"shields": 1}
     state.players[KRENJI].virus = {"cargo": 1}
     repairing(state)
     assert legal(state) == {"FIX shields", "DONE"}
-    refused(state, "FIX cargo", "TC-REP-1")
+    refused(state, "FIX cargo", "TC-ADV3-2")
 
 
+@pytest.mark.rules("TC-REP-2")
 def test_repair_is_refused_when_the_player_cannot_pay_for_one_marker() -> None:
     state = new_game()
     p = state.players[KRENJI]
@@ -497,17 +534,19 @@ def test_repair_is_refused_when_the_player_cannot_pay_for_one_marker() -> None:
 
 @pytest.mark.parametrize(
     ("action", "rule"),
-    [("FIX", "TC-REP-3"), ("FIX hull", "TC-REP-3"), ("FIX shields cargo", "TC-REP-3"),
-     ("DONE now", "TC-REP-3"), ("FIX weapons", "TC-REP-1")],
+    [("FIX", "TC-REP-2"), ("FIX hull", "TC-REP-2"), ("FIX shields cargo", "TC-REP-2"),
+     ("DONE now", "TC-REP-2"), ("FIX weapons", "TC-REP-1")],
 )
+@pytest.mark.rules("TC-REP-1", "TC-REP-2")
 def test_malformed_repairs_are_refused(action: str, rule: str) -> None:
     state = new_game()
     state.players[KRENJI].damage = {"shields": 1}
     refused(repairing(state), action, rule)
 
 
+@pytest.mark.rules("TC-REP-2", "TC-MOV-2")
 def test_rep_and_mov_take_no_arguments() -> None:
     state = new_game()
     state.players[KRENJI].damage = {"shields": 1}
-    refused(state, "REP shields", "TC-REP-3")
-    refused(state, "MOV 05", "TC-MOV-1")
+    refused(state, "REP shields", "TC-REP-2")
+    refused(state, "MOV 05", "TC-MOV-2")

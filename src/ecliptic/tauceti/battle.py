@@ -180,12 +180,12 @@ def _prepare_why_not(state: State, d: Decision, a: Action) -> IllegalAction | No
     if a == act("READY"):
         return None
     if a.verb != "PLAY-S" or len(a.args) != 1:
-        return illegal("TC-BAT-5", "turn a Specialist card face up with PLAY-S <card>, or READY to begin")
+        return illegal("TC-BAT-7", "turn a Specialist card face up with PLAY-S <card>, or READY to begin")
     card = a.args[0]
     if card not in state.players[d.player].hand:
-        return illegal("TC-BAT-5", f"{card} is not in your hand")
+        return illegal("TC-BAT-7", f"{card} is not in your hand")
     if card not in battle_cards(state, d.player):
-        return illegal("TC-BAT-5", f"{card} has no Battle phase icon")
+        return illegal("TC-BAT-7", f"{card} has no Battle phase icon")
     return None
 
 
@@ -299,14 +299,14 @@ def _attack_options(state: State, d: Decision) -> Iterator[Action]:
 
 def _attack_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if state.battle is None:
-        return illegal("TC-BAT-7", "there is no battle in progress")
+        return illegal("TC-BAT-10", "there is no battle in progress")
     if a in (act("ATTACK"), act("RETREAT")):
         return None
     if a == act("ATTACK", EXOTIC):
         if ship.exotic_bonus(state, d.player, "attack_dice") <= 0:
-            return illegal("TC-BAT-7", "you hold no unused Exotic Tech that adds attack dice")
+            return illegal("TC-ADV6-2", "you hold no unused Exotic Tech that adds attack dice")
         return None
-    return illegal("TC-BAT-7", "ATTACK, ATTACK exotic (with the Exotic Tech) or RETREAT")
+    return illegal("TC-BAT-10", "ATTACK, ATTACK exotic (with the Exotic Tech) or RETREAT")
 
 
 def _spend_attack_tech(state: State, seat: int, ev: list[Event]) -> int:
@@ -438,20 +438,20 @@ def _can_take_orbital(state: State, b: Battle, winner: int) -> bool:
 def _takeover_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     b = state.battle
     if b is None:
-        return illegal("TC-BAT-8", "there is no battle to take anything over from")
+        return illegal("TC-BAT-18", "there is no battle to take anything over from")
     if a.verb != "TAKEOVER" or len(a.args) != 1 or a.args[0] not in ("cube", "orbital", "none"):
-        return illegal("TC-BAT-8", "TAKEOVER cube, TAKEOVER orbital or TAKEOVER none")
+        return illegal("TC-BAT-18", "TAKEOVER cube, TAKEOVER orbital or TAKEOVER none")
     what = a.args[0]
     loser = _name(state, opponent(b, d.player))
     if what == "cube" and not _can_take_cube(state, b, d.player):
         if loser not in state.cubes.get(b.sector, []):
-            return illegal("TC-BAT-8", f"{loser} has no Resource cube in {_sector_name(state, b.sector)}")
-        return illegal("TC-BAT-8", f"you may have only {state.content.numbers.cubes_out_max} Resource cubes "
+            return illegal("TC-BAT-18", f"{loser} has no Resource cube in {_sector_name(state, b.sector)}")
+        return illegal("TC-CLAIM-3", f"you may have only {state.content.numbers.cubes_out_max} Resource cubes "
                        "out of the Enlightenment bag")
     if what == "orbital" and not _can_take_orbital(state, b, d.player):
         if opponent(b, d.player) not in state.orbitals.get(b.sector, []):
-            return illegal("TC-BAT-8", f"{loser} has no orbital in {_sector_name(state, b.sector)}")
-        return illegal("TC-BAT-8", "you have no orbital left on your home planet")
+            return illegal("TC-BAT-18", f"{loser} has no orbital in {_sector_name(state, b.sector)}")
+        return illegal("TC-BAT-18", "you have no orbital left on your home planet")
     return None
 
 
@@ -517,24 +517,24 @@ def _steal_options(state: State, d: Decision) -> Iterator[Action]:
 def _steal_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     b = state.battle
     if b is None:
-        return illegal("TC-BAT-9", "there is no battle to steal from")
+        return illegal("TC-BAT-19", "there is no battle to steal from")
     usage = "STEAL card <id>, STEAL knowledge <type>, STEAL cube or STEAL none"
     if a.verb != "STEAL" or not a.args:
-        return illegal("TC-BAT-9", usage)
+        return illegal("TC-BAT-19", usage)
     what, rest = a.args[0], a.args[1:]
     p = state.players[opponent(b, d.player)]
     if what in ("none", "cube") and rest:
-        return illegal("TC-BAT-9", usage)
+        return illegal("TC-BAT-19", usage)
     if what == "none":
         return None
     if what == "cube":
-        return None if p.cargo_cube else illegal("TC-BAT-9", f"{p.faction} carries no Resource cube")
+        return None if p.cargo_cube else illegal("TC-BAT-22", f"{p.faction} carries no Resource cube")
     if what not in ("card", "knowledge") or len(rest) != 1:
-        return illegal("TC-BAT-9", usage)
+        return illegal("TC-BAT-19", usage)
     if what == "card" and rest[0] not in p.hand:
-        return illegal("TC-BAT-9", f"{rest[0]} is not in {p.faction}'s hand")
+        return illegal("TC-BAT-20", f"{rest[0]} is not in {p.faction}'s hand")
     if what == "knowledge" and p.knowledge.get(rest[0], 0) <= 0:
-        return illegal("TC-BAT-9", f"{p.faction} has no {rest[0]} Knowledge token")
+        return illegal("TC-BAT-21", f"{p.faction} has no {rest[0]} Knowledge token")
     return None
 
 

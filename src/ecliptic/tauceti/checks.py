@@ -102,7 +102,7 @@ def _reroll_why_not(state: State, d: Decision, a: Action) -> IllegalAction | Non
         return None
     if a == act("REROLL", FREE):
         if not free_reroll_ready(state, d.player):
-            return illegal("TC-REROLL-1", "a free re-roll needs the Neural Lattice Exotic Tech, "
+            return illegal("TC-ADV6-2", "a free re-roll needs the Neural Lattice Exotic Tech, "
                            "and it can be used once per round")
         return None
     if a == act("ACCEPT"):

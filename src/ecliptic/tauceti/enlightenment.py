@@ -84,12 +84,12 @@ def _why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if a == act("DONE"):
         return None
     if a.verb != "PLAY" or len(a.args) != 1:
-        return illegal("TC-ENL-3", "play a card face down with PLAY <card> or finish with DONE")
+        return illegal("TC-ENL-4", "play a card face down with PLAY <card> or finish with DONE")
     card = a.args[0]
     if card not in state.players[d.player].hand:
-        return illegal("TC-ENL-3", f"{card} is not in your hand")
+        return illegal("TC-ENL-4", f"{card} is not in your hand")
     if not can_play(state, d.player, card):
-        return illegal("TC-REC-PHASE", f"{card} has no Enlightenment phase icon")
+        return illegal("TC-REC-2", f"{card} has no Enlightenment phase icon")
     return None
 
 

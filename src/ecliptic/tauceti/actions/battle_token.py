@@ -53,25 +53,25 @@ def _options(state: State, seat: int) -> Iterator[Action]:
 
 def _why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if len(a.args) != 2:
-        return illegal("TC-BAT-1", "place your Battle token with BATTLE <sector> <seat of the player you attack>")
+        return illegal("TC-BAT-2", "place your Battle token with BATTLE <sector> <seat of the player you attack>")
     sector, target_text = a.args
     p = state.players[seat]
     if p.battle_sector is not None:
-        return illegal("TC-BAT-1", f"you already placed your Battle token in sector {p.battle_sector} this round")
+        return illegal("TC-BAT-2", f"you already placed your Battle token in sector {p.battle_sector} this round")
     if sector not in state.layout:
-        return illegal("TC-BAT-1", f"{sector} is not a tile of the hex system")
+        return illegal("TC-BAT-2", f"{sector} is not a tile of the hex system")
     if board.is_planet(state, sector):
         return illegal("TC-BAT-2", "battles are outlawed on all planets")
     target = _parse_seat(state, target_text)
     if target is None:
-        return illegal("TC-BAT-1", f"{target_text} is not a seat in this game")
+        return illegal("TC-BAT-2", f"{target_text} is not a seat in this game")
     if target == seat:
-        return illegal("TC-BAT-3", "you cannot battle yourself")
+        return illegal("TC-BAT-2", "you cannot battle yourself")
     if not present(state, target, sector):
-        return illegal("TC-BAT-3", f"{state.players[target].faction} has no Resource cube or orbital "
+        return illegal("TC-BAT-2", f"{state.players[target].faction} has no Resource cube or orbital "
                        f"in sector {sector}")
     if token_in(state, sector):
-        return illegal("TC-BAT-4", f"another Battle token is already in sector {sector} this round")
+        return illegal("TC-BAT-3", f"another Battle token is already in sector {sector} this round")
     return None
 
 

@@ -90,22 +90,22 @@ def _bui_options(state: State, seat: int) -> Iterator[Action]:
 
 def _bui_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if len(a.args) != 1:
-        return illegal("TC-BUI-1", "build an orbital with BUI <sector>")
+        return illegal("TC-BUI-3", "build an orbital with BUI <sector>")
     sector = a.args[0]
     if not _is_sector(state.content, sector):
-        return illegal("TC-BUI-1", f"{sector} is not a sector tile an orbital can be built on")
+        return illegal("TC-BUI-3", f"{sector} is not a sector tile an orbital can be built on")
     p = state.players[seat]
     if p.faction not in state.cubes.get(sector, []):
-        return illegal("TC-BUI-2", f"you have no Resource cube in {_tile_name(state, sector)}; "
+        return illegal("TC-BUI-3", f"you have no Resource cube in {_tile_name(state, sector)}; "
                        "an orbital is built where you have a Resource cube")
     if p.orbitals_home <= 0:
         return illegal("TC-BUI-3", "you have no orbital left on your home planet")
     if p.materials <= 0:
-        return illegal("TC-BUI-4", "your Materials marker is on the left-most space and cannot "
+        return illegal("TC-BUI-2", "your Materials marker is on the left-most space and cannot "
                        "move left")
     cost = build_cost(state, seat)
     if p.tau < cost:
-        return illegal("TC-BUI-5", f"building costs {cost}T (2 x your Market level) and you have "
+        return illegal("TC-BUI-2", f"building costs {cost}T (2 x your Market level) and you have "
                        f"{p.tau}T")
     return None
 
@@ -143,13 +143,13 @@ verb(
 
 def _rec_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if a.args:
-        return illegal("TC-REC-1", "REC takes no arguments")
+        return illegal("TC-REC-4", "REC takes no arguments")
     cost = recruit_cost(state, seat)
     if state.players[seat].tau < cost:
-        return illegal("TC-REC-2", f"recruiting costs {cost}T (the number to the right of your "
+        return illegal("TC-REC-4", f"recruiting costs {cost}T (the number to the right of your "
                        f"Materials marker) and you have {state.players[seat].tau}T")
     if not state.specialist_deck and not state.specialist_discard:
-        return illegal("TC-REC-3", "no Specialist card is left to recruit")
+        return illegal("TC-REC-4", "no Specialist card is left to recruit")
     return None
 
 
@@ -229,20 +229,20 @@ def _buy_options(state: State, seat: int) -> Iterator[Action]:
 def _buy_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     max_buy = state.content.numbers.max_buy
     if len(a.args) != 2:
-        return illegal("TC-SB-1", "buy with BUY <commodity> <quantity>")
+        return illegal("TC-SB-5", "buy with BUY <commodity> <quantity>")
     name, qty_text = a.args
     if name not in _commodity_names(state.content):
-        return illegal("TC-SB-1", f"there is no commodity called {name!r}; choose from "
+        return illegal("TC-SB-5", f"there is no commodity called {name!r}; choose from "
                        f"{', '.join(_commodity_names(state.content))}")
     if not qty_text.isdigit() or not 1 <= int(qty_text) <= max_buy:
-        return illegal("TC-SB-3", f"you can buy 1 to {max_buy} of one type of commodity at a time")
+        return illegal("TC-SB-6", f"you can buy 1 to {max_buy} of one type of commodity at a time")
     if not _on_planet(state, seat):
-        return illegal("TC-SB-2", "you must be on a planet to sell or buy commodities")
+        return illegal("TC-SB-1", "you must be on a planet to sell or buy commodities")
     if holding(state, seat, name) is not None:
-        return illegal("TC-SB-5", f"you already hold a {_label(state, name)} Commodity token; "
+        return illegal("TC-SB-6", f"you already hold a {_label(state, name)} Commodity token; "
                        "sell it before buying that commodity again")
     if _supply_token(state, name) is None:
-        return illegal("TC-SB-4", f"no {_label(state, name)} Commodity token is left in the "
+        return illegal("TC-SB-7", f"no {_label(state, name)} Commodity token is left in the "
                        "Supply pile")
     planet = state.players[seat].position
     cost = price(state, name, demand(state, planet, name), int(qty_text))
@@ -288,11 +288,11 @@ def _sellable(state: State, seat: int) -> list[str]:
 
 def _sell_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if a.args:
-        return illegal("TC-SB-1", "SELL takes no arguments; you choose the commodities next")
+        return illegal("TC-SB-9", "SELL takes no arguments; you choose the commodities next")
     if not _on_planet(state, seat):
-        return illegal("TC-SB-2", "you must be on a planet to sell or buy commodities")
+        return illegal("TC-SB-1", "you must be on a planet to sell or buy commodities")
     if not _sellable(state, seat):
-        return illegal("TC-SB-7", "you hold no commodity you could sell")
+        return illegal("TC-SB-10", "you hold no commodity you could sell")
     return None
 
 
@@ -327,12 +327,12 @@ def _sale_options(state: State, d: Decision) -> Iterator[Action]:
 def _sale_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if a == act("DONE"):
         if not d.data["sold"]:
-            return illegal("TC-SB-8", "sell at least one commodity first")
+            return illegal("TC-SB-10", "sell at least one commodity first")
         return None
     if a.verb != "SELL" or len(a.args) != 1:
-        return illegal("TC-SB-8", "sell with SELL <commodity>, or finish with DONE")
+        return illegal("TC-SB-10", "sell with SELL <commodity>, or finish with DONE")
     if a.args[0] not in _sellable(state, d.player):
-        return illegal("TC-SB-8", f"you hold no {a.args[0]} you could sell")
+        return illegal("TC-SB-10", f"you hold no {a.args[0]} you could sell")
     return None
 
 
@@ -384,16 +384,16 @@ def _eng_options(state: State, seat: int) -> Iterator[Action]:
 
 def _eng_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if len(a.args) != 1:
-        return illegal("TC-ENG-1", "reverse engineer with ENG <commodity>")
+        return illegal("TC-ENG-3", "reverse engineer with ENG <commodity>")
     name = a.args[0]
     if name not in _commodity_names(state.content):
-        return illegal("TC-ENG-1", f"there is no commodity called {name!r}")
+        return illegal("TC-ENG-3", f"there is no commodity called {name!r}")
     if not state.content.commodity(name).reverse_engineerable:
         return illegal("TC-ENG-2", "ONLY quark-gluon plasma, nano processors, and octo-nanofluid "
                        f"can be reverse engineered, not {_label(state, name)}")
     h = holding(state, seat, name)
     if h is None:
-        return illegal("TC-ENG-3", f"you hold no {_label(state, name)}; buy it first with S/B")
+        return illegal("TC-ENG-2", f"you hold no {_label(state, name)}; buy it first with S/B")
     if h.engineered:
         return illegal("TC-ENG-3", f"your {_label(state, name)} is already reverse engineered")
     return None
@@ -451,16 +451,16 @@ def pick_token(state: State, system: str, level: int) -> SystemsToken | None:
 def _source_why_not(state: State, seat: int, system: str, source: str) -> IllegalAction | None:
     if source == FREE:
         if not free_upgrade_allowed(state, seat, system):
-            return illegal("TC-UPG-4", f"your {system} needs a reverse engineered commodity; you "
+            return illegal("TC-ENG-1", f"your {system} needs a reverse engineered commodity; you "
                            "have no free system upgrade")
         return None
     if source not in _commodity_names(state.content):
-        return illegal("TC-UPG-1", f"{source!r} is neither a commodity nor 'free'")
+        return illegal("TC-UPG-2", f"{source!r} is neither a commodity nor 'free'")
     h = holding(state, seat, source)
     if h is None or not h.engineered:
-        return illegal("TC-UPG-2", f"you have no reverse engineered {_label(state, source)}")
+        return illegal("TC-ENG-1", f"you have no reverse engineered {_label(state, source)}")
     if system not in state.content.commodity(source).upgrades:
-        return illegal("TC-UPG-3", f"{_label(state, source)} cannot upgrade your {system}")
+        return illegal("TC-UPG-5", f"{_label(state, source)} cannot upgrade your {system}")
     return None
 
 
@@ -476,19 +476,19 @@ def _exotic_why_not(state: State, seat: int, card: str) -> IllegalAction | None:
     """Advanced Rule 6: any 1 exotic tech "of your choice (if it's available) once your
     materials are maximized"; "You cannot change it or acquire new exotic techs"."""
     if not state.config.has(EXOTIC_RULE):
-        return illegal("TC-UPG-7", "Exotic Tech can be acquired only with Advanced Rule 6 in play")
+        return illegal("TC-ADV6-1", "Exotic Tech can be acquired only with Advanced Rule 6 in play")
     if not state.content.is_exotic(card):
-        return illegal("TC-UPG-7", f"there is no Exotic Tech card {card!r}; choose from "
+        return illegal("TC-ADV6-1", f"there is no Exotic Tech card {card!r}; choose from "
                        f"{', '.join(e.id for e in state.content.exotic_tech)}")
     p = state.players[seat]
     if p.exotic_tech is not None:
-        return illegal("TC-UPG-8", f"you already acquired the Exotic Tech {p.exotic_tech}; you cannot "
+        return illegal("TC-ADV6-2", f"you already acquired the Exotic Tech {p.exotic_tech}; you cannot "
                        "change it or acquire another")
     if not materials_maximized(state, seat):
-        return illegal("TC-UPG-9", "you may acquire an Exotic Tech only once your materials are "
+        return illegal("TC-ADV6-1", "you may acquire an Exotic Tech only once your materials are "
                        "maximized (Materials marker on the right-most space)")
     if card not in state.exotic_deck:
-        return illegal("TC-UPG-10", f"the Exotic Tech {card} is not available: another player has it")
+        return illegal("TC-ADV6-1", f"the Exotic Tech {card} is not available: another player has it")
     return None
 
 
@@ -519,13 +519,13 @@ def _upg_options(state: State, seat: int) -> Iterator[Action]:
 
 def _upg_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if len(a.args) != 2:
-        return illegal("TC-UPG-1", "upgrade with UPG <system> <commodity or free>, or acquire an "
+        return illegal("TC-UPG-2", "upgrade with UPG <system> <commodity or free>, or acquire an "
                        "Exotic Tech with UPG exotic <card>")
     system, source = a.args
     if system == EXOTIC:
         return _exotic_why_not(state, seat, source)
     if system not in state.content.systems:
-        return illegal("TC-UPG-1", f"there is no system called {system!r}; choose from "
+        return illegal("TC-UPG-2", f"there is no system called {system!r}; choose from "
                        f"{', '.join(state.content.systems)}")
     reason = _source_why_not(state, seat, system, source)
     if reason is not None:
@@ -533,10 +533,10 @@ def _upg_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     level = wanted_level(state, seat, system, source)
     token = pick_token(state, system, level)
     if token is None:
-        return illegal("TC-UPG-5", f"no {system} System Upgrade token of level {level} or lower "
+        return illegal("TC-UPG-4", f"no {system} System Upgrade token of level {level} or lower "
                        "is left on the Galactic Depot")
     if token.level < ship.power(state, seat, system):
-        return illegal("TC-UPG-6", f"the best {system} token left (level {token.level}) is below "
+        return illegal("TC-UPG-1", f"the best {system} token left (level {token.level}) is below "
                        f"your {system} power of {ship.power(state, seat, system)}")
     return None
 

@@ -91,16 +91,16 @@ def place_cube(state: State, seat: int, sector: str, ev: list[Event]) -> None:
 
 def _exp_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if a.verb != "EXP" or len(a.args) != 1:
-        return illegal("TC-EXP-1", "explore with EXP <Exploration point> (e.g. EXP 01.2)")
+        return illegal("TC-EXP-2", "explore with EXP <Exploration point> (e.g. EXP 01.2)")
     point = state.points.get(a.args[0])
     if point is None:
-        return illegal("TC-EXP-1", f"there is no Exploration point {a.args[0]} in the star system")
+        return illegal("TC-EXP-2", f"there is no Exploration point {a.args[0]} in the star system")
     p = state.players[seat]
     if point.sector != p.position:
         return illegal("TC-EXP-2", f"{a.args[0]} is in {_name(state, point.sector)}; you may only explore "
                        f"the sector your starship is in ({_name(state, p.position)})")
     if point.token is None:
-        return illegal("TC-EXP-3", f"{a.args[0]} has already been explored; no Knowledge token is left on it")
+        return illegal("TC-EXP-1", f"{a.args[0]} has already been explored; no Knowledge token is left on it")
     if point.claimed_by is not None and point.claimed_by != seat:
         return illegal("TC-CLAIM-1", f"{_faction(state, point.claimed_by)}'s Claim token is on {a.args[0]}; "
                        "no one else may explore it")
@@ -277,9 +277,9 @@ def _claim_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None
     if a == act("NOCLAIM"):
         return None
     if a.verb != "CLAIM" or len(a.args) != 1:
-        return illegal("TC-CLAIM-3", "place your Claim token with CLAIM <Exploration point>, or NOCLAIM")
+        return illegal("TC-CLAIM-1", "place your Claim token with CLAIM <Exploration point>, or NOCLAIM")
     if a.args[0] not in claimable(state, d.data["sector"]):
-        return illegal("TC-CLAIM-3", f"{a.args[0]} is not another unclaimed Knowledge token in "
+        return illegal("TC-CLAIM-1", f"{a.args[0]} is not another unclaimed Knowledge token in "
                        f"{_name(state, d.data['sector'])}")
     return None
 

@@ -191,7 +191,7 @@ def _trade_k_why_not(state: State, seat: int, a: Action) -> IllegalAction | None
     if _held(state, other, want) <= 0:
         return illegal("TC-TRADE-2", f"{_name(state, other)} has no {want} Knowledge token")
     if other in state.players[seat].offers_made:
-        return illegal("TC-TRADE-OFFER", f"you already made {_name(state, other)} a trade offer "
+        return illegal("TC-TRADE-2", f"you already made {_name(state, other)} a trade offer "
                        "this round")
     return None
 
@@ -367,14 +367,14 @@ def _play_s_options(state: State, seat: int) -> Iterator[Action]:
 
 def _play_s_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if len(a.args) != 1:
-        return illegal("TC-SPEC-1", "play a Specialist card face up: PLAY-S <card>")
+        return illegal("TC-REC-5", "play a Specialist card face up: PLAY-S <card>")
     card = a.args[0]
     if not _is_specialist(state, card):
-        return illegal("TC-SPEC-1", f"{card} is not a Specialist card")
+        return illegal("TC-REC-5", f"{card} is not a Specialist card")
     if card not in state.players[seat].hand:
-        return illegal("TC-SPEC-1", f"{card} is not in your hand")
+        return illegal("TC-REC-5", f"{card} is not in your hand")
     if "A" not in state.content.specialist(card).phases:
-        return illegal("TC-REC-PHASE", f"{card} has no Action phase icon")
+        return illegal("TC-REC-2", f"{card} has no Action phase icon")
     return None
 
 
@@ -418,21 +418,21 @@ def _resolve_why_not(state: State, seat: int, a: Action) -> IllegalAction | None
     p = state.players[seat]
     if method == K3:
         if _held(state, seat, ctype) < 3:
-            return illegal("TC-RES-3", f"resolving with Knowledge alone takes 3 {ctype} Knowledge "
+            return illegal("TC-RES-1", f"resolving with Knowledge alone takes 3 {ctype} Knowledge "
                            f"tokens; you have {_held(state, seat, ctype)}")
         return None
     if not _is_specialist(state, method):
-        return illegal("TC-RES-2", f"{method} is not a Specialist card (or K3 for 3 Knowledge tokens)")
+        return illegal("TC-RES-1", f"{method} is not a Specialist card (or K3 for 3 Knowledge tokens)")
     if method not in p.hand and method not in p.face_up:
-        return illegal("TC-RES-2", f"you do not have {method}")
+        return illegal("TC-RES-1", f"you do not have {method}")
     spec = state.content.specialist(method)
     if spec.advanced:
         return _advanced_resolve_why_not(state, seat, method, ctype)
     if spec.crisis_type != ctype:
-        return illegal("TC-RES-2", f"{method} is a {spec.name} ({spec.crisis_type}); a {ctype} "
+        return illegal("TC-RES-1", f"{method} is a {spec.name} ({spec.crisis_type}); a {ctype} "
                        f"crisis needs a {state.content.crisis_type(ctype).specialist}")
     if _held(state, seat, ctype) < 1:
-        return illegal("TC-RES-2", f"you also need a {ctype} Knowledge token")
+        return illegal("TC-RES-1", f"you also need a {ctype} Knowledge token")
     return None
 
 
@@ -440,12 +440,12 @@ def _advanced_resolve_why_not(state: State, seat: int, card: str, ctype: str) ->
     """An Advanced Specialist resolves a crisis only through its ability, and "To utilize an
     Advanced Specialist's abilities, you must turn the card face up"."""
     if state.content.specialist(card).ability.kind != RESOLVE_ANY:
-        return illegal("TC-RES-2", f"{card} is an Advanced Specialist whose ability does not "
+        return illegal("TC-SPEC-2", f"{card} is an Advanced Specialist whose ability does not "
                        "resolve crises")
     if card not in state.players[seat].face_up:
-        return illegal("TC-RES-2", f"turn {card} face up first (PLAY-S {card}) to use its ability")
+        return illegal("TC-SPEC-3", f"turn {card} face up first (PLAY-S {card}) to use its ability")
     if _held(state, seat, ctype) < 1:
-        return illegal("TC-RES-2", f"you also need a {ctype} Knowledge token")
+        return illegal("TC-RES-1", f"you also need a {ctype} Knowledge token")
     return None
 
 
@@ -544,13 +544,13 @@ def _load_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if not any(_needs_assist(state, seat, planet) for planet in state.planet_crises):
         return illegal("TC-ASSIST-1", f"no other planet has a crisis affecting {f.specialization}")
     if p.position != f.home_planet:
-        return illegal("TC-ASSIST-2", f"pick up the Resource cube while on {home}")
+        return illegal("TC-ASSIST-1", f"pick up the Resource cube while on {home}")
     if p.faction not in state.cubes.get(f.home_planet, []):
-        return illegal("TC-ASSIST-2", f"you have no Resource cube on {home}")
+        return illegal("TC-ASSIST-1", f"you have no Resource cube on {home}")
     if p.cargo_cube:
-        return illegal("TC-ASSIST-3", "your cargo hold already carries a Resource cube")
+        return illegal("TC-ASSIST-1", "your cargo hold already carries a Resource cube")
     if ship.effective(state, seat, "cargo") < 1:
-        return illegal("TC-ASSIST-3", "your cargo hold is destroyed")
+        return illegal("TC-ASSIST-1", "your cargo hold is destroyed")
     return None
 
 
@@ -565,10 +565,10 @@ def _load_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
 
 def _drop_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if a.args:
-        return illegal("TC-ASSIST-4", "ASSIST-DROP takes no arguments")
+        return illegal("TC-ASSIST-1", "ASSIST-DROP takes no arguments")
     p = state.players[seat]
     if not p.cargo_cube:
-        return illegal("TC-ASSIST-4", "your cargo hold carries no Resource cube")
+        return illegal("TC-ASSIST-1", "your cargo hold carries no Resource cube")
     if not _needs_assist(state, seat, p.position):
         return illegal("TC-ASSIST-1", f"drop the cube on another planet in a crisis affecting "
                        f"{state.faction(seat).specialization}")

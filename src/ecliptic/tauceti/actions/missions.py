@@ -75,11 +75,11 @@ def _card_arg(state: State, seat: int, a: Action, verb_name: str, rule: str,
         return illegal(rule, f"write {verb_name} <IM card>, e.g. {verb_name} M16")
     mission = active(state, seat, a.args[0])
     if mission is None:
-        return illegal("TC-IM-4", f"{a.args[0]} is not an IM card on your Interface")
+        return illegal("TC-IM-2", f"{a.args[0]} is not an IM card on your Interface")
     card = state.content.mission(mission.card)
     if card.kind != kind:
         wanted = "a skill-check IM" if kind == "skill_check" else "a pickup/deliver IM"
-        return illegal("TC-IM-4", f"{card.id} is not {wanted}")
+        return illegal("TC-IM-1", f"{card.id} is not {wanted}")
     return mission, card
 
 
@@ -99,13 +99,13 @@ def _slots_full(state: State, seat: int) -> bool:
 
 def _im_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if a != act("IM"):
-        return illegal("TC-IM-1", "IM takes no arguments")
+        return illegal("TC-IM-2", "IM takes no arguments")
     if _slots_full(state, seat):
         slots = state.content.numbers.im_slots
         return illegal("TC-IM-2", f"all {slots} IM card spaces on your Interface are full; "
                        "complete an IM first")
     if not state.mission_deck and not state.mission_discard:
-        return illegal("TC-IM-1", "there is no IM card left to draw")
+        return illegal("TC-IM-2", "there is no IM card left to draw")
     return None
 
 
@@ -131,7 +131,7 @@ verb(
 
 def _keep_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if a.verb != "KEEP" or len(a.args) != 1 or a.args[0] not in d.data["cards"]:
-        return illegal("TC-IM-3", f"KEEP one of the cards you drew: {', '.join(d.data['cards'])}")
+        return illegal("TC-IM-2", f"KEEP one of the cards you drew: {', '.join(d.data['cards'])}")
     return None
 
 
@@ -270,16 +270,16 @@ def _check_options(state: State, seat: int) -> Iterator[Action]:
 
 
 def _check_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
-    found = _card_arg(state, seat, a, "IM-CHECK", "TC-IM-5", "skill_check")
+    found = _card_arg(state, seat, a, "IM-CHECK", "TC-IM-1", "skill_check")
     if isinstance(found, IllegalAction):
         return found
     mission, card = found
     where = state.players[seat].position
     if where != card.sector:
-        return illegal("TC-IM-5", f"{card.id} is attempted in {_sector_name(state, card.sector)}; "
+        return illegal("TC-IM-1", f"{card.id} is attempted in {_sector_name(state, card.sector)}; "
                        f"your starship is in {_sector_name(state, where)}")
     if mission.last_attempt_turn == state.turn_count:
-        return illegal("TC-IM-6", f"you already attempted {card.id} this turn; try again on a "
+        return illegal("TC-IM-1", f"you already attempted {card.id} this turn; try again on a "
                        "later turn (or re-roll a failed check for 2T)")
     return None
 
@@ -334,15 +334,15 @@ def _delivery_options(state: State, seat: int, verb_name: str) -> Iterator[Actio
 
 
 def _pickup_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
-    found = _card_arg(state, seat, a, "PICKUP", "TC-IM-7", "delivery")
+    found = _card_arg(state, seat, a, "PICKUP", "TC-IM-3", "delivery")
     if isinstance(found, IllegalAction):
         return found
     mission, card = found
     if mission.picked_up:
-        return illegal("TC-IM-7", f"you already picked up {card.id}")
+        return illegal("TC-IM-3", f"you already picked up {card.id}")
     where = state.players[seat].position
     if where != card.pickup:
-        return illegal("TC-IM-7", f"{card.id} is picked up in {_sector_name(state, card.pickup)}; "
+        return illegal("TC-IM-3", f"{card.id} is picked up in {_sector_name(state, card.pickup)}; "
                        f"your starship is in {_sector_name(state, where)}")
     return None
 
@@ -359,19 +359,19 @@ def _pickup_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None
 
 
 def _deliver_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
-    found = _card_arg(state, seat, a, "DELIVER", "TC-IM-8", "delivery")
+    found = _card_arg(state, seat, a, "DELIVER", "TC-IM-3", "delivery")
     if isinstance(found, IllegalAction):
         return found
     mission, card = found
     if not mission.picked_up:
-        return illegal("TC-IM-8", f"pick up {card.id} in {_sector_name(state, card.pickup)} "
+        return illegal("TC-IM-3", f"pick up {card.id} in {_sector_name(state, card.pickup)} "
                        "before you deliver it")
     if not may_deliver(mission):
-        return illegal("TC-IM-9", f"the TCA refused permission for {card.id} and your Unauthorized "
+        return illegal("TC-ADV4-1", f"the TCA refused permission for {card.id} and your Unauthorized "
                        "Transport token is on another IM card; deliver that one first")
     where = state.players[seat].position
     if where != card.deliver:
-        return illegal("TC-IM-8", f"{card.id} is delivered to {_sector_name(state, card.deliver)}; "
+        return illegal("TC-IM-3", f"{card.id} is delivered to {_sector_name(state, card.deliver)}; "
                        f"your starship is in {_sector_name(state, where)}")
     return None
 

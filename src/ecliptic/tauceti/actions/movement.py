@@ -61,7 +61,7 @@ def wormholes_work(state: State) -> bool:
 
 def _mov_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if a != act("MOV"):
-        return illegal("TC-MOV-1", "MOV takes no arguments; you choose each sector once you are moving")
+        return illegal("TC-MOV-2", "MOV takes no arguments; you choose each sector once you are moving")
     if ship.move_allowance(state, seat) <= 0:
         return illegal("TC-MOV-1", "your propulsion is destroyed: your starship cannot move until you "
                        "repair it")
@@ -106,11 +106,11 @@ def _move_options(state: State, d: Decision) -> Iterator[Action]:
 def _enter_why_not(state: State, here: str, target: str) -> IllegalAction | None:
     """Moving into a tile already on the map."""
     if target not in state.layout:
-        return illegal("TC-MOV-3", f"there is no sector {target} on the map")
+        return illegal("TC-MOV-1", f"there is no sector {target} on the map")
     if not board.passable(state, target):
-        return illegal("TC-MOV-2", "TAU CETI cannot be moved through or into")
+        return illegal("TC-MOV-3", "TAU CETI cannot be moved through or into")
     if target not in board.adjacent_tiles(state, here):
-        return illegal("TC-MOV-3", f"{_name(state, target)} is not next to {_name(state, here)}; "
+        return illegal("TC-MOV-1", f"{_name(state, target)} is not next to {_name(state, here)}; "
                        "you move one sector at a time")
     return None
 
@@ -118,34 +118,34 @@ def _enter_why_not(state: State, here: str, target: str) -> IllegalAction | None
 def _draw_why_not(state: State, here: str, target: str, cell: board.Cell) -> IllegalAction | None:
     """Flying into an empty space, which draws an Outer Limit tile."""
     if board.cell_name(cell) != target:
-        return illegal("TC-MOV-6", f"write the position as q,r (e.g. {board.cell_name(cell)})")
+        return illegal("TC-MOV-2", f"write the position as q,r (e.g. {board.cell_name(cell)})")
     if cell in board.occupied(state):
-        return illegal("TC-MOV-4", f"a tile already lies at {target}; move there with GO <sector>")
+        return illegal("TC-MOV-2", f"a tile already lies at {target}; move there with GO <sector>")
     if board.distance_from_centre(cell) > board.BOARD_RADIUS:
-        return illegal("TC-MOV-4", f"{target} is off the edge of the table (at most {board.BOARD_RADIUS} "
+        return illegal("TC-SETUP-1", f"{target} is off the edge of the table (at most {board.BOARD_RADIUS} "
                        "tiles from TAU CETI)")
     if cell not in board.neighbour_cells(state.layout[here]):
-        return illegal("TC-MOV-3", f"{target} is not next to {_name(state, here)}; you move one sector "
+        return illegal("TC-MOV-1", f"{target} is not next to {_name(state, here)}; you move one sector "
                        "at a time")
     if not state.outer_limit_stack:
-        return illegal("TC-MOV-4", "every Outer Limit tile has been drawn; there is nothing more to discover")
+        return illegal("TC-SETUP-1", "every Outer Limit tile has been drawn; there is nothing more to discover")
     return None
 
 
 def _move_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if a.verb in ("STOP", "JUMP") and a.args:
-        return illegal("TC-MOV-6", f"{a.verb} takes no arguments")
+        return illegal("TC-MOV-2", f"{a.verb} takes no arguments")
     if a.verb == "STOP":
         return None
     if a.verb == "JUMP":
         if d.data["jump"]:
             return None
         if _kind(state, state.players[d.player].position) == "wormhole" and not wormholes_work(state):
-            return illegal("TC-MOV-5", "BOTH wormhole sectors must be present in the star system for a "
+            return illegal("TC-MOV-7", "BOTH wormhole sectors must be present in the star system for a "
                            "wormhole to work")
-        return illegal("TC-MOV-5", "you may try a wormhole once, right after moving into it")
+        return illegal("TC-MOV-6", "you may try a wormhole once, right after moving into it")
     if a.verb != "GO" or len(a.args) != 1:
-        return illegal("TC-MOV-6", "while moving: GO <sector>, GO q,r (into uncharted space), JUMP or STOP")
+        return illegal("TC-MOV-2", "while moving: GO <sector>, GO q,r (into uncharted space), JUMP or STOP")
     if d.data["left"] <= 0:
         return illegal("TC-MOV-1", "you have used all your propulsion for this Move action")
     here = state.players[d.player].position
@@ -306,15 +306,15 @@ def _virus_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None
     systems = state.content.systems
     if d.data["absorb"] > 0:
         if a.verb != "VIRUS" or len(a.args) != 1 or a.args[0] not in systems:
-            return illegal("TC-MOV-7", "you absorb the virus crystal: choose the system that takes it "
+            return illegal("TC-ADV3-1", "you absorb the virus crystal: choose the system that takes it "
                            f"with VIRUS <system> ({', '.join(systems)})")
         return None
     if a == act("KEEP-VIRUS"):
         return None
     if a.verb != "DROP-VIRUS" or len(a.args) != 1 or a.args[0] not in systems:
-        return illegal("TC-MOV-7", "drop a virus crystal with DROP-VIRUS <system>, or KEEP-VIRUS")
+        return illegal("TC-ADV3-1", "drop a virus crystal with DROP-VIRUS <system>, or KEEP-VIRUS")
     if not state.players[d.player].virus.get(a.args[0], 0):
-        return illegal("TC-MOV-7", f"your {a.args[0]} carries no virus crystal")
+        return illegal("TC-ADV3-1", f"your {a.args[0]} carries no virus crystal")
     return None
 
 
@@ -393,7 +393,7 @@ def _cannot_pay(state: State, seat: int) -> IllegalAction:
 
 def _rep_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if a != act("REP"):
-        return illegal("TC-REP-3", "REP takes no arguments; you choose the systems to fix afterwards")
+        return illegal("TC-REP-2", "REP takes no arguments; you choose the systems to fix afterwards")
     if not _repairable(state, seat):
         return _nothing_to_repair(state, seat)
     if state.players[seat].tau < repair_cost(state, seat):
@@ -432,11 +432,11 @@ def _repair_why_not(state: State, d: Decision, a: Action) -> IllegalAction | Non
     if a == act("DONE"):
         return None
     if a.verb != "FIX" or len(a.args) != 1 or a.args[0] not in state.content.systems:
-        return illegal("TC-REP-3", f"repair with FIX <system> ({', '.join(state.content.systems)}) or "
+        return illegal("TC-REP-2", f"repair with FIX <system> ({', '.join(state.content.systems)}) or "
                        "finish with DONE")
     if a.args[0] not in _repairable(state, d.player):
         if state.players[d.player].virus.get(a.args[0], 0):
-            return illegal("TC-REP-1", f"the virus crystal on your {a.args[0]} cannot be repaired")
+            return illegal("TC-ADV3-2", f"the virus crystal on your {a.args[0]} cannot be repaired")
         return illegal("TC-REP-1", f"your {a.args[0]} has no Damage marker")
     if state.players[d.player].tau < repair_cost(state, d.player):
         return _cannot_pay(state, d.player)
