@@ -1391,7 +1391,7 @@ class _Loader:
                 if key not in ("rule", "says"):
                     self.r.fail(kn, f"{fld}.{key}", "unknown key" + suggest(key, ("rule", "says"), "keys"))
             if "rule" not in keys:
-                self.r.fail(node, fld, "name the rule id: expect_illegal: {rule: TC-ACT-1}")
+                self.r.fail(node, fld, "name the rule id: expect_illegal: {rule: TC-ACT-3}")
             says = self.r.text(keys["says"][1], f"{fld}.says") if "says" in keys else None
             return IllegalExpectation(self.r.text(keys["rule"][1], f"{fld}.rule"), says, self.r.where(node, fld))
         return IllegalExpectation(self.r.text(node, fld), None, self.r.where(node, fld))

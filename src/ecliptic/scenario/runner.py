@@ -3,7 +3,7 @@
 A run builds the game from the scenario's config and seed, applies the setup,
 checks that every component is still in exactly one place, then plays each step
 through the game's public API (``apply``) and checks what the step expects. The
-first difference stops the run: "step 3 (REF): expected refusal TC-ACT-1, but
+first difference stops the run: "step 3 (REF): expected refusal TC-ACT-3, but
 the action was legal", "expect players.Xunon.tau: expected 15, got 14".
 
 A result is ``passed``, ``failed`` (the engine disagrees with the scenario, or
