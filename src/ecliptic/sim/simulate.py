@@ -3,16 +3,26 @@ come from.
 
 Reproducibility: the run seed feeds one :class:`~ecliptic.engine.rng.Rng` that draws one
 u64 per game, in game order, before anything is played. Game ``i`` therefore always gets
-the same seed whatever plays it, in whichever order or process (worker processes come
-later), and its bots are seeded from that game seed and their seat. Wall-clock timing is
-measured but kept apart (:attr:`SimulationSummary.timing`) from the deterministic results.
+the same seed whatever plays it, in whichever order or process, and its bots are seeded from
+that game seed and their seat. Wall-clock timing is measured but kept apart
+(:attr:`SimulationSummary.timing`) from the deterministic results.
+
+Worker processes: ``simulate(..., workers=W)`` hands the games out in chunks to ``W``
+processes, each running :func:`play_one`; the results are put back in game order before
+they are summarized, so any number of workers gives the same summary. Workers are started
+by a fork server (a clean process that forks them), not by forking this one, which may be
+running threads (a progress bar): forking a threaded process can deadlock the child.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from ecliptic.bots.base import bot_seed, make_bot
@@ -73,10 +83,9 @@ class SimulationSummary:
     mean_decisions: float
     seconds: float = 0.0
     results: list[GameResult] = field(default_factory=list, repr=False)
-
-    @property
-    def decisions(self) -> int:
-        return sum(r.decisions for r in self.results)
+    """Every game's result, in game order (empty when the run was told not to keep them)."""
+    decisions: int = 0
+    """Decisions made in all the games."""
 
     @property
     def timing(self) -> dict[str, float]:
@@ -159,41 +168,85 @@ def play_one(
     )
 
 
-def summarize(
-    game_name: str, players: int, seed: int, bot: str, config: Mapping[str, Any],
-    results: list[GameResult], seconds: float = 0.0,
-) -> SimulationSummary:
-    """Fold game results (in game order, whoever played them) into a summary. A win shared
+class Tally:
+    """Game results folded one at a time, in game order, into the figures of a summary; a
+    run need not keep every result (memory stays flat over any number of games). A win shared
     by k players counts 1/k for each."""
-    ordered = sorted(results, key=lambda r: r.index)
-    factions: dict[str, FactionStats] = {}
-    total_gp: dict[str, float] = {}
-    seat_games = 0
-    for r in ordered:
+
+    def __init__(self) -> None:
+        self.factions: dict[str, FactionStats] = {}
+        self.total_gp: dict[str, float] = {}
+        self.games = self.seat_games = self.rounds = self.decisions = 0
+
+    def add(self, r: GameResult) -> None:
         for seat, name in enumerate(r.factions):
-            stats = factions.setdefault(name, FactionStats())
+            stats = self.factions.setdefault(name, FactionStats())
             stats.games += 1
             if seat in r.winners:
                 stats.wins += 1 / len(r.winners)
             for source, gp in r.scores[seat].items():
                 stats.gp[source] = stats.gp.get(source, 0.0) + gp
-                total_gp[source] = total_gp.get(source, 0.0) + gp
-            seat_games += 1
-    n = len(ordered)
-    return SimulationSummary(
-        game=game_name,
-        players=players,
-        games=n,
-        seed=seed,
-        bot=bot,
-        config=dict(config),
-        factions=factions,
-        mean_gp={k: v / seat_games for k, v in total_gp.items()} if seat_games else {},
-        mean_rounds=sum(r.rounds for r in ordered) / n if n else 0.0,
-        mean_decisions=sum(r.decisions for r in ordered) / n if n else 0.0,
-        seconds=seconds,
-        results=ordered,
-    )
+                self.total_gp[source] = self.total_gp.get(source, 0.0) + gp
+            self.seat_games += 1
+        self.games += 1
+        self.rounds += r.rounds
+        self.decisions += r.decisions
+
+    def summary(
+        self, game_name: str, players: int, seed: int, bot: str, config: Mapping[str, Any],
+        results: list[GameResult], seconds: float,
+    ) -> SimulationSummary:
+        n = self.games
+        return SimulationSummary(
+            game=game_name,
+            players=players,
+            games=n,
+            seed=seed,
+            bot=bot,
+            config=dict(config),
+            factions=self.factions,
+            mean_gp={k: v / self.seat_games for k, v in self.total_gp.items()} if self.seat_games else {},
+            mean_rounds=self.rounds / n if n else 0.0,
+            mean_decisions=self.decisions / n if n else 0.0,
+            seconds=seconds,
+            results=results,
+            decisions=self.decisions,
+        )
+
+
+def summarize(
+    game_name: str, players: int, seed: int, bot: str, config: Mapping[str, Any],
+    results: list[GameResult], seconds: float = 0.0,
+) -> SimulationSummary:
+    """Fold game results (in game order, whoever played them) into a summary."""
+    ordered = sorted(results, key=lambda r: r.index)
+    tally = Tally()
+    for r in ordered:
+        tally.add(r)
+    return tally.summary(game_name, players, seed, bot, config, ordered, seconds)
+
+
+class _InOrder:
+    """Receives results in any order and folds them into a :class:`Tally` in game order (the
+    float sums of 1/k wins depend on the order), keeping them only if asked to."""
+
+    def __init__(self, total: int, keep: bool, progress: Progress | None) -> None:
+        self.tally = Tally()
+        self.kept: list[GameResult] = []
+        self.waiting: dict[int, GameResult] = {}
+        self.received = 0
+        self.total, self.keep, self.progress = total, keep, progress
+
+    def receive(self, result: GameResult) -> None:
+        self.waiting[result.index] = result
+        while self.tally.games in self.waiting:
+            r = self.waiting.pop(self.tally.games)
+            self.tally.add(r)
+            if self.keep:
+                self.kept.append(r)
+        self.received += 1
+        if self.progress is not None:
+            self.progress(self.received, self.total)
 
 
 def simulate(
@@ -206,21 +259,103 @@ def simulate(
     progress: Progress | None = None,
     *,
     max_decisions: int = MAX_DECISIONS,
+    workers: int = 1,
+    keep_results: bool = True,
 ) -> SimulationSummary:
     """Play ``games`` bot games of ``game_name`` and summarize them.
 
     ``config`` overrides the game's settings (``{"game": "short", "layout": "preset"}``);
     ``players`` always wins over a ``players`` key in it. The bot text is checked before
-    the first game, so a typo fails at once."""
+    the first game, so a typo fails at once. ``workers`` processes play the games (1: this
+    process); the summary is the same whatever their number. ``keep_results=False`` folds
+    each game into the summary and drops it (``summary.results`` stays empty), so memory
+    does not grow with the number of games."""
     if games < 1:
         raise ValueError("simulate at least one game")
+    if workers < 1:
+        raise ValueError("use at least one worker")
     make_bot(bot, 0)
     get_game(game_name)
     cfg = {**dict(config or {}), "players": players}
+    tasks = (_Task(game_name, cfg, game_seed, bot, i, max_decisions)
+             for i, game_seed in enumerate(game_seeds(seed, games)))
     start = time.perf_counter()
-    results: list[GameResult] = []
-    for i, game_seed in enumerate(game_seeds(seed, games)):
-        results.append(play_one(game_name, cfg, game_seed, bot, index=i, max_decisions=max_decisions))
-        if progress is not None:
-            progress(i + 1, games)
-    return summarize(game_name, players, seed, bot, cfg, results, time.perf_counter() - start)
+    fold = _InOrder(games, keep_results, progress)
+    size = _chunk_size(games, workers)
+    if workers == 1 or size >= games:
+        for task in tasks:
+            fold.receive(task.play())
+    else:
+        _play_in_workers(_chunks(tasks, size), workers, fold)
+    return fold.tally.summary(game_name, players, seed, bot, cfg, fold.kept, time.perf_counter() - start)
+
+
+def all_cores() -> int:
+    """The cores this process may run on (the default number of workers of the command line)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One game to play: the arguments of :func:`play_one` (picklable, for a worker)."""
+
+    game_name: str
+    config: dict[str, Any]
+    seed: int
+    bot: str
+    index: int
+    max_decisions: int
+
+    def play(self) -> GameResult:
+        return play_one(self.game_name, self.config, self.seed, self.bot, index=self.index,
+                        max_decisions=self.max_decisions)
+
+
+def _play_chunk(chunk: list[_Task]) -> list[GameResult]:
+    """What a worker process runs: a few games, in order."""
+    return [task.play() for task in chunk]
+
+
+def _chunk_size(games: int, workers: int) -> int:
+    """Small enough chunks that the workers finish together and the progress bar moves (about
+    eight per worker), large enough that sending them costs little next to playing them."""
+    return max(1, min(16, games // (workers * 8)))
+
+
+def _chunks(tasks: Iterator[_Task], size: int) -> Iterator[list[_Task]]:
+    while chunk := list(islice(tasks, size)):
+        yield chunk
+
+
+def _play_in_workers(chunks: Iterator[list[_Task]], workers: int, fold: _InOrder) -> None:
+    """A few chunks per worker in flight at a time (not the whole run: memory stays flat)."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context())
+    pending: set[Future[list[GameResult]]] = set()
+
+    def receive(done: set[Future[list[GameResult]]]) -> None:
+        for future in done:
+            for result in future.result():
+                fold.receive(result)
+
+    try:
+        for chunk in chunks:
+            if len(pending) >= 4 * workers:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                receive(done)
+            pending.add(pool.submit(_play_chunk, chunk))
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            receive(done)
+    except BaseException:  # a game failed (or Ctrl-C): do not play the games still queued
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _worker_context() -> multiprocessing.context.BaseContext:
+    """A fork server where the platform has one (Linux, macOS), else spawned processes."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")

@@ -16,7 +16,7 @@ from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import battle, board, enlightenment, scoring
 from ecliptic.tauceti.content import Content
-from ecliptic.tauceti.registry import VERBS, decision_kind, illegal, say, verb
+from ecliptic.tauceti.registry import VERBS, Verb, decision_kind, illegal, say, verb
 from ecliptic.tauceti.setup import placement_cells
 from ecliptic.tauceti.state import Decision, State
 from ecliptic.tauceti.tracks import gain_energy, gain_tau
@@ -130,9 +130,11 @@ def _place_domain(c: Content) -> Iterator[Action]:
 def _place_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     cell = board.parse_cell(a.args[0]) if a.verb == "PLACE" and len(a.args) == 1 else None
     if cell is None:
-        return illegal("TC-SETUP-1", "place the tile with PLACE q,r")
-    if cell not in placement_cells(state):
-        return illegal("TC-SETUP-1", f"{a.args[0]} is not a free position connected to a placed tile")
+        return illegal("TC-SETUP-2", "place the tile with PLACE q,r")
+    taken = board.occupied(state)
+    if (cell in taken or board.distance_from_centre(cell) > board.LARGE_RADIUS
+            or not any(n in taken for n in board.neighbour_cells(cell))):
+        return illegal("TC-SETUP-2", f"{a.args[0]} is not a free position connected to a placed tile")
     return None
 
 
@@ -147,46 +149,97 @@ def _place_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
         f"{state.content.tile(tile).name} at {a.args[0]}.", tile=tile, cell=a.args[0])
 
 
+def _place_options(state: State, d: Decision) -> list[Action]:
+    return [act("PLACE", board.cell_name(c)) for c in placement_cells(state)]
+
+
 decision_kind(
     "place_tile",
-    options=lambda s, d: (act("PLACE", board.cell_name(c)) for c in placement_cells(s)),
+    options=_place_options,
     why_not=_place_why_not,
     perform=_place_perform,
     domain=_place_domain,
+    # The options are exactly the legal placements, and why_not checks exactly that an action
+    # is one of them: neither needs the other to be computed again.
+    legal=_place_options,
+    offers=lambda s, d, a: _place_why_not(s, d, a) is None,
 )
 
 
 # -- the turn --------------------------------------------------------------------
 
+PASS = act("PASS")
+END = act("END")
+
+
+def _verb_closed(state: State, d: Decision, v: Verb) -> IllegalAction | None:
+    """Why the player cannot use verb ``v`` at all now (``None`` if they can): a Major action
+    needs this turn's Major action still to take, an Action marker left and its energy."""
+    if v.major is None:
+        return None
+    if d.data["major_done"]:
+        return illegal("TC-ACT-3", "one Major action per turn")
+    if markers_left(state, d.player) <= 0:
+        return illegal("TC-ACT-3", "you have no Action marker left")
+    cost = state.faction(d.player).action_costs[v.major]
+    energy = state.players[d.player].energy
+    if energy < cost:
+        return illegal("TC-ACT-5", f"{v.major} costs {cost} energy; you have {energy}")
+    return None
+
+
+def _open_verbs(state: State, d: Decision) -> list[Verb]:
+    """The verbs ``_verb_closed`` lets through, worked out once per turn (without building a
+    refusal for every closed verb)."""
+    majors_open = not d.data["major_done"] and markers_left(state, d.player) > 0
+    costs = state.faction(d.player).action_costs
+    energy = state.players[d.player].energy
+    return [v for v in VERBS.values() if v.major is None or (majors_open and costs[v.major] <= energy)]
+
+
+def _closing(d: Decision) -> Action:
+    """END after the Major action, PASS instead of one."""
+    return END if d.data["major_done"] else PASS
+
 
 def _turn_options(state: State, d: Decision) -> Iterator[Action]:
-    major_done = d.data["major_done"]
-    for v in VERBS.values():
-        if v.major is not None and (major_done or markers_left(state, d.player) <= 0):
-            continue
+    for v in _open_verbs(state, d):
         yield from v.options(state, d.player)
-    yield act("END") if major_done else act("PASS")
+    yield _closing(d)
 
 
 def _turn_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     major_done = d.data["major_done"]
-    if a == act("PASS"):
-        return illegal("TC-ACT-PASS", "you already took a Major action; END your turn") if major_done else None
-    if a == act("END"):
-        return None if major_done else illegal("TC-ACT-PASS", "take a Major action or PASS")
+    if a == PASS:
+        return illegal("TC-ACT-3", "you already took a Major action; END your turn") if major_done else None
+    if a == END:
+        return None if major_done else illegal("TC-ACT-3", "take a Major action or PASS")
     v = VERBS.get(a.verb)
     if v is None:
-        return illegal("TC-ACT-1", f"{a.verb} is not an action you can take on your turn")
-    if v.major is not None:
-        if major_done:
-            return illegal("TC-ACT-1", "one Major action per turn")
-        if markers_left(state, d.player) <= 0:
-            return illegal("TC-ACT-1", "you have no Action marker left")
-        cost = state.faction(d.player).action_costs[v.major]
-        if state.players[d.player].energy < cost:
-            return illegal("TC-ACT-2", f"{v.major} costs {cost} energy; you have "
-                           f"{state.players[d.player].energy}")
-    return v.why_not(state, d.player, a)
+        return illegal("TC-ACT-3", f"{a.verb} is not an action you can take on your turn")
+    closed = _verb_closed(state, d, v)
+    return closed if closed is not None else v.why_not(state, d.player, a)
+
+
+def _turn_legal(state: State, d: Decision) -> list[Action]:
+    """The options that pass ``_turn_why_not``, verb by verb: each verb is opened (marker,
+    energy) once, then only its own ``why_not`` runs on its options."""
+    seat = d.player
+    legal = [_closing(d)]
+    for v in _open_verbs(state, d):
+        why_not = v.why_not
+        for a in v.options(state, seat):
+            if why_not(state, seat, a) is None:
+                legal.append(a)
+    return legal
+
+
+def _turn_offers(state: State, d: Decision, a: Action) -> bool:
+    """Is ``a`` among the turn's options? Only its own verb's options need looking at."""
+    if a in (PASS, END):
+        return a == _closing(d)
+    v = VERBS.get(a.verb)
+    return v is not None and _verb_closed(state, d, v) is None and a in v.options(state, d.player)
 
 
 def _turn_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
@@ -213,8 +266,8 @@ def _turn_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
 
 
 def _turn_domain(c: Content) -> Iterable[Action]:
-    yield act("PASS")
-    yield act("END")
+    yield PASS
+    yield END
     for v in VERBS.values():
         yield from v.domain(c)
 
@@ -225,6 +278,8 @@ decision_kind(
     why_not=_turn_why_not,
     perform=_turn_perform,
     domain=_turn_domain,
+    legal=_turn_legal,
+    offers=_turn_offers,
 )
 
 
@@ -240,7 +295,7 @@ verb(
     "REF",
     major="REF",
     options=lambda s, seat: (act("REF"),),
-    why_not=lambda s, seat, a: None if a == act("REF") else illegal("TC-REF-1", "REF takes no arguments"),
+    why_not=lambda s, seat, a: None if not a.args else illegal("TC-REF-1", "REF takes no arguments"),
     perform=_ref_perform,
     domain=lambda c: (act("REF"),),
 )

@@ -58,8 +58,7 @@ class TauCeti:
         if state.is_over or not state.stack:
             return []
         d = state.stack[-1]
-        kind = KINDS[d.kind]
-        return sorted({a for a in kind.options(state, d) if kind.why_not(state, d, a) is None})
+        return sorted(set(KINDS[d.kind].legal(state, d)))
 
     def why_not(self, state: State, action: Action) -> IllegalAction | None:
         """``None`` if ``action`` is legal now, else the refusal naming the broken rule."""
@@ -68,8 +67,8 @@ class TauCeti:
         d = state.stack[-1]
         kind = KINDS[d.kind]
         reason = kind.why_not(state, d, action)
-        if reason is None and action not in set(kind.options(state, d)):
-            reason = IllegalAction("TC-ACT-1", f"{action} is not available now")
+        if reason is None and not kind.offers(state, d, action):
+            reason = IllegalAction("TC-ACT-3", f"{action} is not available now")
         return reason
 
     def apply(self, state: State, action: Action | str) -> list[Event]:

@@ -193,8 +193,19 @@ def price(state: State, commodity: str, demand_now: int, quantity: int) -> int:
     return level * demand_now * quantity
 
 
+_TOKENS_OF: dict[str, list[str]] = {}
+"""Each commodity's Commodity tokens in id order, read once from the (immutable) content."""
+
+
 def _supply_token(state: State, commodity: str) -> str | None:
-    return next((t for t in sorted(state.supply) if commodity_of(state, t) == commodity), None)
+    """The Supply pile's lowest-numbered token of that commodity (asked for every BUY option:
+    the tokens of one commodity are looked for in the pile, not the whole pile sorted)."""
+    tokens = _TOKENS_OF.get(commodity)
+    if tokens is None:
+        tokens = _TOKENS_OF[commodity] = sorted(
+            t.id for t in state.content.commodity_tokens if t.commodity == commodity)
+    supply = state.supply
+    return next((t for t in tokens if t in supply), None)
 
 
 def _on_planet(state: State, seat: int) -> bool:

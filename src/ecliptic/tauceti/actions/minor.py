@@ -402,6 +402,8 @@ def _resolve_options(state: State, seat: int) -> Iterator[Action]:
     p = state.players[seat]
     for tokens in state.planet_crises.values():
         for token in tokens:
+            if _held(state, seat, state.content.crisis_token(token).crisis_type) < 1:
+                continue  # every way of resolving spends a Knowledge token of the crisis type
             yield act("RESOLVE", token, K3)
             for card in (*p.hand, *p.face_up):
                 if _is_specialist(state, card):
