@@ -1,5 +1,5 @@
 """The Comets expansion, sentence by sentence (rule ids CC-<SECTION>-<n>, see
-ecliptic.ceres.rules and docs/coverage/ceres.md)."""
+ecliptic.ceres.rules and docs/rules-coverage.md)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """Ceres behind the engine contract: random play under Hypothesis with its invariants,
-saving and loading, hidden information, replay, and the rule coverage table."""
+saving and loading, hidden information, replay, and the refusals' rule ids. Which tests and
+scenarios cover each rule id is checked, with the Tau Ceti ids, by the one coverage tool
+(``python -m ecliptic.tools.coverage``, tests/test_rules_coverage.py)."""
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from pathlib import Path
@@ -251,43 +252,7 @@ def test_the_python_example_in_docs_ceres_runs(capsys: pytest.CaptureFixture[str
     assert "total" in capsys.readouterr().out
 
 
-# -- rule coverage ----------------------------------------------------------------
-
-
-def _marked_tests() -> dict[str, list[str]]:
-    """Rule id -> the Ceres tests marked with it, read from the test files' source."""
-    out: dict[str, list[str]] = {}
-    for path in sorted((ROOT / "tests").glob("test_ceres_*.py")):
-        tree = ast.parse(path.read_text())
-        for node in tree.body:
-            if not isinstance(node, ast.FunctionDef):
-                continue
-            for dec in node.decorator_list:
-                if (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute)
-                        and dec.func.attr == "rules"):
-                    for arg in dec.args:
-                        assert isinstance(arg, ast.Constant) and isinstance(arg.value, str)
-                        out.setdefault(arg.value, []).append(f"{path.stem}::{node.name}")
-    return out
-
-
-def coverage_table() -> str:
-    """The table of docs/coverage/ceres.md (``python tests/test_ceres_properties.py`` prints it)."""
-    marked = _marked_tests()
-    lines = ["| id | rule | tests |", "|---|---|---|"]
-    for rule_id, text in RULES.items():
-        quote = text.replace("|", "\\|")
-        tests = "<br>".join(f"`{t}`" for t in marked.get(rule_id, []))
-        lines.append(f"| {rule_id} | {quote} | {tests} |")
-    return "\n".join(lines)
-
-
-def test_every_rule_has_a_test_and_the_coverage_table_is_current() -> None:
-    marked = _marked_tests()
-    assert sorted(set(marked) - set(RULES)) == [], "tests name unknown rule ids"
-    assert sorted(set(RULES) - set(marked)) == [], "rules without a test"
-    doc = (ROOT / "docs" / "coverage" / "ceres.md").read_text()
-    assert coverage_table() in doc, "regenerate the table: python tests/test_ceres_properties.py"
+# -- rule ids ----------------------------------------------------------------------
 
 
 def test_every_refusal_names_a_known_rule() -> None:
@@ -298,7 +263,3 @@ def test_every_refusal_names_a_known_rule() -> None:
     assert used and used <= set(RULES)
     rules_text = (ROOT / "src" / "ecliptic" / "ceres" / "rules.py").read_text()
     assert len(re.findall(r'"CC-', rules_text)) == len([r for r in RULES if r.startswith("CC-")])
-
-
-if __name__ == "__main__":
-    print(coverage_table())

@@ -1,7 +1,7 @@
-"""Rule coverage: every rule id of docs/rules-coverage.md has a test or scenario, every id cited
-or raised exists, and the generated tests column is current (``python -m
-ecliptic.tools.coverage --write`` regenerates it). The tool itself is tested on small
-projects in a temporary folder."""
+"""Rule coverage: every rule id of docs/rules-coverage.md (Tau Ceti, and Ceres' Comets and
+reconstruction tables) has a test or scenario, every id cited or raised exists, and the generated
+columns are current (``python -m ecliptic.tools.coverage --write`` regenerates them). The tool
+itself is tested on small projects in a temporary folder."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ecliptic.ceres.rules import COMETS_RULES, RECONSTRUCTION_RULES
 from ecliptic.tools import coverage
 from ecliptic.tools.coverage import Book
 
@@ -34,19 +35,32 @@ def test_every_tau_ceti_rule_has_a_test_and_the_table_is_current() -> None:
     assert len(report.ids) > 150  # every paragraph of the rulebook, not a sample
 
 
-def test_every_rule_id_the_engine_raises_is_in_the_table() -> None:
-    report = _report("Tau Ceti")
+@pytest.mark.parametrize("book", coverage.BOOKS, ids=lambda b: b.name)
+def test_every_rule_id_the_engine_raises_is_in_the_table(book: Book) -> None:
+    report = _report(book.name)
     assert report is not None
-    used = coverage.used_in_code(ROOT / "src/ecliptic/tauceti", ROOT, coverage.BOOKS[0])
+    used = coverage.used_in_code(ROOT / book.package, ROOT, book)
     assert used, "the engine names no rule id at all?"
     assert sorted(set(used) - set(report.ids)) == []
 
 
-def test_the_ceres_table_when_it_exists() -> None:
+def test_every_ceres_rule_has_a_test_or_scenario_and_the_tables_are_current() -> None:
+    """Both Ceres tables live in docs/rules-coverage.md, row for row the ids of
+    ecliptic.ceres.rules in its order, and the Ceres scenario files count as citations."""
+    assert all(b.doc == "docs/rules-coverage.md" for b in coverage.BOOKS)
+    assert not (ROOT / "docs" / "coverage" / "ceres.md").exists(), "one coverage document, not two"
     report = _report("Ceres")
-    if report is None:
-        pytest.skip("docs/coverage/ceres.md does not exist yet")
+    assert report is not None
     assert report.problems == [], "\n".join(report.problems)
+    assert report.ids == [*COMETS_RULES, *RECONSTRUCTION_RULES]
+    assert report.covered == report.ids
+    text = (ROOT / "docs" / "rules-coverage.md").read_text()
+    assert text.index("## Ceres: Comets") < text.index("| CC-COMP-1 |") < text.index(
+        "## Ceres host game (reconstruction)") < text.index("| CR-SETUP-1 |")
+    cited = coverage.citations(ROOT)
+    by_scenario = {i for i, who in cited.by_id.items() if any(w.startswith("scenarios/ceres/") for w in who)}
+    assert {"CC-SETUP-8", "CC-SETUP-9", "CC-SETUP-10", "CC-SETUP-11", "CC-BELT-1", "CC-PROD-3", "CC-PROD-4",
+            "CC-PROD-6", "CC-PROD-7", "CC-NEAR-1", "CC-SUN-2", "CC-SUN-3", "CC-ACT-2", "CC-ACT-7"} <= by_scenario
 
 
 # -- the tool on small projects -----------------------------------------------------------------
@@ -188,10 +202,79 @@ def test_write_generates_the_tests_column_and_keeps_the_rest(tmp_path: Path, mon
     assert coverage.main(["--root", str(root)]) == 0
 
 
-def test_an_optional_book_without_its_document_is_skipped(tmp_path: Path) -> None:
-    optional = Book("Later", "docs/later.md", ("CC",), "src/later", optional=True)
-    reports, problems = coverage.run(_project(tmp_path, {"tests/test_x.py": ""}), books=(optional,))
-    assert reports == [] and problems == []
+def test_a_missing_document_is_reported(tmp_path: Path) -> None:
     required = Book("Now", "docs/now.md", ("TC",), "src/now")
-    reports, _ = coverage.run(tmp_path, books=(required,))
+    reports, problems = coverage.run(_project(tmp_path, {"tests/test_x.py": ""}), books=(required,))
+    assert problems == []
     assert reports[0].problems == ["docs/now.md is missing"]
+
+
+SHARED = """\
+# Rules
+
+## First game
+
+| id | rule | tests |
+|---|---|---|
+| TC-A-1 | first | |
+
+## Second game
+
+| id | rule | tests |
+|---|---|---|
+| CC-B-1 | old quote | |
+| CC-B-2 | second | |
+"""
+
+REGISTRY = '''
+RULES: dict[str, str] = {
+    "CC-B-1": "new quote "
+              "with a | pipe",
+    "CC-B-2": "second",
+}
+'''
+
+
+def _shared_project(tmp_path: Path, test_ids: str) -> tuple[Path, tuple[Book, Book]]:
+    root = _project(tmp_path, {
+        "docs/rules.md": SHARED,
+        "tests/test_x.py": f'''
+            import pytest
+
+            @pytest.mark.rules({test_ids})
+            def test_one() -> None: ...
+            ''',
+        "tests/scenarios/second/s.yaml": "rule: [CC-B-2]\n",
+        "src/first/rules.py": "",
+        "src/second/rules.py": REGISTRY,
+    })
+    books = (Book("First", "docs/rules.md", ("TC",), "src/first"),
+             Book("Second", "docs/rules.md", ("CC",), "src/second", registry="src/second/rules.py"))
+    return root, books
+
+
+def test_books_sharing_a_document_are_regenerated_together(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root, books = _shared_project(tmp_path, '"TC-A-1", "CC-B-1"')
+    monkeypatch.setattr(coverage, "BOOKS", books)
+    assert coverage.main(["--root", str(root)]) == 1
+    assert coverage.main(["--write", "--root", str(root)]) == 0
+    assert (root / "docs/rules.md").read_text() == SHARED.replace(
+        "| TC-A-1 | first | |", "| TC-A-1 | first | `test_x::test_one` |"
+    ).replace(
+        "| CC-B-1 | old quote | |", "| CC-B-1 | new quote with a \\| pipe | `test_x::test_one` |"
+    ).replace("| CC-B-2 | second | |", "| CC-B-2 | second | `scenarios/second/s.yaml` |")
+    assert coverage.main(["--root", str(root)]) == 0
+
+
+def test_a_shared_document_still_fails_for_an_uncited_or_unknown_id(tmp_path: Path) -> None:
+    root, books = _shared_project(tmp_path, '"TC-A-1", "CC-B-9"')
+    (root / "docs/rules.md").write_text(SHARED + "| CC-B-3 | not in the registry | |\n")
+    reports, problems = coverage.run(root, books=books)
+    assert problems == []
+    first, second = reports
+    assert not any("no test or scenario" in p for p in first.problems)
+    text = "\n".join(second.problems)
+    assert "have no test or scenario: CC-B-1, CC-B-3" in text
+    assert "CC-B-9 is cited but not defined in docs/rules.md: test_x::test_one" in text
+    assert "CC-B-3 is in docs/rules.md but not in src/second/rules.py" in text
+    assert "Second: the tests and rule columns of docs/rules.md are out of date" in text

@@ -4,6 +4,7 @@ as it was. The rulebook's worked examples themselves live in tests/scenarios/ (c
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from ecliptic.scenario import (
     run_paths,
     run_scenario,
 )
-from ecliptic.scenario.format import adapter_for
+from ecliptic.scenario.adapters import adapter_for
 from ecliptic.scenario.runner import ScenarioResult, run_file
 from ecliptic.tauceti.game import TauCeti
 
@@ -466,3 +467,230 @@ def test_every_rulebook_example_scenario_passes() -> None:
     assert len(results) >= 16
     assert all_passed(results), format_report(results)
     assert all(r.rules for r in results)  # each names the rules it exercises
+
+
+# -- Ceres -------------------------------------------------------------------------------------------
+
+CERES = """\
+format: ecliptic-scenario/1
+title: a Ceres test scenario
+game: ceres
+config: {players: 2, expansions: [comets]}
+seed: 0
+"""
+"""Seed 0 deals a Sungrazer (N3) under C1, next to Zone 5, and a Near-sun (N6) under C2, next to
+Zone 4: one of each kind, so setting up draws nothing at random. Seed 12 deals two Sungrazers."""
+
+CERES_LAUNCH = CERES + """\
+steps:
+  - do: LAUNCH C1
+    by: P1
+    expect_events: [{kind: pay, seat: 0, ice: 1}, {kind: launch_comet, slot: 0}]
+  - do: TAIL 1
+    by: 0
+expect:
+  players.P1.tail_tokens: [T15]
+  players.0.tail_tokens: [T15]
+  players.P1.resources: {Ice: 3, Metal: 1, Gas: 0}
+  comets.C1.slots: [0, null]
+  comets.0.slots: [0, null]
+  surface.C1: [P1, null]
+  vp.P1: {asteroids: 0, tail_tokens: 0, nucleus_tables: 0, total: 0}
+  current_player: P2
+  decision: turn
+"""
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize("expansions", [[], ["comets"]])
+def test_the_ceres_adapter_builds_the_game_ceres_new_game_builds(players: int, expansions: list[str]) -> None:
+    """The adapter sets Ceres up itself (to load the script before the Comets' setup): without a
+    script it must be exactly the game of ``Ceres().new_game``."""
+    from ecliptic.ceres.game import Ceres
+
+    adapter = adapter_for("ceres")
+    config = {"players": players, "expansions": expansions}
+    for seed in range(12):
+        expected = Ceres().to_json(Ceres().new_game(config, seed))
+        assert adapter.rules().to_json(adapter.new_state(config, seed)) == expected
+        assert adapter.rules().to_json(adapter.new_state(config, seed, lambda state: None)) == expected
+
+
+def test_a_ceres_scenario_addresses_players_by_p_name_or_seat_and_comets_by_surface_card() -> None:
+    result = run(CERES_LAUNCH)
+    assert result.ok, result.message
+    assert result.steps_run == 2
+
+
+def test_a_ceres_player_who_is_not_in_the_game_is_refused() -> None:
+    err = refused(CERES + "expect:\n  players.P3.probes: 5\n")
+    assert err.field == "expect: players.P3.probes"
+    assert "'P3' is not a player of this game (players: P1, P2)" in err.message
+    err = refused(CERES + "expect:\n  players.p1.probes: 5\n")
+    assert "did you mean P1?" in err.message
+    err = refused(CERES + "steps:\n  - do: PASS\n    by: Player1\n")
+    assert err.field == "step 1: by" and "(players: P1, P2)" in err.message
+
+
+def test_the_wrong_ceres_player_acting_fails_naming_both() -> None:
+    result = run(CERES + "steps:\n  - do: PASS\n    by: P2\n")
+    assert result.status == "failed"
+    assert result.message == "step 1 (PASS): expected P2 (seat 1) to act, but P1 is to decide (turn)"
+    result = run(CERES + "steps:\n  - do: LAUNCH C1\n  - do: PASS\n")
+    assert result.message.startswith("step 2 (PASS): the action was refused: [CC-ACT-5] ")
+    assert result.message.endswith("(P1 is to decide (tail on Comet C1))")
+
+
+@pytest.mark.parametrize(("key", "words"), [
+    ("comets.C3.zone", "'C3' is not a position in the list comets"),
+    ("players.P1.resources.Ise", "'Ise' is not a key of players.*.resources; did you mean Ice?"),
+    ("players.P1.vp.asteroid", "did you mean asteroids?"),
+    ("vp.P1.totl", "'totl' is not a key of vp.*; did you mean total?"),
+    ("zone.A99", "'A99' is not an asteroid of zone.<asteroid>"),
+    ("asteroids_in_zone.9", "'9' is not a zone of asteroids_in_zone.<zone>"),
+    ("lowest_tails.C3", "'C3' is not a comet of lowest_tails.<comet> (comets: C1, C2)"),
+    ("claims.A99", "'A99' is not a key of claims"),
+])
+def test_an_unknown_ceres_path_is_refused_with_the_nearest_names(key: str, words: str) -> None:
+    err = refused(CERES + f"expect:\n  {key}: 1\n")
+    assert err.field == f"expect: {key}"
+    assert words in err.message
+
+
+def test_ceres_computed_values() -> None:
+    text = CERES + """\
+setup:
+  explosion_deck top: [E3]
+expect:
+  zone.A01: 2
+  zone.A17: 4
+  asteroids_in_zone.5: [A04, A11, A18]
+  claimed_by.A04: null
+  lowest_tails.C1: [T15, T18, T13]
+  in_belt.C1: true
+  surface.C2: [null, null]
+  vp.P2.total: 0
+  current_player: P1
+  decision: turn
+  legal has: [PASS, LAUNCH C1, LAUNCH C2, LAUNCH A24]
+  legal len: 27
+  explosion_deck.0: E3
+"""
+    result = run(text)
+    assert result.ok, result.message
+    assert refused(CERES + "setup:\n  vp.P1.total: 3\nexpect: {round: 1}\n").message.endswith(
+        "vp is computed from the state; it cannot be set")
+
+
+def test_a_ceres_config_is_checked_with_suggestions() -> None:
+    err = refused(CERES.replace("[comets]", "[comet]") + "expect: {round: 1}\n")
+    assert (err.line, err.field) == (4, "config.expansions[0]")
+    assert "there is no expansion 'comet'; did you mean comets?" in err.message
+    err = refused(CERES.replace("players: 2", "players: 5") + "expect: {round: 1}\n")
+    assert err.field == "config.players" and "1-4 players" in err.message
+    err = refused(CERES.replace("players: 2", "factions: [Xunon]") + "expect: {round: 1}\n")
+    assert err.field == "config.factions" and "unknown setting" in err.message
+
+
+def test_an_unknown_ceres_action_is_refused() -> None:
+    err = refused(CERES + "steps:\n  - do: LAUNCH A99\n")
+    assert err.field == "step 1: do" and "'LAUNCH A99' is not an action of ceres" in err.message
+    err = refused(CERES + "steps:\n  - do: JUMPP A01\n")
+    assert "did you mean JUMP?" in err.message
+
+
+TWO_SUNGRAZERS = CERES.replace("seed: 0", "seed: 12")
+
+
+@pytest.mark.parametrize(("choice", "zones"), [(0, (3, 5)), (1, (5, 3))])
+def test_the_top_level_script_steers_the_random_placement_of_the_comet_tokens(choice: int,
+                                                                               zones: tuple[int, int]) -> None:
+    """For Ceres the top-level script is loaded before the Comets' setup: its only random choice."""
+    text = TWO_SUNGRAZERS + f"""\
+script: {{choices: [{choice}]}}
+expect:
+  comets.C1.kind: Sungrazer
+  comets.C2.kind: Sungrazer
+  comets.C1.zone: {zones[0]}
+  comets.C2.zone: {zones[1]}
+"""
+    result = run(text)
+    assert result.ok, result.message
+
+
+def test_a_choice_scripted_where_ceres_draws_nothing_is_left_over() -> None:
+    """A Sungrazer and a Near-sun are placed without a draw: the scripted choice is never used."""
+    text = CERES + "script:\n  choices: [1]\nexpect:\n  comets.C1.zone: 5\n"
+    result = run(text)
+    assert result.status == "failed" and result.line == line_of(text, "choices: [1]")
+    assert result.message.startswith("1 scripted choices were never used: [1]")
+    result = run(CERES + "steps:\n  - choices: [0]\n  - do: PASS\n")
+    assert result.status == "failed" and "1 scripted choices were never used: [0]" in result.message
+
+
+def test_a_ceres_setup_that_breaks_the_component_counts_is_an_error_in_the_file() -> None:
+    text = CERES + "setup:\n  players.P1.tail_tokens: [T01]\nexpect: {round: 1}\n"
+    result = run(text)
+    assert result.status == "error" and result.line == line_of(text, "setup:")
+    assert "Tail tokens: in two places: ['T01']" in result.message
+    moved = CERES + "setup:\n  removed_tails -> players.P1.tail_tokens: [T01]\nexpect: {round: 1}\n"
+    result = run(moved)
+    assert result.status == "error" and "T01 is not in removed_tails" in result.message
+
+
+def test_a_ceres_action_that_breaks_the_component_counts_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Tail token and Mining Probe invariants of ecliptic.ceres.invariants run after every action."""
+    rules = adapter_for("ceres").rules()
+    honest = rules.apply
+
+    def leaky(state: Any, action: Any) -> Any:
+        events = honest(state, action)
+        if str(action).startswith("TAIL"):
+            state.removed_tails.append(state.players[0].tail_tokens[-1])  # the token is in two places
+        return events
+
+    monkeypatch.setattr(rules, "apply", leaky)
+    result = run(CERES_LAUNCH)
+    assert result.status == "failed" and result.line == line_of(CERES_LAUNCH, "- do: TAIL 1")
+    assert "step 2 (TAIL 1): after this action the components no longer add up" in result.message
+    assert "Tail tokens: in two places: ['T15']" in result.message
+
+
+def test_a_ceres_refusal_must_name_the_rule_and_change_nothing() -> None:
+    full = CERES + """\
+steps:
+  - {do: LAUNCH C1, by: P1}
+  - {do: TAIL 1, by: P1}
+  - {do: LAUNCH C1, by: P2}
+  - {do: TAIL 2, by: P2}
+  - do: LAUNCH C1
+    expect_illegal: {rule: CC-ACT-3, says: no available slot}
+"""
+    assert run(full).ok
+    result = run(full.replace("rule: CC-ACT-3", "rule: CC-ACT-1"))
+    assert result.status == "failed"
+    assert result.message.startswith("step 5 (LAUNCH C1): expected refusal CC-ACT-1, but it was refused with "
+                                     "CC-ACT-3: Comet C1's Surface card has no available slot")
+
+
+def test_every_ceres_scenario_passes_and_cites_comets_rules() -> None:
+    results = run_paths([SCENARIOS / "ceres"])
+    assert len(results) >= 15
+    assert all_passed(results), format_report(results)
+    assert all(any(r.startswith("CC-") for r in result.rules) for result in results)
+
+
+def test_the_ceres_example_of_docs_scenarios_md_passes() -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text()
+    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", doc, re.S) if "game: ceres" in b]
+    assert len(blocks) == 1
+    result = run_scenario(load_scenario("docs/scenarios.md", blocks[0]))
+    assert result.ok, result.message
+
+
+def test_a_scripted_choice_the_ceres_setup_cannot_take_is_an_error_at_its_line() -> None:
+    text = TWO_SUNGRAZERS + "script:\n  choices: [2]\nexpect: {round: 1}\n"
+    result = run(text)
+    assert result.status == "error" and result.line == line_of(text, "choices: [2]")
+    assert result.message == ("script: choices[1]: the game's setup cannot use it: scripted choice 2 is "
+                              "outside [0, 2)")

@@ -5,7 +5,7 @@
 ACT). ``CR-<SECTION>-<n>`` numbers the rules of the host game, a documented reconstruction
 of base Ceres (docs/ceres.md, docs/decisions/ceres.md). An
 :class:`~ecliptic.engine.errors.IllegalAction` names one of these ids, and every id has
-tests marked ``@pytest.mark.rules(id)`` (docs/coverage/ceres.md).
+tests marked ``@pytest.mark.rules(id)`` (docs/rules-coverage.md).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 ``load_scenario`` reads and checks a file (:mod:`ecliptic.scenario.format`);
 ``run_paths`` / ``run_file`` play them and ``format_report`` says what happened
-(:mod:`ecliptic.scenario.runner`). The format is documented for players in
+(:mod:`ecliptic.scenario.runner`). What differs between games (Tau Ceti, Ceres) is in
+:mod:`ecliptic.scenario.adapters`. The format is documented for players in
 docs/scenarios.md.
 """
 

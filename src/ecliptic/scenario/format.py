@@ -14,7 +14,8 @@ State paths (``players.Xunon.tau``, ``market.Science``, ``decks.crisis``) walk t
 state's dataclass tree: fields by name, tables by key, lists by position, players
 by faction name or seat. Everything that depends on one game (how players are
 named, which keys a table may have, computed values like GP totals, extra script
-entries) sits behind a :class:`GameAdapter`; :class:`TauCetiAdapter` is the first.
+entries, how the game is set up) sits behind a :class:`GameAdapter`, one per game, in
+:mod:`ecliptic.scenario.adapters`.
 """
 
 from __future__ import annotations
@@ -23,19 +24,19 @@ import dataclasses
 import difflib
 import re
 import types
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal, NoReturn, Protocol, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, NoReturn, Union, get_args, get_origin, get_type_hints
 
 import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ecliptic.engine.actions import Action, ActionSpace
+from ecliptic.engine.actions import Action
 from ecliptic.engine.codec import DecodeError, decode, encode
-from ecliptic.engine.errors import IllegalAction
+from ecliptic.scenario.adapters import ADAPTERS, GameAdapter, adapter_for, suggest
 
 FORMAT_NAME = "ecliptic-scenario"
 FORMAT_VERSION = 1
@@ -94,20 +95,6 @@ class PathProblem(Exception):
         self.message = message
         self.scenario_fault = scenario_fault
         super().__init__(message)
-
-
-def suggest(word: str, choices: Collection[str], what: str = "") -> str:
-    """``; did you mean X?`` and, for short lists, every valid name."""
-    names = sorted(str(c) for c in choices)
-    close = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
-    if not close:
-        lowered = {n.lower(): n for n in names}
-        if word.lower() in lowered:
-            close = [lowered[word.lower()]]
-    out = f"; did you mean {' or '.join(close)}?" if close else ""
-    if names and len(names) <= 24:
-        out += f" ({what or 'valid'}: {', '.join(names)})"
-    return out
 
 
 # -- showing values in messages ------------------------------------------------------------
@@ -401,242 +388,6 @@ def locate(node: Node, path: str) -> Node:
     return node
 
 
-# -- game adapters ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Virtual:
-    """A computed, read-only value a scenario may expect (``gp.Xunon.total``).
-
-    ``params`` are the path parts that follow the name: ``"player"`` (a faction name or
-    seat) or the name of a key domain of the adapter (``"tile"``)."""
-
-    params: tuple[str, ...]
-    type: Any
-    get: Callable[[Any, tuple[Any, ...]], Any]
-    doc: str
-
-
-@dataclass(frozen=True)
-class ScriptKey:
-    """An extra ``script`` entry of one game (``bag_draw: [Xunon]``): ``load`` scripts the
-    randomness for one value now, or raises ``ValueError`` with a message for the player."""
-
-    load: Callable[[Any, str], None]
-    doc: str
-
-
-class GameAdapter(Protocol):
-    """What the scenario format needs to know about one game."""
-
-    name: str
-    state_type: type
-    config_type: type
-    player_list: str
-    aliases: Mapping[str, str]
-    virtuals: Mapping[str, Virtual]
-    script_keys: Mapping[str, ScriptKey]
-
-    def rules(self) -> Any:
-        """The game's rules object (``new_game``, ``apply``, ``why_not``, ``to_json``, ...)."""
-
-    def action_space(self) -> ActionSpace: ...
-
-    def new_state(self, config: dict[str, Any], seed: int) -> Any: ...
-
-    def check_config(self, config: dict[str, Any]) -> list[tuple[str, str]]:
-        """Problems (path in the config, message) the config's type cannot express."""
-
-    def player_names(self, config: dict[str, Any]) -> list[str] | None:
-        """The names players are addressed by, when the config fixes them."""
-
-    def player_count(self, config: dict[str, Any]) -> int | None: ...
-
-    def seat(self, state: Any, name: str) -> int | None: ...
-
-    def players_in(self, state: Any) -> list[str]:
-        """The names of the players of a running game, by seat."""
-
-    def player_label(self, state: Any, seat: int | None) -> str: ...
-
-    def decision_label(self, state: Any) -> str: ...
-
-    def domain(self, name: str) -> Collection[str] | None:
-        """Valid keys of a table (by pattern, ``players.*.damage``) or of a parameter kind."""
-
-    def refusal(self, state: Any, action: Action) -> IllegalAction | None: ...
-
-    def problems(self, state: Any) -> list[str]:
-        """Component-conservation problems of a state (empty when sound)."""
-
-
-class TauCetiAdapter:
-    """Tau Ceti: players by faction name, GP by ``scoring.score``, ``bag_draw`` scripting."""
-
-    name = "tauceti"
-    player_list = "players"
-    aliases: Mapping[str, str] = {
-        **{f"decks.{d}": f"{d}_deck" for d in ("crisis", "specialist", "knowledge", "mission", "exotic")},
-        **{f"discards.{d}": f"{d}_discard" for d in ("crisis", "specialist", "knowledge", "mission")},
-        "decks.outer_limit": "outer_limit_stack",
-    }
-
-    def __init__(self) -> None:
-        from ecliptic.tauceti.game import TauCeti
-        from ecliptic.tauceti.state import Config, State
-
-        self._rules = TauCeti()
-        self.state_type: type = State
-        self.config_type: type = Config
-        self.virtuals: Mapping[str, Virtual] = self._virtuals()
-        self.script_keys: Mapping[str, ScriptKey] = {
-            "bag_draw": ScriptKey(self._bag_draw, "the colour of the next Resource cube drawn from the "
-                                  "Enlightenment bag"),
-        }
-
-    # -- the game -------------------------------------------------------------------
-    def rules(self) -> Any:
-        return self._rules
-
-    def action_space(self) -> ActionSpace:
-        return self._rules.action_space()
-
-    def new_state(self, config: dict[str, Any], seed: int) -> Any:
-        return self._rules.new_game(config, seed)
-
-    def refusal(self, state: Any, action: Action) -> IllegalAction | None:
-        return self._rules.why_not(state, action)
-
-    def problems(self, state: Any) -> list[str]:
-        from ecliptic.tauceti.invariants import problems
-
-        return problems(state)
-
-    # -- the config and the players -------------------------------------------------------
-    def _faction_names(self) -> list[str]:
-        from ecliptic.tauceti.content import default_content
-
-        return [f.name for f in default_content().factions]
-
-    def check_config(self, config: dict[str, Any]) -> list[tuple[str, str]]:
-        names = self._faction_names()
-        out = []
-        factions = config.get("factions", [])
-        if isinstance(factions, list):
-            for i, name in enumerate(factions):
-                if isinstance(name, str) and name not in names:
-                    out.append((f"factions[{i}]", f"there is no faction {name!r}" + suggest(name, names, "factions")))
-        return out
-
-    def player_names(self, config: dict[str, Any]) -> list[str] | None:
-        factions = config.get("factions")
-        return [str(f) for f in factions] if isinstance(factions, list) and factions else None
-
-    def player_count(self, config: dict[str, Any]) -> int | None:
-        players = config.get("players", 4)
-        return players if isinstance(players, int) else None
-
-    def seat(self, state: Any, name: str) -> int | None:
-        if name.isdigit():
-            return int(name) if int(name) < len(state.players) else None
-        seat: int | None = state.seat_of_faction(name)
-        return seat
-
-    def players_in(self, state: Any) -> list[str]:
-        return [p.faction for p in state.players]
-
-    def player_label(self, state: Any, seat: int | None) -> str:
-        return "nobody" if seat is None else f"{state.players[seat].faction} (seat {seat})"
-
-    def decision_label(self, state: Any) -> str:
-        if state.is_over:
-            return "the game is over"
-        d = state.stack[-1]
-        return f"{state.players[d.player].faction} is to decide ({d.kind})"
-
-    # -- names of things --------------------------------------------------------------------
-    def domain(self, name: str) -> Collection[str] | None:
-        return _tauceti_domains().get(name)
-
-    @staticmethod
-    def _virtuals() -> dict[str, Virtual]:
-        from ecliptic.tauceti import board, flow, scoring, ship
-
-        def systems(fn: Callable[[Any, int, str], int]) -> Callable[[Any, tuple[Any, ...]], Any]:
-            return lambda s, a: {x: fn(s, a[0], x) for x in s.content.systems}
-
-        return {
-            "gp": Virtual(("player",), dict[str, int], lambda s, a: scoring.score(s, a[0]),
-                          "Galactic Points by source (tau, cards, orbitals, cubes, gp_tokens, assists) "
-                          "and total, as the end of the game counts them"),
-            "power": Virtual(("player",), dict[str, int], systems(ship.power),
-                             "each system's printed power (Interface or System Upgrade token)"),
-            "effective": Virtual(("player",), dict[str, int], systems(ship.effective),
-                                 "each system's power left after Damage markers and virus crystals"),
-            "markers_left": Virtual(("player",), int, lambda s, a: flow.markers_left(s, a[0]),
-                                    "Action markers the player has not used this round"),
-            "controllers": Virtual(("tile",), list[str],
-                                   lambda s, a: sorted(s.players[x].faction for x in board.controllers(s, a[0])),
-                                   "factions with Economic Influence in a sector"),
-            "current_player": Virtual((), str | None,
-                                      lambda s, a: None if s.current_player is None
-                                      else s.players[s.current_player].faction,
-                                      "the faction whose decision is pending (null when the game is over)"),
-            "decision": Virtual((), str | None, lambda s, a: s.stack[-1].kind if s.stack else None,
-                                "the kind of the pending decision (turn, move, damage, claim, ...)"),
-            "legal": Virtual((), list[str], lambda s, a: [str(x) for x in TauCetiAdapter._legal(s)],
-                             "every legal action now, in notation"),
-        }
-
-    @staticmethod
-    def _legal(state: Any) -> list[Action]:
-        from ecliptic.tauceti.game import TauCeti
-
-        return TauCeti().legal_actions(state)
-
-    @staticmethod
-    def _bag_draw(state: Any, colour: str) -> None:
-        if colour not in state.bag:
-            raise ValueError(f"no {colour} Resource cube is in the Enlightenment bag now"
-                             + suggest(colour, set(state.bag), "colours in the bag"))
-        state.rng.script_choices([state.bag.index(colour)])
-
-
-@cache
-def _tauceti_domains() -> dict[str, Collection[str]]:
-    from ecliptic.tauceti.actions.exploration import point_ids
-    from ecliptic.tauceti.content import default_content
-    from ecliptic.tauceti.scoring import SOURCES
-
-    c = default_content()
-    tiles = [t.id for t in c.tiles]
-    systems = list(c.systems)
-    types_ = list(c.knowledge_types)
-    seats = [str(s) for s in range(4)]
-    gp = [*SOURCES, "total"]
-    return {
-        "tile": tiles,
-        **dict.fromkeys(("layout", "cubes", "orbitals", "planet_crises", "planet_commodity", "virus_on"), tiles),
-        **dict.fromkeys(("market", "market_raised"), tuple(c.resources)),
-        **dict.fromkeys(("crisis_stacks", "depot_knowledge", "players.*.knowledge"), types_),
-        **dict.fromkeys(("players.*.damage", "players.*.virus", "players.*.systems_tokens",
-                         "power.*", "effective.*"), systems),
-        "points": list(point_ids(c)),
-        **dict.fromkeys(("enlightenment.played", "enlightenment.cards_by", "battle.shields",
-                         "battle.destroyed_at_start"), seats),
-        **dict.fromkeys(("gp.*", "final_scores.*"), gp),
-    }
-
-
-ADAPTERS: dict[str, Callable[[], GameAdapter]] = {"tauceti": TauCetiAdapter}
-
-
-@cache
-def adapter_for(game: str) -> GameAdapter:
-    """The adapter of a game by name; ``KeyError`` if the format does not know the game."""
-    return ADAPTERS[game]()
-
-
 # -- state paths ------------------------------------------------------------------------------------
 
 PartKind = Literal["attr", "key", "index", "player", "any"]
@@ -733,7 +484,9 @@ class PathResolver:
             return
         domain = self.adapter.domain(kind)
         if domain is not None and value not in domain:
-            raise ValueError(f"{value!r} is not a {kind}" + suggest(value, domain, f"{kind}s"))
+            article = "an" if kind[:1] in "aeiou" else "a"
+            raise ValueError(f"{value!r} is not {article} {kind} of {name}.<{kind}>"
+                             + suggest(value, domain, f"{kind}s"))
 
     def check_player(self, value: str, where: str) -> None:
         if value.lstrip("-").isdigit():
@@ -1159,9 +912,9 @@ class _Loader:
         for key, kn, _vn in self.r.mapping(node, "config"):
             if key not in fields:
                 self.r.fail(kn, f"config.{key}", "unknown setting" + suggest(key, fields, "settings"))
-        self.r.typed(node, self.adapter.config_type, "config")
         for sub, message in self.adapter.check_config(config):
             self.r.fail(locate(node, sub), f"config.{sub}", message)
+        self.r.typed(node, self.adapter.config_type, "config")
         self.paths = PathResolver(self.adapter, config)
         return config, self.r.where(top["config"][0], "config")
 

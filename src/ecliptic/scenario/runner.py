@@ -157,7 +157,8 @@ class _Run:
             where = self.sc.setup_where or self.sc.config_where or Where(str(self.sc.path), 1, "setup")
             raise Failure(where, "after the setup the components do not add up (each card, token and cube "
                           "must be in exactly one place): " + "; ".join(problems), scenario_fault=True)
-        self._load(self.sc.script)
+        if not self.adapter.script_before_setup:
+            self._load(self.sc.script)
         for step in self.sc.steps:
             self._step(step)
             self.steps_run += 1
@@ -166,11 +167,31 @@ class _Run:
         self._leftovers()
 
     def _new_state(self) -> Any:
+        """The game of the config and seed. Where the game makes its random choices while setting
+        up (Ceres), the top-level script is loaded first, so that it can steer them."""
+        prime = self._prime if self.adapter.script_before_setup else None
         try:
-            return self.adapter.new_state(self.sc.config, self.sc.seed)
+            return self.adapter.new_state(self.sc.config, self.sc.seed, prime)
         except (ValueError, TypeError) as exc:
+            scripted = self._scripted_at(str(exc))
+            if scripted is not None:  # a scripted value the setup's draw cannot take (a choice of 2 of 2)
+                raise Failure(scripted, f"{scripted.field}: the game's setup cannot use it: {exc}",
+                              scenario_fault=True) from None
             where = self.sc.config_where or Where(str(self.sc.path), 1, "config")
             raise Failure(where, f"config: the game cannot be set up: {exc}", scenario_fault=True) from None
+
+    def _scripted_at(self, message: str) -> Where | None:
+        """Where the scripted value a generator refused (``scripted choice 2 is outside [0, 2)``)
+        was written: the first one still waiting, which is the one just drawn."""
+        for name, prefix in (("choices", "scripted choice "), ("dice", "scripted die ")):
+            if message.startswith(prefix) and self.sources[name]:
+                left = len(getattr(self.state.rng, "choice_script" if name == "choices" else "dice_script"))
+                return self.sources[name][max(len(self.sources[name]) - left - 1, 0)]
+        return None
+
+    def _prime(self, state: Any) -> None:
+        self.state = state
+        self._load(self.sc.script)
 
     # -- setup -----------------------------------------------------------------------------
     def _setup(self, op: SetupOp) -> None:

@@ -1,7 +1,8 @@
 """Rule coverage: which tests and scenarios exercise each rule id, kept in the docs by a script.
 
 A coverage document is a markdown file whose table rows read ``| id | rule | tests |``
-(several tables with headings between them are fine). The ids are the rulebook's
+(several tables with headings between them are fine; several rulebooks may share one
+document, each owning the rows of its id prefixes). The ids are the rulebook's
 paragraphs (``TC-MOV-3``); tests cite them with ``@pytest.mark.rules("TC-MOV-3")`` and
 scenario files with ``rule:`` (and ``expect_illegal:``). The **tests** column is never
 written by hand: ``python -m ecliptic.tools.coverage --write`` regenerates it, and the
@@ -12,15 +13,17 @@ default check mode (run by ``tests/test_rules_coverage.py``) reports
 * a rule id the rules engine uses (any string literal in its package that looks like an
   id, so ids handed through helpers count too) that the document does not define,
 * a malformed or duplicated id in the document, a ``rules`` marker pytest would not see,
-* a **tests** column that differs from what is cited (run ``--write``).
+* a **tests** column that differs from what is cited (run ``--write``),
+* for a rulebook whose ids and quotes are kept in a Python registry (Ceres:
+  ``src/ecliptic/ceres/rules.py``), an id the registry does not know or a **rule** column
+  that differs from the registry's quote (``--write`` copies the quotes too).
 
 Citations are read from the sources with :mod:`ast` (only real markers on collected test
 functions or classes count, never a comment or a string that merely mentions an id) and
 scenario files with YAML, so nothing is imported or run.
 
-Each rulebook is a :class:`Book`: Tau Ceti (``TC-``) in docs/rules-coverage.md, and Ceres
-(``CC-`` Comets rulebook, ``CR-`` reconstructed host rules) in docs/coverage/ceres.md,
-checked once that file exists.
+Each rulebook is a :class:`Book`: Tau Ceti (``TC-``) and Ceres (``CC-`` Comets rulebook,
+``CR-`` reconstructed host rules), both in docs/rules-coverage.md, one tool for all tables.
 """
 
 from __future__ import annotations
@@ -46,14 +49,15 @@ MARKER = "rules"
 
 @dataclass(frozen=True)
 class Book:
-    """One rulebook's ids: where they are defined, which prefixes they use, which package
-    raises them. A book whose document is optional is skipped until the document exists."""
+    """One rulebook's ids: where they are listed, which prefixes they use, which package raises
+    them, and (``registry``) the source file whose dict literals hold each id's quote, when the
+    engine keeps the quotes itself."""
 
     name: str
     doc: str
     prefixes: tuple[str, ...]
     package: str
-    optional: bool = False
+    registry: str | None = None
 
     def owns(self, rule_id: str) -> bool:
         return rule_id.split("-", 1)[0] in self.prefixes
@@ -61,7 +65,8 @@ class Book:
 
 BOOKS = (
     Book("Tau Ceti", "docs/rules-coverage.md", ("TC",), "src/ecliptic/tauceti"),
-    Book("Ceres", "docs/coverage/ceres.md", ("CC", "CR"), "src/ecliptic/ceres", optional=True),
+    Book("Ceres", "docs/rules-coverage.md", ("CC", "CR"), "src/ecliptic/ceres",
+         registry="src/ecliptic/ceres/rules.py"),
 )
 
 
@@ -261,13 +266,33 @@ def used_in_code(package: Path, root: Path, book: Book) -> dict[str, set[str]]:
     return found
 
 
+def registry_quotes(path: Path, book: Book) -> dict[str, str]:
+    """Rule id -> quote from the dict literals of a registry module (``{"CC-COMP-1": "18 Tail
+    tokens", ...}``), read with :mod:`ast` like everything else here."""
+    quotes: dict[str, str] = {}
+    for node in ast.parse(path.read_text(), filename=str(path)).body:
+        value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+        if not isinstance(value, ast.Dict):
+            continue
+        for key, quote in zip(value.keys, value.values, strict=True):
+            if (isinstance(key, ast.Constant) and isinstance(key.value, str) and book.owns(key.value)
+                    and isinstance(quote, ast.Constant) and isinstance(quote.value, str)):
+                quotes[key.value] = quote.value
+    return quotes
+
+
 # -- the report ---------------------------------------------------------------------------------
 
 
 def tests_cell(citations: Iterable[str]) -> str:
     """The generated **tests** cell: ``test_file::test_name`` in file and source order, then
-    the scenario files (the format docs/coverage/ceres.md's own generator writes too)."""
+    the scenario files."""
     return "<br>".join(f"`{c}`" for c in citations)
+
+
+def rule_cell(quote: str) -> str:
+    """A registry quote as a table cell (a pipe inside a cell is written ``\\|``)."""
+    return quote.replace("|", "\\|")
 
 
 @dataclass
@@ -276,20 +301,21 @@ class BookReport:
     ids: list[str]
     covered: list[str]
     problems: list[str]
-    text: str  # the document with its tests column generated
+    text: str  # the document with this book's generated columns (and those of the books before it)
     drifted: bool
 
 
-def check_book(root: Path, book: Book, cited: Citations) -> BookReport | None:
-    """Compare one book's document with the citations and the engine; ``None`` when an
-    optional book has no document yet."""
+def check_book(root: Path, book: Book, cited: Citations, text: str | None = None) -> BookReport:
+    """Compare one book's rows of its document with the citations, the engine and the registry.
+    ``text`` is the document as the books before this one in the same document left it (read
+    from disk when ``None``)."""
     doc = root / book.doc
-    if not doc.exists():
-        if book.optional:
-            return None
-        return BookReport(book, [], [], [f"{book.doc} is missing"], "", False)
-    text = doc.read_text()
+    if text is None:
+        if not doc.exists():
+            return BookReport(book, [], [], [f"{book.doc} is missing"], "", False)
+        text = doc.read_text()
     rows, problems = parse_doc(text, book)
+    quotes = _quotes(root, book, rows, problems)
     defined = {r.rule_id for r in rows}
     for rule_id, where in sorted(cited.by_id.items()):
         if book.owns(rule_id) and rule_id not in defined:
@@ -304,14 +330,33 @@ def check_book(root: Path, book: Book, cited: Citations) -> BookReport | None:
     lines = text.splitlines(keepends=True)
     for r in rows:
         end = "\n" if lines[r.line].endswith("\n") else ""
-        lines[r.line] = f"| {r.rule_id} | {r.rule} | {tests_cell(cited.by_id.get(r.rule_id, ()))} |{end}"
+        rule = quotes.get(r.rule_id, r.rule)
+        lines[r.line] = f"| {r.rule_id} | {rule} | {tests_cell(cited.by_id.get(r.rule_id, ()))} |{end}"
     generated = "".join(lines)
     drifted = generated != text
     if drifted:
-        problems.append(f"the tests column of {book.doc} is out of date: run "
+        columns, verb = ("tests and rule columns", "are") if book.registry else ("tests column", "is")
+        problems.append(f"{book.name}: the {columns} of {book.doc} {verb} out of date: run "
                         "`python -m ecliptic.tools.coverage --write`")
     covered = [r.rule_id for r in rows if cited.by_id.get(r.rule_id)]
     return BookReport(book, [r.rule_id for r in rows], covered, problems, generated, drifted)
+
+
+def _quotes(root: Path, book: Book, rows: list[Row], problems: list[str]) -> dict[str, str]:
+    """The rule cells a registry dictates (empty without a registry); ids of the document that
+    the registry does not know are problems (ids only in the registry are caught as ids the
+    engine uses)."""
+    if book.registry is None:
+        return {}
+    path = root / book.registry
+    if not path.exists():
+        problems.append(f"{book.registry} (the registry of {book.name}'s rule ids) is missing")
+        return {}
+    quotes = registry_quotes(path, book)
+    for r in rows:
+        if r.rule_id not in quotes:
+            problems.append(f"{r.rule_id} is in {book.doc} but not in {book.registry}")
+    return {r.rule_id: rule_cell(quotes[r.rule_id]) for r in rows if r.rule_id in quotes}
 
 
 def citations(root: Path) -> Citations:
@@ -331,11 +376,18 @@ def citations(root: Path) -> Citations:
 
 
 def run(root: Path, books: Iterable[Book] | None = None) -> tuple[list[BookReport], list[str]]:
-    """Reports for every book (default :data:`BOOKS`) whose document exists, and the
-    citation problems."""
+    """Reports for every book (default :data:`BOOKS`), in order, and the citation problems.
+    Books sharing a document are generated one after the other into the same text, so the
+    last report of a document holds the whole regenerated document."""
     books = tuple(BOOKS if books is None else books)
     cited = citations(root)
-    reports = [r for r in (check_book(root, b, cited) for b in books) if r is not None]
+    texts: dict[str, str] = {}
+    reports = []
+    for book in books:
+        report = check_book(root, book, cited, texts.get(book.doc))
+        if report.text:
+            texts[book.doc] = report.text
+        reports.append(report)
     known = {p for b in books for p in b.prefixes}
     stray = [f"{i} is cited but belongs to no rulebook: {', '.join(sorted(w))}"
              for i, w in sorted(cited.by_id.items()) if i.split("-", 1)[0] not in known]
@@ -361,10 +413,12 @@ def main(argv: list[str] | None = None) -> int:
     failed = bool(problems)
     for p in problems:
         print(p)
+    if args.write:
+        final = {rep.book.doc: rep.text for rep in reports}  # the last book's text holds them all
+        for doc in sorted({rep.book.doc for rep in reports if rep.drifted}):
+            (args.root / doc).write_text(final[doc])
+            print(f"{doc}: generated columns rewritten")
     for rep in reports:
-        if args.write and rep.drifted:
-            (args.root / rep.book.doc).write_text(rep.text)
-            print(f"{rep.book.doc}: tests column regenerated")
         left = [p for p in rep.problems if not (args.write and "out of date" in p)]
         for p in left:
             print(p)
