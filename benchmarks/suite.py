@@ -1,5 +1,8 @@
 """``ecliptic bench``: every figure of one run, as a dictionary and as a Rich table.
 
+``python -m benchmarks.suite [--json] [--quick]`` prints the same (without the optional memory
+and worker benchmarks) from a source checkout, without the CLI.
+
 The figures (keys of :func:`run`'s ``figures``):
 
 * ``decisions_per_s``, ``games_per_s``, ``decisions_per_game`` — random playouts of whole
@@ -16,6 +19,7 @@ The figures (keys of :func:`run`'s ``figures``):
 
 from __future__ import annotations
 
+import json
 import platform
 import sys
 from collections.abc import Callable
@@ -182,3 +186,18 @@ def render(report: dict[str, Any]) -> list[Table]:
         t.add_row("identical results", "yes" if p["identical"] else "NO")
         tables.append(t)
     return tables
+
+
+def main(argv: list[str]) -> None:
+    report = run(quick="--quick" in argv)
+    if "--json" in argv:
+        print(json.dumps(report))
+        return
+    from rich.console import Console
+
+    for t in render(report):
+        Console().print(t)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

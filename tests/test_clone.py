@@ -4,8 +4,11 @@
   shares no mutable object with the original: both trees are walked side by side, as TAG's
   forward-model tester does, in every phase of random games.
 * ``legal`` and ``offers`` of every decision kind (the ``turn`` lists its legal actions verb
-  by verb) agree with their definitions: the options that pass ``why_not``, and membership
-  in the options.
+  by verb) and ``legal`` of every verb agree with their definitions: the options that pass
+  ``why_not``, and membership in the options. Kinds and verbs whose options are legal by
+  construction register ``legal=`` their options; these tests are what holds them to it, in
+  random games with and without the Advanced Rules, and in states made richer at random
+  (Knowledge tokens, TAU, positions...) so that the rarer verbs have options to check.
 """
 
 from __future__ import annotations
@@ -23,19 +26,24 @@ import pytest
 from ecliptic.engine.actions import Action
 from ecliptic.engine.fastcopy import copier_source, deep_copy
 from ecliptic.tauceti.game import TauCeti
-from ecliptic.tauceti.registry import KINDS
+from ecliptic.tauceti.registry import KINDS, VERBS
 from ecliptic.tauceti.state import State
 
 GAME = TauCeti()
 IMMUTABLE = (int, float, str, bool, bytes, type(None), enum.Enum, frozenset)
 
 
-def sample_states(seeds: range, every: int = 7) -> Iterator[State]:
-    """States along random games (4, 3, 2 and 1 players, every layout): setup, Enlightenment,
-    Action and Battle phases, follow-up decisions, and the end."""
+ADVANCED = {"advanced": list(range(1, 10)), "advanced_specialists": True}
+
+
+def sample_states(seeds: range, every: int = 7, extra: dict[str, Any] | None = None) -> Iterator[State]:
+    """States along random games (4, 3, 2 and 1 players, every layout; ``extra`` adds to the
+    configuration): setup, Enlightenment, Action and Battle phases, follow-up decisions, and
+    the end."""
     layouts = ["players", "random", "preset"]
     for seed in seeds:
-        state = GAME.new_game({"players": 4 - seed % 4, "layout": layouts[seed % 3]}, seed)
+        config = {"players": 4 - seed % 4, "layout": layouts[seed % 3], **(extra or {})}
+        state = GAME.new_game(config, seed)
         rng = random.Random(seed)
         n = 0
         while not state.is_over:
@@ -244,21 +252,93 @@ def test_a_state_field_added_later_is_copied_too() -> None:
 # -- legal and offers agree with options and why_not -------------------------------------------
 
 
-def test_legal_is_the_options_that_pass_why_not_and_offers_is_membership() -> None:
+def assert_kind_agrees(state: State) -> None:
+    d = state.stack[-1]
+    kind = KINDS[d.kind]
+    options = set(kind.options(state, d))
+    expected = {a for a in options if kind.why_not(state, d, a) is None}
+    assert set(kind.legal(state, d)) == expected, d.kind
+    strangers = [Action("PASS"), Action("END"), Action("GO", ("nowhere",)), Action("RESOLVE"),
+                 Action("SHIELD", ("1,2,3,4,5,6",)), Action("SHIELD", ("2,1",))]
+    for action in [*options, *strangers]:
+        assert kind.offers(state, d, action) == (action in options), (d.kind, str(action))
+
+
+def assert_verbs_agree(state: State, seat: int) -> set[str]:
+    """Every verb (open now or not): ``legal`` is its options that its ``why_not`` accepts.
+    Returns the verbs that had a legal action."""
+    found = set()
+    for name, v in VERBS.items():
+        options = list(v.options(state, seat))
+        expected = {a for a in options if v.why_not(state, seat, a) is None}
+        legal = list(v.legal(state, seat))
+        assert set(legal) == expected, (name, sorted(set(legal) ^ expected))
+        assert len(legal) == len(set(legal)), name
+        if legal:
+            found.add(name)
+    return found
+
+
+@pytest.mark.parametrize("extra", [None, ADVANCED], ids=["basic", "advanced"])
+def test_legal_is_the_options_that_pass_why_not_and_offers_is_membership(extra: dict[str, Any] | None) -> None:
     kinds_seen = set()
-    for state in sample_states(range(10), every=3):
+    for state in sample_states(range(10), every=3, extra=extra):
         if state.is_over:
             continue
-        d = state.stack[-1]
-        kind = KINDS[d.kind]
-        kinds_seen.add(d.kind)
-        options = set(kind.options(state, d))
-        expected = {a for a in options if kind.why_not(state, d, a) is None}
-        assert set(kind.legal(state, d)) == expected, d.kind
-        strangers = [Action("PASS"), Action("END"), Action("GO", ("nowhere",)), Action("RESOLVE")]
-        for action in [*options, *strangers]:
-            assert kind.offers(state, d, action) == (action in options), (d.kind, str(action))
-    assert {"turn", "place_tile", "enlighten", "move"} <= kinds_seen
+        kinds_seen.add(state.stack[-1].kind)
+        assert_kind_agrees(state)
+        if state.stack[-1].kind == "turn":
+            assert_verbs_agree(state, state.stack[-1].player)
+    assert {"turn", "place_tile", "enlighten", "move", "battle_shield"} <= kinds_seen
+
+
+def enriched(state: State, rng: random.Random) -> State:
+    """A copy of a turn state with more in every player's hands than random play usually
+    leaves there: Knowledge tokens, TAU, energy, a position anywhere on the map, a cargo cube,
+    a Resource cube on the home planet, free upgrades, damage, trade offers already made,
+    missions attempted this turn; and more crises on the planets."""
+    s = state.clone()
+    tiles = sorted(s.layout)
+    systems = s.content.systems
+    planets = [t for t in tiles if s.content.tile(t).is_planet]
+    for _, stack in sorted(s.crisis_stacks.items()):
+        if stack and rng.random() < 0.5:
+            s.planet_crises.setdefault(rng.choice(planets), []).append(stack.pop(0))
+    for p in s.players:
+        home = s.faction(p.seat).home_planet
+        if p.faction in s.bag and rng.random() < 0.5:
+            s.bag.remove(p.faction)
+            s.cubes.setdefault(home, []).append(p.faction)
+        p.knowledge = {t: rng.choice([0, 0, 1, 2, 3]) for t in s.content.knowledge_types}
+        p.tau, p.energy = rng.randrange(50), rng.randrange(50)
+        p.position = rng.choice(tiles) if rng.random() < 0.7 else home
+        p.cargo_cube = rng.random() < 0.5
+        p.free_upgrades = rng.choice([0, 0, 1])
+        p.damage = {x: 1 for x in rng.sample(systems, rng.randrange(3))}
+        p.offers_made = rng.sample(range(len(s.players)), rng.randrange(len(s.players) + 1))
+        for m in p.missions:
+            m.picked_up = rng.random() < 0.5
+            m.last_attempt_turn = rng.choice([0, s.turn_count])
+            if rng.random() < 0.5:
+                card = s.content.mission(m.card)
+                p.position = card.sector or rng.choice([card.pickup, card.deliver])
+    return s
+
+
+@pytest.mark.parametrize("extra", [None, ADVANCED], ids=["basic", "advanced"])
+def test_every_verbs_legal_agrees_with_its_definition_in_richer_states(extra: dict[str, Any] | None) -> None:
+    rng = random.Random(7)
+    found: set[str] = set()
+    for state in sample_states(range(8), every=2, extra=extra):
+        if state.is_over or state.stack[-1].kind != "turn":
+            continue
+        rich = enriched(state, rng)
+        found |= assert_verbs_agree(rich, rich.stack[-1].player)
+        assert_kind_agrees(rich)
+    # every verb whose options are its legal actions was checked with some to list
+    by_construction = {name for name, v in VERBS.items() if v.legal is v.options}
+    assert by_construction <= found, sorted(by_construction - found)
+    assert len(by_construction) >= 10
 
 
 @pytest.mark.parametrize("text", ["PASS", "END", "REF", "REF now", "NOSUCHVERB", "BUY", "GO 01"])

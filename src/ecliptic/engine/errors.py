@@ -6,18 +6,35 @@ file) can see *why* an action was refused, not only that it was.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 
 class EclipticError(Exception):
     """Base class of every error Ecliptic raises on purpose."""
 
 
 class IllegalAction(EclipticError, ValueError):
-    """An action the rules do not allow in this state. The state is left untouched."""
+    """An action the rules do not allow in this state. The state is left untouched.
 
-    def __init__(self, rule: str, message: str) -> None:
-        self.rule = rule
-        self.reason = message
-        super().__init__(f"[{rule}] {message}")
+    ``IllegalAction(rule, message)``: ``.rule`` is the rule id, ``.reason`` the message, and
+    ``str()`` reads ``[rule] message``. Listing the legal actions builds thousands of refusals
+    per second and shows none of them, so construction is the exception's own C code (the two
+    arguments are its ``args``) and the text is put together only when it is asked for."""
+
+    if TYPE_CHECKING:
+
+        def __init__(self, rule: str, message: str) -> None: ...
+
+    @property
+    def rule(self) -> str:
+        return self.args[0]  # type: ignore[no-any-return]
+
+    @property
+    def reason(self) -> str:
+        return self.args[1]  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return f"[{self.args[0]}] {self.args[1]}"
 
 
 class ContentError(EclipticError, ValueError):

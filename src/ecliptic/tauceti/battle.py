@@ -27,6 +27,7 @@ in docs/decisions/battle.md.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from itertools import combinations
 
 from ecliptic.engine.actions import Action, act
@@ -41,6 +42,7 @@ from ecliptic.tauceti.tracks import gain_energy
 BATTLE_ICON = "B"
 NO_SHIELDS = "-"
 CAUSE = "battle"
+RETREAT = act("RETREAT")
 EXOTIC = "exotic"  # ATTACK exotic: the one-time Exotic Tech attack dice (Advanced Rule 6)
 
 
@@ -236,11 +238,20 @@ def parse_shields(text: str) -> list[int] | None:
     return numbers
 
 
-def _shield_options(state: State, d: Decision) -> Iterator[Action]:
-    yield act("RETREAT")
-    for k in range(shield_limit(state, d.player) + 1):
-        for combo in combinations(range(1, 7), k):
-            yield act("SHIELD", shield_text(combo))
+@cache
+def _shields_up_to(limit: int) -> tuple[Action, ...]:
+    """RETREAT and every SHIELD of at most ``limit`` systems (immutable, built once per limit)."""
+    return (RETREAT, *(act("SHIELD", shield_text(combo))
+                       for k in range(limit + 1) for combo in combinations(range(1, 7), k)))
+
+
+def _shield_options(state: State, d: Decision) -> tuple[Action, ...]:
+    """RETREAT, or shields on at most the player's Shields limit of systems: exactly what
+    ``_shield_why_not`` accepts while a battle is in progress, so the options are the legal
+    actions and an action is among them when ``_shield_why_not`` accepts it."""
+    if state.battle is None:
+        return ()
+    return _shields_up_to(shield_limit(state, d.player))
 
 
 def _shield_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
@@ -284,7 +295,8 @@ def _shield_domain(c: Content) -> Iterator[Action]:
 
 
 decision_kind("battle_shield", options=_shield_options, why_not=_shield_why_not,
-              perform=_shield_perform, domain=_shield_domain)
+              perform=_shield_perform, domain=_shield_domain, legal=_shield_options,
+              offers=lambda s, d, a: _shield_why_not(s, d, a) is None)
 
 
 # -- 3. the attack -------------------------------------------------------------------

@@ -45,14 +45,23 @@ def cells_within(radius: int) -> Iterator[Cell]:
                 yield (q, r)
 
 
-def neighbour_cells(cell: Cell) -> Iterator[Cell]:
-    q, r = cell
-    for dq, dr in DIRECTIONS:
-        yield (q + dq, r + dr)
+def neighbour_cells(cell: Cell) -> tuple[Cell, ...]:
+    """The six positions around ``cell`` (looked up for the table and its edge: every search
+    of the map asks for them)."""
+    near = _NEIGHBOURS.get(cell)
+    if near is None:
+        q, r = cell
+        near = tuple((q + dq, r + dr) for dq, dr in DIRECTIONS)
+    return near
+
+
+_NEIGHBOURS = {(q, r): tuple((q + dq, r + dr) for dq, dr in DIRECTIONS)
+               for q, r in cells_within(BOARD_RADIUS + 1)}
 
 
 def occupied(state: State) -> dict[Cell, str]:
-    return {tuple(pos): tile for tile, pos in state.layout.items()}  # type: ignore[misc]
+    """The tile at each position (the layout turned around; built in C, it is asked for often)."""
+    return dict(zip(state.layout.values(), state.layout, strict=True))
 
 
 def adjacent_tiles(state: State, tile: str) -> list[str]:
@@ -85,12 +94,14 @@ def route_length(state: State, start: str, goal: str) -> int | None:
     they depend on a die roll, see docs/rules-decisions.md). ``None`` if unreachable."""
     if start == goal:
         return 0
+    where = occupied(state)  # (once, not once per tile visited)
     seen = {start}
     queue: deque[tuple[str, int]] = deque([(start, 0)])
     while queue:
         tile, dist = queue.popleft()
-        for nxt in adjacent_tiles(state, tile):
-            if nxt in seen or not passable(state, nxt):
+        for cell in neighbour_cells(state.layout[tile]):
+            nxt = where.get(cell)
+            if nxt is None or nxt in seen or not passable(state, nxt):
                 continue
             if nxt == goal:
                 return dist + 1

@@ -35,6 +35,7 @@ from ecliptic.tauceti.state import Decision, Enlightenment, State
 from ecliptic.tauceti.tracks import gain_energy, gain_tau
 
 BIOHAZARD = "Biohazard"  # Advanced Rule 3: "planets affected by a Biohazard crisis"
+DONE = act("DONE")
 
 
 def begin(state: State, ev: list[Event]) -> None:
@@ -74,14 +75,16 @@ def step(state: State, ev: list[Event]) -> bool:
 
 
 def _options(state: State, d: Decision) -> Iterator[Action]:
+    """Each card in hand that may be played now, and DONE: what ``_why_not`` checks, so every
+    option is legal (registered as the kind's ``legal``)."""
     for card in state.players[d.player].hand:
         if can_play(state, d.player, card):
             yield act("PLAY", card)
-    yield act("DONE")
+    yield DONE
 
 
 def _why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
-    if a == act("DONE"):
+    if a == DONE:
         return None
     if a.verb != "PLAY" or len(a.args) != 1:
         return illegal("TC-ENL-4", "play a card face down with PLAY <card> or finish with DONE")
@@ -96,7 +99,7 @@ def _why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
 def _perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     e = state.enlightenment
     p = state.players[d.player]
-    if a == act("DONE"):
+    if a == DONE:
         state.stack.pop()
         e.done.append(d.player)
         return
@@ -111,14 +114,15 @@ def _perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
 
 
 def _domain(c: Content) -> Iterator[Action]:
-    yield act("DONE")
+    yield DONE
     for cc in c.crisis_cards:
         yield act("PLAY", cc.id)
     for s in c.specialists:
         yield act("PLAY", s.id)
 
 
-decision_kind("enlighten", options=_options, why_not=_why_not, perform=_perform, domain=_domain)
+decision_kind("enlighten", options=_options, why_not=_why_not, perform=_perform, domain=_domain,
+              legal=_options)
 
 
 def _resolve(state: State, ev: list[Event]) -> None:

@@ -16,7 +16,17 @@ from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import battle, board, enlightenment, scoring
 from ecliptic.tauceti.content import Content
-from ecliptic.tauceti.registry import VERBS, Verb, decision_kind, illegal, say, verb
+from ecliptic.tauceti.registry import (
+    MAJOR_VERBS,
+    MINOR_VERBS,
+    VERBS,
+    Verb,
+    decision_kind,
+    illegal,
+    say,
+    verb,
+    when_legal,
+)
 from ecliptic.tauceti.setup import placement_cells
 from ecliptic.tauceti.state import Decision, State
 from ecliptic.tauceti.tracks import gain_energy, gain_tau
@@ -149,8 +159,12 @@ def _place_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
         f"{state.content.tile(tile).name} at {a.args[0]}.", tile=tile, cell=a.args[0])
 
 
+_PLACE_AT = {cell: act("PLACE", board.cell_name(cell)) for cell in board.cells_within(board.LARGE_RADIUS)}
+"""The PLACE action of every position a large tile may take (written once: they never change)."""
+
+
 def _place_options(state: State, d: Decision) -> list[Action]:
-    return [act("PLACE", board.cell_name(c)) for c in placement_cells(state)]
+    return [_PLACE_AT[c] for c in placement_cells(state)]
 
 
 decision_kind(
@@ -190,11 +204,12 @@ def _verb_closed(state: State, d: Decision, v: Verb) -> IllegalAction | None:
 
 def _open_verbs(state: State, d: Decision) -> list[Verb]:
     """The verbs ``_verb_closed`` lets through, worked out once per turn (without building a
-    refusal for every closed verb)."""
-    majors_open = not d.data["major_done"] and markers_left(state, d.player) > 0
+    refusal for every closed verb). Not to be changed by the caller."""
+    if d.data["major_done"] or markers_left(state, d.player) <= 0:
+        return MINOR_VERBS
     costs = state.faction(d.player).action_costs
     energy = state.players[d.player].energy
-    return [v for v in VERBS.values() if v.major is None or (majors_open and costs[v.major] <= energy)]
+    return MINOR_VERBS + [v for v in MAJOR_VERBS if v.major is not None and costs[v.major] <= energy]
 
 
 def _closing(d: Decision) -> Action:
@@ -223,14 +238,12 @@ def _turn_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
 
 def _turn_legal(state: State, d: Decision) -> list[Action]:
     """The options that pass ``_turn_why_not``, verb by verb: each verb is opened (marker,
-    energy) once, then only its own ``why_not`` runs on its options."""
+    energy) once, then gives its own legal actions (its options that its ``why_not`` lets
+    through, or its options alone when they are legal by construction)."""
     seat = d.player
     legal = [_closing(d)]
     for v in _open_verbs(state, d):
-        why_not = v.why_not
-        for a in v.options(state, seat):
-            if why_not(state, seat, a) is None:
-                legal.append(a)
+        legal.extend(v.legal(state, seat))
     return legal
 
 
@@ -291,11 +304,17 @@ def _ref_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     say(ev, "refuel", f"{state.players[seat].faction} refuels: +{got} energy.", seat=seat, energy=got)
 
 
+def _ref_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
+    return None if not a.args else illegal("TC-REF-1", "REF takes no arguments")
+
+
+_ref_options = when_legal(act("REF"), _ref_why_not)
 verb(
     "REF",
     major="REF",
-    options=lambda s, seat: (act("REF"),),
-    why_not=lambda s, seat, a: None if not a.args else illegal("TC-REF-1", "REF takes no arguments"),
+    options=_ref_options,
+    why_not=_ref_why_not,
     perform=_ref_perform,
     domain=lambda c: (act("REF"),),
+    legal=_ref_options,
 )

@@ -18,10 +18,13 @@ Legal actions are the options that pass ``why_not``; applying an action runs
 Two questions follow from those three, and a kind may answer them faster than the
 definitions do: ``legal`` (the options that pass ``why_not``) and ``offers`` (is an action
 among the options?). The ``turn`` decision answers them verb by verb: it checks each verb's
-Action marker and energy once, not once per option, and looks for an action among its own
-verb's options only. ``place_tile``, whose options are exactly the legal placements, answers
-them without listing the options twice. ``tests/test_clone.py`` checks that every kind's
-answers agree with the definitions.
+Action marker and energy once, not once per option, asks each open verb for its ``legal``
+actions, and looks for an action among its own verb's options only. A kind or verb whose
+options are legal by construction (``place_tile``, ``battle_shield``, ``move``, ``BUY``,
+``BATTLE``...) registers ``legal=`` its options, so ``why_not`` is not asked again for each.
+``why_not`` stays the one definition of legality: options may offer more than is legal, never
+less, and ``tests/test_clone.py`` checks that every kind's and every verb's answers agree
+with the definitions.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ Perform = Callable[[State, Decision, Action, list[Event]], None]
 Domain = Callable[[Content], Iterable[Action]]
 Legal = Callable[[State, Decision], Iterable[Action]]
 Offers = Callable[[State, Decision, Action], bool]
+VerbOptions = Callable[[State, int], Iterable[Action]]
+VerbWhyNot = Callable[[State, int, Action], IllegalAction | None]
 
 
 @dataclass(frozen=True)
@@ -62,19 +67,26 @@ class Verb:
     """A Minor or Major action a player may take in the ``turn`` decision.
 
     ``major`` is the Interface action code (``MOV``, ``SB``, ...) whose Action
-    marker and energy the verb costs, or ``None`` for a Minor action.
+    marker and energy the verb costs, or ``None`` for a Minor action. ``legal`` always
+    agrees with ``options`` and ``why_not`` (by default it is computed from them,
+    :func:`filter_verb_legal`).
     """
 
     verb: str
     major: str | None
-    options: Callable[[State, int], Iterable[Action]]
-    why_not: Callable[[State, int, Action], IllegalAction | None]
+    options: VerbOptions
+    why_not: VerbWhyNot
     perform: Callable[[State, int, Action, list[Event]], None]
     domain: Domain
+    legal: VerbOptions
 
 
 KINDS: dict[str, DecisionKind] = {}
 VERBS: dict[str, Verb] = {}
+MINOR_VERBS: list[Verb] = []
+MAJOR_VERBS: list[Verb] = []
+"""The verbs again, Minor and Major apart (the turn opens the Major ones only while a Major
+action is still to take)."""
 
 
 def filter_legal(options: Options, why_not: WhyNot) -> Legal:
@@ -84,6 +96,27 @@ def filter_legal(options: Options, why_not: WhyNot) -> Legal:
         return [a for a in options(state, d) if why_not(state, d, a) is None]
 
     return legal
+
+
+def filter_verb_legal(options: VerbOptions, why_not: VerbWhyNot) -> VerbOptions:
+    """A verb's legal actions by definition: its options that its ``why_not`` lets through."""
+
+    def legal(state: State, seat: int) -> list[Action]:
+        return [a for a in options(state, seat) if why_not(state, seat, a) is None]
+
+    return legal
+
+
+def when_legal(action: Action, why_not: VerbWhyNot) -> VerbOptions:
+    """The options of a verb that is one action without a choice (REF, MOV, REC, IM): that
+    action when ``why_not`` accepts it, else none. They are the verb's legal actions, so the
+    verb registers them as its ``legal`` too; ``why_not`` stays the one place the rule is."""
+    offered = (action,)
+
+    def options(state: State, seat: int) -> tuple[Action, ...]:
+        return offered if why_not(state, seat, action) is None else ()
+
+    return options
 
 
 def scan_offers(options: Options) -> Offers:
@@ -117,14 +150,19 @@ def verb(
     name: str,
     *,
     major: str | None,
-    options: Callable[[State, int], Iterable[Action]],
-    why_not: Callable[[State, int, Action], IllegalAction | None],
+    options: VerbOptions,
+    why_not: VerbWhyNot,
     perform: Callable[[State, int, Action, list[Event]], None],
     domain: Domain,
+    legal: VerbOptions | None = None,
 ) -> None:
+    """Register a Minor or Major action. ``legal=options`` when every option passes
+    ``why_not`` by construction (the options check the same conditions up front)."""
     if name in VERBS:
         raise RuntimeError(f"verb {name} registered twice")
-    VERBS[name] = Verb(name, major, options, why_not, perform, domain)
+    v = Verb(name, major, options, why_not, perform, domain, legal or filter_verb_legal(options, why_not))
+    VERBS[name] = v
+    (MINOR_VERBS if major is None else MAJOR_VERBS).append(v)
 
 
 def say(

@@ -70,13 +70,12 @@ def _hex_system(state: State, content: Content) -> None:
 def placement_cells(state: State) -> list[tuple[int, int]]:
     """Free cells within the large-tile radius that touch a placed tile."""
     taken = board.occupied(state)
-    cells = {
-        n
-        for c in taken
-        for n in board.neighbour_cells(c)
-        if n not in taken and board.distance_from_centre(n) <= board.LARGE_RADIUS
-    }
-    return sorted(cells)
+    free = {n for c in taken for n in board.neighbour_cells(c) if n not in taken}
+    return sorted(free & _LARGE_CELLS)
+
+
+_LARGE_CELLS = frozenset(board.cells_within(board.LARGE_RADIUS))
+"""The positions within the large-tile radius."""
 
 
 def _global_setup(state: State, content: Content, factions: list[str]) -> None:

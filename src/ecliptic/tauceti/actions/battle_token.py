@@ -40,15 +40,21 @@ def _parse_seat(state: State, text: str) -> int | None:
     return seat if seat < len(state.players) else None
 
 
-def _options(state: State, seat: int) -> Iterator[Action]:
-    if state.players[seat].battle_sector is not None:
-        return
-    for sector in sorted(set(state.cubes) | set(state.orbitals)):
-        if sector not in state.layout or board.is_planet(state, sector) or token_in(state, sector):
+def _options(state: State, seat: int) -> list[Action]:
+    """Each other player with pieces in a sector (not a planet) that holds no Battle token
+    yet, while the player's own Battle token is unused: what ``_why_not`` checks, so every
+    option is legal (registered as the verb's ``legal``)."""
+    players = state.players
+    if players[seat].battle_sector is not None:
+        return []
+    tokens = {p.battle_sector for p in players}
+    options: list[Action] = []
+    for sector in state.cubes.keys() | state.orbitals.keys():
+        if sector in tokens or sector not in state.layout or board.is_planet(state, sector):
             continue
-        for target in range(len(state.players)):
-            if target != seat and present(state, target, sector):
-                yield act("BATTLE", sector, target)
+        options.extend(act("BATTLE", sector, str(target)) for target in range(len(players))
+                       if target != seat and present(state, target, sector))
+    return options
 
 
 def _why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -93,4 +99,5 @@ def _domain(c: Content) -> Iterator[Action]:
                 yield act("BATTLE", tile.id, target)
 
 
-verb("BATTLE", major=None, options=_options, why_not=_why_not, perform=_perform, domain=_domain)
+verb("BATTLE", major=None, options=_options, why_not=_why_not, perform=_perform, domain=_domain,
+     legal=_options)

@@ -13,14 +13,14 @@ docs/rules-decisions.md (Advanced Rule 6: docs/decisions/advanced-missions.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import board, decks, ship
 from ecliptic.tauceti.content import Content, SystemsToken
-from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
+from ecliptic.tauceti.registry import decision_kind, illegal, say, verb, when_legal
 from ecliptic.tauceti.state import Decision, Holding, State
 from ecliptic.tauceti.tracks import gain_tau, materials_max, move_materials, recruit_cost
 
@@ -29,6 +29,7 @@ from ecliptic.tauceti.tracks import gain_tau, materials_max, move_materials, rec
 IN_DEMAND = 2
 NOT_IN_DEMAND = 1
 FREE = "free"
+SELL = act("SELL")
 EXOTIC = "exotic"  # UPG exotic <E id>: Advanced Rule 6
 EXOTIC_RULE = 6
 
@@ -81,11 +82,10 @@ def build_cost(state: State, seat: int) -> int:
     return state.content.numbers.build_tau_per_level * state.market[spec]
 
 
-def _bui_options(state: State, seat: int) -> Iterator[Action]:
+def _bui_options(state: State, seat: int) -> list[Action]:
     colour = state.players[seat].faction
-    for tile, cubes in state.cubes.items():
-        if colour in cubes and _is_sector(state.content, tile):
-            yield act("BUI", tile)
+    return [act("BUI", tile) for tile, cubes in state.cubes.items()
+            if colour in cubes and _is_sector(state.content, tile)]
 
 
 def _bui_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -167,13 +167,15 @@ def _rec_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     say(ev, "recruit_private", f"You recruit {', '.join(cards)}.", to=[seat], cards=cards)
 
 
+_rec_options = when_legal(act("REC"), _rec_why_not)
 verb(
     "REC",
     major="REC",
-    options=lambda s, seat: (act("REC"),),
+    options=_rec_options,
     why_not=_rec_why_not,
     perform=_rec_perform,
     domain=lambda c: (act("REC"),),
+    legal=_rec_options,
 )
 
 
@@ -205,7 +207,10 @@ def _supply_token(state: State, commodity: str) -> str | None:
         tokens = _TOKENS_OF[commodity] = sorted(
             t.id for t in state.content.commodity_tokens if t.commodity == commodity)
     supply = state.supply
-    return next((t for t in tokens if t in supply), None)
+    for token in tokens:
+        if token in supply:
+            return token
+    return None
 
 
 def _on_planet(state: State, seat: int) -> bool:
@@ -229,12 +234,25 @@ def change_demand(state: State, planet: str, ev: list[Event]) -> None:
 
 
 def _buy_options(state: State, seat: int) -> Iterator[Action]:
-    if not _on_planet(state, seat):
+    """What the player can buy: on a planet, each commodity they do not already hold that has
+    a token left in the Supply pile, in every quantity they can pay for. These are the
+    conditions ``_buy_why_not`` checks, asked once per commodity instead of once per
+    quantity, so every option is legal (the verb registers them as its ``legal``). (A
+    generator: ``apply`` looks for the chosen action among them, and stops when it is found.)"""
+    p = state.players[seat]
+    planet = p.position
+    if not board.is_planet(state, planet):
         return
-    for name in _commodity_names(state.content):
-        if _supply_token(state, name) is not None:
-            for qty in range(1, state.content.numbers.max_buy + 1):
-                yield act("BUY", name, qty)
+    held = {commodity_of(state, h.token) for h in p.holdings}
+    for commodity in state.content.commodities:
+        name = commodity.name
+        if name in held or _supply_token(state, name) is None:
+            continue
+        level_demand = demand(state, planet, name)
+        for qty in range(1, state.content.numbers.max_buy + 1):
+            if price(state, name, level_demand, qty) > p.tau:
+                break  # the price grows with the quantity
+            yield act("BUY", name, str(qty))
 
 
 def _buy_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -289,12 +307,19 @@ verb(
     perform=_buy_perform,
     domain=lambda c: (act("BUY", x.name, q) for x in c.commodities
                       for q in range(1, c.numbers.max_buy + 1)),
+    legal=_buy_options,
 )
 
 
 def _sellable(state: State, seat: int) -> list[str]:
     """Commodities held and not reverse engineered (an engineered token waits for UPG)."""
     return [commodity_of(state, h.token) for h in state.players[seat].holdings if not h.engineered]
+
+
+def _sell_options(state: State, seat: int) -> tuple[Action, ...]:
+    """SELL on a planet, holding something to sell: ``_sell_why_not``'s two conditions, so
+    the option is legal (the verb registers it as its ``legal``)."""
+    return (SELL,) if _on_planet(state, seat) and _sellable(state, seat) else ()
 
 
 def _sell_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -321,10 +346,11 @@ def _sell_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
 verb(
     "SELL",
     major="SB",
-    options=lambda s, seat: (act("SELL"),) if _on_planet(s, seat) else (),
+    options=_sell_options,
     why_not=_sell_why_not,
     perform=_sell_perform,
-    domain=lambda c: (act("SELL"),),
+    domain=lambda c: (SELL,),
+    legal=_sell_options,
 )
 
 
@@ -386,11 +412,11 @@ decision_kind(
 # -- Reverse Engineer (ENG) ----------------------------------------------------------
 
 
-def _eng_options(state: State, seat: int) -> Iterator[Action]:
-    for h in state.players[seat].holdings:
-        name = commodity_of(state, h.token)
-        if not h.engineered and state.content.commodity(name).reverse_engineerable:
-            yield act("ENG", name)
+def _eng_options(state: State, seat: int) -> list[Action]:
+    """Each held commodity that can be and is not yet reverse engineered: what ``_eng_why_not``
+    checks, so every option is legal (the verb registers them as its ``legal``)."""
+    names = (commodity_of(state, h.token) for h in state.players[seat].holdings if not h.engineered)
+    return [act("ENG", name) for name in names if state.content.commodity(name).reverse_engineerable]
 
 
 def _eng_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -429,17 +455,25 @@ verb(
     why_not=_eng_why_not,
     perform=_eng_perform,
     domain=lambda c: (act("ENG", x.name) for x in c.commodities if x.reverse_engineerable),
+    legal=_eng_options,
 )
 
 
 # -- Upgrade (UPG) -----------------------------------------------------------------
 
 
+def free_upgrade_systems(state: State, seat: int) -> Sequence[str]:
+    """The systems the player may upgrade without reverse engineering: every system after
+    trading a GP token for a free system upgrade, else those the faction's Interface exempts."""
+    if state.players[seat].free_upgrades > 0:
+        return state.content.systems
+    return state.faction(seat).upgrade_without_engineering
+
+
 def free_upgrade_allowed(state: State, seat: int, system: str) -> bool:
     """Without reverse engineering: the faction's Interface exempts the system, or the player
     traded a GP token for a free system upgrade."""
-    exempt = system in state.faction(seat).upgrade_without_engineering
-    return exempt or state.players[seat].free_upgrades > 0
+    return system in free_upgrade_systems(state, seat)
 
 
 def wanted_level(state: State, seat: int, system: str, source: str) -> int:
@@ -454,9 +488,21 @@ def wanted_level(state: State, seat: int, system: str, source: str) -> int:
 def pick_token(state: State, system: str, level: int) -> SystemsToken | None:
     """The depot's token of that level, "If the System Upgrade token level of power/capacity
     isn't available, select the next lowest"."""
-    tokens = [state.content.systems_token(t) for t in state.depot_systems]
-    fitting = [t for t in tokens if t.system == system and t.level <= level]
-    return max(fitting, key=lambda t: t.level, default=None)
+    ids = _SYSTEM_TOKEN_IDS.get(system)
+    if ids is None:
+        ids = _SYSTEM_TOKEN_IDS[system] = frozenset(
+            t.id for t in state.content.systems_tokens if t.system == system)
+    best: SystemsToken | None = None
+    for token_id in state.depot_systems:  # (the first of the highest fitting level, as max())
+        if token_id in ids:
+            token = state.content.systems_token(token_id)
+            if token.level <= level and (best is None or token.level > best.level):
+                best = token
+    return best
+
+
+_SYSTEM_TOKEN_IDS: dict[str, frozenset[str]] = {}
+"""Each system's System Upgrade tokens, read once from the (immutable) content."""
 
 
 def _source_why_not(state: State, seat: int, system: str, source: str) -> IllegalAction | None:
@@ -514,18 +560,17 @@ def _exotic_perform(state: State, seat: int, card: str, ev: list[Event]) -> None
         seat=seat, card=card)
 
 
-def _upg_options(state: State, seat: int) -> Iterator[Action]:
-    if state.config.has(EXOTIC_RULE) and state.players[seat].exotic_tech is None \
-            and materials_maximized(state, seat):
-        for card in sorted(state.exotic_deck):
-            yield act("UPG", EXOTIC, card)
-    engineered = [commodity_of(state, h.token) for h in state.players[seat].holdings if h.engineered]
-    for system in state.content.systems:
-        for name in engineered:
-            if system in state.content.commodity(name).upgrades:
-                yield act("UPG", system, name)
-        if free_upgrade_allowed(state, seat, system):
-            yield act("UPG", system, FREE)
+def _upg_options(state: State, seat: int) -> list[Action]:
+    """Each system with a source that may upgrade it: a reverse engineered commodity that
+    upgrades it, or a free upgrade (Interface exemption or GP token). Most turns the player
+    has neither, and nothing is offered; ``_upg_why_not`` then checks the Galactic Depot."""
+    p = state.players[seat]
+    options = [act("UPG", system, FREE) for system in free_upgrade_systems(state, seat)]
+    for name in (commodity_of(state, h.token) for h in p.holdings if h.engineered):
+        options.extend(act("UPG", system, name) for system in state.content.commodity(name).upgrades)
+    if state.config.has(EXOTIC_RULE) and p.exotic_tech is None and materials_maximized(state, seat):
+        options.extend(act("UPG", EXOTIC, card) for card in sorted(state.exotic_deck))
+    return options
 
 
 def _upg_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -546,9 +591,10 @@ def _upg_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if token is None:
         return illegal("TC-UPG-4", f"no {system} System Upgrade token of level {level} or lower "
                        "is left on the Galactic Depot")
-    if token.level < ship.power(state, seat, system):
+    power = ship.power(state, seat, system)
+    if token.level < power:
         return illegal("TC-UPG-1", f"the best {system} token left (level {token.level}) is below "
-                       f"your {system} power of {ship.power(state, seat, system)}")
+                       f"your {system} power of {power}")
     return None
 
 

@@ -110,11 +110,10 @@ def _exp_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     return None
 
 
-def _exp_options(state: State, seat: int) -> Iterator[Action]:
+def _exp_options(state: State, seat: int) -> list[Action]:
     here = state.players[seat].position
-    for pid, point in state.points.items():
-        if point.sector == here and point.token is not None:
-            yield act("EXP", pid)
+    return [act("EXP", pid) for pid, point in state.points.items()
+            if point.sector == here and point.token is not None]
 
 
 def find_card(state: State, knowledge_type: str) -> str | None:

@@ -43,6 +43,9 @@ DEPOT = "depot"
 K3 = "K3"
 RESOLVE_ANY = "resolve_any"  # the Advanced Specialists' crisis-resolving ability
 MAX_SEATS = 4
+CUBE_MAT = act("CUBE-MAT")
+ASSIST_LOAD = act("ASSIST-LOAD")
+ASSIST_DROP = act("ASSIST-DROP")
 
 
 # -- small shared helpers ----------------------------------------------------------
@@ -53,7 +56,7 @@ def _name(state: State, seat: int) -> str:
 
 
 def _is_specialist(state: State, card: str) -> bool:
-    return state.content.is_card(card) and not card.startswith("C")
+    return not card.startswith("C") and state.content.is_card(card)
 
 
 def _seat_arg(state: State, text: str) -> int | None:
@@ -75,9 +78,13 @@ def _move_knowledge(knowledge: dict[str, int], ktype: str, amount: int) -> None:
 # -- Trading: Specialists [2:1] -------------------------------------------------------
 
 
-def _trade_s_options(state: State, seat: int) -> Iterator[Action]:
-    cards = sorted(c for c in state.players[seat].hand if _is_specialist(state, c))
-    return (act("TRADE-S", a, b) for a, b in combinations(cards, 2))
+def _trade_s_options(state: State, seat: int) -> list[Action]:
+    """Every pair of different Specialist cards in hand, named in order: what
+    ``_trade_s_why_not`` checks, so every option is legal (registered as the verb's ``legal``)."""
+    cards = [c for c in state.players[seat].hand if _is_specialist(state, c)]
+    if len(cards) < 2:
+        return []
+    return [act("TRADE-S", a, b) for a, b in combinations(sorted(cards), 2)]
 
 
 def _trade_s_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -146,20 +153,35 @@ decision_kind(
 
 
 def _trade_k_targets(state: State, seat: int, want: str) -> Iterator[str]:
+    """Who can give a ``want`` token: the Galactic Depot, and each other player holding one
+    who has not had an offer from ``seat`` this round."""
     if state.depot_knowledge.get(want, 0) > 0:
         yield DEPOT
+    offered = state.players[seat].offers_made
     for other in range(len(state.players)):
-        if other != seat and _held(state, other, want) > 0:
+        if other != seat and _held(state, other, want) > 0 and other not in offered:
             yield f"P{other}"
 
 
-def _trade_k_options(state: State, seat: int) -> Iterator[Action]:
+def _trade_k_options(state: State, seat: int) -> Iterable[Action]:
+    """Two tokens the player holds (two of one type need two of them) for a different type
+    someone can give: what ``_trade_k_why_not`` checks, so every option is legal (registered
+    as the verb's ``legal``). Most turns the player holds fewer than two tokens."""
+    if sum(state.players[seat].knowledge.values()) < 2:
+        return ()
+    return _trades_k(state, seat)
+
+
+def _trades_k(state: State, seat: int) -> Iterator[Action]:
     types = state.content.knowledge_types
     held = sorted(t for t in types if _held(state, seat, t) > 0)
     for give in combinations_with_replacement(held, 2):
+        if give[0] == give[1] and _held(state, seat, give[0]) < 2:
+            continue
         for want in types:
-            for target in _trade_k_targets(state, seat, want):
-                yield act("TRADE-K", give[0], give[1], want, target)
+            if want not in give:
+                for target in _trade_k_targets(state, seat, want):
+                    yield act("TRADE-K", give[0], give[1], want, target)
 
 
 def _trade_k_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -283,6 +305,15 @@ def _trade_k_domain(c: Content) -> Iterator[Action]:
 # -- Trading: Knowledge for TAU ---------------------------------------------------------
 
 
+def _sell_k_options(state: State, seat: int) -> list[Action]:
+    """Each type of Knowledge token the player holds: legal (registered as the verb's
+    ``legal``)."""
+    knowledge = state.players[seat].knowledge
+    if not any(knowledge.values()):
+        return []
+    return [act("SELL-K", t) for t in state.content.knowledge_types if knowledge.get(t, 0) > 0]
+
+
 def _sell_k_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if len(a.args) != 1 or a.args[0] not in state.content.knowledge_types:
         return illegal("TC-TRADE-3", "sell a Knowledge token: SELL-K <type>")
@@ -302,6 +333,16 @@ def _sell_k_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None
 
 
 # -- Trading: Resource units for Materials ----------------------------------------------
+
+
+def _cube_mat_options(state: State, seat: int) -> tuple[Action, ...]:
+    """CUBE-MAT when it is legal (registered as the verb's ``legal``). Most turns the player
+    has no Resource cube on the home planet: that is looked at first, without building
+    ``_cube_mat_why_not``'s refusal."""
+    home = state.faction(seat).home_planet
+    if state.players[seat].faction not in state.cubes.get(home, ()):
+        return ()
+    return (CUBE_MAT,) if _cube_mat_why_not(state, seat, CUBE_MAT) is None else ()
 
 
 def _cube_mat_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -359,10 +400,11 @@ def _gp_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
 # -- Playing a Specialist card ----------------------------------------------------------
 
 
-def _play_s_options(state: State, seat: int) -> Iterator[Action]:
-    for card in state.players[seat].hand:
-        if _is_specialist(state, card) and "A" in state.content.specialist(card).phases:
-            yield act("PLAY-S", card)
+def _play_s_options(state: State, seat: int) -> list[Action]:
+    """Each Specialist card in hand with the Action-phase icon: legal (registered as the
+    verb's ``legal``)."""
+    return [act("PLAY-S", card) for card in state.players[seat].hand
+            if _is_specialist(state, card) and "A" in state.content.specialist(card).phases]
 
 
 def _play_s_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -398,16 +440,27 @@ def _crisis_planet(state: State, token: str) -> str | None:
     return None
 
 
-def _resolve_options(state: State, seat: int) -> Iterator[Action]:
+def _resolve_options(state: State, seat: int) -> list[Action]:
+    """Each crisis whose type the player holds a Knowledge token of (every way of resolving
+    spends one), with K3 when they hold 3, and each Specialist card that could resolve it:
+    one of its type, or an Advanced Specialist (``_resolve_why_not`` checks its ability and
+    that it is face up). Most turns the player holds no Knowledge token."""
     p = state.players[seat]
+    if not any(p.knowledge.values()):
+        return []
+    held = {ktype: n for ktype, n in p.knowledge.items() if n > 0}
+    cards = [state.content.specialist(c) for c in (*p.hand, *p.face_up) if _is_specialist(state, c)]
+    options = []
     for tokens in state.planet_crises.values():
         for token in tokens:
-            if _held(state, seat, state.content.crisis_token(token).crisis_type) < 1:
-                continue  # every way of resolving spends a Knowledge token of the crisis type
-            yield act("RESOLVE", token, K3)
-            for card in (*p.hand, *p.face_up):
-                if _is_specialist(state, card):
-                    yield act("RESOLVE", token, card)
+            ctype = state.content.crisis_token(token).crisis_type
+            if ctype not in held:
+                continue
+            if held[ctype] >= 3:
+                options.append(act("RESOLVE", token, K3))
+            options.extend(act("RESOLVE", token, spec.id) for spec in cards
+                           if spec.crisis_type == ctype or spec.advanced)
+    return options
 
 
 def _resolve_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -537,6 +590,18 @@ def _needs_assist(state: State, seat: int, planet: str) -> bool:
         for t in state.planet_crises.get(planet, []))
 
 
+def _load_options(state: State, seat: int) -> tuple[Action, ...]:
+    """ASSIST-LOAD when it is legal (registered as the verb's ``legal``). Most turns the
+    player is elsewhere than on the home planet, has no Resource cube there or one in the
+    cargo hold already: those are looked at first, without building ``_load_why_not``'s
+    refusal."""
+    p = state.players[seat]
+    home = state.faction(seat).home_planet
+    if p.position != home or p.cargo_cube or p.faction not in state.cubes.get(home, ()):
+        return ()
+    return (ASSIST_LOAD,) if _load_why_not(state, seat, ASSIST_LOAD) is None else ()
+
+
 def _load_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if a.args:
         return illegal("TC-ASSIST-1", "ASSIST-LOAD takes no arguments")
@@ -563,6 +628,15 @@ def _load_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     p.cargo_cube = True
     say(ev, "assist_load", f"{p.faction} loads a Resource cube from "
         f"{state.content.tile(home).name} into the cargo hold.", seat=seat)
+
+
+def _drop_options(state: State, seat: int) -> tuple[Action, ...]:
+    """ASSIST-DROP when it is legal (registered as the verb's ``legal``). Most turns the
+    cargo hold is empty: that is looked at first, without building ``_drop_why_not``'s
+    refusal."""
+    if not state.players[seat].cargo_cube:
+        return ()
+    return (ASSIST_DROP,) if _drop_why_not(state, seat, ASSIST_DROP) is None else ()
 
 
 def _drop_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -597,30 +671,30 @@ def _drop_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
 # -- registration -----------------------------------------------------------------------
 
 
-def _only(verb_name: str) -> tuple[Action]:
-    return (act(verb_name),)
+def _gp_options(state: State, seat: int) -> list[Action]:
+    """Each GP token the player holds: legal (registered as the verb's ``legal``)."""
+    return [act("GP-TOKEN", g) for g in state.players[seat].gp_tokens]
 
 
+# Options registered as ``legal=`` are legal by construction (their docstrings say why);
+# tests/test_clone.py checks that they agree with ``why_not``.
 verb("TRADE-S", major=None, options=_trade_s_options, why_not=_trade_s_why_not,
-     perform=_trade_s_perform,
+     perform=_trade_s_perform, legal=_trade_s_options,
      domain=lambda c: (act("TRADE-S", x, y) for x, y in combinations(sorted(s.id for s in c.specialists), 2)))
 verb("TRADE-K", major=None, options=_trade_k_options, why_not=_trade_k_why_not,
-     perform=_trade_k_perform, domain=_trade_k_domain)
-verb("SELL-K", major=None,
-     options=lambda s, seat: (act("SELL-K", t) for t in s.content.knowledge_types if _held(s, seat, t) > 0),
-     why_not=_sell_k_why_not, perform=_sell_k_perform,
-     domain=lambda c: (act("SELL-K", t) for t in c.knowledge_types))
-verb("CUBE-MAT", major=None, options=lambda s, seat: _only("CUBE-MAT"), why_not=_cube_mat_why_not,
-     perform=_cube_mat_perform, domain=lambda c: _only("CUBE-MAT"))
-verb("GP-TOKEN", major=None,
-     options=lambda s, seat: (act("GP-TOKEN", g) for g in s.players[seat].gp_tokens),
-     why_not=_gp_why_not, perform=_gp_perform,
-     domain=lambda c: (act("GP-TOKEN", g.id) for g in c.gp_tokens))
+     perform=_trade_k_perform, domain=_trade_k_domain, legal=_trade_k_options)
+verb("SELL-K", major=None, options=_sell_k_options, why_not=_sell_k_why_not, perform=_sell_k_perform,
+     domain=lambda c: (act("SELL-K", t) for t in c.knowledge_types), legal=_sell_k_options)
+verb("CUBE-MAT", major=None, options=_cube_mat_options, why_not=_cube_mat_why_not,
+     perform=_cube_mat_perform, domain=lambda c: (CUBE_MAT,), legal=_cube_mat_options)
+verb("GP-TOKEN", major=None, options=_gp_options, why_not=_gp_why_not, perform=_gp_perform,
+     domain=lambda c: (act("GP-TOKEN", g.id) for g in c.gp_tokens), legal=_gp_options)
 verb("PLAY-S", major=None, options=_play_s_options, why_not=_play_s_why_not, perform=_play_s_perform,
-     domain=lambda c: (act("PLAY-S", s.id) for s in c.specialists if "A" in s.phases))
+     domain=lambda c: (act("PLAY-S", s.id) for s in c.specialists if "A" in s.phases),
+     legal=_play_s_options)
 verb("RESOLVE", major=None, options=_resolve_options, why_not=_resolve_why_not,
      perform=_resolve_perform, domain=_resolve_domain)
-verb("ASSIST-LOAD", major=None, options=lambda s, seat: _only("ASSIST-LOAD"), why_not=_load_why_not,
-     perform=_load_perform, domain=lambda c: _only("ASSIST-LOAD"))
-verb("ASSIST-DROP", major=None, options=lambda s, seat: _only("ASSIST-DROP"), why_not=_drop_why_not,
-     perform=_drop_perform, domain=lambda c: _only("ASSIST-DROP"))
+verb("ASSIST-LOAD", major=None, options=_load_options, why_not=_load_why_not,
+     perform=_load_perform, domain=lambda c: (ASSIST_LOAD,), legal=_load_options)
+verb("ASSIST-DROP", major=None, options=_drop_options, why_not=_drop_why_not,
+     perform=_drop_perform, domain=lambda c: (ASSIST_DROP,), legal=_drop_options)

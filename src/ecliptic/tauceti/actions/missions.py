@@ -33,7 +33,7 @@ from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import board, checks, decks, ship
 from ecliptic.tauceti.content import Content, MissionCard, SkillCheck
-from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
+from ecliptic.tauceti.registry import decision_kind, illegal, say, verb, when_legal
 from ecliptic.tauceti.state import ActiveMission, Decision, State
 from ecliptic.tauceti.tracks import gain_tau
 
@@ -119,13 +119,15 @@ def _im_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     state.stack.append(Decision("keep_mission", seat, {"cards": cards}))
 
 
+_im_options = when_legal(act("IM"), _im_why_not)
 verb(
     "IM",
     major="IM",
-    options=lambda s, seat: () if _slots_full(s, seat) else (act("IM"),),
+    options=_im_options,
     why_not=_im_why_not,
     perform=_im_perform,
     domain=lambda c: (act("IM"),),
+    legal=_im_options,
 )
 
 
@@ -263,10 +265,18 @@ decision_kind(
 # -- skill-check IMs (Minor) ---------------------------------------------------------
 
 
-def _check_options(state: State, seat: int) -> Iterator[Action]:
-    for m in state.players[seat].missions:
-        if state.content.mission(m.card).kind == "skill_check":
-            yield act("IM-CHECK", m.card)
+def _check_options(state: State, seat: int) -> list[Action]:
+    """Each skill-check IM whose sector the starship is in and that was not attempted this
+    turn: what ``_check_why_not`` checks, so every option is legal (registered as the verb's
+    ``legal``)."""
+    p = state.players[seat]
+    options = []
+    for m in p.missions:
+        card = state.content.mission(m.card)
+        if card.kind == "skill_check" and card.sector == p.position \
+                and m.last_attempt_turn != state.turn_count:
+            options.append(act("IM-CHECK", m.card))
+    return options
 
 
 def _check_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -321,16 +331,36 @@ verb(
     why_not=_check_why_not,
     perform=_check_perform,
     domain=lambda c: (act("IM-CHECK", m.id) for m in c.missions if m.kind == "skill_check"),
+    legal=_check_options,
 )
 
 
 # -- pickup/deliver IMs (Minor) -------------------------------------------------------
 
 
-def _delivery_options(state: State, seat: int, verb_name: str) -> Iterator[Action]:
-    for m in state.players[seat].missions:
-        if state.content.mission(m.card).kind == "delivery":
-            yield act(verb_name, m.card)
+def _pickup_options(state: State, seat: int) -> list[Action]:
+    """Each pickup/deliver IM not yet picked up whose pickup sector the starship is in: what
+    ``_pickup_why_not`` checks, so every option is legal (registered as the verb's ``legal``)."""
+    p = state.players[seat]
+    options = []
+    for m in p.missions:
+        card = state.content.mission(m.card)
+        if card.kind == "delivery" and not m.picked_up and card.pickup == p.position:
+            options.append(act("PICKUP", m.card))
+    return options
+
+
+def _deliver_options(state: State, seat: int) -> list[Action]:
+    """Each picked-up IM that may be delivered (Advanced Rule 4) whose delivery sector the
+    starship is in: what ``_deliver_why_not`` checks, so every option is legal (registered as
+    the verb's ``legal``)."""
+    p = state.players[seat]
+    options = []
+    for m in p.missions:
+        card = state.content.mission(m.card)
+        if card.kind == "delivery" and m.picked_up and may_deliver(m) and card.deliver == p.position:
+            options.append(act("DELIVER", m.card))
+    return options
 
 
 def _pickup_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -422,17 +452,19 @@ def _deliver_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
 verb(
     "PICKUP",
     major=None,
-    options=lambda s, seat: _delivery_options(s, seat, "PICKUP"),
+    options=_pickup_options,
     why_not=_pickup_why_not,
     perform=_pickup_perform,
     domain=lambda c: (act("PICKUP", m.id) for m in c.missions if m.kind == "delivery"),
+    legal=_pickup_options,
 )
 
 verb(
     "DELIVER",
     major=None,
-    options=lambda s, seat: _delivery_options(s, seat, "DELIVER"),
+    options=_deliver_options,
     why_not=_deliver_why_not,
     perform=_deliver_perform,
     domain=lambda c: (act("DELIVER", m.id) for m in c.missions if m.kind == "delivery"),
+    legal=_deliver_options,
 )

@@ -24,13 +24,16 @@ from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import board, checks, ship
 from ecliptic.tauceti.content import Content
-from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
+from ecliptic.tauceti.registry import decision_kind, illegal, say, verb, when_legal
 from ecliptic.tauceti.state import Decision, Point, State
 from ecliptic.tauceti.tracks import gain_energy, gain_tau
 
 PROPULSION = "propulsion"
 SHIELDS = "shields"
 SAFE_ROLL = 5  # "If 5 or 6, nothing happens" / "you go through the wormhole"
+JUMP = act("JUMP")
+STOP = act("STOP")
+REP = act("REP")
 
 
 def _name(state: State, tile: str) -> str:
@@ -76,13 +79,15 @@ def _mov_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
         f"{_name(state, p.position)}.", seat=seat, sectors=left, start=p.position)
 
 
+_mov_options = when_legal(act("MOV"), _mov_why_not)
 verb(
     "MOV",
     major="MOV",
-    options=lambda s, seat: (act("MOV"),),
+    options=_mov_options,
     why_not=_mov_why_not,
     perform=_mov_perform,
     domain=lambda c: (act("MOV"),),
+    legal=_mov_options,
 )
 
 
@@ -90,17 +95,23 @@ verb(
 
 
 def _move_options(state: State, d: Decision) -> Iterator[Action]:
+    """While propulsion is left, each neighbouring position: a passable tile, or empty space
+    on the table while Outer Limit tiles are left to draw; JUMP right after entering a working
+    wormhole; STOP. These are what ``_move_why_not`` checks, so every option is legal (the
+    kind registers them as its ``legal``)."""
     here = state.players[d.player].position
     if d.data["left"] > 0:
-        for tile in board.adjacent_tiles(state, here):
-            if board.passable(state, tile):
-                yield act("GO", tile)
-        if state.outer_limit_stack:
-            for cell in board.empty_neighbours(state, here):
+        where = board.occupied(state)
+        for cell in board.neighbour_cells(state.layout[here]):
+            tile = where.get(cell)
+            if tile is not None:
+                if board.passable(state, tile):
+                    yield act("GO", tile)
+            elif state.outer_limit_stack and board.distance_from_centre(cell) <= board.BOARD_RADIUS:
                 yield act("GO", board.cell_name(cell))
     if d.data["jump"]:
-        yield act("JUMP")
-    yield act("STOP")
+        yield JUMP
+    yield STOP
 
 
 def _enter_why_not(state: State, here: str, target: str) -> IllegalAction | None:
@@ -109,7 +120,7 @@ def _enter_why_not(state: State, here: str, target: str) -> IllegalAction | None
         return illegal("TC-MOV-1", f"there is no sector {target} on the map")
     if not board.passable(state, target):
         return illegal("TC-MOV-3", "TAU CETI cannot be moved through or into")
-    if target not in board.adjacent_tiles(state, here):
+    if state.layout[target] not in board.neighbour_cells(state.layout[here]):
         return illegal("TC-MOV-1", f"{_name(state, target)} is not next to {_name(state, here)}; "
                        "you move one sector at a time")
     return None
@@ -272,6 +283,9 @@ decision_kind(
     why_not=_move_why_not,
     perform=_move_perform,
     domain=_move_domain,
+    legal=_move_options,
+    # _move_why_not accepts exactly the options (a GO position only in its q,r notation)
+    offers=lambda s, d, a: _move_why_not(s, d, a) is None,
 )
 
 
@@ -407,10 +421,19 @@ def _rep_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
         "Damage marker.", seat=seat, cost=repair_cost(state, seat))
 
 
+def _rep_options(state: State, seat: int) -> tuple[Action, ...]:
+    """REP when it is legal (registered as the verb's ``legal``). Most turns the starship has
+    no Damage marker: that is looked at first, without building ``_rep_why_not``'s refusal."""
+    if not any(state.players[seat].damage.values()):
+        return ()
+    return (REP,) if _rep_why_not(state, seat, REP) is None else ()
+
+
 verb(
     "REP",
     major="REP",
-    options=lambda s, seat: (act("REP"),),
+    options=_rep_options,
+    legal=_rep_options,
     why_not=_rep_why_not,
     perform=_rep_perform,
     domain=lambda c: (act("REP"),),

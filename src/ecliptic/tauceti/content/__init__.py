@@ -300,6 +300,7 @@ class Content:
         object.__setattr__(self, "_gp_tokens", {c.id: c for c in self.gp_tokens})
         object.__setattr__(self, "_crisis_types", {c.name: c for c in self.crisis_types})
         object.__setattr__(self, "_exotic", {c.id: c for c in self.exotic_tech})
+        object.__setattr__(self, "_knowledge_types", tuple(c.name for c in self.crisis_types))
 
     def tile(self, tile_id: str) -> Tile:
         return self._tiles[tile_id]  # type: ignore[attr-defined, no-any-return]
@@ -352,8 +353,10 @@ class Content:
         return card.gp, card.dot
 
     @property
-    def knowledge_types(self) -> list[str]:
-        return [c.name for c in self.crisis_types]
+    def knowledge_types(self) -> tuple[str, ...]:
+        """The Knowledge token types (one per crisis type), built once: the rules read them
+        every turn."""
+        return self._knowledge_types  # type: ignore[attr-defined, no-any-return]
 
 
 CONTENT_FILES = ("game", "factions", "tiles", "cards", "tokens")
