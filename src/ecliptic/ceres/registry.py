@@ -1,7 +1,8 @@
 """How rules modules plug into the Ceres engine: one mechanism for every choice.
 
 Every pending choice is a :class:`~ecliptic.ceres.state.Decision` on the state's stack,
-and every decision kind is served by a :class:`DecisionKind` that answers three questions:
+and every decision kind is served by an :class:`ecliptic.engine.rules.DecisionKind` (the
+mechanism every game shares) that answers three questions:
 
 * ``options`` — a cheap superset of the actions that might be legal,
 * ``why_not`` — ``None`` if an action is legal, else the :class:`IllegalAction` naming the
@@ -14,7 +15,6 @@ and every decision kind is served by a :class:`DecisionKind` that answers three 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from ecliptic.ceres.content import Content
 from ecliptic.ceres.rules import RULES
@@ -22,34 +22,21 @@ from ecliptic.ceres.state import Decision, State
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.rules import Kinds
+from ecliptic.engine.rules import say as say  # re-exported for the rules modules
 
-Options = Callable[[State, Decision], Iterable[Action]]
-WhyNot = Callable[[State, Decision, Action], IllegalAction | None]
-Perform = Callable[[State, Decision, Action, list[Event]], None]
-Domain = Callable[[Content], Iterable[Action]]
-
-
-@dataclass(frozen=True)
-class DecisionKind:
-    kind: str
-    options: Options
-    why_not: WhyNot
-    perform: Perform
-    domain: Domain
+KINDS: Kinds[State, Decision, Content] = Kinds()
 
 
-KINDS: dict[str, DecisionKind] = {}
-
-
-def decision_kind(kind: str, *, options: Options, why_not: WhyNot, perform: Perform, domain: Domain) -> None:
-    if kind in KINDS:
-        raise RuntimeError(f"decision kind {kind} registered twice")
-    KINDS[kind] = DecisionKind(kind, options, why_not, perform, domain)
-
-
-def say(ev: list[Event], kind: str, text: str, /, *, to: Iterable[int] | None = None, **data: object) -> None:
-    """Record an event; ``to`` limits who may see it."""
-    ev.append(Event(kind, text, dict(data), None if to is None else frozenset(to)))
+def decision_kind(
+    kind: str,
+    *,
+    options: Callable[[State, Decision], Iterable[Action]],
+    why_not: Callable[[State, Decision, Action], IllegalAction | None],
+    perform: Callable[[State, Decision, Action, list[Event]], None],
+    domain: Callable[[Content], Iterable[Action]],
+) -> None:
+    KINDS.register(kind, options=options, why_not=why_not, perform=perform, domain=domain)
 
 
 def illegal(rule: str, message: str) -> IllegalAction:

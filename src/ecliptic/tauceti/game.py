@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
-from functools import cache
 from typing import Any
 
-from ecliptic.engine.actions import Action, ActionSpace
-from ecliptic.engine.codec import DecodeError, decode, encode
-from ecliptic.engine.errors import IllegalAction, SaveFileError
+from ecliptic.engine.actions import Action
+from ecliptic.engine.codec import encode
+from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.rng import Rng
+from ecliptic.engine.rules import RulesGame
 
 # Importing the rules modules registers their decision kinds and verbs.
 from ecliptic.tauceti import (  # noqa: F401
@@ -19,10 +19,11 @@ from ecliptic.tauceti import (  # noqa: F401
     enlightenment,
     flow,
 )
-from ecliptic.tauceti.content import default_content
+from ecliptic.tauceti.content import Content, default_content
+from ecliptic.tauceti.invariants import problems
 from ecliptic.tauceti.registry import KINDS
 from ecliptic.tauceti.setup import new_state
-from ecliptic.tauceti.state import Config, State
+from ecliptic.tauceti.state import Config, Decision, State
 
 FORMAT = "ecliptic.tauceti.state"
 FORMAT_VERSION = 1
@@ -44,56 +45,33 @@ def make_config(config: Config | dict[str, Any] | None) -> Config:
         raise ValueError(f"bad game config: {exc}") from None
 
 
-class TauCeti:
+class TauCeti(RulesGame[State, Decision, Content]):
     """The rules of Tau Ceti: Planetary Crisis. Stateless; every method takes the state."""
 
     name = "tauceti"
+    title = "Tau Ceti"
+    state_type = State
+    state_format = FORMAT
+    format_version = FORMAT_VERSION
+    kinds = KINDS
 
-    def new_game(self, config: Config | dict[str, Any] | None = None, seed: int = 0) -> State:
-        state = new_state(make_config(config), seed)
-        flow.advance(state, [])
-        return state
+    def _setup(self, config: Config | dict[str, Any] | None, seed: int, ev: list[Event]) -> State:
+        return new_state(make_config(config), seed)
 
-    def legal_actions(self, state: State) -> list[Action]:
-        if state.is_over or not state.stack:
-            return []
-        d = state.stack[-1]
-        return sorted(set(KINDS[d.kind].legal(state, d)))
-
-    def why_not(self, state: State, action: Action) -> IllegalAction | None:
-        """``None`` if ``action`` is legal now, else the refusal naming the broken rule."""
-        if state.is_over:
-            return IllegalAction("TC-END-1", "the game is over")
-        d = state.stack[-1]
-        kind = KINDS[d.kind]
-        reason = kind.why_not(state, d, action)
-        if reason is None and not kind.offers(state, d, action):
-            reason = IllegalAction("TC-ACT-3", f"{action} is not available now")
-        return reason
-
-    def apply(self, state: State, action: Action | str) -> list[Event]:
-        """Apply a legal action and return its events; an illegal one raises and changes nothing."""
-        if isinstance(action, str):
-            action = Action.parse(action)
-        reason = self.why_not(state, action)
-        if reason is not None:
-            raise reason
-        d = state.stack[-1]
-        ev: list[Event] = []
-        KINDS[d.kind].perform(state, d, action, ev)
+    def _advance(self, state: State, ev: list[Event]) -> None:
         flow.advance(state, ev)
-        return ev
 
-    def returns(self, state: State) -> list[float]:
-        """1 shared among the winners at the end (a solo game: 1 for beating the target)."""
-        out = [0.0] * len(state.players)
-        if state.is_over and state.winners:
-            for s in state.winners:
-                out[s] = 1.0 / len(state.winners)
-        return out
+    def _content(self) -> Content:
+        return default_content()
 
-    def action_space(self, state: State | None = None) -> ActionSpace:
-        return _action_space()
+    def _game_over(self) -> IllegalAction:
+        return IllegalAction("TC-END-1", "the game is over")
+
+    def _not_offered(self, action: Action) -> IllegalAction:
+        return IllegalAction("TC-ACT-3", f"{action} is not available now")
+
+    def _problems(self, state: State) -> list[str]:
+        return problems(state)
 
     def observe(self, state: State, player: int | None) -> dict[str, Any]:
         from ecliptic.tauceti.observation import observe
@@ -104,26 +82,6 @@ class TauCeti:
         from ecliptic.tauceti.observation import determinize
 
         return determinize(state, player, rng)
-
-    def to_json(self, state: State) -> dict[str, Any]:
-        return {"format": FORMAT, "version": FORMAT_VERSION, "state": encode(state)}
-
-    def from_json(self, data: Any) -> State:
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise SaveFileError("this is not a Tau Ceti save file")
-        if data.get("version") != FORMAT_VERSION:
-            raise SaveFileError(f"save file version {data.get('version')!r} is not supported "
-                                f"(this Ecliptic reads version {FORMAT_VERSION})")
-        try:
-            return decode(State, data.get("state"))
-        except DecodeError as exc:
-            raise SaveFileError(f"the save file is corrupt at {exc}") from None
-
-
-@cache
-def _action_space() -> ActionSpace:
-    content = default_content()
-    return ActionSpace(a for kind in KINDS.values() for a in kind.domain(content))
 
 
 def config_dict(config: Config) -> dict[str, Any]:

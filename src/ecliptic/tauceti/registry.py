@@ -1,7 +1,8 @@
 """How rules modules plug into the engine: one mechanism for every choice.
 
 Every pending choice is a :class:`~ecliptic.tauceti.state.Decision` on the
-state's stack, and every decision kind is served by a :class:`DecisionKind`.
+state's stack, and every decision kind is served by an
+:class:`ecliptic.engine.rules.DecisionKind` (the mechanism every game shares).
 A player's turn in the Action phase is the ``turn`` decision; its options are
 the :class:`Verb` objects that the action-family modules register.
 
@@ -35,6 +36,8 @@ from dataclasses import dataclass
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.rules import Kinds
+from ecliptic.engine.rules import say as say  # re-exported for the rules modules
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.state import Decision, State
 
@@ -46,20 +49,6 @@ Legal = Callable[[State, Decision], Iterable[Action]]
 Offers = Callable[[State, Decision, Action], bool]
 VerbOptions = Callable[[State, int], Iterable[Action]]
 VerbWhyNot = Callable[[State, int, Action], IllegalAction | None]
-
-
-@dataclass(frozen=True)
-class DecisionKind:
-    """A kind of decision. ``legal`` and ``offers`` always agree with ``options`` and
-    ``why_not``: by default they are computed from them (:func:`filter_legal`, :func:`scan_offers`)."""
-
-    kind: str
-    options: Options
-    why_not: WhyNot
-    perform: Perform
-    domain: Domain
-    legal: Legal
-    offers: Offers
 
 
 @dataclass(frozen=True)
@@ -81,21 +70,12 @@ class Verb:
     legal: VerbOptions
 
 
-KINDS: dict[str, DecisionKind] = {}
+KINDS: Kinds[State, Decision, Content] = Kinds()
 VERBS: dict[str, Verb] = {}
 MINOR_VERBS: list[Verb] = []
 MAJOR_VERBS: list[Verb] = []
 """The verbs again, Minor and Major apart (the turn opens the Major ones only while a Major
 action is still to take)."""
-
-
-def filter_legal(options: Options, why_not: WhyNot) -> Legal:
-    """The definition of the legal actions: the options that ``why_not`` lets through."""
-
-    def legal(state: State, d: Decision) -> list[Action]:
-        return [a for a in options(state, d) if why_not(state, d, a) is None]
-
-    return legal
 
 
 def filter_verb_legal(options: VerbOptions, why_not: VerbWhyNot) -> VerbOptions:
@@ -119,15 +99,6 @@ def when_legal(action: Action, why_not: VerbWhyNot) -> VerbOptions:
     return options
 
 
-def scan_offers(options: Options) -> Offers:
-    """The definition of "offered": the action is among the options (the scan stops at it)."""
-
-    def offers(state: State, d: Decision, action: Action) -> bool:
-        return action in options(state, d)
-
-    return offers
-
-
 def decision_kind(
     kind: str,
     *,
@@ -138,12 +109,8 @@ def decision_kind(
     legal: Legal | None = None,
     offers: Offers | None = None,
 ) -> None:
-    if kind in KINDS:
-        raise RuntimeError(f"decision kind {kind} registered twice")
-    KINDS[kind] = DecisionKind(
-        kind, options, why_not, perform, domain,
-        legal or filter_legal(options, why_not), offers or scan_offers(options),
-    )
+    KINDS.register(kind, options=options, why_not=why_not, perform=perform, domain=domain,
+                   legal=legal, offers=offers)
 
 
 def verb(
@@ -163,13 +130,6 @@ def verb(
     v = Verb(name, major, options, why_not, perform, domain, legal or filter_verb_legal(options, why_not))
     VERBS[name] = v
     (MINOR_VERBS if major is None else MAJOR_VERBS).append(v)
-
-
-def say(
-    ev: list[Event], kind: str, text: str, *, to: Iterable[int] | None = None, **data: object
-) -> None:
-    """Record an event; ``to`` limits who may see it (a drawn card, a secret roll)."""
-    ev.append(Event(kind, text, data, None if to is None else frozenset(to)))  # (**data is a new dict)
 
 
 illegal = IllegalAction
