@@ -14,14 +14,12 @@ from ecliptic.ceres import actions, comets  # noqa: F401
 from ecliptic.ceres.content import Content, default_content
 from ecliptic.ceres.invariants import problems
 from ecliptic.ceres.phases import advance
-from ecliptic.ceres.registry import KINDS, illegal
+from ecliptic.ceres.registry import KINDS
 from ecliptic.ceres.setup import new_state
 from ecliptic.ceres.state import Config, Decision, State
-from ecliptic.engine.actions import Action
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.rng import Rng
-from ecliptic.engine.rules import RulesGame
+from ecliptic.engine.rules import RulesGame, build_config
 
 FORMAT = "ecliptic.ceres.state"
 FORMAT_VERSION = 1
@@ -29,20 +27,7 @@ FORMAT_VERSION = 1
 
 def make_config(config: Config | dict[str, Any] | None) -> Config:
     """A :class:`Config` from a config table (``{"players": 3, "expansions": ["comets"]}``)."""
-    if config is None:
-        return Config()
-    if isinstance(config, Config):
-        return config
-    data = dict(config)
-    data.pop("game_name", None)
-    if "expansions" in data:
-        if isinstance(data["expansions"], str) or not isinstance(data["expansions"], list | tuple):
-            raise ValueError("bad game config: expansions is a list, e.g. [\"comets\"]")
-        data["expansions"] = tuple(data["expansions"])
-    try:
-        return Config(**data)
-    except TypeError as exc:
-        raise ValueError(f"bad game config: {exc}") from None
+    return build_config(Config, config)
 
 
 class Ceres(RulesGame[State, Decision, Content]):
@@ -51,25 +36,22 @@ class Ceres(RulesGame[State, Decision, Content]):
 
     name = "ceres"
     title = "Ceres"
+    config_type = Config
     state_type = State
     state_format = FORMAT
     format_version = FORMAT_VERSION
     kinds = KINDS
+    game_over_rule = "CR-END-2"
+    not_offered_rule = "CR-ACT-1"
 
-    def _setup(self, config: Config | dict[str, Any] | None, seed: int, ev: list[Event]) -> State:
-        return new_state(make_config(config), seed, ev)
+    def _setup(self, config: Config, seed: int, ev: list[Event]) -> State:
+        return new_state(config, seed, ev)
 
     def _advance(self, state: State, ev: list[Event]) -> None:
         advance(state, ev)
 
     def _content(self) -> Content:
         return default_content()
-
-    def _game_over(self) -> IllegalAction:
-        return illegal("CR-END-2", "the game is over")
-
-    def _not_offered(self, action: Action) -> IllegalAction:
-        return illegal("CR-ACT-1", f"{action} is not available now")
 
     def _problems(self, state: State) -> list[str]:
         return problems(state)

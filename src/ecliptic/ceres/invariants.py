@@ -8,25 +8,11 @@ is negative. :func:`problems` returns what is wrong in words (empty for a sound 
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ecliptic.ceres.comets import SURFACE_CARDS
 from ecliptic.ceres.content import TAIL_TYPES
 from ecliptic.ceres.registry import KINDS
 from ecliptic.ceres.state import State
-
-
-def _exactly_once(name: str, expected: set[str], found: list[str], out: list[str]) -> None:
-    seen = Counter(found)
-    missing = expected - set(seen)
-    extra = sorted(x for x in seen if x not in expected)
-    doubled = sorted(x for x, n in seen.items() if n > 1)
-    if missing:
-        out.append(f"{name}: {len(missing)} missing, e.g. {sorted(missing)[:3]}")
-    if extra:
-        out.append(f"{name}: unknown {extra[:3]}")
-    if doubled:
-        out.append(f"{name}: in two places: {doubled[:3]}")
+from ecliptic.engine.invariants import exactly_once
 
 
 def problems(state: State) -> list[str]:
@@ -71,10 +57,10 @@ def _comets_problems(state: State, out: list[str]) -> None:
         return
     tails = [t for comet in state.comets for tail in comet.tails for t in tail if t is not None]
     tails += [t for p in state.players for t in p.tail_tokens] + state.removed_tails
-    _exactly_once("Tail tokens", {t.id for t in c.tail_tokens}, tails, out)
-    _exactly_once("Nucleus cards", {n.id for n in c.nucleus_cards},
+    exactly_once("Tail tokens", {t.id for t in c.tail_tokens}, tails, out)
+    exactly_once("Nucleus cards", {n.id for n in c.nucleus_cards},
                   [x.nucleus for x in state.comets] + state.nucleus_box, out)
-    _exactly_once("Explosion Check cards", {e.id for e in c.explosion_checks}, state.explosion_deck, out)
+    exactly_once("Explosion Check cards", {e.id for e in c.explosion_checks}, state.explosion_deck, out)
     slots = c.surface.slots.get(len(state.players))
     known_nuclei = {n.id for n in c.nucleus_cards}
     known_tails = {t.id for t in c.tail_tokens}

@@ -21,6 +21,7 @@ from ecliptic.ceres.scoring import score
 from ecliptic.ceres.state import State
 from ecliptic.engine.codec import encode
 from ecliptic.engine.rng import Rng
+from ecliptic.engine.rules import observation_header
 
 
 def _player_view(state: State, seat: int) -> dict[str, Any]:
@@ -54,23 +55,12 @@ def _comet_view(state: State, i: int) -> dict[str, Any]:
 
 
 def observe(state: State, player: int | None) -> dict[str, Any]:
-    """Everything ``player`` may see, as JSON-ready data (``None``: a spectator)."""
-    decision: dict[str, Any] | None = None
-    if state.stack:
-        d = state.stack[-1]
-        decision = {"kind": d.kind, "player": d.player, "data": encode(d.data)}
+    """Everything ``player`` may see, as JSON-ready data (``None``: a spectator). No decision
+    data is private: a player chooses among public things only."""
     content = state.content
     deck = [content.explosion_check(c).result for c in state.explosion_deck]
     return {
-        "game": "ceres",
-        "observer": player,
-        "config": encode(state.config),
-        "round": state.round,
-        "phase": state.phase,
-        "first_player": state.first_player,
-        "turn_seat": state.turn_seat,
-        "current_player": state.current_player,
-        "decision": decision,
+        **observation_header("ceres", state, player),
         "rotation": dict(state.rotation),
         "belt": {a.id: {"ring": a.ring, "zone": belt.zone_of(state, a.id), "probe": state.claims.get(a.id)}
                  for a in content.asteroids},

@@ -9,26 +9,18 @@ the Comets (phase ``comets``) before the Activation phase begins.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ecliptic.ceres import belt, comets, scoring
 from ecliptic.ceres.registry import say
 from ecliptic.ceres.state import Decision, State
 from ecliptic.engine.events import Event
+from ecliptic.engine.rules import advance_until_decision
 
 
 def advance(state: State, ev: list[Event]) -> None:
     """Run automatic steps until a decision is pending or the game is over."""
-    while not state.stack and state.phase != "over":
-        if state.phase == "setup":
-            _start_round(state, ev)
-        elif state.phase == "belt":
-            _asteroid_belt_phase(state, ev)
-        elif state.phase == "production":
-            _production_phase(state, ev)
-        elif state.phase == "comets":
-            if not comets.production_step(state, ev):
-                _start_activation(state, ev)
-        elif state.phase == "activation":
-            _next_turn(state, ev)
+    advance_until_decision(state, ev, _STEPS)
 
 
 def _start_round(state: State, ev: list[Event]) -> None:
@@ -89,3 +81,19 @@ def _next_turn(state: State, ev: list[Event]) -> None:
         scoring.finish(state, ev)
     else:
         _start_round(state, ev)
+
+
+def _comets_step(state: State, ev: list[Event]) -> None:
+    """The next Comet decision of the Production phase; when none is left, the Activation phase."""
+    if not comets.production_step(state, ev):
+        _start_activation(state, ev)
+
+
+_STEPS: dict[str, Callable[[State, list[Event]], None]] = {
+    "setup": _start_round,
+    "belt": _asteroid_belt_phase,
+    "production": _production_phase,
+    "comets": _comets_step,
+    "activation": _next_turn,
+}
+"""The automatic step of each phase (:func:`ecliptic.engine.rules.advance_until_decision`)."""

@@ -14,12 +14,13 @@ or removed.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from ecliptic.ceres.content import CometKind, Content, default_content
 from ecliptic.engine.rng import Rng
+from ecliptic.engine.rules import Decision as Decision  # the stack's pending choices
+from ecliptic.engine.rules import StackState
 
 Phase = Literal["setup", "belt", "production", "comets", "activation", "over"]
 
@@ -48,15 +49,6 @@ class Config:
     @property
     def comets(self) -> bool:
         return "comets" in self.expansions
-
-
-@dataclass
-class Decision:
-    """A pending choice. ``kind`` names the rules module that offers and performs it."""
-
-    kind: str
-    player: int
-    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -102,8 +94,10 @@ class Comet:
 
 
 @dataclass
-class State:
-    """A whole game of Ceres at one moment."""
+class State(StackState):
+    """A whole game of Ceres at one moment. The engine contract (``current_player``,
+    ``is_over``, ``clone``, ``decision``, ``turn_order``) comes from
+    :class:`ecliptic.engine.rules.StackState`."""
 
     config: Config
     rng: Rng
@@ -130,40 +124,6 @@ class State:
     final_scores: list[dict[str, int]] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
 
-    # -- the engine contract -------------------------------------------------
-    @property
-    def current_player(self) -> int | None:
-        return self.stack[-1].player if self.stack else None
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    def clone(self) -> State:
-        """A copy sharing nothing mutable with the original (bots clone often, so by hand)."""
-        return State(
-            config=self.config,
-            rng=self.rng.copy(),
-            players=[Player(p.seat, dict(p.resources), p.probes, dict(p.vp), list(p.tail_tokens), p.passed)
-                     for p in self.players],
-            round=self.round,
-            phase=self.phase,
-            first_player=self.first_player,
-            turn_seat=self.turn_seat,
-            rotation=dict(self.rotation),
-            claims=dict(self.claims),
-            comets=[Comet(c.id, c.nucleus, c.kind, c.zone, c.ring, c.removed,
-                          [list(t) for t in c.tails], list(c.slots), list(c.chosen)) for c in self.comets],
-            nucleus_box=list(self.nucleus_box),
-            explosion_deck=list(self.explosion_deck),
-            removed_tails=list(self.removed_tails),
-            cursor_comet=self.cursor_comet,
-            cursor_slot=self.cursor_slot,
-            stack=[Decision(d.kind, d.player, copy.deepcopy(d.data)) for d in self.stack],
-            final_scores=[dict(s) for s in self.final_scores],
-            winners=list(self.winners),
-        )
-
     # -- convenience views ---------------------------------------------------
     @property
     def content(self) -> Content:
@@ -174,7 +134,3 @@ class State:
             if c.id == comet_id:
                 return c
         return None
-
-    def turn_order(self) -> list[int]:
-        n = len(self.players)
-        return [(self.first_player + i) % n for i in range(n)]

@@ -15,21 +15,32 @@ space). For speed a kind may also answer ``legal`` (the options that pass
 ``why_not``) and ``offers`` (is an action among the options?) directly; by
 default they are computed from the definitions.
 
-:class:`RulesGame` implements the engine contract's generic half (legal
-actions, why not, apply, returns, the action space, JSON saves) once for every
-game; a game adds its setup, its automatic steps and its observation.
+The pieces every game built on this mechanism shares live here once:
+
+* :class:`Decision` — a pending choice on the stack;
+* :class:`StackState` — the state's half of the engine contract (``current_player``,
+  ``is_over``, ``clone``, ``decision``, ``turn_order``), mixed into each game's ``State``;
+* :func:`advance_until_decision` — the loop of automatic steps between two decisions;
+* :func:`build_config` — a game's frozen ``Config`` from a config table;
+* :func:`observation_header` — the public part every observation starts with;
+* :class:`RulesGame` — the engine contract's generic half (legal actions, why not,
+  apply, returns, the action space, JSON saves); a game adds its setup, its automatic
+  steps and its observation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+import dataclasses
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, Self, TypeVar, get_origin, get_type_hints
 
 from ecliptic.engine.actions import Action, ActionSpace
 from ecliptic.engine.codec import DecodeError, decode, encode
 from ecliptic.engine.errors import IllegalAction, SaveFileError
 from ecliptic.engine.events import Event
+from ecliptic.engine.fastcopy import deep_copy
 
 
 class DecisionLike(Protocol):
@@ -38,6 +49,129 @@ class DecisionLike(Protocol):
 
 
 D = TypeVar("D", bound=DecisionLike)
+
+
+@dataclass
+class Decision:
+    """A pending choice. ``kind`` names the decision kind that offers and performs it; ``data``
+    stays JSON-ready (str, int, bool, lists, dicts) because states are saved."""
+
+    kind: str
+    player: int
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class StackState:
+    """The state's half of the engine contract, for a game state dataclass that keeps its
+    pending choices on ``stack`` and whose ``phase`` is ``"over"`` at the end.
+
+    A mixin without fields or slots: the game's dataclass declares every field (so saves and
+    :mod:`ecliptic.engine.fastcopy` see the game's own types), and the copier generated for it
+    still copies the whole instance dict in one call. The annotations below only name the
+    fields these methods read."""
+
+    config: Any
+    players: Sequence[Any]
+    round: int
+    phase: str
+    first_player: int
+    turn_seat: int
+    stack: list[Decision]
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose decision is pending, ``None`` when none is (the game is over)."""
+        return self.stack[-1].player if self.stack else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def decision(self) -> Decision:
+        """The current decision (the top of the stack)."""
+        return self.stack[-1]
+
+    def clone(self) -> Self:
+        """A copy sharing no mutable object with this state (bots clone thousands of times per
+        decision; :mod:`ecliptic.engine.fastcopy` writes the copy code from the field types)."""
+        return deep_copy(self)
+
+    def turn_order(self) -> list[int]:
+        """Every seat once, clockwise from the first player."""
+        n = len(self.players)
+        return [(self.first_player + i) % n for i in range(n)]
+
+
+SS = TypeVar("SS", bound=StackState)
+
+
+def advance_until_decision(state: SS, ev: list[Event], steps: Mapping[str, Callable[[SS, list[Event]], None]]) -> None:
+    """Run the automatic step of the current phase (``steps[state.phase]``) again and again
+    until some player has a decision to make or the game is over. Each step either pushes a
+    decision or moves the game on (another phase, the next round, the end)."""
+    while not state.stack and not state.is_over:
+        steps[state.phase](state, ev)
+
+
+def observation_header(
+    game: str, state: StackState, observer: int | None, private: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The public part every observation begins with: the game, the observer, the config, the
+    round and phase, the seats that play now, and the current decision. The decision's
+    ``private`` data keys (the cards a player chooses from) are shown to its player only."""
+    decision: dict[str, Any] | None = None
+    if state.stack:
+        d = state.stack[-1]
+        data = {k: v for k, v in d.data.items() if d.player == observer or k not in private}
+        decision = {"kind": d.kind, "player": d.player, "data": encode(data)}
+    return {
+        "game": game,
+        "observer": observer,
+        "config": encode(state.config),
+        "round": state.round,
+        "phase": state.phase,
+        "first_player": state.first_player,
+        "turn_seat": state.turn_seat,
+        "current_player": state.current_player,
+        "decision": decision,
+    }
+
+
+K = TypeVar("K")
+
+
+def build_config(config_type: type[K], config: K | Mapping[str, Any] | None) -> K:
+    """A game's frozen ``Config`` dataclass from a config table (a record's, a scenario's, the
+    CLI's): ``None`` is the default config, lists become the tuples the dataclass holds, the
+    ``game_name`` key (which game the table is for) is dropped. The dataclass's own
+    ``__post_init__`` checks the values; anything malformed is a ``ValueError`` that says what."""
+    if config is None:
+        return config_type()
+    if isinstance(config, config_type):
+        return config
+    if not isinstance(config, Mapping):
+        raise ValueError(f"bad game config: expected a table, got {config!r}")
+    data = dict(config)
+    data.pop("game_name", None)
+    hints = get_type_hints(config_type)
+    for f in dataclasses.fields(config_type):  # type: ignore[arg-type]
+        if f.name in data and get_origin(hints[f.name]) is tuple:
+            data[f.name] = _as_tuple(f.name, data[f.name])
+    try:
+        return config_type(**data)
+    except TypeError as exc:
+        raise ValueError(f"bad game config: {exc}") from None
+
+
+def _as_tuple(name: str, value: Any) -> tuple[Any, ...]:
+    """A list field of the table as the dataclass's tuple. A lone string is refused, not split
+    into its letters (``"factions": "Xunon"`` is a slip for ``["Xunon"]``)."""
+    if isinstance(value, str):
+        raise ValueError(f"bad game config: {name} is a list, e.g. {json.dumps([value])}")
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"bad game config: {name} is a list, not {value!r}")
+    return tuple(value)
 
 
 class StateLike(Protocol[D]):
@@ -110,16 +244,23 @@ class RulesGame(Generic[S, D, C]):
     """The generic half of the engine contract, shared by every game.
 
     A game sets the class attributes and implements :meth:`_setup` (a new state and its
-    setup events), :meth:`_advance` (automatic steps until a decision is pending),
-    :meth:`_content`, and the refusals for a finished game and an action not on offer.
+    setup events, from a ``config_type`` instance), :meth:`_advance` (automatic steps until a
+    decision is pending), :meth:`_content`, and :meth:`_problems` for save files; its two
+    generic refusals (the game is over, an action not on offer) name its own rule ids.
     """
 
     name: str
     title: str
+    config_type: type[Any]
+    """The game's frozen ``Config`` dataclass; :meth:`new_game` builds it with :func:`build_config`."""
     state_type: type[S]
     state_format: str
     format_version = 1
     kinds: Kinds[S, D, C]
+    game_over_rule: str
+    """The rule id that refuses every action once the game is over."""
+    not_offered_rule: str
+    """The rule id that refuses an action the current decision does not offer."""
 
     def _setup(self, config: Any, seed: int, ev: list[Event]) -> S:
         raise NotImplementedError
@@ -131,10 +272,10 @@ class RulesGame(Generic[S, D, C]):
         raise NotImplementedError
 
     def _game_over(self) -> IllegalAction:
-        raise NotImplementedError
+        return IllegalAction(self.game_over_rule, "the game is over")
 
     def _not_offered(self, action: Action) -> IllegalAction:
-        raise NotImplementedError
+        return IllegalAction(self.not_offered_rule, f"{action} is not available now")
 
     def _problems(self, state: S) -> list[str]:
         """Broken conservation laws; a save file whose state has any is refused."""
@@ -143,9 +284,10 @@ class RulesGame(Generic[S, D, C]):
     # -- the contract -------------------------------------------------------------------
 
     def new_game_events(self, config: Any = None, seed: int = 0) -> tuple[S, list[Event]]:
-        """A new game and the events of its setup (revealed cards, the first round)."""
+        """A new game and the events of its setup (revealed cards, the first round). ``config``
+        is a config table, a ``config_type`` instance, or ``None`` for the defaults."""
         ev: list[Event] = []
-        state = self._setup(config, seed, ev)
+        state = self._setup(build_config(self.config_type, config), seed, ev)
         self._advance(state, ev)
         return state, ev
 

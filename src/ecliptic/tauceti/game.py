@@ -5,12 +5,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ecliptic.engine.actions import Action
 from ecliptic.engine.codec import encode
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.rng import Rng
-from ecliptic.engine.rules import RulesGame
+from ecliptic.engine.rules import RulesGame, build_config
 
 # Importing the rules modules registers their decision kinds and verbs.
 from ecliptic.tauceti import (  # noqa: F401
@@ -30,19 +28,8 @@ FORMAT_VERSION = 1
 
 
 def make_config(config: Config | dict[str, Any] | None) -> Config:
-    if config is None:
-        return Config()
-    if isinstance(config, Config):
-        return config
-    data = dict(config)
-    data.pop("game_name", None)
-    for key in ("factions", "advanced"):
-        if key in data:
-            data[key] = tuple(data[key])
-    try:
-        return Config(**data)
-    except TypeError as exc:
-        raise ValueError(f"bad game config: {exc}") from None
+    """A :class:`Config` from a config table (``{"players": 2, "factions": ["Xunon", "Azars"]}``)."""
+    return build_config(Config, config)
 
 
 class TauCeti(RulesGame[State, Decision, Content]):
@@ -50,25 +37,22 @@ class TauCeti(RulesGame[State, Decision, Content]):
 
     name = "tauceti"
     title = "Tau Ceti"
+    config_type = Config
     state_type = State
     state_format = FORMAT
     format_version = FORMAT_VERSION
     kinds = KINDS
+    game_over_rule = "TC-END-1"
+    not_offered_rule = "TC-ACT-3"
 
-    def _setup(self, config: Config | dict[str, Any] | None, seed: int, ev: list[Event]) -> State:
-        return new_state(make_config(config), seed)
+    def _setup(self, config: Config, seed: int, ev: list[Event]) -> State:
+        return new_state(config, seed)
 
     def _advance(self, state: State, ev: list[Event]) -> None:
         flow.advance(state, ev)
 
     def _content(self) -> Content:
         return default_content()
-
-    def _game_over(self) -> IllegalAction:
-        return IllegalAction("TC-END-1", "the game is over")
-
-    def _not_offered(self, action: Action) -> IllegalAction:
-        return IllegalAction("TC-ACT-3", f"{action} is not available now")
 
     def _problems(self, state: State) -> list[str]:
         return problems(state)

@@ -9,10 +9,11 @@ information (hands, deck orders, face-down tokens, the bag) is stored plainly;
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
-from ecliptic.engine.fastcopy import deep_copy
 from ecliptic.engine.rng import Rng
+from ecliptic.engine.rules import Decision as Decision  # the stack's pending choices
+from ecliptic.engine.rules import StackState
 from ecliptic.tauceti.content import Content, Faction, default_content
 
 Phase = Literal["setup", "enlightenment", "action", "battle", "over"]
@@ -47,15 +48,6 @@ class Config:
 
     def has(self, advanced_rule: int) -> bool:
         return advanced_rule in self.advanced
-
-
-@dataclass
-class Decision:
-    """A pending choice. ``kind`` names the rules module that offers and performs it."""
-
-    kind: str
-    player: int
-    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -148,8 +140,10 @@ class Enlightenment:
 
 
 @dataclass
-class State:
-    """A whole game of Tau Ceti at one moment."""
+class State(StackState):
+    """A whole game of Tau Ceti at one moment. The engine contract (``current_player``,
+    ``is_over``, ``clone``, ``decision``, ``turn_order``) comes from
+    :class:`ecliptic.engine.rules.StackState`."""
 
     config: Config
     rng: Rng
@@ -198,28 +192,10 @@ class State:
     final_scores: list[dict[str, int]] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
 
-    # -- the engine contract -------------------------------------------------
-    @property
-    def current_player(self) -> int | None:
-        return self.stack[-1].player if self.stack else None
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    def clone(self) -> State:
-        """A copy sharing no mutable object with this state (bots clone thousands of times per
-        decision; :mod:`ecliptic.engine.fastcopy` writes the copy code from the field types)."""
-        return deep_copy(self)
-
     # -- convenience views ---------------------------------------------------
     content: ClassVar[Content] = default_content()
     """The components, one immutable object shared by every state. A class attribute, not a
     property: the rules read it tens of times per decision."""
-
-    @property
-    def decision(self) -> Decision:
-        return self.stack[-1]
 
     def faction(self, seat: int) -> Faction:
         return self.content.faction(self.players[seat].faction)
@@ -229,7 +205,3 @@ class State:
             if p.faction == name:
                 return p.seat
         return None
-
-    def turn_order(self) -> list[int]:
-        n = len(self.players)
-        return [(self.first_player + i) % n for i in range(n)]

@@ -10,15 +10,12 @@ code: :func:`validate` checks that the replacement still fits the rules.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from ecliptic.engine.codec import DecodeError, decode
-from ecliptic.engine.errors import ContentError
+from ecliptic.engine.content import expect, load
 
 TailType = Literal["Coma", "Ion", "Dust"]
 CometKind = Literal["Sungrazer", "Near-sun"]
@@ -131,36 +128,9 @@ class Content:
         return self._checks[card_id]  # type: ignore[attr-defined, no-any-return]
 
 
-def _read_files(folder: Path | None) -> dict[str, Any]:
-    merged: dict[str, Any] = {}
-    for name in CONTENT_FILES:
-        filename = f"{name}.toml"
-        try:
-            if folder is None:
-                text = resources.files("ecliptic.ceres.content").joinpath(filename).read_text()
-            else:
-                text = (folder / filename).read_text()
-            data = tomllib.loads(text)
-        except FileNotFoundError:
-            raise ContentError(f"content file {filename} is missing") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ContentError(f"{filename}: not valid TOML: {exc}") from None
-        for key, value in data.items():
-            if key in merged:
-                raise ContentError(f"{filename}: table '{key}' is defined twice")
-            merged[key] = value
-    return merged
-
-
 def load_content(folder: Path | None = None) -> Content:
     """Load and validate the content data (the packaged files, or another folder's)."""
-    data = _read_files(folder)
-    try:
-        content = decode(Content, data)
-    except DecodeError as exc:
-        raise ContentError(f"content does not match the schema at {exc}") from None
-    validate(content)
-    return content
+    return load(Content, "ecliptic.ceres.content", CONTENT_FILES, validate, folder)
 
 
 @cache
@@ -168,65 +138,60 @@ def default_content() -> Content:
     return load_content()
 
 
-def _expect(condition: bool, message: str) -> None:
-    if not condition:
-        raise ContentError(message)
-
-
 def _check_amounts(where: str, amounts: dict[str, int], c: Content) -> None:
     for resource, n in amounts.items():
-        _expect(resource in c.numbers.resources, f"{where}: unknown Resource {resource}")
-        _expect(n > 0, f"{where}: a depicted amount must be positive, got {resource} = {n}")
+        expect(resource in c.numbers.resources, f"{where}: unknown Resource {resource}")
+        expect(n > 0, f"{where}: a depicted amount must be positive, got {resource} = {n}")
 
 
 def validate(c: Content) -> None:
     """Cross-checks the schema alone cannot express: the rulebook's component counts, one
     Asteroid per ring position, Resources that exist, and what the Comets rules assume."""
     n = c.numbers
-    _expect(n.rounds == 3, "Ceres lasts 3 rounds")
-    _expect(n.rings == ["Outer", "Intermediate", "Inner"], "the three rings are Outer, Intermediate and Inner")
-    _expect(n.zones >= 5, "the Comets setup places Comet tokens next to Zones 3, 4 and 5")
-    _expect(set(n.rotation) == set(n.rings) and set(n.launch_ice) == set(n.rings),
+    expect(n.rounds == 3, "Ceres lasts 3 rounds")
+    expect(n.rings == ["Outer", "Intermediate", "Inner"], "the three rings are Outer, Intermediate and Inner")
+    expect(n.zones >= 5, "the Comets setup places Comet tokens next to Zones 3, 4 and 5")
+    expect(set(n.rotation) == set(n.rings) and set(n.launch_ice) == set(n.rings),
             "rotation and launch_ice need a value for each ring")
     steps = [n.rotation[r] for r in n.rings]
-    _expect(all(s >= 0 for s in steps) and steps == sorted(steps), "inner rings rotate faster (or as fast)")
+    expect(all(s >= 0 for s in steps) and steps == sorted(steps), "inner rings rotate faster (or as fast)")
     costs = [n.launch_ice[r] for r in n.rings]
-    _expect(all(x >= 0 for x in costs) and costs == sorted(costs), "launching to farther rings costs more Ice")
-    _expect("Ice" in n.resources, "Launch is paid in Ice")
-    _expect(n.probes >= 1 and n.start_ice >= 0 and n.ice_income >= 0, "probes, start_ice and ice_income")
+    expect(all(x >= 0 for x in costs) and costs == sorted(costs), "launching to farther rings costs more Ice")
+    expect("Ice" in n.resources, "Launch is paid in Ice")
+    expect(n.probes >= 1 and n.start_ice >= 0 and n.ice_income >= 0, "probes, start_ice and ice_income")
     ids = [a.id for a in c.asteroids]
-    _expect(len(ids) == len(set(ids)), "asteroid ids must be unique")
+    expect(len(ids) == len(set(ids)), "asteroid ids must be unique")
     for ring in n.rings:
         positions = sorted(a.position for a in c.asteroids if a.ring == ring)
-        _expect(positions == list(range(1, n.zones + 1)), f"the {ring} Ring needs one Asteroid in each Zone")
-    _expect(len(c.asteroids) == n.zones * len(n.rings), "every Asteroid must be on one of the three rings")
+        expect(positions == list(range(1, n.zones + 1)), f"the {ring} Ring needs one Asteroid in each Zone")
+    expect(len(c.asteroids) == n.zones * len(n.rings), "every Asteroid must be on one of the three rings")
     for a in c.asteroids:
         _check_amounts(a.id, a.resources, c)
         _check_amounts(a.id, a.income, c)
-        _expect(a.vp >= 0, f"{a.id}: negative Victory Points")
+        expect(a.vp >= 0, f"{a.id}: negative Victory Points")
     _validate_comets(c)
 
 
 def _validate_comets(c: Content) -> None:
-    _expect(len(c.tail_tokens) == 18, "18 Tail tokens expected")
+    expect(len(c.tail_tokens) == 18, "18 Tail tokens expected")
     for t in TAIL_TYPES:
         count = sum(1 for x in c.tail_tokens if x.tail == t)
-        _expect(count == 6, f"6 {t} Tail tokens expected (one under each of the 6 resource tables), found {count}")
-    _expect(len(c.nucleus_cards) == 8, "8 Nucleus cards expected")
-    _expect(len(c.explosion_checks) == 3, "3 Explosion Check cards expected")
+        expect(count == 6, f"6 {t} Tail tokens expected (one under each of the 6 resource tables), found {count}")
+    expect(len(c.nucleus_cards) == 8, "8 Nucleus cards expected")
+    expect(len(c.explosion_checks) == 3, "3 Explosion Check cards expected")
     results = {x.result for x in c.explosion_checks}
-    _expect(results == {"Safe", "Explosion"}, "the Explosion Check cards need a Safe and an Explosion card")
+    expect(results == {"Safe", "Explosion"}, "the Explosion Check cards need a Safe and an Explosion card")
     for ids in ([x.id for x in c.tail_tokens], [x.id for x in c.nucleus_cards], [x.id for x in c.explosion_checks]):
-        _expect(len(ids) == len(set(ids)), f"duplicate ids among {ids}")
+        expect(len(ids) == len(set(ids)), f"duplicate ids among {ids}")
     for card in c.nucleus_cards:
-        _expect(len(card.tables) == 3, f"{card.id}: a Nucleus card has three resource tables")
+        expect(len(card.tables) == 3, f"{card.id}: a Nucleus card has three resource tables")
         for table in card.tables:
             _check_amounts(card.id, table.resources, c)
-            _expect(table.vp >= 0, f"{card.id}: negative Victory Points")
+            expect(table.vp >= 0, f"{card.id}: negative Victory Points")
     for tok in c.tail_tokens:
         _check_amounts(tok.id, tok.resources, c)
-        _expect(tok.vp >= 0, f"{tok.id}: negative Victory Points")
-    _expect(sorted(c.surface.slots) == [1, 2, 3, 4], "Surface card slots are needed for 1-4 players")
-    _expect(all(1 <= s <= 3 for s in c.surface.slots.values()),
+        expect(tok.vp >= 0, f"{tok.id}: negative Victory Points")
+    expect(sorted(c.surface.slots) == [1, 2, 3, 4], "Surface card slots are needed for 1-4 players")
+    expect(all(1 <= s <= 3 for s in c.surface.slots.values()),
             "1-3 slots per Surface card: each tail has one token of each type, and three tails "
             "keep a token of the round's type for every probe on the comet")

@@ -9,15 +9,12 @@ with the printed values without touching code.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from ecliptic.engine.codec import DecodeError, decode
-from ecliptic.engine.errors import ContentError
+from ecliptic.engine.content import expect, load
 
 MAJOR_ACTIONS = ("BUI", "EXP", "REC", "IM", "REP", "MOV", "ENG", "UPG", "REF", "SB")
 PHASES = ("E", "A", "B")
@@ -362,36 +359,9 @@ class Content:
 CONTENT_FILES = ("game", "factions", "tiles", "cards", "tokens")
 
 
-def _read_files(folder: Path | None) -> dict[str, Any]:
-    merged: dict[str, Any] = {}
-    for name in CONTENT_FILES:
-        filename = f"{name}.toml"
-        try:
-            if folder is None:
-                text = resources.files("ecliptic.tauceti.content").joinpath(filename).read_text()
-            else:
-                text = (folder / filename).read_text()
-            data = tomllib.loads(text)
-        except FileNotFoundError:
-            raise ContentError(f"content file {filename} is missing") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ContentError(f"{filename}: not valid TOML: {exc}") from None
-        for key, value in data.items():
-            if key in merged:
-                raise ContentError(f"{filename}: table '{key}' is defined twice")
-            merged[key] = value
-    return merged
-
-
 def load_content(folder: Path | None = None) -> Content:
     """Load and validate the content data (the packaged files, or another folder's)."""
-    data = _read_files(folder)
-    try:
-        content = decode(Content, data)
-    except DecodeError as exc:
-        raise ContentError(f"content does not match the schema at {exc}") from None
-    validate(content)
-    return content
+    return load(Content, "ecliptic.tauceti.content", CONTENT_FILES, validate, folder)
 
 
 @cache
@@ -399,94 +369,89 @@ def default_content() -> Content:
     return load_content()
 
 
-def _expect(condition: bool, message: str) -> None:
-    if not condition:
-        raise ContentError(message)
-
-
 def validate(c: Content) -> None:
     """Cross-checks the schema alone cannot express: counts from the rulebook's component
     list, references between tables, and the skill-set rule (one 4, one 3, the rest 2)."""
     n = c.numbers
-    _expect(len(c.resources) == 6, "the TCX has 6 Market Level markers: 6 resources expected")
-    _expect(len(c.systems) == 6, "battle dice target systems 1-6: 6 systems expected")
-    _expect(len(c.factions) == 4, "4 factions expected")
-    _expect(len([t for t in c.tiles if not t.outer_limit]) == 15, "15 large hex tiles expected")
-    _expect(len(c.crisis_cards) == 24, "24 Crisis cards expected")
-    _expect(sorted(x.number for x in c.crisis_cards) == list(range(1, 25)), "Crisis cards are numbered 1-24")
-    _expect(len([s for s in c.specialists if not s.advanced]) == 42, "42 Specialist cards expected")
-    _expect(len(c.knowledge_cards) == 24, "24 Exploration (Knowledge) cards expected")
-    _expect(len(c.missions) == 30, "30 Interplanetary Mission cards expected")
-    _expect(len(c.crisis_tokens) == 24, "24 Crisis tokens expected")
-    _expect(len(c.commodity_tokens) == 18, "18 Commodity tokens expected")
-    _expect(len(c.systems_tokens) == 19, "19 Systems tokens expected")
-    _expect(len(c.gp_tokens) == 20, "20 Galactic Point tokens expected")
-    _expect(len(c.exotic_tech) == 4, "4 Exotic Tech cards expected")
-    _expect(n.diplomacy_cards == 4, "4 Diplomacy cards expected")
-    _expect(len(c.crisis_types) == 6, "6 crisis/knowledge types expected (6 Crisis token stacks)")
+    expect(len(c.resources) == 6, "the TCX has 6 Market Level markers: 6 resources expected")
+    expect(len(c.systems) == 6, "battle dice target systems 1-6: 6 systems expected")
+    expect(len(c.factions) == 4, "4 factions expected")
+    expect(len([t for t in c.tiles if not t.outer_limit]) == 15, "15 large hex tiles expected")
+    expect(len(c.crisis_cards) == 24, "24 Crisis cards expected")
+    expect(sorted(x.number for x in c.crisis_cards) == list(range(1, 25)), "Crisis cards are numbered 1-24")
+    expect(len([s for s in c.specialists if not s.advanced]) == 42, "42 Specialist cards expected")
+    expect(len(c.knowledge_cards) == 24, "24 Exploration (Knowledge) cards expected")
+    expect(len(c.missions) == 30, "30 Interplanetary Mission cards expected")
+    expect(len(c.crisis_tokens) == 24, "24 Crisis tokens expected")
+    expect(len(c.commodity_tokens) == 18, "18 Commodity tokens expected")
+    expect(len(c.systems_tokens) == 19, "19 Systems tokens expected")
+    expect(len(c.gp_tokens) == 20, "20 Galactic Point tokens expected")
+    expect(len(c.exotic_tech) == 4, "4 Exotic Tech cards expected")
+    expect(n.diplomacy_cards == 4, "4 Diplomacy cards expected")
+    expect(len(c.crisis_types) == 6, "6 crisis/knowledge types expected (6 Crisis token stacks)")
     outer = [t for t in c.tiles if t.outer_limit]
-    _expect(len(outer) == n.knowledge_for_outer_limits, "one Knowledge token per Outer Limit tile")
-    _expect(len([t for t in outer if t.kind == "wormhole"]) == 2, "exactly two wormholes expected")
+    expect(len(outer) == n.knowledge_for_outer_limits, "one Knowledge token per Outer Limit tile")
+    expect(len([t for t in outer if t.kind == "wormhole"]) == 2, "exactly two wormholes expected")
     points = sum(t.exploration_points for t in c.tiles if not t.outer_limit)
-    _expect(points == n.knowledge_on_points, f"{n.knowledge_on_points} Exploration points expected, found {points}")
-    _expect(
+    expect(points == n.knowledge_on_points, f"{n.knowledge_on_points} Exploration points expected, found {points}")
+    expect(
         n.knowledge_on_points + n.knowledge_for_outer_limits + 8 == 4 * len(c.crisis_types),
         "24 Knowledge tokens: 10 on points, 6 for Outer Limit tiles, 8 on the Galactic Depot",
     )
     kinds = [t.kind for t in c.tiles]
-    _expect(kinds.count("tau_ceti") == 1, "one TAU CETI tile expected")
+    expect(kinds.count("tau_ceti") == 1, "one TAU CETI tile expected")
     tile_ids = {t.id for t in c.tiles}
     skills = set(c.skills)
     types = {t.name for t in c.crisis_types}
     for f in c.factions:
         where = f"faction {f.name}"
-        _expect(f.home_planet in tile_ids and c.tile(f.home_planet).is_planet,
+        expect(f.home_planet in tile_ids and c.tile(f.home_planet).is_planet,
                 f"{where}: home planet must be a planet tile")
-        _expect(f.specialization in c.resources, f"{where}: specialization must be a resource")
-        _expect(set(f.skills) == skills, f"{where}: skills must list every skill set")
+        expect(f.specialization in c.resources, f"{where}: specialization must be a resource")
+        expect(set(f.skills) == skills, f"{where}: skills must list every skill set")
         values = sorted(f.skills.values())
-        _expect(values == [2] * (len(skills) - 2) + [3, 4], f"{where}: skill sets must be one 4, one 3, the rest 2")
-        _expect(f.skills.get(f.specialization) == 4, f"{where}: the primary skill set (4) is the comparative advantage")
-        _expect(set(f.action_costs) == set(MAJOR_ACTIONS),
+        expect(values == [2] * (len(skills) - 2) + [3, 4], f"{where}: skill sets must be one 4, one 3, the rest 2")
+        expect(f.skills.get(f.specialization) == 4, f"{where}: the primary skill set (4) is the comparative advantage")
+        expect(set(f.action_costs) == set(MAJOR_ACTIONS),
                 f"{where}: energy cost needed for each of the 10 Major actions")
-        _expect(set(f.systems) == set(c.systems), f"{where}: a power is needed for every system")
-        _expect(0 <= f.start_materials < len(f.materials_track), f"{where}: start materials off the track")
-        _expect(f.start_tau >= 10, f"{where}: every alien character starts with at least 10T")
-        _expect(all(s in c.systems for s in f.upgrade_without_engineering), f"{where}: unknown system")
+        expect(set(f.systems) == set(c.systems), f"{where}: a power is needed for every system")
+        expect(0 <= f.start_materials < len(f.materials_track), f"{where}: start materials off the track")
+        expect(f.start_tau >= 10, f"{where}: every alien character starts with at least 10T")
+        expect(all(s in c.systems for s in f.upgrade_without_engineering), f"{where}: unknown system")
     for card in c.specialists:
-        _expect(card.crisis_type in types, f"{card.id}: unknown crisis icon {card.crisis_type}")
-        _expect(set(card.phases) <= set(PHASES) and card.phases != [], f"{card.id}: phases must be E, A, B")
+        expect(card.crisis_type in types, f"{card.id}: unknown crisis icon {card.crisis_type}")
+        expect(set(card.phases) <= set(PHASES) and card.phases != [], f"{card.id}: phases must be E, A, B")
         _validate_ability(c, card)
     for cc in c.crisis_cards:
-        _expect(cc.crisis_type in types, f"{cc.id}: unknown crisis type {cc.crisis_type}")
+        expect(cc.crisis_type in types, f"{cc.id}: unknown crisis type {cc.crisis_type}")
         _validate_effect(c, cc)
     for kc in c.knowledge_cards:
-        _expect(kc.knowledge_type in types, f"{kc.id}: unknown knowledge type")
-        _expect(kc.check.skill in skills, f"{kc.id}: unknown skill {kc.check.skill}")
+        expect(kc.knowledge_type in types, f"{kc.id}: unknown knowledge type")
+        expect(kc.check.skill in skills, f"{kc.id}: unknown skill {kc.check.skill}")
     for m in c.missions:
         if m.kind == "skill_check":
-            _expect(m.check is not None and m.check.skill in skills, f"{m.id}: skill check needs a known skill")
-            _expect(m.sector in tile_ids, f"{m.id}: unknown sector {m.sector}")
-            _expect(m.commodity == "", f"{m.id}: only a pickup/deliver IM carries a commodity")
+            expect(m.check is not None and m.check.skill in skills, f"{m.id}: skill check needs a known skill")
+            expect(m.sector in tile_ids, f"{m.id}: unknown sector {m.sector}")
+            expect(m.commodity == "", f"{m.id}: only a pickup/deliver IM carries a commodity")
         else:
-            _expect(m.pickup in tile_ids and m.deliver in tile_ids, f"{m.id}: unknown pickup/deliver sector")
-            _expect(m.commodity in {x.name for x in c.commodities},
+            expect(m.pickup in tile_ids and m.deliver in tile_ids, f"{m.id}: unknown pickup/deliver sector")
+            expect(m.commodity in {x.name for x in c.commodities},
                     f"{m.id}: a pickup/deliver IM must name the commodity it carries")
     for ct in c.crisis_tokens:
-        _expect(ct.crisis_type in types and ct.resource in c.resources, f"{ct.id}: bad type or resource")
+        expect(ct.crisis_type in types and ct.resource in c.resources, f"{ct.id}: bad type or resource")
     names = {x.name for x in c.commodities}
     for tok in c.commodity_tokens:
-        _expect(tok.commodity in names, f"{tok.id}: unknown commodity {tok.commodity}")
-    _expect(sum(1 for x in c.commodities if x.reverse_engineerable) == 3,
+        expect(tok.commodity in names, f"{tok.id}: unknown commodity {tok.commodity}")
+    expect(sum(1 for x in c.commodities if x.reverse_engineerable) == 3,
             "only quark-gluon plasma, nano processors and octo-nanofluid can be reverse engineered")
     for st in c.systems_tokens:
-        _expect(st.system in c.systems, f"{st.id}: unknown system {st.system}")
+        expect(st.system in c.systems, f"{st.id}: unknown system {st.system}")
     for et in c.exotic_tech:
-        _expect(et.amount >= 1, f"{et.id}: an Exotic Tech effect needs an amount of at least 1")
+        expect(et.amount >= 1, f"{et.id}: an Exotic Tech effect needs an amount of at least 1")
     ids = [x.id for group in (c.crisis_cards, c.specialists, c.knowledge_cards, c.missions,
                               c.crisis_tokens, c.commodity_tokens, c.systems_tokens, c.gp_tokens,
                               c.exotic_tech) for x in group]
-    _expect(len(ids) == len(set(ids)), "component ids must be unique")
+    expect(len(ids) == len(set(ids)), "component ids must be unique")
 
 
 def _validate_ability(c: Content, card: SpecialistCard) -> None:
@@ -495,25 +460,25 @@ def _validate_ability(c: Content, card: SpecialistCard) -> None:
     Action or Battle phase."""
     a = card.ability
     if a.kind == "skill_bonus":
-        _expect(a.skill in c.skills and a.amount > 0, f"{card.id}: skill_bonus needs a skill and amount > 0")
+        expect(a.skill in c.skills and a.amount > 0, f"{card.id}: skill_bonus needs a skill and amount > 0")
     if a.kind.startswith("battle_"):
-        _expect(a.amount > 0 and "B" in card.phases, f"{card.id}: a battle bonus needs amount > 0 and phase B")
+        expect(a.amount > 0 and "B" in card.phases, f"{card.id}: a battle bonus needs amount > 0 and phase B")
     if a.kind == "resolve_any":
-        _expect(card.advanced and "A" in card.phases,
+        expect(card.advanced and "A" in card.phases,
                 f"{card.id}: only an Advanced Specialist with phase A can resolve any crisis")
     if card.advanced:
-        _expect("E" in card.phases, f"{card.id}: Advanced Specialists can be played in the Enlightenment phase")
-        _expect(bool({"A", "B"} & set(card.phases)) and a.kind != "none",
+        expect("E" in card.phases, f"{card.id}: Advanced Specialists can be played in the Enlightenment phase")
+        expect(bool({"A", "B"} & set(card.phases)) and a.kind != "none",
                 f"{card.id}: an Advanced Specialist needs an Action- or Battle-phase ability")
 
 
 def _validate_effect(c: Content, card: CrisisCard) -> None:
     """Advanced Rule 2: the bottom effect must be one the engine can apply."""
     e = card.effect
-    _expect(e.amount != 0, f"{card.id}: a bottom effect needs a non-zero amount")
+    expect(e.amount != 0, f"{card.id}: a bottom effect needs a non-zero amount")
     if e.kind == "market":
-        _expect(e.resource in c.resources, f"{card.id}: market effect needs a known resource")
+        expect(e.resource in c.resources, f"{card.id}: market effect needs a known resource")
     else:
-        _expect(e.resource == "", f"{card.id}: only a market effect names a resource")
+        expect(e.resource == "", f"{card.id}: only a market effect names a resource")
     if e.kind == "damage":
-        _expect(e.amount > 0, f"{card.id}: damage must be positive")
+        expect(e.amount > 0, f"{card.id}: damage must be positive")
