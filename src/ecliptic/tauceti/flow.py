@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.rules import advance_until_decision
 from ecliptic.tauceti import battle, board, enlightenment, scoring
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.registry import (
@@ -44,22 +45,26 @@ def finished(state: State, seat: int) -> bool:
 # -- the phase machine ---------------------------------------------------------
 
 
+def _setup_step(state: State, ev: list[Event]) -> None:
+    if state.large_tile_stack:
+        state.stack.append(Decision("place_tile", state.setup_seat))
+    else:
+        _start_round(state, ev)
+
+
+def _enlightenment_step(state: State, ev: list[Event]) -> None:
+    if not enlightenment.step(state, ev):
+        _start_action_phase(state, ev)
+
+
+def _battle_step(state: State, ev: list[Event]) -> None:
+    if not battle.next_battle(state, ev):
+        _end_round(state, ev)
+
+
 def advance(state: State, ev: list[Event]) -> None:
     """Run automatic steps until a decision is pending or the game is over."""
-    while not state.stack and state.phase != "over":
-        if state.phase == "setup":
-            if state.large_tile_stack:
-                state.stack.append(Decision("place_tile", state.setup_seat))
-            else:
-                _start_round(state, ev)
-        elif state.phase == "enlightenment":
-            if not enlightenment.step(state, ev):
-                _start_action_phase(state, ev)
-        elif state.phase == "action":
-            _next_turn(state, ev)
-        elif state.phase == "battle":
-            if not battle.next_battle(state, ev):
-                _end_round(state, ev)
+    advance_until_decision(state, ev, _STEPS)
 
 
 def _start_round(state: State, ev: list[Event]) -> None:
@@ -128,6 +133,14 @@ def _end_round(state: State, ev: list[Event]) -> None:
         return
     state.first_player = (state.first_player + 1) % len(state.players)
     _start_round(state, ev)
+
+
+_STEPS = {
+    "setup": _setup_step,
+    "enlightenment": _enlightenment_step,
+    "action": lambda state, ev: _next_turn(state, ev),
+    "battle": _battle_step,
+}
 
 
 # -- setup: placing the large hex tiles -----------------------------------------

@@ -7,10 +7,11 @@ returns what is wrong in words (an empty list for a sound state).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
+from ecliptic.engine.invariants import exactly_once
 from ecliptic.tauceti.state import State
 
 
@@ -27,13 +28,8 @@ def _ids_in(value: Any) -> Iterator[str]:
 
 
 def _exactly_once(name: str, expected: set[str], places: list[list[str]], out: list[str]) -> None:
-    seen = Counter(x for place in places for x in place if x in expected)
-    missing = expected - set(seen)
-    doubled = [x for x, n in seen.items() if n > 1]
-    if missing:
-        out.append(f"{name}: {len(missing)} missing, e.g. {sorted(missing)[:3]}")
-    if doubled:
-        out.append(f"{name}: in two places: {sorted(doubled)[:3]}")
+    """The places may also hold other things (a decision's data), so only ``expected`` counts."""
+    exactly_once(name, expected, chain.from_iterable(places), out, others=False)
 
 
 def problems(state: State) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ecliptic.engine.codec import encode
 from ecliptic.engine.rng import Rng
+from ecliptic.engine.rules import observation_header
 from ecliptic.tauceti import ship
 from ecliptic.tauceti.state import State
 
@@ -74,12 +75,6 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
     """Everything ``player`` may see, as JSON-ready data (``None``: a spectator)."""
     content = state.content
     e = state.enlightenment
-    decision: dict[str, Any] | None = None
-    if state.stack:
-        d = state.stack[-1]
-        data = {k: v for k, v in d.data.items()
-                if d.player == player or k not in PRIVATE_DECISION_KEYS}
-        decision = {"kind": d.kind, "player": d.player, "data": encode(data)}
     points = {
         pid: {
             "sector": pt.sector,
@@ -94,15 +89,7 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
     for colour in state.bag:
         bag[colour] = bag.get(colour, 0) + 1
     return {
-        "game": "tauceti",
-        "observer": player,
-        "config": encode(state.config),
-        "round": state.round,
-        "phase": state.phase,
-        "first_player": state.first_player,
-        "turn_seat": state.turn_seat,
-        "current_player": state.current_player,
-        "decision": decision,
+        **observation_header("tauceti", state, player, PRIVATE_DECISION_KEYS),
         "layout": {t: list(c) for t, c in state.layout.items()},
         "points": points,
         "cubes": {t: list(c) for t, c in state.cubes.items() if c},
