@@ -75,9 +75,12 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
 
 
 def determinize(state: State, player: int, rng: Rng) -> State:
-    """A copy of ``state`` with everything ``player`` cannot see re-dealt at random."""
+    """A copy of ``state`` with everything ``player`` cannot see re-dealt at random; each
+    hidden pool is sorted first, so the copy never depends on the true hidden order."""
     s = state.clone()
+    s.nucleus_box.sort()
     rng.shuffle(s.nucleus_box)
+    s.explosion_deck.sort()
     rng.shuffle(s.explosion_deck)
     s.rng = Rng.from_seed(rng.next_u64())
     return s

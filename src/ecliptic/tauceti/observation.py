@@ -146,16 +146,22 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
 
 
 def determinize(state: State, player: int, rng: Rng) -> State:
-    """A copy of ``state`` with everything ``player`` cannot see re-dealt at random."""
+    """A copy of ``state`` with everything ``player`` cannot see re-dealt at random.
+
+    Every hidden pool is sorted before it is shuffled, so the copy depends only on what
+    ``player`` sees and on ``rng``, never on the true hidden order: a bot that searches
+    determinized copies cannot learn a secret from them."""
     s = state.clone()
     _redeal_cards(s, player, rng)
     for deck in (s.exotic_deck, s.outer_limit_stack,
                  s.large_tile_stack, s.demand_pile):
+        deck.sort()
         rng.shuffle(deck)
     for stack in s.crisis_stacks.values():
+        stack.sort()
         rng.shuffle(stack)
     hidden_points = [pt for pt in s.points.values() if pt.token is not None and not pt.face_up]
-    tokens = [pt.token for pt in hidden_points if pt.token is not None] + s.outer_limit_knowledge
+    tokens = sorted([pt.token for pt in hidden_points if pt.token is not None] + s.outer_limit_knowledge)
     rng.shuffle(tokens)
     for pt in hidden_points:
         pt.token = tokens.pop()
@@ -183,7 +189,7 @@ def _redeal_cards(s: State, player: int, rng: Rng) -> None:
         for cards in choosing:
             slots += [(cards, i) for i, c in enumerate(cards) if isinstance(c, str) and c.startswith(prefix)]
         slots += [(deck, i) for i in range(len(deck))]
-        pool = [place[i] for place, i in slots]
+        pool = sorted(place[i] for place, i in slots)
         rng.shuffle(pool)
         for (place, i), card in zip(slots, pool, strict=True):
             place[i] = card
@@ -198,7 +204,7 @@ def _redeal_gp_tokens(s: State, player: int, rng: Rng) -> None:
         for i, tok in enumerate(place):
             by_value.setdefault(content.gp_token(tok).gp, []).append((place, i))
     for slots in by_value.values():
-        tokens = [place[i] for place, i in slots]
+        tokens = sorted(place[i] for place, i in slots)
         rng.shuffle(tokens)
         for (place, i), tok in zip(slots, tokens, strict=True):
             place[i] = tok
