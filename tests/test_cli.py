@@ -102,7 +102,7 @@ def test_an_illegal_notation_shows_the_rule_and_the_game_goes_on(tmp_path: Path)
     save = tmp_path / "game.json"
     result = run("play", *PRESET, input=f"FLY 99\n999\nPASS\nsave {save}\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "[TC-ACT-1]" in result.output
+    assert "[TC-ACT-3]" in result.output
     assert "FLY is not an action you can take on your turn" in result.output
     assert "Choose a number from 1 to" in result.output
     assert "passes and earns" in result.output

@@ -30,7 +30,7 @@ from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.engine.rng import Rng
 from ecliptic.games import GAME_NAMES, get_game
-from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, SimulationSummary
+from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, SimulationSummary, all_cores
 from ecliptic.sim.simulate import simulate as run_simulation
 from ecliptic.tauceti.content import default_content
 from ecliptic.ui import terminal
@@ -189,7 +189,7 @@ class PlaySession:
             if action in actions:
                 raise  # a legal action failed: an engine bug, reported by play()
             # A malformed action the rules could not even judge: refuse it all the same.
-            self._refuse(IllegalAction("TC-ACT-1", f"{action} is not an action you can take now"))
+            self._refuse(IllegalAction("TC-ACT-3", f"{action} is not an action you can take now"))
             return None
         self.record.actions.append(str(action))
         self.show_events(events)
@@ -339,8 +339,11 @@ def play(
     faction: Annotated[str | None, typer.Option(help="Your faction (Zorhkonian, Xunon, Triolor, Azars); "
                                                      "dealt at random if not given.")] = None,
     players: Annotated[int, typer.Option(min=1, max=4, help="Players, you included (1-4).")] = 2,
-    bots: Annotated[str | None, typer.Option(help="Bot for the other seats (random), or one per seat "
-                                                  "separated by commas (default: random).")] = None,
+    bots: Annotated[str | None, typer.Option(help="Bot for the other seats (random, heuristic, ismcts:200ms, "
+                                                  "or a level), or one per seat separated by commas "
+                                                  "(default: random).")] = None,
+    level: Annotated[Literal["easy", "normal", "hard"] | None, typer.Option(
+        help="How strong the bots are: easy, normal or hard (instead of --bots).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the game (the same seed deals the same game); "
                                                   "random if not given.")] = None,
     game: Annotated[GameLength, typer.Option(help="Short (8 rounds) or full game.")] = "full",
@@ -352,6 +355,7 @@ def play(
 ) -> None:
     """Play Tau Ceti in the terminal, one human seat against bots."""
     console = _console()
+    bots = bots or level  # a level names a bot and its budget (ecliptic.bots.LEVELS)
     try:
         if resume is not None:
             session = _resumed_session(console, resume, bots, seat)
@@ -435,6 +439,8 @@ def simulate(
     game_length: Annotated[GameLength, typer.Option(help="Short (8 rounds) or full games.")] = "full",
     layout: Annotated[Layout, typer.Option(help="How the tiles are laid out.")] = "players",
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores); the "
+                                                            "results do not depend on it.")] = None,
 ) -> None:
     """Play many bot games and summarize win rates and Galactic Points by source."""
     out, err = _console(), _console(stderr=True)
@@ -447,7 +453,8 @@ def simulate(
         with progress:
             task = progress.add_task("games", total=games)
             summary = run_simulation(game, players, games, seed, bot, config,
-                                     lambda done, _total: progress.update(task, completed=done))
+                                     lambda done, _total: progress.update(task, completed=done),
+                                     workers=workers or all_cores(), keep_results=False)
     except SimulationError as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
@@ -490,6 +497,83 @@ def simulation_footer(summary: SimulationSummary) -> Text:
     t = summary.timing
     return Text(f"Mean rounds {summary.mean_rounds:.2f} · decisions per game {summary.mean_decisions:.1f} · "
                 f"{t['games_per_second']:.1f} games/s · {t['decisions_per_second']:.0f} decisions/s")
+
+
+# -- tournament ----------------------------------------------------------------------
+
+
+@app.command()
+def tournament(
+    bots: Annotated[str, typer.Option(help="Bots at the table, separated by commas "
+                                           "(e.g. heuristic,random,random,random or random,heuristic,ismcts:200ms); "
+                                           "repeated in turn when fewer than the players.")],
+    game: Annotated[str, typer.Option(help="The game to play.")] = "tauceti",
+    players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
+    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same results.")] = 0,
+    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores); the "
+                                                            "results do not depend on it.")] = None,
+    game_length: Annotated[GameLength, typer.Option(help="Short (8 rounds) or full games.")] = "full",
+    layout: Annotated[Layout, typer.Option(help="How the tiles are laid out.")] = "random",
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+) -> None:
+    """Play bots against each other, rotating seats and factions: win rates with 95% confidence
+    intervals, mean GP, mean rank and a rating per bot."""
+    from ecliptic.sim.tournament import run_tournament, tournament_table
+
+    out, err = _console(), _console(stderr=True)
+    if game not in GAME_NAMES:
+        raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    progress = Progress(TextColumn("Tournament"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=err, disable=json_output, transient=True)
+    try:
+        with progress:
+            task = progress.add_task("games", total=games)
+            result = run_tournament(game, players, specs, games, seed, {"game": game_length, "layout": layout},
+                                    workers=workers or all_cores(),
+                                    progress=lambda done, _total: progress.update(task, completed=done))
+    except SimulationError as exc:
+        raise _fail(err, str(exc), 1) from None
+    except (BotSpecError, ValueError) as exc:
+        raise _fail(err, str(exc)) from None
+    if json_output:
+        typer.echo(json.dumps(result.to_json()))
+        return
+    out.print(tournament_table(result))
+
+
+# -- bench ---------------------------------------------------------------------------
+
+
+@app.command()
+def bench(
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+    quick: Annotated[bool, typer.Option(help="A few seconds of measuring instead of a minute.")] = False,
+    memory: Annotated[bool, typer.Option(help="Also measure resident memory over --games simulated games "
+                                              "(default 10,000: several minutes).")] = False,
+    parallel: Annotated[bool, typer.Option(help="Also time simulate with 1 and with --workers processes.")] = False,
+    games: Annotated[int | None, typer.Option(min=1, help="Games for --memory and --parallel.")] = None,
+    workers: Annotated[int | None, typer.Option(min=2, help="Workers for --parallel (default: all cores, "
+                                                            "at least 2).")] = None,
+) -> None:
+    """Measure the engine on one core beside python-chess and OpenSpiel: playouts, clones,
+    sizes (docs/performance.md). The benchmarks live in the source checkout's benchmarks/."""
+    import importlib
+
+    root = Path(__file__).resolve().parents[2]  # src/ecliptic/cli.py -> the checkout
+    if (root / "benchmarks" / "__init__.py").is_file() and str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    try:
+        suite = importlib.import_module("benchmarks.suite")
+    except ImportError as exc:
+        raise _fail(_console(stderr=True), f"the benchmarks need a source checkout of Ecliptic ({exc})") from None
+    report = suite.run_all(quick=quick, memory=memory, parallel=parallel, games=games, workers=workers)
+    if json_output:
+        typer.echo(json.dumps(report))
+        return
+    for table in suite.render(report):
+        _console().print(table)
 
 
 # -- replay --------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""What a bot is, and how to make one from a short text (``random``, later ``heuristic``,
-``ismcts:200ms``).
+"""What a bot is, and how to make one from a short text (``random``, ``heuristic``,
+``ismcts:200ms``, ``ismcts:500it/c=0.5``, or a level: ``easy``, ``normal``, ``hard``).
 
 Bots are *fair*: a bot sees the game only as a player at the table would. It may call
 ``game.legal_actions(state)``, ``game.observe(state, seat)`` and
@@ -46,10 +46,14 @@ BotFactory = Callable[[str | None, int], Bot]
 ``None`` when there is none) and a seed."""
 
 _FACTORIES: dict[str, BotFactory] = {}
-_PLANNED = {
-    "heuristic": "a rule-of-thumb player",
-    "ismcts": "information-set Monte Carlo tree search, e.g. ismcts:200ms",
+_PLANNED: dict[str, str] = {}
+
+LEVELS = {
+    "easy": "heuristic:epsilon=0.35",
+    "normal": "heuristic",
+    "hard": "ismcts:1s",
 }
+"""Levels a player chooses from, and the bot (with its budget) each one stands for."""
 
 
 def register_bot(name: str, factory: BotFactory) -> None:
@@ -70,6 +74,7 @@ def make_bot(spec: str, seed: int) -> Bot:
 
     Unknown names are refused with a :class:`BotSpecError` that lists the known ones."""
     _load_builtin_bots()
+    spec = LEVELS.get(spec.strip().lower(), spec)
     name, _, option = spec.strip().partition(":")
     name = name.lower()
     factory = _FACTORIES.get(name)
@@ -79,7 +84,44 @@ def make_bot(spec: str, seed: int) -> Bot:
     if name in _PLANNED:
         raise BotSpecError(f"the {name!r} bot ({_PLANNED[name]}) is not available yet; "
                            f"available bots: {known}")
-    raise BotSpecError(f"unknown bot {spec.strip()!r}; available bots: {known}")
+    raise BotSpecError(f"unknown bot {spec.strip()!r}; available bots: {known} "
+                       f"(levels: {', '.join(LEVELS)})")
+
+
+def parse_options(spec_name: str, option: str | None, known: set[str]) -> tuple[list[str], dict[str, str]]:
+    """Split a bot's option text at ``/`` into plain words and ``key=value`` pairs
+    (``"200ms/c=0.5"`` -> ``["200ms"], {"c": "0.5"}``). Keys must be in ``known`` or start
+    with ``w.`` (an evaluation weight, checked by the evaluator)."""
+    words: list[str] = []
+    named: dict[str, str] = {}
+    for part in (option or "").split("/"):
+        part = part.strip()
+        if not part:
+            continue
+        key, eq, value = part.partition("=")
+        if not eq:
+            words.append(part)
+            continue
+        key = key.strip().lower()
+        if key not in known and not key.startswith("w."):
+            raise BotSpecError(f"the {spec_name} bot has no option {key!r}; options: "
+                               f"{', '.join(sorted(known))}, w.<weight>")
+        named[key] = value.strip()
+    return words, named
+
+
+def number_option(spec_name: str, named: dict[str, str], key: str, default: float,
+                  low: float, high: float) -> float:
+    """A numeric option within [low, high], or a :class:`BotSpecError` saying what is wrong."""
+    if key not in named:
+        return default
+    try:
+        value = float(named[key])
+    except ValueError:
+        raise BotSpecError(f"{spec_name} option {key} must be a number, not {named[key]!r}") from None
+    if not low <= value <= high:
+        raise BotSpecError(f"{spec_name} option {key} must be between {low:g} and {high:g} (got {value:g})")
+    return value
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -90,4 +132,4 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 def _load_builtin_bots() -> None:
     """Import the bot modules that register themselves (only once; imports are cached)."""
-    from ecliptic.bots import random_bot  # noqa: F401
+    from ecliptic.bots import heuristic, ismcts, random_bot  # noqa: F401

@@ -1,0 +1,112 @@
+"""The one game-specific piece a searching bot needs: how good a position is for each seat.
+
+The heuristic and ISMCTS bots talk to a game only through the engine contract
+(``legal_actions``, ``apply``, ``clone``, ``determinize``, ``returns``, ``current_player``,
+``is_over``). What they cannot get from the contract is a judgement of an unfinished
+position, so each game may register an :class:`Evaluator` (Tau Ceti's is
+:mod:`ecliptic.bots.eval_tauceti`). A game without one gets :class:`ReturnsEvaluator`,
+which knows only who has won, so the bots still play it (ISMCTS then plays out to the end).
+
+An evaluator is handed only states a fair bot may look into: a determinized copy
+(everything the seat cannot see re-dealt at random by the bot's generator; the game's
+``determinize`` depends only on what the seat sees and on that generator) or a clone of
+it. It may therefore read any field of the state it is given.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from ecliptic.engine.actions import Action
+
+
+class Evaluator(Protocol):
+    """A game's position judgement, in the game's own points (Galactic Points for Tau Ceti)."""
+
+    temperature: float
+    """Points difference that makes one seat e (2.718...) times likelier to win than another
+    in :func:`win_chances`; it turns point estimates into rewards in [0, 1]."""
+
+    def values(self, state: Any) -> list[float]:
+        """Each seat's standing: points now plus the points its resources are worth."""
+
+    def quiet(self, state: Any, seat: int) -> bool:
+        """Is ``state`` settled enough to judge for ``seat``? ``False`` while ``seat`` is in the
+        middle of an action (a Move step, choosing which IM to keep): the heuristic bot plays
+        such follow-up decisions out before judging, since half an action is worth nothing."""
+
+    def quick_move(self, state: Any, legal: list[Action]) -> Action | None:
+        """A cheap, plausible move for the player to move, or ``None`` to have none: ISMCTS's
+        model of the *other* players (``model=quick``), so that its few hundred iterations
+        are spent on the bot's own plans rather than on every move an opponent could make."""
+
+
+EvaluatorFactory = Callable[[dict[str, str]], Evaluator]
+"""Builds an evaluator from the bot's options (``{"w.energy": "0.3"}``: weight overrides)."""
+
+_EVALUATORS: dict[str, EvaluatorFactory] = {}
+
+
+def register_evaluator(game_name: str, factory: EvaluatorFactory) -> None:
+    """Make ``factory`` the evaluator of the game called ``game_name`` (``game.name``)."""
+    if game_name in _EVALUATORS:
+        raise RuntimeError(f"an evaluator for {game_name!r} is registered twice")
+    _EVALUATORS[game_name] = factory
+
+
+def evaluator_for(game: Any, options: dict[str, str] | None = None) -> Evaluator:
+    """The evaluator of ``game``: the registered one (``ecliptic.bots.eval_<name>`` is imported
+    on first use, so a new game only has to ship that module), else :class:`ReturnsEvaluator`."""
+    name = str(getattr(game, "name", ""))
+    if name not in _EVALUATORS and name.isidentifier():
+        try:
+            importlib.import_module(f"ecliptic.bots.eval_{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"ecliptic.bots.eval_{name}":
+                raise
+    factory = _EVALUATORS.get(name)
+    if factory is None:
+        return ReturnsEvaluator(game)
+    return factory(dict(options or {}))
+
+
+class ReturnsEvaluator:
+    """For a game with no evaluator of its own: the returns at the end, nothing before."""
+
+    temperature = 1.0
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def values(self, state: Any) -> list[float]:
+        returns: list[float] = self.game.returns(state)
+        return [float(r) for r in returns] if state.is_over else [0.0] * len(returns)
+
+    def quiet(self, state: Any, seat: int) -> bool:
+        return bool(state.current_player != seat)
+
+    def quick_move(self, state: Any, legal: list[Action]) -> Action | None:
+        return None
+
+
+
+def win_chances(values: Sequence[float], temperature: float) -> list[float]:
+    """Point estimates turned into chances of winning that add up to 1 (a softmax): the
+    reward ISMCTS backs up from a position it stopped playing out."""
+    if not values:
+        return []
+    t = max(temperature, 1e-6)
+    top = max(values)
+    weights = [math.exp((v - top) / t) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def advantage(values: Sequence[float], seat: int, rivals: float = 1.0) -> float:
+    """How far ``seat`` is ahead of its strongest rival (``rivals`` scales the rival's part:
+    0 plays for points alone, 1 plays to beat the leader)."""
+    others = [v for i, v in enumerate(values) if i != seat]
+    return values[seat] - rivals * (max(others) if others else 0.0)

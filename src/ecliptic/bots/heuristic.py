@@ -1,0 +1,129 @@
+"""The heuristic bot: greedy one-step look-ahead with the game's evaluator.
+
+For each legal action it takes a determinized copy of the game (everything its seat cannot
+see re-dealt by its own generator), applies the action, plays out its own follow-up
+decisions of that action greedily (the steps of a Move, which IM to keep, ...; see
+:meth:`~ecliptic.bots.evaluator.Evaluator.quiet`), and judges the result with the
+evaluator: its own value minus ``rivals`` times the strongest rival's. All candidates are
+judged on the same determinized copy with the same dice (common random numbers), so the
+comparison is between actions, not between lucky and unlucky rolls; ``samples=N`` averages
+over N copies.
+
+Options (``heuristic:samples=2/depth=6/epsilon=0.3/rivals=0.5/w.energy=0.1``): ``samples``
+determinized copies per decision (1), ``depth`` follow-up decisions played out at most (6),
+``epsilon`` chance of a random legal action instead (0; the ``easy`` level uses it),
+``rivals`` (the weights file's value), ``w.<weight>`` evaluation weights.
+
+The bot is fair (it reads only ``legal_actions`` and its own determinized copies) and
+deterministic for a fixed seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecliptic.bots.base import BotSpecError, number_option, parse_options, register_bot
+from ecliptic.bots.evaluator import Evaluator, advantage, evaluator_for
+from ecliptic.engine.actions import Action
+from ecliptic.engine.rng import Rng
+
+OPTIONS = {"samples", "depth", "epsilon", "rivals"}
+TIE = 1e-9
+UNKNOWN = -1e9
+"""The judgement of an action that cannot be tried on the determinized copy."""
+
+
+class HeuristicBot:
+    """Greedy one-step look-ahead (see the module text)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int, *, samples: int = 1, depth: int = 6, epsilon: float = 0.0,
+                 rivals: float | None = None, options: dict[str, str] | None = None) -> None:
+        self.rng = Rng.from_seed(seed)
+        self.samples = samples
+        self.depth = depth
+        self.epsilon = epsilon
+        self.options = dict(options or {})
+        self.rivals = rivals
+        self._evaluators: dict[str, Evaluator] = {}
+
+    def evaluator(self, game: Any) -> Evaluator:
+        name = str(getattr(game, "name", ""))
+        if name not in self._evaluators:
+            self._evaluators[name] = evaluator_for(game, self.options)
+        return self._evaluators[name]
+
+    def choose(self, game: Any, state: Any, seat: int) -> Action:
+        actions: list[Action] = game.legal_actions(state)
+        if not actions:
+            raise ValueError(f"seat {seat} has no legal action to choose from (is the game over?)")
+        if len(actions) == 1:
+            return actions[0]
+        if self.epsilon > 0 and self.rng.below(1_000_000) < self.epsilon * 1_000_000:
+            return actions[self.rng.below(len(actions))]
+        ev = self.evaluator(game)
+        totals = [0.0] * len(actions)
+        for _ in range(self.samples):
+            world = game.determinize(state, seat, self.rng)
+            possible = set(game.legal_actions(world))
+            for i, action in enumerate(actions):
+                # An action about something the copy re-dealt (stealing a card seen in the
+                # loser's hand) cannot be tried there: it is judged the worst.
+                totals[i] += self.judge(game, ev, world, seat, action) if action in possible else UNKNOWN
+        return self._best(actions, totals)
+
+    def judge(self, game: Any, ev: Evaluator, world: Any, seat: int, action: Action) -> float:
+        """The objective after ``action`` and its greedy follow-up on a copy of ``world``."""
+        s = world.clone()
+        game.apply(s, action)
+        settle(game, ev, s, seat, self.depth)
+        return self.objective(ev, s, seat)
+
+    def objective(self, ev: Evaluator, state: Any, seat: int) -> float:
+        rivals = self.rivals if self.rivals is not None else float(getattr(ev, "rivals", 0.5))
+        return advantage(ev.values(state), seat, rivals)
+
+    def _best(self, actions: list[Action], totals: list[float]) -> Action:
+        """The best action; ties broken by the bot's generator so no action is favoured by
+        its place in the sorted list."""
+        top = max(totals)
+        best = [a for a, t in zip(actions, totals, strict=True) if t >= top - TIE]
+        return best[0] if len(best) == 1 else best[self.rng.below(len(best))]
+
+
+def settle(game: Any, ev: Evaluator, state: Any, seat: int, depth: int) -> None:
+    """Play ``seat``'s follow-up decisions of the action under way, each by the evaluator's
+    one-step judgement, until the position is quiet or ``depth`` decisions were made."""
+    for _ in range(depth):
+        if state.is_over or ev.quiet(state, seat):
+            return
+        actions: list[Action] = game.legal_actions(state)
+        if len(actions) == 1:
+            game.apply(state, actions[0])
+            continue
+        best: Action | None = None
+        best_value = float("-inf")
+        for action in actions:
+            s = state.clone()
+            game.apply(s, action)
+            value = ev.values(s)[seat]
+            if value > best_value + TIE:
+                best, best_value = action, value
+        assert best is not None
+        game.apply(state, best)
+
+
+def _make(option: str | None, seed: int) -> HeuristicBot:
+    words, named = parse_options("heuristic", option, OPTIONS)
+    if words:
+        raise BotSpecError(f"the heuristic bot takes only key=value options (got {'/'.join(words)!r})")
+    samples = int(number_option("heuristic", named, "samples", 1, 1, 64))
+    depth = int(number_option("heuristic", named, "depth", 6, 0, 50))
+    epsilon = number_option("heuristic", named, "epsilon", 0.0, 0.0, 1.0)
+    rivals = number_option("heuristic", named, "rivals", -1.0, 0.0, 10.0) if "rivals" in named else None
+    weights = {k: v for k, v in named.items() if k.startswith("w.")}
+    return HeuristicBot(seed, samples=samples, depth=depth, epsilon=epsilon, rivals=rivals, options=weights)
+
+
+register_bot("heuristic", _make)

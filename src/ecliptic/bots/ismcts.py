@@ -1,0 +1,299 @@
+"""The ISMCTS bot: single-observer information-set Monte Carlo tree search.
+
+Each iteration deals a fresh determinization of the hidden information from the bot's
+own point of view (``game.determinize``: other hands,
+deck orders and face-down tokens re-dealt by the bot's generator, future dice unknown),
+then walks one tree shared by all players:
+
+* **Selection** by UCB1 with *availability counts*: an edge's exploration term uses how
+  often it was legal when its parent was reached, not the parent's visits, because in a
+  different determinization a different set of actions is legal. At the root, PUCT
+  instead: ``Q + prior * P * sqrt(N) / (1 + n)`` where ``P`` is the heuristic's opinion of
+  each root action (judged once, as the heuristic bot judges it: ``exp(-d / 0.5)`` for an
+  action ``d`` GP worse than its favourite, normalized), so the few hundred iterations a
+  decision affords start from the heuristic's choice and overrule it only on evidence.
+* **Expansion** of one untried action that is legal in this determinization.
+* **The other players** (``model=quick``, the default): their turns are played by the
+  evaluator's cheap model (:meth:`~ecliptic.bots.evaluator.Evaluator.quick_move`; in Tau
+  Ceti they pass) without tree edges, so the search spends its iterations on the bot's own
+  plans over several turns; their other decisions (battles, damage...) are tree nodes.
+  ``model=tree`` puts every decision of every player in the tree.
+* **Rollout** by the default policy: ``rollout`` random legal actions (0 by default: they
+  added noise, not strength, in our measurements), then the follow-up decisions of any
+  action under way played greedily with the evaluator (at most 8: the cheap heuristic),
+  then the evaluator judges the position; its point estimates become chances of winning
+  (:func:`~ecliptic.bots.evaluator.win_chances`). A finished game gives its returns.
+* **Backup** max-n style: every edge keyed by (player, action) and crediting the reward *of
+  the player who chose it*, so each player's nodes maximise that player's own reward (the
+  natural extension of UCT to 4 players; no paranoid or per-player trees).
+
+Decisions where only one action is legal are played without a tree edge, and without any
+search when it is the bot's own decision. The move played is the most visited root action.
+
+Budget: ``ismcts:200ms`` or ``ismcts:1s`` (wall clock per decision, checked after every
+iteration: the search stops when one more iteration would overrun), or ``ismcts:500it``
+(iterations, reproducible). Options after ``/``: ``c`` exploration constant (0.7),
+``rollout`` random decisions per rollout (0), ``prior`` weight of the root prior (3; 0 turns
+it off and expands untried root actions first), ``model`` (quick or tree), ``w.<weight>``
+evaluation weights.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from typing import Any
+
+from ecliptic.bots.base import BotSpecError, number_option, parse_options, register_bot
+from ecliptic.bots.evaluator import Evaluator, advantage, evaluator_for, win_chances
+from ecliptic.bots.heuristic import settle
+from ecliptic.engine.actions import Action
+from ecliptic.engine.rng import Rng
+
+OPTIONS = {"c", "rollout", "prior", "model"}
+DEFAULT_BUDGET = "200ms"
+SETTLE_STEPS = 8
+"""Follow-up decisions played greedily before a leaf is judged (see ``_playout``)."""
+PRIOR_SCALE = 0.5
+"""Points (GP) worse than the heuristic's favourite that cost a root action a factor e of its bias."""
+_BUDGET = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|it)$")
+
+Key = tuple[int, Action]
+
+
+class Node:
+    """One edge's statistics and the edges below it."""
+
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Key, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+
+
+class IsmctsBot:
+    """Information-set MCTS with a time or iteration budget (see the module text)."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int, *, iterations: int | None = None, seconds: float | None = None,
+                 c: float = 0.7, rollout: int = 0, prior: float = 3.0, quick: bool = True,
+                 options: dict[str, str] | None = None) -> None:
+        if (iterations is None) == (seconds is None):
+            raise ValueError("give the ISMCTS bot a budget in iterations or in seconds (one of them)")
+        self.rng = Rng.from_seed(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.rollout = rollout
+        self.prior = prior
+        self.quick = quick
+        self.options = dict(options or {})
+        self.last_iterations = 0
+        self._evaluators: dict[str, Evaluator] = {}
+
+    def evaluator(self, game: Any) -> Evaluator:
+        name = str(getattr(game, "name", ""))
+        if name not in self._evaluators:
+            self._evaluators[name] = evaluator_for(game, self.options)
+        return self._evaluators[name]
+
+    def choose(self, game: Any, state: Any, seat: int) -> Action:
+        start = time.perf_counter()
+        actions: list[Action] = game.legal_actions(state)
+        if not actions:
+            raise ValueError(f"seat {seat} has no legal action to choose from (is the game over?)")
+        self.last_iterations = 0
+        if len(actions) == 1:
+            return actions[0]
+        ev = self.evaluator(game)
+        priors = self._priors(game, ev, state, seat, actions) if self.prior > 0 else {}
+        root = Node()
+        done = 0
+        while True:
+            self._iterate(game, ev, state, seat, root, actions, priors)
+            done += 1
+            if self.iterations is not None:
+                if done >= self.iterations:
+                    break
+            else:
+                spent = time.perf_counter() - start
+                assert self.seconds is not None
+                if spent + spent / done > self.seconds:  # another iteration would overrun
+                    break
+        self.last_iterations = done
+        return self._most_visited(root, seat, actions, priors)
+
+    # One iteration ------------------------------------------------------------------------
+
+    def _iterate(self, game: Any, ev: Evaluator, state: Any, seat: int, root: Node,
+                 root_actions: list[Action], priors: dict[Action, float]) -> None:
+        world = game.determinize(state, seat, self.rng)
+        node = root
+        path: list[tuple[Node, int]] = []
+        while not world.is_over:
+            player: int = world.current_player
+            legal: list[Action] = game.legal_actions(world)
+            if node is root:  # the real choices, less any the copy cannot play (see _priors)
+                possible = set(legal)
+                legal = [a for a in root_actions if a in possible] or legal
+            if len(legal) == 1:
+                game.apply(world, legal[0])
+                continue
+            if self.quick and player != seat:
+                quick = ev.quick_move(world, legal)
+                if quick is not None:  # the other players' modelled move: no tree edge
+                    game.apply(world, quick)
+                    continue
+            if node is root and priors:
+                child, action, fresh = self._select_root(node, player, legal, priors)
+            else:
+                child, action, fresh = self._select(node, player, legal)
+            game.apply(world, action)
+            path.append((child, player))
+            node = child
+            if fresh:
+                break
+        rewards = self._playout(game, ev, world)
+        for child, player in path:
+            child.visits += 1
+            child.reward += rewards[player]
+
+    def _select(self, node: Node, player: int, legal: list[Action]) -> tuple[Node, Action, bool]:
+        """Count availability, expand an untried action if any, else pick by UCB1."""
+        untried: list[Action] = []
+        for action in legal:
+            child = node.children.get((player, action))
+            if child is None:
+                untried.append(action)
+            else:
+                child.avail += 1
+        if untried:
+            return self._expand(node, player, untried[self.rng.below(len(untried))])
+        best: tuple[Node, Action] | None = None
+        best_score = float("-inf")
+        for action in legal:
+            child = node.children[(player, action)]
+            score = child.reward / child.visits + self.c * math.sqrt(math.log(child.avail) / child.visits)
+            if score > best_score:
+                best, best_score = (child, action), score
+        assert best is not None
+        return best[0], best[1], False
+
+    def _select_root(self, root: Node, player: int, legal: list[Action],
+                     priors: dict[Action, float]) -> tuple[Node, Action, bool]:
+        """PUCT at the root: ``Q + prior * P * sqrt(N) / (1 + n)``, with ``P`` the heuristic's
+        opinion (normalized) and an untried action valued at the mean of the tried ones."""
+        total_prior = sum(priors.get(a, 0.0) for a in legal) or 1.0
+        tried = [root.children[(player, a)] for a in legal if (player, a) in root.children]
+        visits = sum(c.visits for c in tried)
+        first = sum(c.reward for c in tried) / visits if visits else 0.0
+        scale = self.prior * math.sqrt(visits + 1)
+        best: Action | None = None
+        best_score = float("-inf")
+        for action in legal:
+            child = root.children.get((player, action))
+            if child is not None:
+                child.avail += 1
+            n = child.visits if child is not None else 0
+            q = child.reward / n if child is not None and n else first
+            score = q + scale * priors.get(action, 0.0) / total_prior / (1 + n)
+            if score > best_score:
+                best, best_score = action, score
+        assert best is not None
+        child = root.children.get((player, best))
+        if child is None:
+            return self._expand(root, player, best)
+        return child, best, False
+
+    def _expand(self, node: Node, player: int, action: Action) -> tuple[Node, Action, bool]:
+        child = Node()
+        child.avail = 1
+        node.children[(player, action)] = child
+        return child, action, True
+
+    def _playout(self, game: Any, ev: Evaluator, world: Any) -> list[float]:
+        """Random legal actions for at most ``rollout`` decisions, then the follow-up decisions
+        of an action under way played greedily (as the heuristic does), then the evaluator."""
+        for _ in range(self.rollout):
+            if world.is_over:
+                break
+            legal: list[Action] = game.legal_actions(world)
+            game.apply(world, legal[self.rng.below(len(legal))] if len(legal) > 1 else legal[0])
+        for _ in range(SETTLE_STEPS):  # half an action is worth nothing: finish it first
+            if world.is_over or ev.quiet(world, world.current_player):
+                break
+            settle(game, ev, world, world.current_player, 1)
+        if world.is_over:
+            return [float(r) for r in game.returns(world)]
+        return win_chances(ev.values(world), ev.temperature)
+
+    # The root ------------------------------------------------------------------------------
+
+    def _priors(self, game: Any, ev: Evaluator, state: Any, seat: int,
+                actions: list[Action]) -> dict[Action, float]:
+        """Each root action's standing in the heuristic's one-step judgement: 1 for its
+        favourite, ``exp(-d / PRIOR_SCALE)`` for an action judged ``d`` points worse."""
+        world = game.determinize(state, seat, self.rng)
+        possible = set(game.legal_actions(world))
+        rivals = float(getattr(ev, "rivals", 1.0))
+        judged: dict[Action, float] = {}
+        for action in actions:
+            if action not in possible:  # about something the copy re-dealt: not judged
+                continue
+            s = world.clone()
+            game.apply(s, action)
+            settle(game, ev, s, seat, 6)
+            judged[action] = advantage(ev.values(s), seat, rivals)
+        if not judged:
+            return {}
+        top = max(judged.values())
+        return {a: math.exp((v - top) / PRIOR_SCALE) for a, v in judged.items()}
+
+    def _most_visited(self, root: Node, seat: int, actions: list[Action],
+                      priors: dict[Action, float]) -> Action:
+        def key(a: Action) -> tuple[int, float]:
+            child = root.children.get((seat, a))
+            return (child.visits if child else 0, priors.get(a, 0.0))
+
+        top = max(key(a) for a in actions)
+        best = [a for a in actions if key(a) == top]
+        return best[0] if len(best) == 1 else best[self.rng.below(len(best))]
+
+
+def parse_budget(text: str) -> tuple[int | None, float | None]:
+    """``"200ms"`` -> (None, 0.2); ``"1s"`` -> (None, 1.0); ``"500it"`` -> (500, None)."""
+    m = _BUDGET.match(text.strip().lower())
+    if m is None:
+        raise BotSpecError(f"an ISMCTS budget is a time or an iteration count, like 200ms, 1s or 500it "
+                           f"(got {text!r})")
+    amount, unit = float(m.group(1)), m.group(2)
+    if amount <= 0:
+        raise BotSpecError(f"the ISMCTS budget must be positive (got {text!r})")
+    if unit == "it":
+        if amount != int(amount):
+            raise BotSpecError(f"an iteration budget is a whole number (got {text!r})")
+        return int(amount), None
+    return None, amount / 1000 if unit == "ms" else amount
+
+
+def _make(option: str | None, seed: int) -> IsmctsBot:
+    words, named = parse_options("ismcts", option, OPTIONS)
+    if len(words) > 1:
+        raise BotSpecError(f"the ISMCTS bot takes one budget (got {'/'.join(words)!r})")
+    iterations, seconds = parse_budget(words[0] if words else DEFAULT_BUDGET)
+    c = number_option("ismcts", named, "c", 0.7, 0.0, 100.0)
+    rollout = int(number_option("ismcts", named, "rollout", 0, 0, 10_000))
+    prior = number_option("ismcts", named, "prior", 3.0, 0.0, 100.0)
+    model = named.get("model", "quick")
+    if model not in ("tree", "quick"):
+        raise BotSpecError(f"ismcts option model is tree or quick (got {model!r})")
+    weights = {k: v for k, v in named.items() if k.startswith("w.")}
+    return IsmctsBot(seed, iterations=iterations, seconds=seconds, c=c, rollout=rollout, prior=prior,
+                     quick=model == "quick", options=weights)
+
+
+register_bot("ismcts", _make)

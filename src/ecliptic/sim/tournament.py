@@ -1,0 +1,376 @@
+"""Bots against bots: who wins how often, with confidence intervals and ratings.
+
+``ecliptic tournament --players 4 --bots heuristic,random,random,random --games 200``.
+
+Seating: the bot list fills the table (repeated in turn when it is shorter than the
+table, e.g. ``random,heuristic,ismcts`` at 4 seats), and from game to game the lineup,
+the seats and the factions rotate so that every bot plays every seat and every faction
+equally often; exactly so when the number of games is a multiple of :func:`cycle_length`.
+
+Reproducibility: every game's seed comes from the run seed alone
+(:func:`ecliptic.sim.simulate.game_seeds`), its seating from its index, and its bots'
+seeds from the game seed and the seat; the ratings are computed afterwards in game order.
+So the same seed gives the same results whatever the number of worker processes. Only the
+timing (seconds, milliseconds per decision) differs from run to run, and it is kept apart.
+
+Win rates carry 95% Wilson score intervals; a win shared by k players counts 1/k. Ratings
+are openskill's Plackett-Luce model (mu, sigma; "ordinal" = mu - 3 sigma), updated once
+per game from the finishing order; a bot that fills several seats of one game gets the
+mean of its seats' updates.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from ecliptic.bots.base import bot_seed, make_bot
+from ecliptic.games import get_game
+from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, game_seeds
+
+Progress = Callable[[int, int], None]
+"""Called after each game with (games done, games in all)."""
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who sits where in one game, and with which faction (empty: the game deals them)."""
+
+    bots: tuple[str, ...]
+    factions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """One finished game of a tournament."""
+
+    index: int
+    seed: int
+    bots: tuple[str, ...]
+    factions: tuple[str, ...]
+    gp: tuple[float, ...]
+    returns: tuple[float, ...]
+    ranks: tuple[float, ...]
+    rounds: int
+    decisions: int
+    think_seconds: tuple[float, ...] = field(default=(), compare=False)
+    """Wall-clock time each seat's bot spent choosing (timing: not part of the results)."""
+    seat_decisions: tuple[int, ...] = ()
+
+
+@dataclass
+class Standing:
+    """One bot's results over the whole tournament."""
+
+    bot: str
+    seat_games: int = 0
+    wins: float = 0.0
+    gp: float = 0.0
+    rank: float = 0.0
+    mu: float = 0.0
+    sigma: float = 0.0
+    by_seat: dict[int, int] = field(default_factory=dict)
+    by_faction: dict[str, int] = field(default_factory=dict)
+    decisions: int = 0
+    think_seconds: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seat_games if self.seat_games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.seat_games)
+
+    @property
+    def mean_gp(self) -> float:
+        return self.gp / self.seat_games if self.seat_games else 0.0
+
+    @property
+    def mean_rank(self) -> float:
+        return self.rank / self.seat_games if self.seat_games else 0.0
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    def to_json(self) -> dict[str, Any]:
+        lo, hi = self.interval
+        return {
+            "bot": self.bot, "seat_games": self.seat_games, "wins": self.wins,
+            "win_rate": self.win_rate, "win_rate_ci95": [lo, hi], "mean_gp": self.mean_gp,
+            "mean_rank": self.mean_rank,
+            "rating": {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal},
+            "seats": {str(k): v for k, v in sorted(self.by_seat.items())},
+            "factions": dict(sorted(self.by_faction.items())),
+        }
+
+
+@dataclass
+class TournamentResult:
+    game: str
+    players: int
+    games: int
+    seed: int
+    bots: list[str]
+    config: dict[str, Any]
+    standings: list[Standing]
+    results: list[TournamentGame] = field(default_factory=list, repr=False)
+    seconds: float = 0.0
+
+    @property
+    def mean_rounds(self) -> float:
+        return sum(r.rounds for r in self.results) / len(self.results) if self.results else 0.0
+
+    @property
+    def timing(self) -> dict[str, Any]:
+        """Wall-clock figures: they differ from run to run, unlike everything else."""
+        return {
+            "seconds": self.seconds,
+            "games_per_second": self.games / self.seconds if self.seconds > 0 else 0.0,
+            "ms_per_decision": {
+                s.bot: 1000 * s.think_seconds / s.decisions if s.decisions else 0.0 for s in self.standings},
+        }
+
+    def deterministic_json(self) -> dict[str, Any]:
+        """Everything the seed fixes (no timing): equal runs give equal dictionaries."""
+        return {
+            "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
+            "bots": list(self.bots), "config": dict(self.config), "mean_rounds": self.mean_rounds,
+            "standings": [s.to_json() for s in self.standings],
+            "results": [{"seed": r.seed, "bots": list(r.bots), "factions": list(r.factions),
+                         "gp": list(r.gp), "ranks": list(r.ranks)} for r in self.results],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.deterministic_json()
+        out["timing"] = self.timing
+        return out
+
+
+# Statistics ---------------------------------------------------------------------------
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / n`` (95% by default)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def ranks_of(returns: Sequence[float], gp: Sequence[float]) -> tuple[float, ...]:
+    """Finishing places (1 = first): winners first, then by points; equal places are shared
+    as the mean of the places they cover (two players tied for 2nd both get 2.5)."""
+    keys = [(returns[i], gp[i]) for i in range(len(returns))]
+    out = []
+    for k in keys:
+        better = sum(1 for o in keys if o > k)
+        equal = sum(1 for o in keys if o == k)
+        out.append(better + (equal + 1) / 2)
+    return tuple(out)
+
+
+# Seating ------------------------------------------------------------------------------
+
+
+def cycle_length(bots: int, players: int, factions: int) -> int:
+    """Games after which every bot has played every seat and faction equally often."""
+    return players * max(factions, 1) * (1 if bots == players else bots)
+
+
+def seating(index: int, bots: Sequence[str], players: int, factions: Sequence[str]) -> Seating:
+    """The seating of game ``index``: lineup ``k`` (the bot list read from position ``k``),
+    shifted ``s`` seats, factions shifted ``f`` places (see the module text)."""
+    b, f_count = len(bots), len(factions)
+    if b == players:
+        k, rest = 0, index
+    else:
+        k, rest = index % b, index // b
+    shift, f = rest % players, (rest // players) % max(f_count, 1)
+    lineup = [bots[(k + i) % b] for i in range(players)]
+    seated = tuple(lineup[(j + shift) % players] for j in range(players))
+    dealt = tuple(factions[(j + f) % f_count] for j in range(players)) if f_count >= players else ()
+    return Seating(seated, dealt)
+
+
+def faction_names(game_name: str) -> list[str]:
+    """The factions a game deals, for the rotation (none for a game without factions)."""
+    if game_name == "tauceti":
+        from ecliptic.tauceti.content import default_content
+
+        return [f.name for f in default_content().factions]
+    return []
+
+
+# Playing ------------------------------------------------------------------------------
+
+
+def play_game(game_name: str, config: Mapping[str, Any], index: int, seed: int, seat: Seating,
+              max_decisions: int = MAX_DECISIONS) -> TournamentGame:
+    """Play one tournament game. Pure: the same arguments give the same result in any
+    process (only ``think_seconds`` differs)."""
+    game = get_game(game_name)
+    cfg = dict(config)
+    if seat.factions:
+        cfg["factions"] = list(seat.factions)
+    state = game.new_game(cfg, seed)
+    players = len(seat.bots)
+    bots = [make_bot(spec, bot_seed(seed, s)) for s, spec in enumerate(seat.bots)]
+    think = [0.0] * players
+    count = [0] * players
+    decisions = 0
+    while not state.is_over:
+        if decisions >= max_decisions:
+            raise SimulationError(f"game {index + 1} (seed {seed}) did not end within {max_decisions} "
+                                  "decisions: the rules engine is looping, which is a bug")
+        who = state.current_player
+        try:
+            start = time.perf_counter()
+            action = bots[who].choose(game, state, who)
+            think[who] += time.perf_counter() - start
+            count[who] += 1
+            game.apply(state, action)
+        except Exception as exc:  # a bot or engine bug: say which game, so it can be replayed
+            raise SimulationError(f"game {index + 1} (seed {seed}, bots {list(seat.bots)}) failed at "
+                                  f"decision {decisions + 1} ({seat.bots[who]} at seat {who}): "
+                                  f"{type(exc).__name__}: {exc}") from None
+        decisions += 1
+    returns = tuple(float(r) for r in game.returns(state))
+    view = game.observe(state, None)
+    finals = view.get("final_scores") or []
+    gp = tuple(float(finals[s]["total"]) if s < len(finals) else returns[s] for s in range(players))
+    factions = tuple(p.get("faction", "") for p in view.get("players", [])) or seat.factions
+    return TournamentGame(index, seed, seat.bots, tuple(factions), gp, returns, ranks_of(returns, gp),
+                          int(view.get("round", 0)), decisions, tuple(think), tuple(count))
+
+
+def _play_task(args: tuple[str, dict[str, Any], int, int, Seating, int]) -> TournamentGame:
+    return play_game(*args)
+
+
+def run_tournament(
+    game_name: str,
+    players: int,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    config: Mapping[str, Any] | None = None,
+    *,
+    workers: int = 1,
+    progress: Progress | None = None,
+    max_decisions: int = MAX_DECISIONS,
+) -> TournamentResult:
+    """Play ``games`` games of ``bots`` and rank the bots (see the module text)."""
+    specs = [b.strip() for b in bots if b.strip()]
+    if not specs:
+        raise ValueError("name at least one bot")
+    if games < 1:
+        raise ValueError("play at least one game")
+    if workers < 1:
+        raise ValueError("use at least one worker")
+    game = get_game(game_name)
+    for spec in dict.fromkeys(specs):  # a typo or a bad option fails before the first game
+        bot = make_bot(spec, 0)
+        if hasattr(bot, "evaluator"):
+            bot.evaluator(game)
+    cfg = {**dict(config or {}), "players": players}
+    factions = faction_names(game_name)
+    tasks = [(game_name, cfg, i, s, seating(i, specs, players, factions), max_decisions)
+             for i, s in enumerate(game_seeds(seed, games))]
+    start = time.perf_counter()
+    results = _run(tasks, workers, progress)
+    standings = standings_of(specs, results)
+    return TournamentResult(game_name, players, games, seed, specs, cfg, standings, results,
+                            time.perf_counter() - start)
+
+
+def _run(tasks: list[tuple[str, dict[str, Any], int, int, Seating, int]], workers: int,
+         progress: Progress | None) -> list[TournamentGame]:
+    results: list[TournamentGame] = []
+    if workers == 1:
+        for task in tasks:
+            results.append(_play_task(task))
+            if progress is not None:
+                progress(len(results), len(tasks))
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_play_task, task) for task in tasks]
+        for future in as_completed(futures):
+            results.append(future.result())
+            if progress is not None:
+                progress(len(results), len(tasks))
+    return sorted(results, key=lambda r: r.index)
+
+
+def standings_of(bots: Sequence[str], results: Sequence[TournamentGame]) -> list[Standing]:
+    """Fold the games (in game order) into one standing per bot, ratings included."""
+    table = {b: Standing(b) for b in dict.fromkeys(bots)}
+    for r in sorted(results, key=lambda g: g.index):
+        for seat, bot in enumerate(r.bots):
+            s = table[bot]
+            s.seat_games += 1
+            s.wins += r.returns[seat]
+            s.gp += r.gp[seat]
+            s.rank += r.ranks[seat]
+            s.by_seat[seat] = s.by_seat.get(seat, 0) + 1
+            if r.factions:
+                s.by_faction[r.factions[seat]] = s.by_faction.get(r.factions[seat], 0) + 1
+            if r.seat_decisions:
+                s.decisions += r.seat_decisions[seat]
+                s.think_seconds += r.think_seconds[seat]
+    for bot, (mu, sigma) in rate(list(table), results).items():
+        table[bot].mu, table[bot].sigma = mu, sigma
+    return list(table.values())
+
+
+def rate(bots: Sequence[str], results: Sequence[TournamentGame]) -> dict[str, tuple[float, float]]:
+    """openskill Plackett-Luce ratings from each game's finishing order, in game order."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {b: model.rating(name=b) for b in bots}
+    for r in sorted(results, key=lambda g: g.index):
+        if len(r.bots) < 2:
+            continue
+        teams = [[model.rating(mu=ratings[b].mu, sigma=ratings[b].sigma)] for b in r.bots]
+        new = model.rate(teams, ranks=list(r.ranks))
+        for bot in dict.fromkeys(r.bots):
+            seats = [i for i, b in enumerate(r.bots) if b == bot]
+            ratings[bot] = model.rating(mu=sum(new[i][0].mu for i in seats) / len(seats),
+                                        sigma=sum(new[i][0].sigma for i in seats) / len(seats), name=bot)
+    return {b: (ratings[b].mu, ratings[b].sigma) for b in bots}
+
+
+# The table ----------------------------------------------------------------------------
+
+
+def tournament_table(result: TournamentResult) -> Any:
+    """The standings as a Rich table, best rating first, with a heading and a timing line."""
+    from rich import box
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    heading = Text(f"{result.games} games of {result.game}, {result.players} player(s) each, "
+                   f"seed {result.seed}, bots {','.join(result.bots)}", style="bold")
+    table = Table(box=box.SIMPLE_HEAD)
+    for col in ("Bot", "Games", "Wins", "Win rate", "95% CI", "GP", "Rank", "Rating", "ms/dec"):
+        table.add_column(col, justify="left" if col == "Bot" else "right")
+    ms = result.timing["ms_per_decision"]
+    for s in sorted(result.standings, key=lambda s: -s.ordinal):
+        lo, hi = s.interval
+        table.add_row(s.bot, str(s.seat_games), f"{s.wins:.4g}", f"{s.win_rate:.1%}", f"{lo:.1%}–{hi:.1%}",
+                      f"{s.mean_gp:.2f}", f"{s.mean_rank:.2f}", f"{s.mu:.1f}±{s.sigma:.1f}", f"{ms[s.bot]:.1f}")
+    footer = Text(f"Games = seat-games; GP and Rank are means; Rating = openskill Plackett-Luce mu±sigma. "
+                  f"Mean rounds {result.mean_rounds:.2f} · {result.seconds:.1f} s wall clock", style="dim")
+    return Group(heading, table, footer)

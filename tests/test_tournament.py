@@ -1,0 +1,122 @@
+"""Tournaments: fair seating, honest statistics, ratings, and results fixed by the seed alone."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from ecliptic.cli import app
+from ecliptic.sim.tournament import (
+    cycle_length,
+    faction_names,
+    ranks_of,
+    run_tournament,
+    seating,
+    wilson,
+)
+
+FACTIONS = faction_names("tauceti")
+SHORT = {"game": "short", "layout": "random"}
+
+
+def test_wilson_interval_matches_the_textbook_values() -> None:
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson(180, 200)
+    assert lo == pytest.approx(0.8506, abs=1e-4) and hi == pytest.approx(0.9343, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_ranks_put_winners_first_and_share_ties() -> None:
+    assert ranks_of([1, 0, 0, 0], [12, 12, 5, 5]) == (1, 2, 3.5, 3.5)
+    assert ranks_of([0.5, 0.5, 0], [9, 9, 9]) == (1.5, 1.5, 3)
+
+
+@pytest.mark.parametrize("bots", [["h", "r", "r", "r"], ["a", "b", "c", "d"], ["a", "b", "c"], ["x"]])
+def test_every_bot_plays_every_seat_and_faction_equally(bots: list[str]) -> None:
+    n = cycle_length(len(bots), 4, len(FACTIONS))
+    seat_games: Counter[str] = Counter()
+    seats: Counter[tuple[str, int]] = Counter()
+    factions: Counter[tuple[str, str]] = Counter()
+    for i in range(n):
+        s = seating(i, bots, 4, FACTIONS)
+        assert len(s.bots) == 4 and sorted(s.factions) == sorted(FACTIONS)
+        for seat, (bot, faction) in enumerate(zip(s.bots, s.factions, strict=True)):
+            seat_games[bot] += 1
+            seats[bot, seat] += 1
+            factions[bot, faction] += 1
+    for bot in set(bots):
+        share = seat_games[bot]
+        assert all(seats[bot, seat] == share // 4 for seat in range(4))
+        assert all(factions[bot, f] == share // 4 for f in FACTIONS)
+    distinct = set(bots)
+    if len(distinct) == len(bots):  # no repeats: every bot gets the same number of seat-games
+        assert len(set(seat_games.values())) == 1
+
+
+def test_two_player_tables_rotate_all_four_factions() -> None:
+    seen = Counter(seating(i, ["a", "b"], 2, FACTIONS).factions[0] for i in range(cycle_length(2, 2, 4)))
+    assert set(seen) == set(FACTIONS) and len(set(seen.values())) == 1
+
+
+def test_same_seed_same_results_whatever_the_number_of_workers() -> None:
+    one = run_tournament("tauceti", 3, ["random", "heuristic:depth=2"], 4, 21, SHORT, workers=1)
+    two = run_tournament("tauceti", 3, ["random", "heuristic:depth=2"], 4, 21, SHORT, workers=2)
+    assert one.deterministic_json() == two.deterministic_json()
+    other = run_tournament("tauceti", 3, ["random", "heuristic:depth=2"], 4, 22, SHORT)
+    assert other.deterministic_json() != one.deterministic_json()
+
+
+def test_standings_add_up() -> None:
+    result = run_tournament("tauceti", 4, ["heuristic:depth=2", "random", "random", "random"], 4, 5, SHORT)
+    by_bot = {s.bot: s for s in result.standings}
+    assert by_bot["heuristic:depth=2"].seat_games == 4 and by_bot["random"].seat_games == 12
+    assert sum(s.wins for s in result.standings) == pytest.approx(4)
+    assert sum(s.rank for s in result.standings) == pytest.approx(4 * (1 + 2 + 3 + 4))
+    assert all(s.sigma > 0 for s in result.standings)
+    heuristic = by_bot["heuristic:depth=2"]
+    assert heuristic.by_seat == {0: 1, 1: 1, 2: 1, 3: 1}
+    assert heuristic.mean_gp > by_bot["random"].mean_gp
+    assert heuristic.mu > by_bot["random"].mu
+
+
+def test_bad_bots_fail_before_the_first_game() -> None:
+    from ecliptic.bots import BotSpecError
+
+    with pytest.raises(BotSpecError, match="unknown bot"):
+        run_tournament("tauceti", 2, ["random", "clever"], 2, 1, SHORT)
+    with pytest.raises(BotSpecError, match="unknown weight"):
+        run_tournament("tauceti", 2, ["random", "heuristic:w.speed=1"], 2, 1, SHORT)
+
+
+def test_the_tournament_command_prints_json_and_a_table() -> None:
+    runner = CliRunner()
+    args = ["tournament", "--players", "2", "--bots", "random,random", "--games", "2", "--seed", "3",
+            "--game-length", "short"]
+    out = runner.invoke(app, [*args, "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["games"] == 2 and data["standings"][0]["bot"] == "random"
+    assert data["standings"][0]["seat_games"] == 4
+    assert "ms_per_decision" in data["timing"]
+    table = runner.invoke(app, args)
+    assert table.exit_code == 0 and "Win rate" in table.output and "95% CI" in table.output
+
+
+def test_the_tournament_command_refuses_a_bad_bot() -> None:
+    out = CliRunner().invoke(app, ["tournament", "--bots", "random,clever", "--games", "1"])
+    assert out.exit_code == 2
+    assert "unknown bot 'clever'" in out.output
+
+
+def test_play_takes_a_level_for_the_bots() -> None:
+    out = CliRunner().invoke(app, ["play", "--level", "easy", "--players", "2", "--seed", "1",
+                                   "--layout", "random"], input="quit\n")
+    assert out.exit_code == 0, out.output
+    bad = CliRunner().invoke(app, ["play", "--level", "expert"], input="quit\n")
+    assert bad.exit_code == 2
