@@ -285,3 +285,35 @@ def test_bots_move_by_themselves_until_the_human_decides() -> None:
     assert state.current_player == 1
     assert len(session.record.actions) >= 1  # the bot's turn was played and recorded
     assert "Your turn" in out.getvalue() or "Decision" in out.getvalue()
+
+
+def test_scenario_run_reports_and_exits_by_the_result(tmp_path: Path) -> None:
+    ok = run("scenario", "run", "tests/scenarios/tauceti/oxoroi-builds-for-4-tau.yaml")
+    assert ok.exit_code == 0, ok.output
+    assert "1 passed, 0 failed" in ok.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: ecliptic-scenario/1\ntitle: broken\ngame: tauceti\nbogus: 1\n")
+    result = run("scenario", "run", str(bad))
+    assert result.exit_code == 1
+    assert "bad.yaml" in result.output and "bogus" in result.output
+
+
+def test_simulate_takes_advanced_rules_and_ceres_expansions() -> None:
+    tc = run("simulate", "--players", "2", "--games", "2", "--seed", "3", "--workers", "1",
+             "--advanced", "1,3,8", "--json")
+    assert tc.exit_code == 0, tc.output
+    assert json.loads(tc.output)["config"]["advanced"] == [1, 3, 8]
+    ceres = run("simulate", "--game", "ceres", "--expansions", "comets", "--players", "3", "--games", "2",
+                "--seed", "3", "--workers", "1", "--json")
+    assert ceres.exit_code == 0, ceres.output
+    assert json.loads(ceres.output)["config"]["expansions"] == ["comets"]
+    refused = run("simulate", "--games", "1", "--advanced", "12")
+    assert refused.exit_code != 0
+    assert "Advanced Rule 12" in refused.output
+
+
+def test_play_ceres_with_comets_to_the_first_prompt() -> None:
+    result = run("play", "--game", "ceres", "--expansions", "comets", "--players", "2", "--seed", "4",
+                 input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "Comet" in result.output

@@ -327,8 +327,46 @@ def _make_bots(spec: str, human: int, players: int, seed: int) -> tuple[dict[int
     return {s: make_bot(b, bot_seed(seed, s)) for s, b in zip(seats, specs, strict=True)}, specs
 
 
-def _new_record(faction: str | None, players: int, seed: int, game: str, layout: str, seat: int) -> GameRecord:
-    config: dict[str, Any] = {"players": players, "game": game, "layout": layout}
+def parse_advanced(text: str | None) -> list[int]:
+    """``--advanced 1,3,6`` or ``--advanced all`` → the Advanced Rule numbers (1-9)."""
+    if not text:
+        return []
+    if text.strip().lower() == "all":
+        return list(range(1, 10))
+    try:
+        rules = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise typer.BadParameter("give Advanced Rule numbers separated by commas (e.g. 1,3,6) or 'all'",
+                                 param_hint="--advanced") from None
+    bad = [r for r in rules if not 1 <= r <= 9]
+    if bad:
+        raise typer.BadParameter(f"there is no Advanced Rule {bad[0]} (1-9)", param_hint="--advanced")
+    return rules
+
+
+def parse_expansions(text: str | None) -> list[str]:
+    """``--expansions comets`` → the expansion names (Ceres)."""
+    return [part.strip().lower() for part in (text or "").split(",") if part.strip()]
+
+
+def game_config(game: str, *, game_length: str = "full", layout: str = "players", advanced: str | None = None,
+                advanced_specialists: bool = False, expansions: str | None = None) -> dict[str, Any]:
+    """The config table of one game from the command-line options that apply to it."""
+    if game == "ceres":
+        if advanced or advanced_specialists:
+            raise typer.BadParameter("Advanced Rules are Tau Ceti's; Ceres takes --expansions")
+        return {"expansions": parse_expansions(expansions)}
+    if expansions:
+        raise typer.BadParameter("Tau Ceti has no expansions here; --expansions is for Ceres")
+    config: dict[str, Any] = {"game": game_length, "layout": layout, "advanced": parse_advanced(advanced)}
+    if advanced_specialists:
+        config["advanced_specialists"] = True
+    return config
+
+
+def _new_record(faction: str | None, players: int, seed: int, game: str, layout: str, seat: int,
+                extra: dict[str, Any] | None = None) -> GameRecord:
+    config: dict[str, Any] = {"players": players, "game": game, "layout": layout, **(extra or {})}
     if faction is not None:
         config["factions"] = _factions_for(_pick_faction(faction), seat, players, seed)
     return GameRecord("tauceti", config, seed)
@@ -346,21 +384,33 @@ def play(
         help="How strong the bots are: easy, normal or hard (instead of --bots).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the game (the same seed deals the same game); "
                                                   "random if not given.")] = None,
-    game: Annotated[GameLength, typer.Option(help="Short (8 rounds) or full game.")] = "full",
-    layout: Annotated[Layout, typer.Option(help="Tile layout: placed by the players (the rulebook's "
+    game: Annotated[str, typer.Option(help="The game: tauceti or ceres.")] = "tauceti",
+    game_length: Annotated[GameLength, typer.Option(help="Tau Ceti: short (8 rounds) or full game.")] = "full",
+    layout: Annotated[Layout, typer.Option(help="Tau Ceti tile layout: placed by the players (the rulebook's "
                                                 "setup), at random, or the preset map.")] = "players",
+    advanced: Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
+                                                      "(1,3,6) or 'all'.")] = None,
+    advanced_specialists: Annotated[bool, typer.Option(help="Tau Ceti: shuffle the Advanced Specialists "
+                                                            "into the Specialist deck.")] = False,
+    expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
     seat: Annotated[int | None, typer.Option(help="Your seat; seat 0 is the first player of round 1 "
                                                   "(default: 0, or the seat saved in --resume).")] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue a game saved with 'save FILE'.")] = None,
 ) -> None:
-    """Play Tau Ceti in the terminal, one human seat against bots."""
+    """Play in the terminal, one human seat against bots (Tau Ceti, or Ceres with --game ceres)."""
     console = _console()
     bots = bots or level  # a level names a bot and its budget (ecliptic.bots.LEVELS)
+    if game not in GAME_NAMES:
+        raise _fail(console, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
     try:
+        if (resume is not None and _record_game(resume) == "ceres") or (resume is None and game == "ceres"):
+            raise typer.Exit(_play_ceres(console, resume, bots, seat, seed, players, expansions))
+        extra = game_config("tauceti", game_length=game_length, layout=layout, advanced=advanced,
+                            advanced_specialists=advanced_specialists, expansions=expansions)
         if resume is not None:
             session = _resumed_session(console, resume, bots, seat)
         else:
-            session = _new_session(console, faction, players, bots, seed, game, layout, seat)
+            session = _new_session(console, faction, players, bots, seed, game_length, layout, seat, extra)
     except (BotSpecError, ValueError) as exc:
         raise _fail(console, str(exc)) from None
     try:
@@ -381,13 +431,13 @@ def play(
 
 
 def _new_session(console: Console, faction: str | None, players: int, bots: str | None, seed: int | None,
-                 game: str, layout: str, seat: int | None) -> PlaySession:
+                 game: str, layout: str, seat: int | None, extra: dict[str, Any] | None = None) -> PlaySession:
     seed = secrets.randbits(32) if seed is None else seed
     human = 0 if seat is None else seat
     if not 0 <= human < players:
         raise typer.BadParameter(f"seat {human} is not a seat of a {players}-player game (0-{players - 1})",
                                  param_hint="--seat")
-    record = _new_record(faction, players, seed, game, layout, human)
+    record = _new_record(faction, players, seed, game, layout, human, extra)
     rules = get_game(record.game)
     state = rules.new_game(record.config, seed)
     bot_map, specs = _make_bots(bots or "random", human, players, seed)
@@ -397,6 +447,36 @@ def _new_session(console: Console, faction: str | None, players: int, bots: str 
         "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human}. "
         "Type 'help' for the commands."))
     return PlaySession(rules, state, record, human, bot_map, specs, console)
+
+
+def _record_game(path: Path) -> str | None:
+    """The game a save file is of, or ``None`` when it cannot be read (the caller reports why)."""
+    try:
+        return load_record(path).game
+    except SaveFileError:
+        return None
+
+
+def _play_ceres(console: Console, resume: Path | None, bots: str | None, seat: int | None, seed: int | None,
+                players: int, expansions: str | None) -> int:
+    """Ceres in the terminal (ecliptic.ui.ceres_terminal), new or resumed."""
+    from ecliptic.ui.ceres_terminal import play_ceres
+
+    if resume is None:
+        return play_ceres(console, seat=seat or 0, bots=bots or "random", seed=seed,
+                          expansions=parse_expansions(expansions), players=players)
+    try:
+        record = load_record(resume)
+    except SaveFileError as exc:
+        raise _fail(console, str(exc)) from None
+    meta = _read_meta(resume)
+    saved_seat, saved_bots = meta.get("human_seat"), meta.get("bots")
+    human = seat if seat is not None else saved_seat if isinstance(saved_seat, int) else 0
+    spec = bots or (",".join(saved_bots) if isinstance(saved_bots, list) else "random")
+    try:
+        return play_ceres(console, seat=human, bots=spec, resume_record=record)
+    except SaveFileError as exc:
+        raise _fail(console, str(exc)) from None
 
 
 def _resumed_session(console: Console, path: Path, bots: str | None, seat: int | None) -> PlaySession:
@@ -436,17 +516,22 @@ def simulate(
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same results.")] = 0,
     bot: Annotated[str, typer.Option(help="The bot in every seat.")] = "random",
-    game_length: Annotated[GameLength, typer.Option(help="Short (8 rounds) or full games.")] = "full",
-    layout: Annotated[Layout, typer.Option(help="How the tiles are laid out.")] = "players",
+    game_length: Annotated[GameLength, typer.Option(help="Tau Ceti: short (8 rounds) or full games.")] = "full",
+    layout: Annotated[Layout, typer.Option(help="Tau Ceti: how the tiles are laid out.")] = "players",
+    advanced: Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
+                                                      "(1,3,6) or 'all'.")] = None,
+    advanced_specialists: Annotated[bool, typer.Option(help="Tau Ceti: with the Advanced Specialists.")] = False,
+    expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores); the "
                                                             "results do not depend on it.")] = None,
 ) -> None:
-    """Play many bot games and summarize win rates and Galactic Points by source."""
+    """Play many bot games and summarize win rates and points by source."""
     out, err = _console(), _console(stderr=True)
     if game not in GAME_NAMES:
         raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
-    config = {"game": game_length, "layout": layout}
+    config = game_config(game, game_length=game_length, layout=layout, advanced=advanced,
+                         advanced_specialists=advanced_specialists, expansions=expansions)
     progress = Progress(TextColumn("Simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err, disable=json_output, transient=True)
     try:
@@ -543,6 +628,26 @@ def tournament(
     out.print(tournament_table(result))
 
 
+# -- scenario ------------------------------------------------------------------------
+
+scenario_app = typer.Typer(help="Scenario files: an exact situation and its expected outcome (docs/scenarios.md).",
+                           no_args_is_help=True)
+app.add_typer(scenario_app, name="scenario")
+
+
+@scenario_app.command("run")
+def scenario_run(
+    paths: Annotated[list[Path], typer.Argument(help="Scenario files, or folders to search for *.yaml.")],
+    verbose: Annotated[bool, typer.Option(help="Also list each passing scenario.")] = False,
+) -> None:
+    """Run scenario files; exit 1 when any fails, naming the step and the field at fault."""
+    from ecliptic.scenario import all_passed, format_report, run_paths
+
+    results = run_paths(paths)
+    typer.echo(format_report(results, verbose=verbose))
+    raise typer.Exit(0 if all_passed(results) else 1)
+
+
 # -- bench ---------------------------------------------------------------------------
 
 
@@ -604,7 +709,12 @@ def replay_command(
         console.print("ok")
         return
     if state.is_over:
-        console.print(terminal.render_final(rules.observe(state, None)))
+        if record.game == "ceres":
+            from ecliptic.ui import ceres_terminal
+
+            console.print(ceres_terminal.render_final(rules.observe(state, None)))
+        else:
+            console.print(terminal.render_final(rules.observe(state, None)))
 
 
 def _print_log(console: Console, path: Path, record: GameRecord) -> Any:
