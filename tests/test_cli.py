@@ -317,3 +317,10 @@ def test_play_ceres_with_comets_to_the_first_prompt() -> None:
                  input="quit\n")
     assert result.exit_code == 0, result.output
     assert "Comet" in result.output
+
+
+def test_tournament_plays_ceres_with_comets() -> None:
+    result = run("tournament", "--game", "ceres", "--expansions", "comets", "--players", "3",
+                 "--bots", "heuristic,random,random", "--games", "3", "--seed", "2", "--workers", "1", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["games"] == 3

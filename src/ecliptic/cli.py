@@ -598,8 +598,11 @@ def tournament(
     seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same results.")] = 0,
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores); the "
                                                             "results do not depend on it.")] = None,
-    game_length: Annotated[GameLength, typer.Option(help="Short (8 rounds) or full games.")] = "full",
-    layout: Annotated[Layout, typer.Option(help="How the tiles are laid out.")] = "random",
+    game_length: Annotated[GameLength, typer.Option(help="Tau Ceti: short (8 rounds) or full games.")] = "full",
+    layout: Annotated[Layout, typer.Option(help="Tau Ceti: how the tiles are laid out.")] = "random",
+    advanced: Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
+                                                      "(1,3,6) or 'all'.")] = None,
+    expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
 ) -> None:
     """Play bots against each other, rotating seats and factions: win rates with 95% confidence
@@ -610,12 +613,13 @@ def tournament(
     if game not in GAME_NAMES:
         raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
     specs = [b.strip() for b in bots.split(",") if b.strip()]
+    config = game_config(game, game_length=game_length, layout=layout, advanced=advanced, expansions=expansions)
     progress = Progress(TextColumn("Tournament"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err, disable=json_output, transient=True)
     try:
         with progress:
             task = progress.add_task("games", total=games)
-            result = run_tournament(game, players, specs, games, seed, {"game": game_length, "layout": layout},
+            result = run_tournament(game, players, specs, games, seed, config,
                                     workers=workers or all_cores(),
                                     progress=lambda done, _total: progress.update(task, completed=done))
     except SimulationError as exc:
