@@ -1,5 +1,5 @@
 """The host game: the reconstruction of base Ceres (rule ids CR-<SECTION>-<n>, see
-ecliptic.ceres.rules, docs/ceres.md and docs/decisions/ceres.md)."""
+ecliptic.ceres.rules, docs/ceres.md and docs/rules-decisions.md (section Ceres))."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 ``CC-<SECTION>-<n>`` numbers the sentences of ``rules/ceres-comets.txt`` in order
 (sections COMP, SETUP, BELT, PROD, NEAR for "Near-Sun Comet", SUN for "Sungrazer Comet",
 ACT). ``CR-<SECTION>-<n>`` numbers the rules of the host game, a documented reconstruction
-of base Ceres (docs/ceres.md, docs/decisions/ceres.md). An
+of base Ceres (docs/ceres.md, docs/rules-decisions.md (section Ceres)). An
 :class:`~ecliptic.engine.errors.IllegalAction` names one of these ids, and every id has
 tests marked ``@pytest.mark.rules(id)`` (docs/rules-coverage.md).
 """

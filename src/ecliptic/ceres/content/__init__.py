@@ -3,7 +3,7 @@
 ``belt.toml`` holds the host game (a documented reconstruction of the parts of base Ceres
 that the Comets expansion acts on) and ``comets.toml`` the expansion's components. The
 rulebook gives the component counts; what the components depict is not public, so every
-such value is marked ``stand_in`` in the files and listed in ``docs/decisions/ceres.md``.
+such value is marked ``stand_in`` in the files and listed in ``docs/rules-decisions.md (section Ceres)``.
 An owner of the physical game can replace them with the printed values without touching
 code: :func:`validate` checks that the replacement still fits the rules.
 """
