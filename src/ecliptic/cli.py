@@ -18,22 +18,23 @@ from typing import Annotated, Any, Literal
 
 import typer
 from rich import box
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
-from ecliptic.bots.base import Bot, BotSpecError, bot_seed, make_bot
+from ecliptic.bots.base import Bot, BotSpecError
 from ecliptic.engine.actions import Action
-from ecliptic.engine.errors import IllegalAction, SaveFileError
+from ecliptic.engine.errors import SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.engine.rng import Rng
 from ecliptic.games import GAME_NAMES, get_game
-from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, SimulationSummary, all_cores
+from ecliptic.sim.simulate import SimulationError, SimulationSummary, all_cores
 from ecliptic.sim.simulate import simulate as run_simulation
 from ecliptic.tauceti.content import default_content
 from ecliptic.ui import terminal
+from ecliptic.ui.session import Session, make_bots, read_meta, write_save
 
 app = typer.Typer(
     name="ecliptic",
@@ -46,7 +47,6 @@ app = typer.Typer(
 GameLength = Literal["short", "full"]
 Layout = Literal["players", "random", "preset"]
 EXIT_USAGE = 2  # bad options or an unreadable/foreign save file
-CLI_META = "cli"  # extra table in our save files: the human's seat and the bots
 _FACTION_SALT = 0xFAC7_1045
 
 
@@ -62,13 +62,18 @@ def _fail(console: Console, message: str, code: int = EXIT_USAGE) -> typer.Exit:
 # -- play ----------------------------------------------------------------------------
 
 
-class PlaySession:
-    """One human seat against bots, at the terminal.
+class PlaySession(Session):
+    """One human seat against bots, at Tau Ceti (the loop, the commands and saving are
+    :class:`ecliptic.ui.session.Session`'s).
 
     The screen is drawn only from ``game.observe(state, human)`` and the events the
     human may see. Bots move by themselves; the human types a menu number, a notation
     or a command. Every applied action is appended to ``record`` so ``save`` can write
     the game as a replayable record."""
+
+    help_text = terminal.HELP
+    not_now_rule = "TC-ACT-3"
+    loop_error = SimulationError
 
     def __init__(
         self,
@@ -81,195 +86,26 @@ class PlaySession:
         console: Console,
         read: Callable[[str], str] | None = None,
     ) -> None:
-        self.game, self.state, self.record = game, state, record
-        self.human, self.bots, self.bot_specs = human, bots, bot_specs
-        self.console = console
-        self.read = read or self._read_line
-        self.log: list[Event] = []
-        self.echo = not sys.stdin.isatty()
+        super().__init__(game, state, record, human, bots, bot_specs, console, read, echo=not sys.stdin.isatty())
 
-    # The whole game ------------------------------------------------------------------
+    def render_board(self, obs: dict[str, Any], actions: list[Action]) -> RenderableType:
+        return terminal.render_board(obs, self.human, actions)
 
-    def run(self) -> int:
-        """Play until the game ends or the human leaves; the exit code."""
-        fresh = True
-        bot_streak = 0
-        while not self.state.is_over:
-            seat = self.state.current_player
-            if seat != self.human:
-                bot_streak += 1
-                if bot_streak > MAX_DECISIONS:
-                    raise SimulationError(f"the bots made {MAX_DECISIONS} decisions in a row: "
-                                          "the rules engine is looping, which is a bug")
-                self._bot_move(seat)
-                fresh = True
-                continue
-            bot_streak = 0
-            actions = self.game.legal_actions(self.state)
-            self._show_decision(actions, full=fresh)
-            fresh = False
-            if not self._human_move(actions):
-                return 0
-        self._show_final()
-        return 0
-
-    def _bot_move(self, seat: int) -> None:
-        action = self.bots[seat].choose(self.game, self.state, seat)
-        events = self.game.apply(self.state, action)
-        self.record.actions.append(str(action))
-        self.show_events(events)
-
-    def _human_move(self, actions: list[Action]) -> bool:
-        """Read input until an action is applied (True) or the human leaves (False)."""
-        while True:
-            try:
-                line = self.read("> ").strip()
-            except EOFError:
-                self.console.print()
-                self.console.print("End of input: leaving the game.")
-                return False
-            if self.echo:
-                self.console.print(Text(line))
-            if not line:
-                continue
-            outcome = self._command(line, actions)
-            if outcome is not None:
-                return outcome
-
-    def _command(self, line: str, actions: list[Action]) -> bool | None:
-        """Handle one input line: True = an action was applied, False = leave, None = ask again."""
-        word, _, rest = line.partition(" ")
-        word = word.lower()
-        if word in ("quit", "exit"):
-            self.console.print("Leaving the game (use 'save FILE' first to keep it).")
-            return False
-        if word in ("help", "?"):
-            self.console.print(terminal.HELP)
-            return None
-        if word in ("board", "show"):
-            self._show_decision(actions, full=True)
-            return None
-        if word == "log":
-            for event in self.log[-40:]:
-                self.console.print(terminal.render_event(event))
-            return None
-        if word == "save":
-            self._save(rest.strip())
-            return None
-        action = self._parse(line, actions)
-        if action is None:
-            return None
-        return self._apply(action, actions)
-
-    def _parse(self, line: str, actions: list[Action]) -> Action | None:
-        if line.isdigit():
-            n = int(line)
-            if 1 <= n <= len(actions):
-                return actions[n - 1]
-            self.console.print(Text(f"Choose a number from 1 to {len(actions)}, or type an action.",
-                                    style="yellow"))
-            return None
-        try:
-            typed = Action.parse(line)
-        except IllegalAction as exc:
-            self._refuse(exc)
-            return None
-        for a in actions:  # arguments are matched without regard to case, too
-            if str(a).lower() == str(typed).lower():
-                return a
-        return typed
-
-    def _apply(self, action: Action, actions: list[Action]) -> bool | None:
-        try:
-            events = self.game.apply(self.state, action)
-        except IllegalAction as exc:
-            self._refuse(exc)
-            return None
-        except Exception:
-            if action in actions:
-                raise  # a legal action failed: an engine bug, reported by play()
-            # A malformed action the rules could not even judge: refuse it all the same.
-            self._refuse(IllegalAction("TC-ACT-3", f"{action} is not an action you can take now"))
-            return None
-        self.record.actions.append(str(action))
-        self.show_events(events)
-        return True
-
-    def _refuse(self, exc: IllegalAction) -> None:
-        self.console.print(Text.assemble(("Illegal: ", "bold red"), (f"[{exc.rule}] ", "red"), exc.reason))
-        self.console.print(Text("Nothing changed. Choose again ('help' for the commands).", style="dim"))
-
-    # Showing the game ---------------------------------------------------------------
-
-    def observation(self) -> dict[str, Any]:
-        return self.game.observe(self.state, self.human)  # type: ignore[no-any-return]
-
-    def show_events(self, events: list[Event]) -> None:
-        for event in events:
-            if event.visible(self.human):
-                self.log.append(event)
-                self.console.print(terminal.render_event(event))
-
-    def _show_decision(self, actions: list[Action], *, full: bool) -> None:
-        obs = self.observation()
-        self.console.print()
-        if full:
-            self.console.print(terminal.render_board(obs, self.human, actions))
-        else:
-            self.console.print(self._status_line(obs))
-        self.console.print(terminal.describe_decision(obs, self.human))
-        self.console.print(terminal.action_menu(actions))
-
-    def _status_line(self, obs: dict[str, Any]) -> Text:
+    def render_status(self, obs: dict[str, Any]) -> Text:
         me = obs["players"][self.human]
         return Text.assemble(
             terminal.faction_text(me["faction"]), f" · round {obs['round']} · TAU {me['tau']} · "
             f"Energy {me['energy']} · Materials {me['materials']} · at {terminal.tile_name(me['position'])}"
             f" · markers left {terminal.markers_left(me)}", ("  ('board' for the whole table)", "dim"))
 
-    def _show_final(self) -> None:
-        self.console.print()
-        self.console.print(terminal.render_final(self.game.observe(self.state, self.human)))
+    def render_decision(self, obs: dict[str, Any]) -> RenderableType:
+        return terminal.describe_decision(obs, self.human)
 
-    # Saving ---------------------------------------------------------------------------
+    def render_menu(self, obs: dict[str, Any], actions: list[Action]) -> RenderableType:
+        return terminal.action_menu(actions)
 
-    def current_record(self) -> GameRecord:
-        r = self.record
-        return GameRecord(r.game, r.config, r.seed, list(r.actions), digest=state_digest(self.game, self.state))
-
-    def _save(self, name: str) -> None:
-        if not name:
-            self.console.print(Text("Say where: save FILE", style="yellow"))
-            return
-        path = Path(name).expanduser()
-        try:
-            write_save(path, self.current_record(), {"human_seat": self.human, "bots": self.bot_specs})
-        except OSError as exc:
-            self.console.print(Text(f"Cannot save to {path}: {exc.strerror or exc}", style="bold red"))
-            return
-        self.console.print(Text(f"Saved {len(self.record.actions)} actions to {path}. "
-                                f"Resume with: ecliptic play --resume {path}", style="green"))
-
-    def _read_line(self, prompt: str) -> str:
-        return self.console.input(Text(prompt, style="bold cyan"))
-
-
-def write_save(path: Path, record: GameRecord, meta: dict[str, Any]) -> None:
-    """A game record plus the command line's own table (who is human, which bots), written
-    atomically. Other readers ignore the extra table."""
-    data = record.to_json()
-    data[CLI_META] = meta
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1))
-    tmp.replace(path)
-
-
-def _read_meta(path: Path) -> dict[str, Any]:
-    try:
-        meta = json.loads(path.read_text()).get(CLI_META)
-    except (OSError, ValueError, AttributeError):
-        return {}
-    return meta if isinstance(meta, dict) else {}
+    def render_final(self, obs: dict[str, Any]) -> RenderableType:
+        return terminal.render_final(obs)
 
 
 def load_record(path: Path) -> GameRecord:
@@ -313,18 +149,6 @@ def _factions_for(faction: str, seat: int, players: int, seed: int) -> list[str]
     chosen = others[: players - 1]
     chosen.insert(seat, faction)
     return chosen
-
-
-def _make_bots(spec: str, human: int, players: int, seed: int) -> tuple[dict[int, Bot], list[str]]:
-    """``random`` for every bot seat, or one name per bot seat (``random,random``)."""
-    specs = [s.strip() for s in spec.split(",") if s.strip()] or ["random"]
-    seats = [s for s in range(players) if s != human]
-    if len(specs) == 1:
-        specs = specs * len(seats)
-    if len(specs) != len(seats):
-        raise BotSpecError(f"name one bot for all {len(seats)} other seats, or one per seat "
-                           f"(got {len(specs)})")
-    return {s: make_bot(b, bot_seed(seed, s)) for s, b in zip(seats, specs, strict=True)}, specs
 
 
 def parse_advanced(text: str | None) -> list[int]:
@@ -421,7 +245,7 @@ def play(
     except Exception as exc:  # an engine bug: keep the game so it can be reported and replayed
         crash = Path(f"ecliptic-crash-{session.record.seed}.json")
         try:
-            write_save(crash, session.record, {"human_seat": session.human, "bots": session.bot_specs})
+            write_save(crash, session.record, session.save_meta())
             where = f"the game so far is saved in {crash}"
         except OSError:
             where = "the game could not be saved"
@@ -440,7 +264,7 @@ def _new_session(console: Console, faction: str | None, players: int, bots: str 
     record = _new_record(faction, players, seed, game, layout, human, extra)
     rules = get_game(record.game)
     state = rules.new_game(record.config, seed)
-    bot_map, specs = _make_bots(bots or "random", human, players, seed)
+    bot_map, specs = make_bots(bots or "random", human, players, seed)
     me = rules.observe(state, human)["players"][human]
     console.print(Text.assemble(
         ("Tau Ceti: Planetary Crisis", "bold"), f" · {players} player(s) · {game} game · seed {seed}\n",
@@ -469,7 +293,7 @@ def _play_ceres(console: Console, resume: Path | None, bots: str | None, seat: i
         record = load_record(resume)
     except SaveFileError as exc:
         raise _fail(console, str(exc)) from None
-    meta = _read_meta(resume)
+    meta = read_meta(resume)
     saved_seat, saved_bots = meta.get("human_seat"), meta.get("bots")
     human = seat if seat is not None else saved_seat if isinstance(saved_seat, int) else 0
     spec = bots or (",".join(saved_bots) if isinstance(saved_bots, list) else "random")
@@ -485,7 +309,7 @@ def _resumed_session(console: Console, path: Path, bots: str | None, seat: int |
     except SaveFileError as exc:
         raise _fail(console, str(exc)) from None
     rules = get_game(record.game)
-    meta = _read_meta(path)
+    meta = read_meta(path)
     players = len(rules.observe(state, None)["players"])
     saved_seat = meta.get("human_seat")
     human = seat if seat is not None else saved_seat if isinstance(saved_seat, int) else 0
@@ -495,7 +319,7 @@ def _resumed_session(console: Console, path: Path, bots: str | None, seat: int |
     saved_bots = meta.get("bots")
     spec = bots or (",".join(saved_bots) if isinstance(saved_bots, list) and all(
         isinstance(b, str) for b in saved_bots) else "random")
-    bot_map, specs = _make_bots(spec, human, players, record.seed + len(record.actions))
+    bot_map, specs = make_bots(spec, human, players, record.seed + len(record.actions))
     if record.digest is not None and state_digest(rules, state) != record.digest:
         console.print(Text("Warning: the game replays to a different state than the one saved "
                            "(the rules have changed since); continuing from the replayed state.",

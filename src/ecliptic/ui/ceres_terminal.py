@@ -14,11 +14,9 @@ Explosion Check cards cannot reach the screen: the observation holds only their 
 
 from __future__ import annotations
 
-import json
 import secrets
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from rich import box
@@ -28,26 +26,17 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ecliptic.bots.base import Bot, BotSpecError, bot_seed, make_bot
 from ecliptic.ceres.comets import ROW, TAKEN_ON_LAUNCH
 from ecliptic.ceres.content import TAIL_TYPES, Content, default_content
 from ecliptic.ceres.game import Ceres
 from ecliptic.engine.actions import Action
-from ecliptic.engine.errors import EclipticError, IllegalAction, SaveFileError
+from ecliptic.engine.errors import EclipticError, SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, state_digest
+from ecliptic.ui.session import InputFn, Obs, Session, make_bots
 from ecliptic.ui.terminal import render_event
 
-Obs = dict[str, Any]
-InputFn = Callable[[str], str]
-
 GAME_NAME = "ceres"
-CLI_META = "cli"
-"""The extra table of a save file naming the human's seat and the bots (the same table
-``ecliptic play`` writes for Tau Ceti, so ``--resume`` finds them)."""
-MAX_BOT_STREAK = 100_000
-"""Bot decisions in a row beyond which the engine must be looping (a bug, not a game)."""
-LOG_LINES = 40
 
 SEAT_STYLES = ("bold cyan", "bold magenta", "bold green", "bold yellow")
 COMET_STYLES = {"Sungrazer": "bold red", "Near-sun": "bold yellow"}
@@ -456,30 +445,6 @@ def new_record(players: int, expansions: Sequence[str], seed: int) -> GameRecord
     return GameRecord(GAME_NAME, {"players": players, "expansions": list(expansions)}, seed)
 
 
-def write_save(path: Path, record: GameRecord, meta: dict[str, Any]) -> None:
-    """A game record with its digest plus the table naming the human seat and the bots,
-    written atomically (the format of ``ecliptic play``'s save files)."""
-    data = record.to_json()
-    data[CLI_META] = meta
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1))
-    tmp.replace(path)
-
-
-def make_bots(spec: str | Sequence[str], human: int, players: int,
-              seed: int) -> tuple[dict[int, Bot], list[str]]:
-    """One bot name for every other seat, or one per other seat (``"random,random"`` or a
-    list); each bot seeded from the game's seed and its seat."""
-    names = spec.split(",") if isinstance(spec, str) else list(spec)
-    specs = [s.strip() for s in names if s.strip()] or ["random"]
-    seats = [s for s in range(players) if s != human]
-    if len(specs) == 1:
-        specs = specs * len(seats)
-    if len(specs) != len(seats):
-        raise BotSpecError(f"name one bot for all {len(seats)} other seats, or one per seat (got {len(specs)})")
-    return {s: make_bot(b, bot_seed(seed, s)) for s, b in zip(seats, specs, strict=True)}, specs
-
-
 def scripted(lines: Iterable[str]) -> InputFn:
     """An input function answering with ``lines`` in turn, then end of input (EOFError)."""
     it: Iterator[str] = iter(lines)
@@ -496,157 +461,45 @@ def scripted(lines: Iterable[str]) -> InputFn:
 # -- the session -------------------------------------------------------------------------------
 
 
-class CeresSession:
-    """One human seat against bots. Every applied action is appended to ``record`` (so it can
-    be saved, and kept if the engine fails); ``log`` holds the events the human has seen."""
+class CeresSession(Session):
+    """One human seat against bots (the loop, the commands and saving are
+    :class:`ecliptic.ui.session.Session`'s). Every applied action is appended to ``record`` (so
+    it can be saved, and kept if the engine fails); ``log`` holds the events the human has seen."""
 
-    def __init__(self, game: Ceres, state: Any, record: GameRecord, human: int, bots: Mapping[int, Bot],
-                 bot_specs: list[str], console: Console, read: InputFn, *, echo: bool) -> None:
-        self.game, self.state, self.record = game, state, record
-        self.human, self.bots, self.bot_specs = human, dict(bots), bot_specs
-        self.console, self.read, self.echo = console, read, echo
-        self.log: list[Event] = []
+    help_text = HELP
+    not_now_rule = "CR-ACT-1"
+    game: Ceres
+    _shown: tuple[int, str] | None = None
 
     def observation(self) -> Obs:
         return self.game.observe(self.state, self.human)
 
-    def run(self) -> int:
-        """Play until the game ends (final scores shown) or the human leaves; the exit code (0)."""
-        fresh, streak = True, 0
-        shown: tuple[int, str] | None = None
-        while not self.state.is_over:
-            seat = self.state.current_player
-            if seat != self.human:
-                streak += 1
-                if streak > MAX_BOT_STREAK:
-                    raise RuntimeError(f"the bots made {MAX_BOT_STREAK} decisions in a row: the rules "
-                                       "engine is looping, which is a bug")
-                self._bot_move(seat)
-                fresh = True
-                continue
-            streak = 0
-            actions = self.game.legal_actions(self.state)
-            obs = self.observation()
-            # The whole table again after the bots moved or a new phase began (the rings turned).
-            now = (obs["round"], obs["phase"])
-            self._show_decision(actions, full=fresh or now != shown, obs=obs)
-            fresh, shown = False, now
-            if not self._human_move(actions):
-                return 0
-        self.console.print()
-        self.console.print(render_final(self.observation()))
-        return 0
+    def show_turn(self, actions: list[Action], *, fresh: bool) -> None:
+        obs = self.observation()
+        # The whole table again after the bots moved or a new phase began (the rings turned).
+        now = (obs["round"], obs["phase"])
+        self._show_decision(actions, full=fresh or now != self._shown, obs=obs)
+        self._shown = now
 
-    def _bot_move(self, seat: int) -> None:
-        action = self.bots[seat].choose(self.game, self.state, seat)
-        events = self.game.apply(self.state, action)
-        self.record.actions.append(str(action))
-        self.show_events(events)
+    def render_board(self, obs: Obs, actions: list[Action]) -> RenderableType:
+        return render_board(obs, self.human)
 
-    def _human_move(self, actions: list[Action]) -> bool:
-        """Read lines until an action is applied (True) or the human leaves (False)."""
-        while True:
-            try:
-                line = self.read("> ").strip()
-            except EOFError:
-                self.console.print()
-                self.console.print("End of input: leaving the game.")
-                return False
-            if self.echo:
-                self.console.print(Text(line))
-            if not line:
-                continue
-            outcome = self._command(line, actions)
-            if outcome is not None:
-                return outcome
+    def render_status(self, obs: Obs) -> RenderableType:
+        d = obs["decision"]
+        comets = render_comets(obs) if d and d["kind"] in ("comet_probe", "tail") else None
+        return comets if comets is not None else status_line(obs, self.human)
 
-    def _command(self, line: str, actions: list[Action]) -> bool | None:
-        """One input line: True = an action was applied, False = leave, None = ask again."""
-        word, _, rest = line.partition(" ")
-        word = word.lower()
-        if word in ("quit", "exit"):
-            self.console.print("Leaving the game (use 'save FILE' first to keep it).")
-            return False
-        if word in ("help", "?"):
-            self.console.print(HELP)
-            return None
-        if word in ("board", "show"):
-            self._show_decision(actions, full=True)
-            return None
-        if word == "log":
-            for event in self.log[-LOG_LINES:]:
-                self.console.print(render_event(event))
-            return None
-        if word == "save":
-            self.save(rest.strip())
-            return None
-        action = self._parse(line, actions)
-        return None if action is None else self._apply(action, actions)
+    def render_decision(self, obs: Obs) -> RenderableType:
+        return describe_decision(obs, self.human)
 
-    def _parse(self, line: str, actions: list[Action]) -> Action | None:
-        if line.isdigit():
-            n = int(line)
-            if 1 <= n <= len(actions):
-                return actions[n - 1]
-            self.console.print(Text(f"Choose a number from 1 to {len(actions)}, or type an action.", style="yellow"))
-            return None
-        return Action.parse(line.upper())  # every Ceres argument is upper case (A07, C1) or a digit
+    def render_menu(self, obs: Obs, actions: list[Action]) -> RenderableType:
+        return action_menu(obs, actions)
 
-    def _apply(self, action: Action, actions: list[Action]) -> bool | None:
-        try:
-            events = self.game.apply(self.state, action)
-        except IllegalAction as exc:
-            self._refuse(exc)
-            return None
-        except Exception:
-            if action in actions:
-                raise  # a legal action failed: an engine bug, for the caller to report
-            self._refuse(IllegalAction("CR-ACT-1", f"{action} is not an action you can take now"))
-            return None
-        self.record.actions.append(str(action))
-        self.show_events(events)
-        return True
+    def render_final(self, obs: Obs) -> RenderableType:
+        return render_final(obs)
 
-    def _refuse(self, exc: IllegalAction) -> None:
-        self.console.print(Text.assemble(("Illegal: ", "bold red"), (f"[{exc.rule}] ", "red"), exc.reason))
-        self.console.print(Text("Nothing changed. Choose again ('help' for the commands).", style="dim"))
-
-    def show_events(self, events: Iterable[Event]) -> None:
-        """Print (and log) the events the human's seat may see, and only those."""
-        for event in events:
-            if event.visible(self.human):
-                self.log.append(event)
-                self.console.print(render_event(event))
-
-    def _show_decision(self, actions: list[Action], *, full: bool, obs: Obs | None = None) -> None:
-        obs = self.observation() if obs is None else obs
-        self.console.print()
-        if full:
-            self.console.print(render_board(obs, self.human))
-        else:
-            d = obs["decision"]
-            comets = render_comets(obs) if d and d["kind"] in ("comet_probe", "tail") else None
-            self.console.print(comets if comets is not None else status_line(obs, self.human))
-        self.console.print(describe_decision(obs, self.human))
-        self.console.print(action_menu(obs, actions))
-
-    def current_record(self) -> GameRecord:
-        """The game so far, with the digest of its state (checked by ``ecliptic replay --check``)."""
-        r = self.record
-        return GameRecord(r.game, dict(r.config), r.seed, list(r.actions), digest=state_digest(self.game, self.state))
-
-    def save(self, name: str) -> None:
-        if not name:
-            self.console.print(Text("Say where: save FILE", style="yellow"))
-            return
-        path = Path(name).expanduser()
-        try:
-            write_save(path, self.current_record(), {"human_seat": self.human, "bots": self.bot_specs})
-        except OSError as exc:
-            self.console.print(Text(f"Cannot save to {path}: {exc.strerror or exc}", style="bold red"))
-            return
-        self.console.print(Text(f"Saved {len(self.record.actions)} actions to {path}. "
-                                f"Resume with: ecliptic play --resume {path}", style="green"))
+    def notation(self, line: str) -> str:
+        return line.upper()  # every Ceres argument is upper case (A07, C1) or a digit
 
 
 def _reader(console: Console, input_fn: InputFn | Iterable[str] | None) -> tuple[InputFn, bool]:
