@@ -25,8 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ecliptic.bots.base import BotSpecError
-from ecliptic.bots.evaluator import register_evaluator
+from ecliptic.bots.evaluator import checked_weights, parse_weight_overrides, register_evaluator
 from ecliptic.ceres import scoring
 from ecliptic.ceres.state import State
 from ecliptic.engine.actions import Action
@@ -59,14 +58,7 @@ WEIGHT_NAMES = frozenset(f.name for f in dataclasses.fields(Weights))
 
 
 def _checked(table: Mapping[str, Any], where: str) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for key, value in table.items():
-        if key not in WEIGHT_NAMES:
-            raise BotSpecError(f"{where}: unknown weight {key!r}; known: {', '.join(sorted(WEIGHT_NAMES))}")
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise BotSpecError(f"{where}: weight {key!r} must be a number, not {value!r}")
-        out[key] = float(value)
-    return out
+    return checked_weights(table, WEIGHT_NAMES, where)
 
 
 @cache
@@ -77,18 +69,7 @@ def load_weights(path: Path = WEIGHTS_FILE) -> Weights:
 
 def parse_overrides(options: Mapping[str, str]) -> dict[str, float]:
     """``{"w.ice": "0.6"}`` -> ``{"ice": 0.6}`` (bot options that are weights)."""
-    out: dict[str, float] = {}
-    for key, text in options.items():
-        if not key.startswith("w."):
-            continue
-        name = key[2:]
-        if name not in WEIGHT_NAMES:
-            raise BotSpecError(f"unknown weight {name!r}; known: {', '.join(sorted(WEIGHT_NAMES))}")
-        try:
-            out[name] = float(text)
-        except ValueError:
-            raise BotSpecError(f"weight {name!r} must be a number, not {text!r}") from None
-    return out
+    return parse_weight_overrides(options, WEIGHT_NAMES)
 
 
 def productions_left(state: State) -> int:

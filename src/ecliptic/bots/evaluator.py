@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import importlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from typing import Any, Protocol
 
+from ecliptic.bots.base import BotSpecError
 from ecliptic.engine.actions import Action
 
 
@@ -110,3 +111,31 @@ def advantage(values: Sequence[float], seat: int, rivals: float = 1.0) -> float:
     0 plays for points alone, 1 plays to beat the leader)."""
     others = [v for i, v in enumerate(values) if i != seat]
     return values[seat] - rivals * (max(others) if others else 0.0)
+
+
+def checked_weights(table: Mapping[str, Any], names: Set[str], where: str) -> dict[str, float]:
+    """A weights table from a data file, every key a known weight and every value a number."""
+    out: dict[str, float] = {}
+    for key, value in table.items():
+        if key not in names:
+            raise BotSpecError(f"{where}: unknown weight {key!r}; known: {', '.join(sorted(names))}")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise BotSpecError(f"{where}: weight {key!r} must be a number, not {value!r}")
+        out[key] = float(value)
+    return out
+
+
+def parse_weight_overrides(options: Mapping[str, str], names: Set[str]) -> dict[str, float]:
+    """Bot options that are weights: ``{"w.energy": "0.3"}`` -> ``{"energy": 0.3}``."""
+    out: dict[str, float] = {}
+    for key, text in options.items():
+        if not key.startswith("w."):
+            continue
+        name = key[2:]
+        if name not in names:
+            raise BotSpecError(f"unknown weight {name!r}; known: {', '.join(sorted(names))}")
+        try:
+            out[name] = float(text)
+        except ValueError:
+            raise BotSpecError(f"weight {name!r} must be a number, not {text!r}") from None
+    return out
