@@ -7,6 +7,8 @@ Asteroid (3 sectors); M29 carries quark-gluon plasma from Triolo to Xuno (5 sect
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ecliptic.engine.actions import Action
@@ -95,7 +97,7 @@ def test_permission_when_a_logistics_die_shows_5_or_6(dice: list[int], permitted
     state = new_game(4)
     state.players[XUNON].tau = 1  # no 2T for a re-roll: the result stands
     events = take(state, "M16", dice)
-    assert state.rng.dice_script == []  # exactly the two Logistics dice were rolled
+    assert state.rng.dice_script == ()  # exactly the two Logistics dice were rolled
     check = next(e for e in events if e.kind == "skill_check")
     assert check.data["skill"] == "Logistics" and check.data["dice"] == dice
     m = mission(state, "M16")
@@ -146,7 +148,7 @@ def test_unauthorized_delivery_smuggled_in_on_5_or_6(die: int) -> None:
     state.players[XUNON].missions = [ActiveMission("M16", unauthorized=True, permitted=False, route=3)]
     tau = state.players[XUNON].tau
     events = deliver_m16(state, die)
-    assert state.rng.dice_script == []
+    assert state.rng.dice_script == ()
     assert state.players[XUNON].tau == tau + 9  # no fine
     assert [e.data["die"] for e in events if e.kind == "smuggled"] == [die]
     assert state.players[XUNON].missions == [] and state.mission_discard == ["M16"]
@@ -203,7 +205,7 @@ def test_second_unauthorized_delivery_waits_for_the_ut_token() -> None:
     refused(state, "DELIVER M16", "TC-ADV4-1")
     # The first unauthorized delivery brings the token back; it goes onto M16 at once.
     p.position = "TRIOLO"
-    mission(state, "M21").picked_up = True
+    p.missions = [replace(m, picked_up=True) if m.card == "M21" else m for m in p.missions]
     state.rng.script_dice([6])
     events = GAME.apply(state, "DELIVER M21")
     assert "unauthorized_transport" in kinds(events)

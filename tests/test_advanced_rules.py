@@ -14,6 +14,7 @@ weapons), S48 Diplomat (+1 Logistics).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -92,7 +93,7 @@ def give_knowledge(state: State, seat: int, ktype: str, count: int) -> None:
             state.outer_limit_knowledge.remove(ktype)
         else:
             point = next(pt for pt in state.points.values() if pt.token == ktype)
-            point.token = None
+            state.points[point.id] = replace(point, token=None)
         state.players[seat].knowledge[ktype] += 1
 
 

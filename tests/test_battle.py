@@ -240,7 +240,7 @@ def test_shields_and_counter_defense_block_hits() -> None:
     assert data(ev, "attack")[0]["through"] == [3, 4]
     assert data(ev, "counter_defense")[0]["dice"] == [3, 6]
     assert state.players[ANOR].damage == {"propulsion": 1}
-    assert state.rng.dice_script == []
+    assert state.rng.dice_script == ()
     # No system fell: Anor attacks next, and Borzon reassigns his shields first.
     assert state.battle is not None and state.battle.winner is None
     assert state.battle.attacker == ANOR

@@ -18,7 +18,7 @@ import dataclasses
 import enum
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -316,9 +316,9 @@ def enriched(state: State, rng: random.Random) -> State:
         p.free_upgrades = rng.choice([0, 0, 1])
         p.damage = {x: 1 for x in rng.sample(systems, rng.randrange(3))}
         p.offers_made = rng.sample(range(len(s.players)), rng.randrange(len(s.players) + 1))
+        p.missions = [replace(m, picked_up=rng.random() < 0.5, last_attempt_turn=rng.choice([0, s.turn_count]))
+                      for m in p.missions]
         for m in p.missions:
-            m.picked_up = rng.random() < 0.5
-            m.last_attempt_turn = rng.choice([0, s.turn_count])
             if rng.random() < 0.5:
                 card = s.content.mission(m.card)
                 p.position = card.sector or rng.choice([card.pickup, card.deliver])

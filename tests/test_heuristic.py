@@ -9,7 +9,7 @@ the same seed still makes the same decision.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -72,7 +72,7 @@ def permute_face_down_tokens(state: State, seat: int) -> bool:
     if rotated == tokens:
         return False
     for pt, tok in zip(hidden, rotated, strict=False):
-        pt.token = tok
+        state.points[pt.id] = replace(pt, token=tok)
     state.outer_limit_knowledge = [t for t in rotated[len(hidden):] if t is not None]
     return True
 

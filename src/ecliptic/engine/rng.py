@@ -11,7 +11,7 @@ Tests script upcoming outcomes with :meth:`Rng.script_dice` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -24,8 +24,10 @@ class Rng:
     """Deterministic random source; ``state`` is the whole generator."""
 
     state: int = 0
-    dice_script: list[int] = field(default_factory=list)
-    choice_script: list[int] = field(default_factory=list)
+    dice_script: tuple[int, ...] = ()
+    choice_script: tuple[int, ...] = ()
+    """Scripted outcomes still to come. Tuples, replaced as they are used up, so that a cloned
+    generator shares them (a state is cloned thousands of times per bot decision)."""
 
     @classmethod
     def from_seed(cls, seed: int) -> Rng:
@@ -43,7 +45,7 @@ class Rng:
         if n <= 0:
             raise ValueError("below() needs a positive bound")
         if self.choice_script:
-            value = self.choice_script.pop(0)
+            value, self.choice_script = self.choice_script[0], self.choice_script[1:]
             if not 0 <= value < n:
                 raise ValueError(f"scripted choice {value} is outside [0, {n})")
             return value
@@ -56,7 +58,7 @@ class Rng:
     def d6(self) -> int:
         """One six-sided die."""
         if self.dice_script:
-            value = self.dice_script.pop(0)
+            value, self.dice_script = self.dice_script[0], self.dice_script[1:]
             if not 1 <= value <= 6:
                 raise ValueError(f"scripted die {value} is not 1-6")
             return value
@@ -83,11 +85,11 @@ class Rng:
 
     def script_dice(self, values: Sequence[int]) -> None:
         """Load the next die results (for tests and scenarios)."""
-        self.dice_script.extend(values)
+        self.dice_script += tuple(values)
 
     def script_choices(self, values: Sequence[int]) -> None:
         """Load the next results of :meth:`below` / :meth:`choice`."""
-        self.choice_script.extend(values)
+        self.choice_script += tuple(values)
 
     def copy(self) -> Rng:
-        return Rng(self.state, list(self.dice_script), list(self.choice_script))
+        return Rng(self.state, self.dice_script, self.choice_script)

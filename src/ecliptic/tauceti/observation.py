@@ -14,6 +14,7 @@ search such copies.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ecliptic.engine.codec import encode
@@ -164,7 +165,7 @@ def determinize(state: State, player: int, rng: Rng) -> State:
     tokens = sorted([pt.token for pt in hidden_points if pt.token is not None] + s.outer_limit_knowledge)
     rng.shuffle(tokens)
     for pt in hidden_points:
-        pt.token = tokens.pop()
+        s.points[pt.id] = replace(pt, token=tokens.pop())
     s.outer_limit_knowledge = tokens
     _redeal_gp_tokens(s, player, rng)
     s.rng = Rng.from_seed(rng.next_u64())

@@ -50,17 +50,23 @@ class Config:
         return advanced_rule in self.advanced
 
 
-@dataclass
+@dataclass(frozen=True)
 class Holding:
-    """One Commodity token on a player's Interface; the column it sits in is ``quantity``."""
+    """One Commodity token on a player's Interface; the column it sits in is ``quantity``.
+
+    Frozen, like :class:`ActiveMission` and :class:`Point`: a change replaces the record
+    (``dataclasses.replace``), so a clone shares these records instead of copying them (bots
+    clone states thousands of times per decision)."""
 
     token: str
     quantity: int
     engineered: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
 class ActiveMission:
+    """An Interplanetary Mission on a player's Interface (frozen: replaced on change)."""
+
     card: str
     picked_up: bool = False
     unauthorized: bool = False
@@ -104,9 +110,10 @@ class Player:
     exotic_reroll_round: int = 0
 
 
-@dataclass
+@dataclass(frozen=True)
 class Point:
-    """An Exploration point and the Knowledge token on it (``token`` is its type)."""
+    """An Exploration point and the Knowledge token on it (``token`` is its type); frozen:
+    replaced on change."""
 
     id: str
     sector: str

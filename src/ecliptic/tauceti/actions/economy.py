@@ -14,6 +14,7 @@ docs/rules-decisions.md (Advanced Rule 6: docs/decisions/advanced-missions.md).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
@@ -441,7 +442,8 @@ def _eng_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     name = a.args[0]
     h = holding(state, seat, name)
     assert h is not None
-    h.engineered = True
+    holdings = state.players[seat].holdings
+    holdings[holdings.index(h)] = h = replace(h, engineered=True)
     systems = " or ".join(state.content.commodity(name).upgrades)
     say(ev, "reverse_engineer", f"{state.players[seat].faction} reverse engineers {h.quantity} "
         f"{_label(state, name)} and is ready to upgrade {systems}.",

@@ -22,6 +22,7 @@ docs/decisions/exploration.md.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from ecliptic.engine.actions import Action, act
@@ -54,6 +55,13 @@ def single_point(state: State, sector: str) -> bool:
     """A sector with exactly one Exploration point: Economic Influence spreads into it by
     connection rather than by Claim token."""
     return state.content.tile(sector).exploration_points == 1
+
+
+def _update(state: State, point: Point, **changes: Any) -> Point:
+    """Put a changed copy of ``point`` on the board (points are frozen: clones share them)."""
+    new = replace(point, **changes)
+    state.points[point.id] = new
+    return new
 
 
 # -- Resource cubes ------------------------------------------------------------------
@@ -141,7 +149,7 @@ def _exp_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     point = state.points[a.args[0]]
     token = point.token
     assert token is not None  # why_not checked it
-    point.face_up = True
+    point = _update(state, point, face_up=True)
     say(ev, "knowledge_revealed", f"{_faction(state, seat)} explores {point.id} in "
         f"{_name(state, point.sector)} and reveals a {token} Knowledge token.",
         seat=seat, point=point.id, knowledge=token)
@@ -149,7 +157,7 @@ def _exp_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
                          for c in state.knowledge_deck)
     card = find_card(state, token)
     if card is None:
-        point.face_up = False
+        _update(state, point, face_up=False)
         say(ev, "no_knowledge_card", f"No {token} Knowledge card is left in the deck or its discard "
             f"pile: the exploration fails and the token is turned face down again.",
             seat=seat, point=point.id)
@@ -195,7 +203,7 @@ def _explored(state: State, seat: int, success: bool, ctx: dict[str, Any], ev: l
 
 
 def _failed(state: State, seat: int, point: Point, card: str, ev: list[Event]) -> None:
-    point.face_up = False
+    _update(state, point, face_up=False)
     decks.to_bottom(state, "knowledge", card)
     say(ev, "explore_failed", f"{_faction(state, seat)}'s exploration of {point.id} fails: the "
         f"Knowledge token is turned face down again and {card} goes to the bottom of the deck.",
@@ -217,9 +225,7 @@ def _collect(state: State, seat: int, point: Point, card_id: str, ev: list[Event
         state.depot_knowledge[token] = state.depot_knowledge.get(token, 0) + 1
         where = "the Knowledge token goes face up to the Galactic Depot"
     decks.discard(state, "knowledge", card_id)
-    point.token = None
-    point.explored_by = seat
-    point.claimed_by = None
+    _update(state, point, token=None, explored_by=seat, claimed_by=None)
     say(ev, "explore_success", f"{p.faction} explores {point.id} successfully: +{tau}T, +{energy} "
         f"energy; {where}; {card_id} is discarded.", seat=seat, point=point.id, card=card_id,
         knowledge=token, tau=tau, energy=energy, token_taken=card.reward_token)
@@ -292,7 +298,7 @@ def _claim_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
     point = state.points[a.args[0]]
     p.claim = point.id
     p.claim_turn = state.turn_count
-    point.claimed_by = d.player
+    _update(state, point, claimed_by=d.player)
     say(ev, "claim", f"{p.faction} places the Claim token on {point.id} in "
         f"{_name(state, point.sector)}, to explore it on a later turn.", seat=d.player, point=point.id)
 

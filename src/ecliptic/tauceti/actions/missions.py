@@ -26,6 +26,7 @@ docs/decisions/advanced-missions.md.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from ecliptic.engine.actions import Action, act
@@ -66,6 +67,15 @@ def describe(state: State, card: MissionCard) -> str:
 def active(state: State, seat: int, card: str) -> ActiveMission | None:
     """The player's IM card on their Interface, or ``None``."""
     return next((m for m in state.players[seat].missions if m.card == card), None)
+
+
+def _update(state: State, seat: int, mission: ActiveMission, **changes: Any) -> ActiveMission:
+    """Put a changed copy of ``mission`` on the Interface (IM records are frozen: clones share
+    them)."""
+    missions = state.players[seat].missions
+    new = replace(mission, **changes)
+    missions[next(i for i, m in enumerate(missions) if m is mission)] = new
+    return new
 
 
 def _card_arg(state: State, seat: int, a: Action, verb_name: str, rule: str,
@@ -165,7 +175,7 @@ def _on_taken(state: State, seat: int, mission: ActiveMission, ev: list[Event]) 
     card = state.content.mission(mission.card)
     if card.kind != "delivery":
         return
-    mission.route = board.route_length(state, card.pickup, card.deliver)
+    mission = _update(state, seat, mission, route=board.route_length(state, card.pickup, card.deliver))
     if mission.route is not None:
         say(ev, "mission_route", f"The minimum route from {_sector_name(state, card.pickup)} to "
             f"{_sector_name(state, card.deliver)} is {mission.route} sector(s).",
@@ -190,7 +200,7 @@ def may_deliver(mission: ActiveMission) -> bool:
 def _ask_permission(state: State, seat: int, mission: ActiveMission, ev: list[Event]) -> None:
     """"perform a Logistics skill check. If 5 or 6, you have permission": the card has no
     permission until the check (and any re-roll) is settled."""
-    mission.permitted = False
+    mission = _update(state, seat, mission, permitted=False)
     say(ev, "permission_check", f"{state.players[seat].faction} asks the TCA for permission to "
         f"transport {mission.card}: {checks.describe(PERMISSION_CHECK)}.", seat=seat, card=mission.card)
     checks.start_check(state, seat, PERMISSION_CHECK, then="im_permission",
@@ -202,7 +212,7 @@ def _place_ut_token(state: State, seat: int, mission: ActiveMission, ev: list[Ev
     without permission and without the token waits until the token comes back."""
     faction = state.players[seat].faction
     if ut_token_free(state, seat):
-        mission.unauthorized = True
+        mission = _update(state, seat, mission, unauthorized=True)
         say(ev, "unauthorized_transport", f"{faction} places the Unauthorized Transport token on "
             f"{mission.card}: the delivery is made without permission.", seat=seat, card=mission.card)
         return
@@ -218,7 +228,7 @@ def _permission_settled(state: State, seat: int, success: bool, ctx: dict[str, A
     if mission is None:
         return
     if success:
-        mission.permitted = True
+        mission = _update(state, seat, mission, permitted=True)
         say(ev, "permission", f"The TCA gives {state.players[seat].faction} permission to deliver "
             f"{mission.card}.", seat=seat, card=mission.card, permitted=True)
         return
@@ -299,7 +309,7 @@ def _check_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     assert mission is not None
     card = state.content.mission(mission.card)
     assert card.check is not None
-    mission.last_attempt_turn = state.turn_count
+    mission = _update(state, seat, mission, last_attempt_turn=state.turn_count)
     say(ev, "mission_attempt", f"{state.players[seat].faction} attempts IM "
         f"{describe(state, card)}.", seat=seat, card=card.id)
     checks.start_check(state, seat, card.check, then="mission", ctx={"card": card.id}, ev=ev)
@@ -380,7 +390,7 @@ def _pickup_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
 def _pickup_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     mission = active(state, seat, a.args[0])
     assert mission is not None
-    mission.picked_up = True
+    mission = _update(state, seat, mission, picked_up=True)
     card = state.content.mission(mission.card)
     danger = " It is quark-gluon plasma: any damage taken until it is delivered is doubled." \
         if carries_plasma(state, mission) else ""
