@@ -47,8 +47,8 @@ def legal(state: State) -> set[str]:
 def take(state: State, card: str, dice: list[int] | None = None) -> list[Event]:
     """Take an IM with ``card`` on top of the IM deck and keep it (``dice``: the permission
     check's scripted dice)."""
-    state.mission_deck.remove(card)
-    state.mission_deck.insert(0, card)
+    state.mission_deck = tuple(x for x in state.mission_deck if x != card)
+    state.mission_deck = (card, *state.mission_deck)
     GAME.apply(state, "IM")
     if dice is not None:
         state.rng.script_dice(dice)
@@ -151,7 +151,7 @@ def test_unauthorized_delivery_smuggled_in_on_5_or_6(die: int) -> None:
     assert state.rng.dice_script == ()
     assert state.players[XUNON].tau == tau + 9  # no fine
     assert [e.data["die"] for e in events if e.kind == "smuggled"] == [die]
-    assert state.players[XUNON].missions == [] and state.mission_discard == ["M16"]
+    assert state.players[XUNON].missions == [] and state.mission_discard == ("M16",)
 
 
 @pytest.mark.parametrize("die", [1, 2, 3, 4])
@@ -275,7 +275,7 @@ def test_other_commodities_are_not_doubled() -> None:
 def asteroid_hit(state: State) -> None:
     """Fly from Xuno into an asteroid field and roll 3: 3 - Shields 2 = 1 damage."""
     state.players[XUNON].energy = 10
-    state.outer_limit_stack.remove("13")
+    state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "13")
     state.layout["13"] = (-2, 1)
     GAME.apply(state, "MOV")
     state.rng.script_dice([3])

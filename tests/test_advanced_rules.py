@@ -67,9 +67,8 @@ def to_enlightenment(state: State, colour: str, crisis_top: str, specialist_top:
         biohazard = state.content.crisis_card(crisis_top).crisis_type == "Biohazard"
         specialist_top = "S15" if biohazard else "S01"
     state.rng.script_choices([state.bag.index(colour)])
-    for deck, card in ((state.crisis_deck, crisis_top), (state.specialist_deck, specialist_top)):
-        deck.remove(card)
-        deck.insert(0, card)
+    state.crisis_deck = (crisis_top, *(c for c in state.crisis_deck if c != crisis_top))
+    state.specialist_deck = (specialist_top, *(c for c in state.specialist_deck if c != specialist_top))
     while state.phase == "action":
         GAME.apply(state, "PASS")
     assert state.phase == "enlightenment"
@@ -634,7 +633,7 @@ def _specialist_game() -> State:
     state = new_game(specialists=True, seed=1)
     assert state.current_player == 0 and state.decision.kind == "turn"
     for card in ("S43", "S44", "S45", "S46", "S47"):
-        state.specialist_deck.remove(card)
+        state.specialist_deck = tuple(x for x in state.specialist_deck if x != card)
     state.players[0].hand = ["S43", "S44", "S45", "S46", "S47"]
     return state
 

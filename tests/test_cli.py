@@ -246,8 +246,8 @@ def _session(state: object, human: int, lines: list[str]) -> tuple[PlaySession, 
 def _deal(state: object, seat: int, cards: list[str]) -> None:
     """Put known cards in a hand, taking them out of their decks."""
     for card in cards:
-        deck = state.crisis_deck if card.startswith("C") else state.specialist_deck  # type: ignore[attr-defined]
-        deck.remove(card)
+        name = "crisis_deck" if card.startswith("C") else "specialist_deck"
+        setattr(state, name, tuple(c for c in getattr(state, name) if c != card))
         state.players[seat].hand.append(card)  # type: ignore[attr-defined]
 
 

@@ -48,7 +48,7 @@ def set_tokens(state: State, planet: str, on_planet: str, demand_pile: list[str]
     spare = iter(t for t in everything if t != on_planet and t not in demand_pile)
     for p in sorted(state.planet_commodity):
         state.planet_commodity[p] = on_planet if p == planet else next(spare)
-    state.demand_pile = list(demand_pile)
+    state.demand_pile = tuple(demand_pile)
     used = {*state.planet_commodity.values(), *demand_pile}
     state.supply = [t for t in everything if t not in used]
 
@@ -166,7 +166,7 @@ def test_a_diplomacy_card_draws_two_specialists_instead() -> None:
     state.players[ME].diplomacy = True
     state.diplomacy_left -= 1
     first, second = state.specialist_deck[:2]
-    crisis_deck = list(state.crisis_deck)
+    crisis_deck = state.crisis_deck
     GAME.apply(state, "REC")
     assert state.players[ME].hand[-2:] == [first, second]
     assert state.crisis_deck == crisis_deck
@@ -262,7 +262,7 @@ def test_selling_uses_the_demand_of_when_the_action_began() -> None:
     hold(state, "Q11", 2)
     hold(state, "Q13", 1)
     GAME.apply(state, "SELL")
-    state.planet_commodity["XUNO"], state.demand_pile[0] = state.demand_pile[0], "Q10"
+    state.planet_commodity["XUNO"], state.demand_pile = state.demand_pile[0], ("Q10", *state.demand_pile[1:])
     GAME.apply(state, "SELL algae")
     assert state.players[ME].tau == 30 + 3 * 2 * 2
 

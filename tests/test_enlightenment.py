@@ -18,9 +18,8 @@ def _round_one(factions: tuple[str, ...] = ("Xunon", "Azars")) -> State:
 def _to_enlightenment(state: State, affected: str, crisis_top: str, specialist_top: str) -> None:
     """Everyone passes round 1; the bag draw and the deck tops are scripted."""
     state.rng.script_choices([state.bag.index(affected)])
-    for deck, card in ((state.crisis_deck, crisis_top), (state.specialist_deck, specialist_top)):
-        deck.remove(card)
-        deck.insert(0, card)
+    state.crisis_deck = (crisis_top, *(c for c in state.crisis_deck if c != crisis_top))
+    state.specialist_deck = (specialist_top, *(c for c in state.specialist_deck if c != specialist_top))
     while state.phase == "action":
         GAME.apply(state, "PASS")
 
@@ -148,4 +147,4 @@ def test_the_highest_numbered_remaining_crisis_becomes_active() -> None:
     token = state.planet_crises["AZAR"][0]
     assert state.content.crisis_token(token).crisis_type == "Cosmic"
     assert "C23" in state.crisis_discard and "S01" in state.specialist_discard
-    assert state.crisis_deck[-2:] == ["C02", "C10"]
+    assert state.crisis_deck[-2:] == ("C02", "C10")

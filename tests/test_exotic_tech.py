@@ -116,7 +116,7 @@ def test_unknown_exotic_tech_and_malformed_actions_are_refused() -> None:
 @pytest.mark.rules("TC-ADV6-1")
 def test_only_if_it_is_available() -> None:
     state = maximized(new_game(6))
-    state.exotic_deck.remove("E3")
+    state.exotic_deck = tuple(x for x in state.exotic_deck if x != "E3")
     state.players[ANOR].exotic_tech = "E3"
     refused(state, "UPG exotic E3", "TC-ADV6-1")
     assert "UPG exotic E1" in legal(state)

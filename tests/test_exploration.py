@@ -28,8 +28,8 @@ def new(first: str, second: str, seed: int = 1) -> State:
 def on_top(state: State, *cards: str) -> None:
     """Stack the Knowledge deck: ``cards`` on top, in this order."""
     for card in cards:
-        state.knowledge_deck.remove(card)
-    state.knowledge_deck[:0] = list(cards)
+        state.knowledge_deck = tuple(x for x in state.knowledge_deck if x != card)
+    state.knowledge_deck = (*cards, *state.knowledge_deck)
 
 
 def first_card(state: State, knowledge_type: str) -> str:
@@ -73,7 +73,7 @@ def next_turn_of_seat_0(state: State) -> None:
 
 
 def add_outer_limit(state: State, tile: str, cell: tuple[int, int], token: str) -> None:
-    state.outer_limit_stack.remove(tile)
+    state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != tile)
     state.layout[tile] = cell
     state.points[f"{tile}.1"] = Point(f"{tile}.1", tile, token)
 
@@ -94,11 +94,11 @@ def test_chemical_token_draws_the_first_chemical_card_of_the_deck() -> None:
     reveal = next(e for e in ev if e.kind == "knowledge_revealed")
     assert reveal.visible_to is None and reveal.data["knowledge"] == "Chemical"
     assert next(e for e in ev if e.kind == "knowledge_card").data["card"] == "K05"
-    assert state.knowledge_deck[:3] == ["K01", "K09", "K06"]
+    assert state.knowledge_deck[:3] == ("K01", "K09", "K06")
     # K05 rewards the token and 1 energy; EXP costs the Azars 2 energy.
     assert p.knowledge["Chemical"] == 1
     assert p.energy == energy - 2 + 1
-    assert state.knowledge_discard == ["K05"]
+    assert state.knowledge_discard == ("K05",)
     assert state.points["01.2"].token is None and state.points["01.2"].explored_by == 0
 
 
@@ -161,14 +161,14 @@ def test_no_card_of_the_type_left_in_the_deck_shuffles_the_discard_pile_under_it
     chemical = [c for c in state.knowledge_deck
                 if state.content.knowledge_card(c).knowledge_type == "Chemical"]
     rest = [c for c in state.knowledge_deck if c not in chemical]
-    state.knowledge_deck[:] = rest
-    state.knowledge_discard[:] = chemical
+    state.knowledge_deck = tuple(rest)
+    state.knowledge_discard = tuple(chemical)
     state.points["10.1"] = replace(state.points["10.1"], token="Chemical")
     state.players[0].position = "10"
     state.players[0].tau = 0  # no re-roll: the check settles at once
     ev = GAME.apply(state, "EXP 10.1")
     assert "knowledge_reshuffle" in kinds(ev)
-    assert state.knowledge_deck[: len(rest)] == rest
+    assert list(state.knowledge_deck[: len(rest)]) == rest
     drawn = next(e for e in ev if e.kind == "knowledge_card").data["card"]
     assert drawn in chemical
     assert sorted(state.knowledge_deck + state.knowledge_discard) == sorted(rest + chemical)

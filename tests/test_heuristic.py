@@ -43,24 +43,26 @@ def mid_game(seed: int, steps: int, players: int = 4) -> State:
 
 def swap_hand_and_deck(state: State, seat: int) -> bool:
     """Swap a card of another player's hand with a card of the same kind in its deck."""
-    decks = {"C": state.crisis_deck, "S": state.specialist_deck}
     for p in state.players:
         if p.seat == seat:
             continue
         for i, card in enumerate(p.hand):
-            deck = decks.get(card[0])
-            if deck:
-                p.hand[i], deck[-1] = deck[-1], card
+            if card[0] == "C" and state.crisis_deck:
+                p.hand[i], state.crisis_deck = state.crisis_deck[-1], (*state.crisis_deck[:-1], card)
+                return True
+            if card[0] == "S" and state.specialist_deck:
+                p.hand[i], state.specialist_deck = state.specialist_deck[-1], (*state.specialist_deck[:-1], card)
                 return True
     return False
 
 
 def reorder_decks(state: State, seat: int) -> bool:
     changed = False
-    for deck in (state.crisis_deck, state.specialist_deck, state.mission_deck, state.knowledge_deck,
-                 state.outer_limit_stack, state.demand_pile):
+    for name in ("crisis_deck", "specialist_deck", "mission_deck", "knowledge_deck", "outer_limit_stack",
+                 "demand_pile"):
+        deck = getattr(state, name)
         if len(set(deck)) > 1:
-            deck.reverse()
+            setattr(state, name, deck[::-1])
             changed = True
     return changed
 

@@ -62,19 +62,19 @@ def test_trade_specialists_two_for_one_of_the_top_three() -> None:
     state = new_game()
     p = state.players[XUNON]
     p.hand = ["C01", "S02", "S09"]
-    state.specialist_deck.remove("S20")
-    state.specialist_deck.remove("S30")
-    state.specialist_deck.remove("S40")
-    state.specialist_deck[:0] = ["S20", "S30", "S40"]
+    state.specialist_deck = tuple(x for x in state.specialist_deck if x != "S20")
+    state.specialist_deck = tuple(x for x in state.specialist_deck if x != "S30")
+    state.specialist_deck = tuple(x for x in state.specialist_deck if x != "S40")
+    state.specialist_deck = ("S20", "S30", "S40", *state.specialist_deck)
     GAME.apply(state, "TRADE-S S02 S09")
     assert state.decision.kind == "keep_specialist"
     assert state.current_player == XUNON
     assert state.decision.data["cards"] == ["S20", "S30", "S40"]
-    assert state.specialist_deck[-2:] == ["S02", "S09"]
+    assert state.specialist_deck[-2:] == ("S02", "S09")
     assert sorted(map(str, GAME.legal_actions(state))) == ["KEEP S20", "KEEP S30", "KEEP S40"]
     GAME.apply(state, "KEEP S30")
     assert sorted(p.hand) == ["C01", "S30"]
-    assert state.specialist_deck[-4:] == ["S02", "S09", "S20", "S40"]
+    assert state.specialist_deck[-4:] == ("S02", "S09", "S20", "S40")
     assert state.decision.kind == "turn" and state.current_player == XUNON
 
 
@@ -379,7 +379,7 @@ def test_resolve_with_three_identical_knowledge_tokens() -> None:
     p = state.players[XUNON]
     give_knowledge(state, XUNON, Chemical=3)
     depot = state.depot_knowledge["Chemical"]
-    deck = list(state.specialist_deck)
+    deck = state.specialist_deck
     GAME.apply(state, "RESOLVE X06 K3")
     assert p.knowledge["Chemical"] == 0
     assert state.depot_knowledge["Chemical"] == depot + 3

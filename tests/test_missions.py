@@ -38,8 +38,8 @@ def cards(state: State, seat: int = XUNON) -> list[str]:
 
 def take(state: State, card: str) -> None:
     """Take an IM with ``card`` on top of the IM deck and keep it."""
-    state.mission_deck.remove(card)
-    state.mission_deck.insert(0, card)
+    state.mission_deck = tuple(x for x in state.mission_deck if x != card)
+    state.mission_deck = (card, *state.mission_deck)
     GAME.apply(state, "IM")
     GAME.apply(state, f"KEEP {card}")
 
@@ -66,8 +66,8 @@ def mission(state: State, card: str, seat: int = XUNON) -> ActiveMission:
 def test_im_draws_the_top_three_cards_and_keeps_one() -> None:
     state = new_game()
     for card in ("M03", "M02", "M01"):
-        state.mission_deck.remove(card)
-        state.mission_deck.insert(0, card)
+        state.mission_deck = tuple(x for x in state.mission_deck if x != card)
+        state.mission_deck = (card, *state.mission_deck)
     energy = state.players[XUNON].energy
     events = GAME.apply(state, "IM")
     assert state.players[XUNON].energy == energy - 2
@@ -89,8 +89,8 @@ def test_im_draws_the_top_three_cards_and_keeps_one() -> None:
 @pytest.mark.rules("TC-IM-2")
 def test_keep_must_name_a_drawn_card() -> None:
     state = new_game()
-    state.mission_deck[:0] = [state.mission_deck.pop(state.mission_deck.index(c))
-                              for c in ("M01", "M02", "M03")]
+    top = ("M01", "M02", "M03")
+    state.mission_deck = (*top, *(c for c in state.mission_deck if c not in top))
     GAME.apply(state, "IM")
     assert refused(state, "KEEP M04").rule == "TC-IM-2"
     assert refused(state, "KEEP").rule == "TC-IM-2"
@@ -137,7 +137,7 @@ def test_krenji_delivers_from_xuno_to_zuron_asteroid_for_9_tau() -> None:
     GAME.apply(state, "DELIVER M16")
     assert state.players[XUNON].tau == tau + 9
     assert cards(state) == []
-    assert state.mission_discard == ["M16"]
+    assert state.mission_discard == ("M16",)
 
 
 @pytest.mark.rules("TC-IM-4", "TC-DMG-1")
@@ -204,7 +204,7 @@ def test_skill_check_success_pays_the_card_and_discards_it() -> None:
     GAME.apply(state, "IM-CHECK M01")
     assert state.players[XUNON].tau == tau + 4
     assert cards(state) == []
-    assert state.mission_discard == ["M01"]
+    assert state.mission_discard == ("M01",)
 
 
 @pytest.mark.rules("TC-IM-1", "TC-REROLL-1")
@@ -218,7 +218,7 @@ def test_failed_skill_check_leaves_the_card_on_the_interface() -> None:
     GAME.apply(state, "ACCEPT")
     assert state.players[XUNON].tau == tau
     assert cards(state) == ["M01"]
-    assert state.mission_discard == []
+    assert state.mission_discard == ()
 
 
 @pytest.mark.rules("TC-REROLL-1")

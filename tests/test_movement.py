@@ -25,7 +25,7 @@ def new_game() -> State:
 
 def place(state: State, tile: str, cell: tuple[int, int]) -> None:
     """Put an Outer Limit tile on the map as if it had been drawn earlier."""
-    state.outer_limit_stack.remove(tile)
+    state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != tile)
     state.layout[tile] = cell
 
 
@@ -151,8 +151,8 @@ def test_no_more_sectors_once_propulsion_is_used_up() -> None:
 @pytest.mark.rules("TC-SETUP-1", "TC-SETUP-4")
 def test_flying_into_empty_space_draws_an_outer_limit_tile_with_a_knowledge_token() -> None:
     state = new_game()
-    state.outer_limit_stack.remove("14")
-    state.outer_limit_stack.insert(0, "14")
+    state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "14")
+    state.outer_limit_stack = ("14", *state.outer_limit_stack)
     state.outer_limit_knowledge[0] = "Chemical"
     tiles, tokens = len(state.outer_limit_stack), len(state.outer_limit_knowledge)
     moving(state)
@@ -170,7 +170,7 @@ def test_flying_into_empty_space_draws_an_outer_limit_tile_with_a_knowledge_toke
 @pytest.mark.rules("TC-SETUP-1")
 def test_no_empty_space_to_fly_into_when_every_outer_limit_tile_is_drawn() -> None:
     state = new_game()
-    state.outer_limit_stack = []
+    state.outer_limit_stack = ()
     moving(state)
     assert legal(state) == {"GO 05", "GO 08", "STOP"}
     refused(state, "GO -2,1", "TC-SETUP-1")
@@ -435,8 +435,8 @@ def test_a_lone_wormhole_does_not_work() -> None:
 def test_drawing_the_second_wormhole_opens_both() -> None:
     state = new_game()
     place(state, "15", (3, -1))
-    state.outer_limit_stack.remove("16")
-    state.outer_limit_stack.insert(0, "16")
+    state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "16")
+    state.outer_limit_stack = ("16", *state.outer_limit_stack)
     moving(state)
     GAME.apply(state, "GO -2,1")
     assert state.players[KRENJI].position == "16"

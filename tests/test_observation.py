@@ -62,8 +62,8 @@ def test_determinize_changes_nothing_the_observer_can_see(seed: int, players: in
 
 def test_determinize_actually_redeals_hidden_cards() -> None:
     state = GAME.new_game({"layout": "preset", "players": 3}, 5)
-    state.players[1].hand = state.crisis_deck[:3]
-    del state.crisis_deck[:3]
+    state.players[1].hand = list(state.crisis_deck[:3])
+    state.crisis_deck = state.crisis_deck[3:]
     changed = False
     for i in range(20):
         sample = GAME.determinize(state, 0, Rng.from_seed(i))
@@ -82,12 +82,13 @@ def test_determinize_does_not_depend_on_the_true_hidden_order(seed: int, steps: 
     if state.is_over:
         return
     other = state.clone()
-    other.crisis_deck.reverse()
-    other.specialist_deck.reverse()
+    other.crisis_deck = other.crisis_deck[::-1]
+    other.specialist_deck = other.specialist_deck[::-1]
     if other.players[1].hand and other.crisis_deck:
         i = next((k for k, c in enumerate(other.players[1].hand) if c.startswith("C")), None)
         if i is not None:
-            other.players[1].hand[i], other.crisis_deck[0] = other.crisis_deck[0], other.players[1].hand[i]
+            top, card = other.crisis_deck[0], other.players[1].hand[i]
+            other.players[1].hand[i], other.crisis_deck = top, (card, *other.crisis_deck[1:])
     hidden = [pt for pt in other.points.values() if pt.token and not pt.face_up]
     if len(hidden) >= 2:
         first, second = hidden[0], hidden[1]

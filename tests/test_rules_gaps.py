@@ -383,7 +383,7 @@ def test_a_root_lost_in_battle_no_longer_carries_the_expansion() -> None:
         state = new_game("Azars", "Zorhkonian")
         state.bag.remove(root_owner)
         state.cubes["02"] = [root_owner]
-        state.outer_limit_stack.remove("11")
+        state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "11")
         state.layout["11"] = (1, 1)
         state.points["11.1"] = Point("11.1", "11", "Geological")
         anor = state.players[0]
@@ -557,5 +557,5 @@ def test_sell_names_no_commodity_the_choice_comes_next() -> None:
 def test_recruit_takes_no_arguments_and_needs_a_specialist_card_to_draw() -> None:
     state = new_game()
     refused(state, "REC S01", "TC-REC-4")
-    state.specialist_deck.clear()
+    state.specialist_deck = ()
     refused(state, "REC", "TC-REC-4")

@@ -212,10 +212,16 @@ class _Run:
             raise Failure(op.where, f"setup: {op.key}: {exc.message}", scenario_fault=True) from None
 
     def _list(self, path: Any) -> list[Any]:
+        """A copy of the list (or pile: a tuple) at ``path``, to change and :meth:`_store`."""
         value = live(self.adapter, self.state, path)
-        if not isinstance(value, list):
+        if not isinstance(value, list | tuple):
             raise PathProblem(f"{path.text} is {show(value)}, not a list", scenario_fault=True)
-        return value
+        return list(value)
+
+    def _store(self, path: Any, items: list[Any]) -> None:
+        """Put the changed items back, as a tuple where the state keeps a tuple (the piles)."""
+        pile = isinstance(live(self.adapter, self.state, path), tuple)
+        write(self.adapter, self.state, path, tuple(items) if pile else items)
 
     def _take(self, path: Any, wanted: list[Any]) -> list[Any]:
         """Take each wanted item out of the list at ``path`` (one at a time, as many as listed)."""
@@ -227,14 +233,12 @@ class _Run:
                 raise PathProblem(f"{show(item)} is not in {path.text} (it holds {_short(source)})",
                                   scenario_fault=True)
             taken.append(source.pop(index))
+        self._store(path, source)
         return taken
 
     def _put(self, path: Any, items: list[Any], position: str) -> None:
         target = self._list(path)
-        if position == "top":
-            target[:0] = items
-        else:
-            target.extend(items)
+        self._store(path, items + target if position == "top" else target + items)
 
     def _move_amount(self, op: SetupOp) -> None:
         assert op.dest is not None

@@ -2,18 +2,27 @@
 
 The rulebook never says what happens when a deck runs out; the choice is
 recorded in docs/rules-decisions.md.
+
+Decks and discard piles are tuples, replaced on every change, so that a cloned state shares
+them (bots clone thousands of times per decision; the piles change a few times per turn).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
+from ecliptic.engine.rng import Rng
 from ecliptic.tauceti.state import State
 
 DeckName = Literal["crisis", "specialist", "knowledge", "mission"]
 
 
-def _piles(state: State, name: DeckName) -> tuple[list[str], list[str]]:
+Piles = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def piles(state: State, name: DeckName) -> Piles:
+    """The deck and its discard pile."""
     if name == "crisis":
         return state.crisis_deck, state.crisis_discard
     if name == "specialist":
@@ -23,22 +32,45 @@ def _piles(state: State, name: DeckName) -> tuple[list[str], list[str]]:
     return state.mission_deck, state.mission_discard
 
 
+def set_piles(state: State, name: DeckName, deck: tuple[str, ...], discarded: tuple[str, ...]) -> None:
+    if name == "crisis":
+        state.crisis_deck, state.crisis_discard = deck, discarded
+    elif name == "specialist":
+        state.specialist_deck, state.specialist_discard = deck, discarded
+    elif name == "knowledge":
+        state.knowledge_deck, state.knowledge_discard = deck, discarded
+    else:
+        state.mission_deck, state.mission_discard = deck, discarded
+
+
 def draw(state: State, name: DeckName) -> str | None:
     """Take the top card, or ``None`` when the deck and its discard pile are both empty."""
-    deck, discard = _piles(state, name)
-    if not deck and discard:
-        deck.extend(discard)
-        discard.clear()
-        state.rng.shuffle(deck)
-    return deck.pop(0) if deck else None
+    deck, discarded = piles(state, name)
+    if not deck and discarded:
+        refill = list(discarded)
+        state.rng.shuffle(refill)
+        deck, discarded = tuple(refill), ()
+    if not deck:
+        return None
+    set_piles(state, name, deck[1:], discarded)
+    return deck[0]
 
 
 def to_bottom(state: State, name: DeckName, card: str) -> None:
-    _piles(state, name)[0].append(card)
+    deck, discarded = piles(state, name)
+    set_piles(state, name, (*deck, card), discarded)
 
 
 def discard(state: State, name: DeckName, card: str) -> None:
-    _piles(state, name)[1].append(card)
+    deck, discarded = piles(state, name)
+    set_piles(state, name, deck, (*discarded, card))
+
+
+def shuffled(rng: Rng, items: Iterable[str]) -> tuple[str, ...]:
+    """``items`` in a random order, as a pile."""
+    pile = list(items)
+    rng.shuffle(pile)
+    return tuple(pile)
 
 
 def deck_of(card: str) -> DeckName:

@@ -7,7 +7,7 @@ returns what is wrong in words (an empty list for a sound state).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import chain
 from typing import Any
 
@@ -27,7 +27,7 @@ def _ids_in(value: Any) -> Iterator[str]:
             yield from _ids_in(v)
 
 
-def _exactly_once(name: str, expected: set[str], places: list[list[str]], out: list[str]) -> None:
+def _exactly_once(name: str, expected: set[str], places: Sequence[Sequence[str]], out: list[str]) -> None:
     """The places may also hold other things (a decision's data), so only ``expected`` counts."""
     exactly_once(name, expected, chain.from_iterable(places), out, others=False)
 
@@ -41,7 +41,7 @@ def problems(state: State) -> list[str]:
     # they are a place only for cards found nowhere else.
     hands = [p.hand for p in state.players] + [p.face_up for p in state.players]
 
-    def places(*lists: list[str]) -> list[list[str]]:
+    def places(*lists: Sequence[str]) -> list[Sequence[str]]:
         found = {x for place in lists for x in place}
         extra = [[x for x in ids if x not in found] for ids in pending]
         return [*lists, *extra]

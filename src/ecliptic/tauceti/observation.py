@@ -21,6 +21,7 @@ from ecliptic.engine.codec import encode
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import observation_header
 from ecliptic.tauceti import ship
+from ecliptic.tauceti.decks import DeckName, piles, set_piles, shuffled
 from ecliptic.tauceti.state import State
 
 # Decision data that only the deciding player may see (the cards they are choosing from).
@@ -154,10 +155,10 @@ def determinize(state: State, player: int, rng: Rng) -> State:
     determinized copies cannot learn a secret from them."""
     s = state.clone()
     _redeal_cards(s, player, rng)
-    for deck in (s.exotic_deck, s.outer_limit_stack,
-                 s.large_tile_stack, s.demand_pile):
-        deck.sort()
-        rng.shuffle(deck)
+    s.exotic_deck = shuffled(rng, sorted(s.exotic_deck))
+    s.outer_limit_stack = shuffled(rng, sorted(s.outer_limit_stack))
+    s.large_tile_stack = shuffled(rng, sorted(s.large_tile_stack))
+    s.demand_pile = shuffled(rng, sorted(s.demand_pile))
     for stack in s.crisis_stacks.values():
         stack.sort()
         rng.shuffle(stack)
@@ -178,9 +179,11 @@ def _redeal_cards(s: State, player: int, rng: Rng) -> None:
     mine = set(s.enlightenment.cards_by.get(str(player), []))
     choosing = [d.data["cards"] for d in s.stack
                 if d.player != player and isinstance(d.data.get("cards"), list)]
-    decks = (("C", s.crisis_deck), ("S", s.specialist_deck), ("M", s.mission_deck),
-             ("K", s.knowledge_deck))
-    for prefix, deck in decks:
+    names: tuple[tuple[str, DeckName], ...] = (("C", "crisis"), ("S", "specialist"), ("M", "mission"),
+                                                ("K", "knowledge"))
+    for prefix, name in names:
+        deck_now, discarded = piles(s, name)
+        deck = list(deck_now)
         slots: list[tuple[list[str], int]] = []
         for p in s.players:
             if p.seat != player:
@@ -194,6 +197,7 @@ def _redeal_cards(s: State, player: int, rng: Rng) -> None:
         rng.shuffle(pool)
         for (place, i), card in zip(slots, pool, strict=True):
             place[i] = card
+        set_piles(s, name, tuple(deck), discarded)
 
 
 def _redeal_gp_tokens(s: State, player: int, rng: Rng) -> None:

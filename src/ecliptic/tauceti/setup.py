@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ecliptic.engine.rng import Rng
-from ecliptic.tauceti import board
+from ecliptic.tauceti import board, decks
 from ecliptic.tauceti.content import Content, default_content
 from ecliptic.tauceti.state import Config, Player, Point, State
 
@@ -55,16 +55,13 @@ def _hex_system(state: State, content: Content) -> None:
     if state.config.layout == "preset":
         state.layout.update(PRESET_LAYOUT)
     else:
-        state.rng.shuffle(large)
-        state.large_tile_stack = large
+        state.large_tile_stack = decks.shuffled(state.rng, large)
         if state.config.layout == "random":
             while state.large_tile_stack:
-                tile = state.large_tile_stack.pop(0)
+                tile, state.large_tile_stack = state.large_tile_stack[0], state.large_tile_stack[1:]
                 cells = placement_cells(state)
                 state.layout[tile] = cells[state.rng.below(len(cells))]
-    outer = [t.id for t in content.tiles if t.outer_limit]
-    state.rng.shuffle(outer)
-    state.outer_limit_stack = outer
+    state.outer_limit_stack = decks.shuffled(state.rng, (t.id for t in content.tiles if t.outer_limit))
 
 
 def placement_cells(state: State) -> list[tuple[int, int]]:
@@ -102,7 +99,7 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
     for tile in content.tiles:
         if tile.is_planet:
             state.planet_commodity[tile.id] = commodity.pop()
-    state.demand_pile = [commodity.pop() for _ in range(n.demand_pile)]
+    state.demand_pile = tuple(commodity.pop() for _ in range(n.demand_pile))
     state.supply = sorted(commodity)
     # The TCX: Crisis token stacks, Market levels at 1.
     for ct in content.crisis_types:
@@ -112,15 +109,12 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
     state.market = {r: 1 for r in content.resources}
     state.market_raised = {r: 0 for r in content.resources}
     # Decks.
-    state.crisis_deck = [c.id for c in content.crisis_cards]
-    state.specialist_deck = [c.id for c in content.specialists
-                             if not c.advanced or state.config.advanced_specialists]
-    state.knowledge_deck = [c.id for c in content.knowledge_cards]
-    state.mission_deck = [c.id for c in content.missions]
-    state.exotic_deck = [c.id for c in content.exotic_tech]
-    for deck in (state.crisis_deck, state.specialist_deck, state.knowledge_deck,
-                 state.mission_deck, state.exotic_deck):
-        rng.shuffle(deck)
+    state.crisis_deck = decks.shuffled(rng, (c.id for c in content.crisis_cards))
+    state.specialist_deck = decks.shuffled(rng, (c.id for c in content.specialists
+                                                 if not c.advanced or state.config.advanced_specialists))
+    state.knowledge_deck = decks.shuffled(rng, (c.id for c in content.knowledge_cards))
+    state.mission_deck = decks.shuffled(rng, (c.id for c in content.missions))
+    state.exotic_deck = decks.shuffled(rng, (c.id for c in content.exotic_tech))
     state.diplomacy_left = n.diplomacy_cards
     gp = [t.id for t in content.gp_tokens]
     rng.shuffle(gp)

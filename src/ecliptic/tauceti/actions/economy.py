@@ -224,10 +224,12 @@ def change_demand(state: State, planet: str, ev: list[Event]) -> None:
     if not state.demand_pile:
         say(ev, "demand", "The Demand pile is empty; the demand does not change.")
         return
-    new = state.demand_pile.pop(state.rng.below(len(state.demand_pile)))
+    pile = list(state.demand_pile)
+    new = pile.pop(state.rng.below(len(pile)))
     old = state.planet_commodity.get(planet)
     if old is not None:
-        state.demand_pile.append(old)
+        pile.append(old)
+    state.demand_pile = tuple(pile)
     state.planet_commodity[planet] = new
     say(ev, "demand", f"The demand on {_tile_name(state, planet)} changes: "
         f"{_label(state, commodity_of(state, new))} is now in demand.",
@@ -555,7 +557,7 @@ def _exotic_perform(state: State, seat: int, card: str, ev: list[Event]) -> None
     """"Simply take the Exotic Tech token and Exotic Tech card": no commodity, no System
     Upgrade token, and the Materials marker stays on its (maximized) space."""
     p = state.players[seat]
-    state.exotic_deck.remove(card)
+    state.exotic_deck = tuple(c for c in state.exotic_deck if c != card)
     p.exotic_tech = card
     tech = state.content.exotic(card)
     say(ev, "exotic_tech", f"{p.faction} acquires the Exotic Tech {tech.name} ({card}): {tech.text}",

@@ -130,18 +130,18 @@ def find_card(state: State, knowledge_type: str) -> str | None:
     pile is shuffled and put under the deck first."""
     card = _take_first(state, knowledge_type)
     if card is None and state.knowledge_discard:
-        pile = list(state.knowledge_discard)
-        state.knowledge_discard.clear()
-        state.rng.shuffle(pile)
-        state.knowledge_deck.extend(pile)
+        state.knowledge_deck += decks.shuffled(state.rng, state.knowledge_discard)
+        state.knowledge_discard = ()
         card = _take_first(state, knowledge_type)
     return card
 
 
 def _take_first(state: State, knowledge_type: str) -> str | None:
-    for i, card in enumerate(state.knowledge_deck):
+    deck = state.knowledge_deck
+    for i, card in enumerate(deck):
         if state.content.knowledge_card(card).knowledge_type == knowledge_type:
-            return state.knowledge_deck.pop(i)
+            state.knowledge_deck = deck[:i] + deck[i + 1:]
+            return card
     return None
 
 

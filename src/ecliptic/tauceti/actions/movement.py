@@ -169,7 +169,7 @@ def _move_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
 def _draw_outer_limit(state: State, seat: int, cell: board.Cell, ev: list[Event]) -> str:
     """Place the top Outer Limit tile at ``cell`` with the top Outer Limit Knowledge token
     face down on its Exploration point."""
-    tile = state.outer_limit_stack.pop(0)
+    tile, state.outer_limit_stack = state.outer_limit_stack[0], state.outer_limit_stack[1:]
     state.layout[tile] = cell
     where = board.cell_name(cell)
     token_text = ""
