@@ -651,7 +651,7 @@ def test_an_advanced_specialist_resolves_a_crisis_of_any_type_and_stays_face_up(
     assert "RESOLVE X06 S46" in legal(state)
     GAME.apply(state, "RESOLVE X06 S46")
     assert "AZAR" not in state.planet_crises
-    assert p.face_up == ["S46"] and "S46" not in state.specialist_deck
+    assert p.face_up == ("S46",) and "S46" not in state.specialist_deck
     assert p.knowledge["Chemical"] == 0
     GAME.apply(state, "RESOLVE X12 S46")  # unlimited use of its ability
     assert "TRIOLO" not in state.planet_crises

@@ -159,7 +159,7 @@ def test_battle_specialists_are_turned_face_up_initiator_first() -> None:
     refused(state, "PLAY-S S01", "TC-BAT-7")
     refused(state, "PLAY-S S07", "TC-BAT-7")
     GAME.apply(state, "PLAY-S S14")
-    assert state.players[BORZON].face_up == ["S14"]
+    assert state.players[BORZON].face_up == ("S14",)
     assert state.players[BORZON].hand == ["S01"]
     GAME.apply(state, "READY")
     assert kind(state) == ("battle_prepare", ANOR)
@@ -320,7 +320,7 @@ def test_a_battle_without_weapons_on_either_side_ends_without_a_winner() -> None
     state = new_game()
     state.players[BORZON].damage = {"weapons": 3}
     state.players[ANOR].damage = {"weapons": 1}
-    gp = list(state.gp_supply)
+    gp = state.gp_supply
     ev = start_battle(state)
     assert len(events(ev, "battle_undecided")) == 1
     assert state.battle is None
@@ -387,18 +387,18 @@ def test_the_1gp_token_is_the_first_one_in_the_supply() -> None:
     ones = [g for g in state.gp_supply if state.content.gp_token(g).gp == 1]
     start_battle(state)
     GAME.apply(state, "RETREAT")
-    assert state.players[BORZON].gp_tokens == [ones[0]]
+    assert state.players[BORZON].gp_tokens == (ones[0],)
     assert ones[0] not in state.gp_supply
 
 
 @pytest.mark.rules("TC-BAT-17")
 def test_no_1gp_token_left_means_no_token() -> None:
     state = new_game()
-    state.gp_supply = [g for g in state.gp_supply if state.content.gp_token(g).gp != 1]
+    state.gp_supply = tuple(g for g in state.gp_supply if state.content.gp_token(g).gp != 1)
     start_battle(state)
     ev = GAME.apply(state, "RETREAT")
     assert len(events(ev, "no_gp_token")) == 1
-    assert state.players[BORZON].gp_tokens == []
+    assert state.players[BORZON].gp_tokens == ()
 
 
 @pytest.mark.rules("TC-BAT-15")

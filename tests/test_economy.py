@@ -50,11 +50,11 @@ def set_tokens(state: State, planet: str, on_planet: str, demand_pile: list[str]
         state.planet_commodity[p] = on_planet if p == planet else next(spare)
     state.demand_pile = tuple(demand_pile)
     used = {*state.planet_commodity.values(), *demand_pile}
-    state.supply = [t for t in everything if t not in used]
+    state.supply = tuple(t for t in everything if t not in used)
 
 
 def hold(state: State, token: str, quantity: int, engineered: bool = False) -> None:
-    state.supply.remove(token)
+    state.supply = tuple(x for x in state.supply if x != token)
     state.players[ME].holdings.append(Holding(token, quantity, engineered))
 
 
@@ -313,8 +313,8 @@ def test_buy_refusals_token_held_supply_empty_and_tau() -> None:
     hold(state, "Q11", 1)
     refused(state, "BUY algae 1", "TC-SB-6")
     state = krenji_on_xuno(in_demand="Q10")
-    state.supply.remove("Q11")
-    state.supply.remove("Q12")
+    state.supply = tuple(x for x in state.supply if x != "Q11")
+    state.supply = tuple(x for x in state.supply if x != "Q12")
     state.players[1].holdings = [Holding("Q11", 1), Holding("Q12", 1)]
     refused(state, "BUY algae 1", "TC-SB-7")
     state = krenji_on_xuno(in_demand="Q10")
@@ -380,7 +380,7 @@ def test_captain_anor_upgrades_propulsion_with_a_level_3_token() -> None:
 @pytest.mark.rules("TC-UPG-4")
 def test_if_the_level_is_gone_the_next_lowest_token_is_taken() -> None:
     state = anor_with_nano(3)
-    state.depot_systems.remove("Y11")
+    state.depot_systems = tuple(x for x in state.depot_systems if x != "Y11")
     state.players[1].systems_tokens["propulsion"] = "Y11"
     GAME.apply(state, "UPG propulsion nano")
     assert state.players[ME].systems_tokens["propulsion"] == "Y10"
@@ -401,7 +401,7 @@ def test_damage_stays_on_an_upgraded_system() -> None:
 def test_the_replaced_token_goes_back_to_the_galactic_depot() -> None:
     state = anor_with_nano(4)
     p = state.players[ME]
-    state.depot_systems.remove("Y10")
+    state.depot_systems = tuple(x for x in state.depot_systems if x != "Y10")
     p.systems_tokens["propulsion"] = "Y10"
     GAME.apply(state, "UPG propulsion nano")
     assert p.systems_tokens["propulsion"] == "Y12"
@@ -429,7 +429,7 @@ def test_upgrade_refusals_not_engineered_unknown_and_no_token() -> None:
 def test_upgrade_refused_when_the_token_would_lower_the_power() -> None:
     state = anor_with_nano(2)
     p = state.players[ME]
-    state.depot_systems.remove("Y12")
+    state.depot_systems = tuple(x for x in state.depot_systems if x != "Y12")
     p.systems_tokens["propulsion"] = "Y12"
     refused(state, "UPG propulsion nano", "TC-UPG-1")
 

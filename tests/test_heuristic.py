@@ -250,8 +250,8 @@ def test_gp_now_counts_in_full() -> None:
     ev = make_evaluator({})
     s = state.clone()
     token = next(t for t in s.gp_supply if s.content.gp_token(t).gp == 3)
-    s.gp_supply.remove(token)
-    s.players[1].gp_tokens.append(token)
+    s.gp_supply = tuple(x for x in s.gp_supply if x != token)
+    s.players[1].gp_tokens += (token,)
     assert scoring.score(s, 1)["total"] == scoring.score(state, 1)["total"] + 3
     assert ev.values(s)[1] == pytest.approx(ev.values(state)[1] + 3)
 

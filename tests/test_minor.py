@@ -120,7 +120,7 @@ def test_trade_specialists_refusals(hand: list[str], action: str, message: str) 
 def test_face_up_specialists_cannot_be_traded() -> None:
     state = new_game()
     state.players[XUNON].hand = ["S02"]
-    state.players[XUNON].face_up = ["S05"]
+    state.players[XUNON].face_up = ("S05",)
     refused(state, "TRADE-S S02 S05", "TC-TRADE-1")
 
 
@@ -163,7 +163,7 @@ def test_trade_offer_accepted_by_the_other_player() -> None:
     assert (x["Chemical"], x["Cosmic"], x["Biohazard"]) == (0, 0, 1)
     assert (a["Chemical"], a["Cosmic"], a["Biohazard"]) == (1, 1, 0)
     assert state.current_player == XUNON and state.decision.kind == "turn"
-    assert state.players[XUNON].offers_made == [AZARS]
+    assert state.players[XUNON].offers_made == (AZARS,)
 
 
 @pytest.mark.rules("TC-TRADE-2")
@@ -200,7 +200,7 @@ def test_offers_made_reset_at_the_next_round() -> None:
     GAME.apply(state, "DECLINE")
     while state.round == 1:
         GAME.apply(state, "PASS")
-    assert state.players[XUNON].offers_made == []
+    assert state.players[XUNON].offers_made == ()
 
 
 @pytest.mark.parametrize(("action", "message"), [
@@ -292,12 +292,12 @@ def test_resource_cube_for_materials_refusals() -> None:
 def test_gp_token_for_the_reward_on_its_back(token: str, tau: int, energy: int, upgrades: int) -> None:
     state = new_game()
     p = state.players[XUNON]
-    state.gp_supply.remove(token)
-    p.gp_tokens = [token]
+    state.gp_supply = tuple(x for x in state.gp_supply if x != token)
+    p.gp_tokens = (token,)
     before = (p.tau, p.energy, p.free_upgrades)
     GAME.apply(state, f"GP-TOKEN {token}")
     assert (p.tau, p.energy, p.free_upgrades) == (before[0] + tau, before[1] + energy, before[2] + upgrades)
-    assert p.gp_tokens == []
+    assert p.gp_tokens == ()
     assert state.gp_supply[-1] == token
     assert scoring.score(state, XUNON)["gp_tokens"] == 0
 
@@ -323,7 +323,7 @@ def test_play_specialist_with_action_icon_turns_it_face_up_and_adds_its_skill_di
     p.hand = ["S05"]  # E and A icons: +1 die on Science skill checks
     dice = checks.dice_for(state, XUNON, "Science")
     GAME.apply(state, "PLAY-S S05")
-    assert p.hand == [] and p.face_up == ["S05"]
+    assert p.hand == [] and p.face_up == ("S05",)
     assert checks.dice_for(state, XUNON, "Science") == dice + 1
 
 
@@ -366,7 +366,7 @@ def test_resolve_with_a_chemist_and_a_chemical_knowledge_token() -> None:
     assert "X06" not in state.planet_crises.get("AZAR", [])
     assert state.crisis_stacks["Chemical"][-1] == "X06"
     assert state.market["Industry"] == 2
-    assert p.gp_tokens == [first_3gp] and first_3gp not in state.gp_supply
+    assert p.gp_tokens == (first_3gp,) and first_3gp not in state.gp_supply
     assert scoring.score(state, XUNON)["gp_tokens"] == 3
     assert p.crises_resolved_since_loss == 1
 
@@ -396,11 +396,11 @@ def test_resolve_from_another_sector() -> None:
     crisis_on(state, "TRIOLO", "X06")
     p = state.players[XUNON]
     p.position = "10"
-    p.face_up = ["S12"]  # a face-up Chemist resolves too
+    p.face_up = ("S12",)  # a face-up Chemist resolves too
     give_knowledge(state, XUNON, Chemical=1)
     GAME.apply(state, "RESOLVE X06 S12")
     assert "TRIOLO" not in state.planet_crises
-    assert p.face_up == []
+    assert p.face_up == ()
     assert state.specialist_deck[-1] == "S12"
 
 
@@ -418,10 +418,10 @@ def test_market_level_does_not_go_below_one() -> None:
 def test_resolving_with_no_3gp_token_left_earns_none() -> None:
     state = new_game()
     crisis_on(state, "AZAR", "X06")
-    state.gp_supply = [g for g in state.gp_supply if state.content.gp_token(g).gp == 1]
+    state.gp_supply = tuple(g for g in state.gp_supply if state.content.gp_token(g).gp == 1)
     give_knowledge(state, XUNON, Chemical=3)
     GAME.apply(state, "RESOLVE X06 K3")
-    assert state.players[XUNON].gp_tokens == []
+    assert state.players[XUNON].gp_tokens == ()
     assert "X06" in state.crisis_stacks["Chemical"]
 
 
@@ -582,8 +582,8 @@ def test_every_minor_action_offered_is_in_the_action_space_and_applies() -> None
     crisis_on(state, "AZAR", "X06")
     p = state.players[XUNON]
     p.hand = ["S02", "S05", "S09"]
-    state.gp_supply.remove("G01")
-    p.gp_tokens = ["G01"]
+    state.gp_supply = tuple(x for x in state.gp_supply if x != "G01")
+    p.gp_tokens = ("G01",)
     give_knowledge(state, XUNON, Chemical=3, Cosmic=1)
     give_knowledge(state, AZARS, Biohazard=1)
     space = GAME.action_space(state)

@@ -77,7 +77,7 @@ def test_each_way_of_the_goal_earns_gps() -> None:
     borzon.tau = 0
     base = scoring.score(state, 0)["total"]
     three, one = (next(g for g in state.gp_supply if CONTENT.gp_token(g).gp == n) for n in (3, 1))
-    borzon.gp_tokens = [three, one]  # a resolved crisis and a won battle
+    borzon.gp_tokens = (three, one)  # a resolved crisis and a won battle
     state.orbitals["02"] = [0]  # an orbital built in sector 02
     borzon.orbitals_home = 3
     borzon.tau = 20  # TAU
@@ -93,7 +93,7 @@ def test_each_way_of_the_goal_earns_gps() -> None:
 @pytest.mark.rules("TC-GOAL-1", "TC-END-6")
 def test_the_player_with_the_most_gps_wins() -> None:
     state = new_game("Zorhkonian", "Xunon")
-    state.players[1].gp_tokens = [next(g for g in state.gp_supply if CONTENT.gp_token(g).gp == 3)]
+    state.players[1].gp_tokens = (next(g for g in state.gp_supply if CONTENT.gp_token(g).gp == 3),)
     scoring.finish(state, [])
     totals = [s["total"] for s in state.final_scores]
     assert totals[1] > totals[0]
@@ -109,7 +109,7 @@ def test_a_solo_player_wins_by_reaching_the_target() -> None:
     scoring.finish(state, [])
     assert state.final_scores[0]["total"] < target and state.winners == []
     state = new_game("Xunon")
-    state.players[0].gp_tokens = [g for g in state.gp_supply if CONTENT.gp_token(g).gp == 3][:target // 3 + 1]
+    state.players[0].gp_tokens = tuple([g for g in state.gp_supply if CONTENT.gp_token(g).gp == 3][:target // 3 + 1])
     scoring.finish(state, [])
     assert state.final_scores[0]["total"] >= target and state.winners == [0]
 
@@ -463,7 +463,7 @@ def test_gp_tokens_from_crises_and_battles_count_their_value() -> None:
     state = new_game()
     threes = [g for g in state.gp_supply if CONTENT.gp_token(g).gp == 3][:2]
     ones = [g for g in state.gp_supply if CONTENT.gp_token(g).gp == 1][:1]
-    state.players[0].gp_tokens = [*threes, *ones]
+    state.players[0].gp_tokens = (*threes, *ones)
     assert scoring.score(state, 0)["gp_tokens"] == 7
 
 

@@ -33,7 +33,7 @@ from itertools import combinations
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
-from ecliptic.tauceti import ship
+from ecliptic.tauceti import decks, ship
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.registry import decision_kind, illegal, say
 from ecliptic.tauceti.state import Battle, Decision, State
@@ -199,7 +199,7 @@ def _prepare_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> N
     p = state.players[d.player]
     card = a.args[0]
     p.hand.remove(card)
-    p.face_up.append(card)
+    p.face_up += (card,)
     spec = state.content.specialist(card)
     say(ev, "specialist_played", f"{p.faction} turns {card} ({spec.name}) face up for the battle: "
         f"{spec.ability.text or 'no battle ability'}.", seat=d.player, card=card)
@@ -426,8 +426,8 @@ def _award_gp(state: State, winner: int, ev: list[Event]) -> None:
     if token is None:
         say(ev, "no_gp_token", f"No {gp}GP token is left; {_name(state, winner)} earns none.", seat=winner)
         return
-    state.gp_supply.remove(token)
-    state.players[winner].gp_tokens.append(token)
+    state.gp_supply = decks.without(state.gp_supply, token)
+    state.players[winner].gp_tokens += (token,)
     say(ev, "gp_token", f"{_name(state, winner)} earns a {gp}GP token.", seat=winner, token=token)
 
 

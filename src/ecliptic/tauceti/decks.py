@@ -66,6 +66,12 @@ def discard(state: State, name: DeckName, card: str) -> None:
     set_piles(state, name, deck, (*discarded, card))
 
 
+def without(pile: tuple[str, ...], item: str) -> tuple[str, ...]:
+    """``pile`` less its first ``item`` (which must be there, as for ``list.remove``)."""
+    i = pile.index(item)
+    return pile[:i] + pile[i + 1:]
+
+
 def shuffled(rng: Rng, items: Iterable[str]) -> tuple[str, ...]:
     """``items`` in a random order, as a pile."""
     pile = list(items)

@@ -72,7 +72,7 @@ def _start_round(state: State, ev: list[Event]) -> None:
     for p in state.players:
         p.markers_used = 0
         p.passed = False
-        p.offers_made = []
+        p.offers_made = ()
         p.battle_sector = None
         p.battle_defender = None
     first = state.players[state.first_player]

@@ -203,8 +203,9 @@ def _redeal_cards(s: State, player: int, rng: Rng) -> None:
 def _redeal_gp_tokens(s: State, player: int, rng: Rng) -> None:
     """GP tokens show their GP value; the reward on the back is known only to the holder."""
     content = s.content
+    others = [p for p in s.players if p.seat != player]
+    places = [list(s.gp_supply)] + [list(p.gp_tokens) for p in others]
     by_value: dict[int, list[tuple[list[str], int]]] = {}
-    places = [s.gp_supply] + [p.gp_tokens for p in s.players if p.seat != player]
     for place in places:
         for i, tok in enumerate(place):
             by_value.setdefault(content.gp_token(tok).gp, []).append((place, i))
@@ -213,3 +214,6 @@ def _redeal_gp_tokens(s: State, player: int, rng: Rng) -> None:
         rng.shuffle(tokens)
         for (place, i), tok in zip(slots, tokens, strict=True):
             place[i] = tok
+    s.gp_supply = tuple(places[0])
+    for p, place in zip(others, places[1:], strict=True):
+        p.gp_tokens = tuple(place)

@@ -92,7 +92,7 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
     state.depot_knowledge = {t: 0 for t in content.knowledge_types}
     for t in tokens:
         state.depot_knowledge[t] += 1
-    state.depot_systems = sorted(t.id for t in content.systems_tokens)
+    state.depot_systems = tuple(sorted(t.id for t in content.systems_tokens))
     # Commodity tokens: one on each planet, two in the Demand pile, the rest the Supply pile.
     commodity = [t.id for t in content.commodity_tokens]
     rng.shuffle(commodity)
@@ -100,7 +100,7 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
         if tile.is_planet:
             state.planet_commodity[tile.id] = commodity.pop()
     state.demand_pile = tuple(commodity.pop() for _ in range(n.demand_pile))
-    state.supply = sorted(commodity)
+    state.supply = tuple(sorted(commodity))
     # The TCX: Crisis token stacks, Market levels at 1.
     for ct in content.crisis_types:
         stack = [t.id for t in content.crisis_tokens if t.crisis_type == ct.name]
@@ -116,9 +116,7 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
     state.mission_deck = decks.shuffled(rng, (c.id for c in content.missions))
     state.exotic_deck = decks.shuffled(rng, (c.id for c in content.exotic_tech))
     state.diplomacy_left = n.diplomacy_cards
-    gp = [t.id for t in content.gp_tokens]
-    rng.shuffle(gp)
-    state.gp_supply = gp
+    state.gp_supply = decks.shuffled(rng, (t.id for t in content.gp_tokens))
     state.damage_supply = n.damage_markers
     state.virus_supply = n.virus_crystals
     # The Enlightenment bag: every player's cubes, 2 of each non-player civilization's colour.

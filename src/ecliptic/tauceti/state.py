@@ -77,6 +77,9 @@ class ActiveMission:
 
 @dataclass
 class Player:
+    """One player's pieces. Lists that change a few times a game are tuples (``face_up``,
+    ``gp_tokens``, ``offers_made``), replaced on change so that clones share them."""
+
     seat: int
     faction: str
     tau: int
@@ -84,14 +87,14 @@ class Player:
     materials: int
     position: str
     hand: list[str] = field(default_factory=list)
-    face_up: list[str] = field(default_factory=list)
+    face_up: tuple[str, ...] = ()
     knowledge: dict[str, int] = field(default_factory=dict)
     orbitals_home: int = 4
     systems_tokens: dict[str, str] = field(default_factory=dict)
     damage: dict[str, int] = field(default_factory=dict)
     holdings: list[Holding] = field(default_factory=list)
     missions: list[ActiveMission] = field(default_factory=list)
-    gp_tokens: list[str] = field(default_factory=list)
+    gp_tokens: tuple[str, ...] = ()
     claim: str | None = None
     claim_turn: int = 0
     battle_sector: str | None = None
@@ -102,7 +105,7 @@ class Player:
     markers_used: int = 0
     markers_lost: int = 0
     passed: bool = False
-    offers_made: list[int] = field(default_factory=list)
+    offers_made: tuple[int, ...] = ()
     exotic_tech: str | None = None
     virus: dict[str, int] = field(default_factory=dict)
     crises_resolved_since_loss: int = 0
@@ -170,10 +173,10 @@ class State(StackState):
     orbitals: dict[str, list[int]] = field(default_factory=dict)
     bag: list[str] = field(default_factory=list)
     depot_knowledge: dict[str, int] = field(default_factory=dict)
-    depot_systems: list[str] = field(default_factory=list)
+    depot_systems: tuple[str, ...] = ()
     planet_commodity: dict[str, str] = field(default_factory=dict)
     demand_pile: tuple[str, ...] = ()
-    supply: list[str] = field(default_factory=list)
+    supply: tuple[str, ...] = ()
     market: dict[str, int] = field(default_factory=dict)
     market_raised: dict[str, int] = field(default_factory=dict)
     crisis_stacks: dict[str, list[str]] = field(default_factory=dict)
@@ -188,7 +191,7 @@ class State(StackState):
     mission_discard: tuple[str, ...] = ()
     exotic_deck: tuple[str, ...] = ()
     diplomacy_left: int = 0
-    gp_supply: list[str] = field(default_factory=list)
+    gp_supply: tuple[str, ...] = ()
     damage_supply: int = 0
     virus_supply: int = 0
     virus_on: dict[str, int] = field(default_factory=dict)

@@ -69,8 +69,7 @@ def _label(state: State, commodity: str) -> str:
 
 
 def _return_to_supply(state: State, token: str) -> None:
-    state.supply.append(token)
-    state.supply.sort()
+    state.supply = tuple(sorted((*state.supply, token)))
 
 
 # -- Build (BUI) -------------------------------------------------------------------
@@ -293,7 +292,7 @@ def _buy_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     cost = price(state, name, level_demand, qty)
     token = _supply_token(state, name)
     assert token is not None
-    state.supply.remove(token)
+    state.supply = decks.without(state.supply, token)
     p.tau -= cost
     p.holdings.append(Holding(token, qty))
     say(ev, "buy", f"{p.faction} buys {qty} {_label(state, name)} on "
@@ -635,10 +634,8 @@ def _upg_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     moved = move_materials(state, seat, 1)
     _pay_source(state, seat, system, source, ev)
     old = p.systems_tokens.get(system)
-    if old is not None:
-        state.depot_systems.append(old)
-    state.depot_systems.remove(token.id)
-    state.depot_systems.sort()
+    depot = decks.without(state.depot_systems, token.id)
+    state.depot_systems = tuple(sorted(depot if old is None else (*depot, old)))
     p.systems_tokens[system] = token.id
     materials = "Materials marker one space right" if moved else \
         "the Materials marker is already on the right-most space"

@@ -233,7 +233,7 @@ def _trade_k_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
         return
     other = _seat_arg(state, target)
     assert other is not None
-    p.offers_made.append(other)
+    p.offers_made += (other,)
     state.stack.append(Decision("trade_offer", other, {"from": seat, "give": [first, second],
                                                        "want": want}))
     say(ev, "trade_offer", f"{p.faction} offers {_name(state, other)} {first} and {second} "
@@ -383,8 +383,8 @@ def _gp_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
 def _gp_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     token = state.content.gp_token(a.args[0])
     p = state.players[seat]
-    p.gp_tokens.remove(token.id)
-    state.gp_supply.append(token.id)
+    p.gp_tokens = decks.without(p.gp_tokens, token.id)
+    state.gp_supply += (token.id,)
     parts = []
     if token.reward_tau:
         parts.append(f"{gain_tau(state, seat, token.reward_tau)}T")
@@ -424,7 +424,7 @@ def _play_s_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None
     card = a.args[0]
     p = state.players[seat]
     p.hand.remove(card)
-    p.face_up.append(card)
+    p.face_up += (card,)
     spec = state.content.specialist(card)
     say(ev, "specialist_played", f"{p.faction} turns {spec.name} {card} face up"
         f"{': ' + spec.ability.text if spec.ability.text else ''}.", seat=seat, card=card)
@@ -529,8 +529,8 @@ def _award_resolve_gp(state: State, seat: int, ev: list[Event]) -> None:
     if token is None:
         say(ev, "gp_supply_empty", f"No {value}GP token is left; {p.faction} earns none.", seat=seat)
         return
-    state.gp_supply.remove(token)
-    p.gp_tokens.append(token)
+    state.gp_supply = decks.without(state.gp_supply, token)
+    p.gp_tokens += (token,)
     say(ev, "gp_token", f"{p.faction} earns a {value}GP token.", seat=seat, gp=value)
     say(ev, "gp_token_private", f"You earn GP token {token}.", to=[seat], token=token)
 
@@ -546,7 +546,10 @@ def _resolve_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
     _move_knowledge(p.knowledge, crisis.crisis_type, -used)
     _move_knowledge(state.depot_knowledge, crisis.crisis_type, used)
     if not _keeps_card(state, method):
-        (p.hand if method in p.hand else p.face_up).remove(method)
+        if method in p.hand:
+            p.hand.remove(method)
+        else:
+            p.face_up = decks.without(p.face_up, method)
         decks.to_bottom(state, "specialist", method)
     state.planet_crises[planet].remove(token)
     if not state.planet_crises[planet]:
