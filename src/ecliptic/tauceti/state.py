@@ -1,7 +1,12 @@
 """The Tau Ceti game state: a mutable tree of plain dataclasses.
 
 Everything a rule needs is here and nothing else: no caches that could drift
-from the truth, so serialization, cloning and replay stay exact. Hidden
+from the truth, so serialization, cloning and replay stay exact.
+
+What changes every turn is mutable (hands, cubes, the bag, the Market); what changes a few
+times a game is immutable and replaced on change (piles as tuples, frozen ``Point``,
+``Holding`` and ``ActiveMission`` records), so that ``clone`` shares it: bots clone a state
+thousands of times per decision (docs/performance.md, third pass). Hidden
 information (hands, deck orders, face-down tokens, the bag) is stored plainly;
 :mod:`ecliptic.tauceti.observation` decides who may see what.
 """
