@@ -256,6 +256,24 @@ def test_an_unexpected_refusal_fails_with_the_rule_and_the_reason() -> None:
     assert result.message.startswith(f"step 1 (END): the action was refused: [{END_FIRST}] take a Major action or PASS")
 
 
+def test_setup_changes_a_frozen_record_and_a_pile_by_replacing_them() -> None:
+    """Exploration points are frozen and the decks are tuples (clones share them): changing a
+    point or reordering a deck replaces the record or the pile in the state."""
+    text = HEAD + """\
+setup:
+  points.01.1.claimed_by: 1
+  points.01.1.face_up: true
+  decks.knowledge top: [K05]
+expect:
+  points.01.1.claimed_by: 1
+  points.01.1.face_up: true
+  decks.knowledge.0: K05
+"""
+    assert run(text).ok
+    without = text.replace("setup:\n  points.01.1.claimed_by: 1\n", "setup:\n")
+    assert without != text and run(without).status == "failed"
+
+
 def test_setup_moves_components_and_keeps_them_countable() -> None:
     text = HEAD + """\
 setup:

@@ -664,11 +664,11 @@ def write(adapter: GameAdapter, state: Any, path: StatePath, value: Any) -> None
             raise PathProblem(f"{shown} has no item {last.value} (it holds {len(obj)})")
         obj[index] = value
     elif last.kind in ("attr", "any") and dataclasses.is_dataclass(obj) and hasattr(obj, str(last.value)):
-        if obj.__dataclass_params__.frozen:  # a record replaced on change: put a new one
+        try:
+            setattr(obj, str(last.value), value)
+        except dataclasses.FrozenInstanceError:  # a record replaced on change: put a new one
             changed = dataclasses.replace(obj, **{str(last.value): value})  # type: ignore[type-var]
             write(adapter, state, dataclasses.replace(path, parts=path.parts[:-1], type=type(obj)), changed)
-        else:
-            setattr(obj, str(last.value), value)
     else:
         raise PathProblem(f"{_shown(shown, last)} cannot be set", scenario_fault=True)
 
