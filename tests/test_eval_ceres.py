@@ -54,6 +54,7 @@ def test_values_are_finite_for_every_seat(config: dict[str, object], seed: int) 
         assert all(math.isfinite(v) for v in values)
         for seat, v in enumerate(values):
             assert v >= scoring.score(state, seat)["total"] - 1e-9  # nothing still to come is negative
+            assert ev.value(state, seat) == v  # one seat alone, the same number
             assert isinstance(ev.quiet(state, seat), bool)
     final = random_states(config, seed)[-1]
     assert final.is_over

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from ecliptic.bots import BotSpecError, IsmctsBot, make_bot
-from ecliptic.bots.ismcts import Node, parse_budget
+from ecliptic.bots.evaluator import evaluator_for
+from ecliptic.bots.ismcts import Node, _decided, parse_budget
 from ecliptic.engine.actions import Action
 from test_heuristic import GAME, Nim, NimState, Spy, assert_fair, mid_game, play
 
@@ -37,6 +38,11 @@ def test_make_bot_reads_the_budget_and_options() -> None:
     assert isinstance(tree, IsmctsBot) and not tree.quick
     with pytest.raises(BotSpecError, match="model is tree or quick"):
         make_bot("ismcts:10it/model=paranoid", 1)
+    assert default.prune
+    full = make_bot("ismcts:10it/prune=0", 1)
+    assert isinstance(full, IsmctsBot) and not full.prune
+    with pytest.raises(BotSpecError, match="prune is 0 or 1"):
+        make_bot("ismcts:10it/prune=0.5", 1)
     with pytest.raises(BotSpecError, match="has no option 'depth'"):
         make_bot("ismcts:100it/depth=3", 1)
     with pytest.raises(BotSpecError, match="one budget"):
@@ -45,10 +51,44 @@ def test_make_bot_reads_the_budget_and_options() -> None:
 
 def test_an_iteration_budget_is_spent_exactly() -> None:
     state = mid_game(2, 90)
-    bot = IsmctsBot(3, iterations=40)
+    bot = IsmctsBot(3, iterations=40, prune=False)
     action = bot.choose(GAME, state, state.current_player)
     assert action in GAME.legal_actions(state)
     assert bot.last_iterations == 40
+
+
+def test_a_search_stops_once_no_other_action_can_catch_the_leader() -> None:
+    root = Node()
+    a, b, c = Action("A"), Action("B"), Action("C")
+    for action, visits in ((a, 10), (b, 4)):
+        root.children[(0, action)] = Node()
+        root.children[(0, action)].visits = visits
+    assert _decided(root, 0, [a, b, c], 5)  # B can reach 9 at most
+    assert not _decided(root, 0, [a, b, c], 6)  # B could tie at 10
+    assert not _decided(Node(), 0, [a, b], 0)  # nothing visited: nothing decided
+
+
+@pytest.mark.parametrize(("seed", "steps"), [(2, 90), (4, 220), (7, 150), (11, 40)])
+def test_early_termination_plays_the_move_of_the_full_budget(seed: int, steps: int) -> None:
+    """Smart pruning is a pure speed gain: on an iteration budget it plays exactly what the
+    whole budget plays, having stopped as soon as that move could no longer change."""
+    state = mid_game(seed, steps)
+    seat = state.current_player
+    full = IsmctsBot(seed, iterations=200, prune=False)
+    pruned = IsmctsBot(seed, iterations=200)
+    assert pruned.choose(GAME, state, seat) == full.choose(GAME, state, seat)
+    assert full.last_iterations == 200
+    assert pruned.last_iterations < 200
+
+
+def test_an_evaluators_value_of_one_seat_is_its_entry_in_values() -> None:
+    """``settle`` judges candidates by ``ev.value(state, seat)`` (one seat, faster): it must be
+    exactly ``ev.values(state)[seat]``, so the moves are those of judging every seat."""
+    ev = evaluator_for(GAME)
+    for seed in range(12):
+        state = mid_game(seed, 30 + 11 * seed)
+        for seat in range(len(state.players)):
+            assert ev.value(state, seat) == ev.values(state)[seat]
 
 
 def test_a_time_budget_stops_the_search() -> None:
@@ -85,7 +125,7 @@ def test_ismcts_without_the_root_bias_or_the_quick_model_is_fair_too() -> None:
 
 def test_the_tree_counts_availability_and_visits() -> None:
     state = mid_game(4, 220)
-    bot = IsmctsBot(5, iterations=30, prior=0.0)
+    bot = IsmctsBot(5, iterations=30, prior=0.0, prune=False)
     seen: list[Node] = []
     original = bot._select
 

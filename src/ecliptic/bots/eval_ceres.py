@@ -100,6 +100,9 @@ class CeresEvaluator:
     def values(self, state: State) -> list[float]:
         return [self.seat_value(state, seat) for seat in range(len(state.players))]
 
+    def value(self, state: State, seat: int) -> float:
+        return self.seat_value(state, seat)
+
     def quiet(self, state: State, seat: int) -> bool:
         if state.is_over or state.current_player != seat or not state.stack:
             return True

@@ -156,6 +156,9 @@ class TauCetiEvaluator:
         future = self.future(state)
         return [self.seat_value(state, seat, future) for seat in range(len(state.players))]
 
+    def value(self, state: State, seat: int) -> float:
+        return self.seat_value(state, seat, self.future(state))
+
     def quiet(self, state: State, seat: int) -> bool:
         if state.is_over or state.current_player != seat:
             return True

@@ -34,6 +34,11 @@ class Evaluator(Protocol):
     def values(self, state: Any) -> list[float]:
         """Each seat's standing: points now plus the points its resources are worth."""
 
+    def value(self, state: Any, seat: int) -> float:
+        """``values(state)[seat]`` (the same number), computed for that seat alone: settling a
+        seat's follow-up decisions judges every candidate for that seat only, and valuing the
+        other seats was most of that time."""
+
     def quiet(self, state: Any, seat: int) -> bool:
         """Is ``state`` settled enough to judge for ``seat``? ``False`` while ``seat`` is in the
         middle of an action (a Move step, choosing which IM to keep): the heuristic bot plays
@@ -85,6 +90,9 @@ class ReturnsEvaluator:
     def values(self, state: Any) -> list[float]:
         returns: list[float] = self.game.returns(state)
         return [float(r) for r in returns] if state.is_over else [0.0] * len(returns)
+
+    def value(self, state: Any, seat: int) -> float:
+        return self.values(state)[seat]
 
     def quiet(self, state: Any, seat: int) -> bool:
         return bool(state.current_player != seat)

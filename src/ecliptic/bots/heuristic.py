@@ -94,7 +94,8 @@ class HeuristicBot:
 
 def settle(game: Any, ev: Evaluator, state: Any, seat: int, depth: int) -> None:
     """Play ``seat``'s follow-up decisions of the action under way, each by the evaluator's
-    one-step judgement, until the position is quiet or ``depth`` decisions were made."""
+    one-step judgement of ``seat``'s own value, until the position is quiet or ``depth``
+    decisions were made."""
     for _ in range(depth):
         if state.is_over or ev.quiet(state, seat):
             return
@@ -107,7 +108,7 @@ def settle(game: Any, ev: Evaluator, state: Any, seat: int, depth: int) -> None:
         for action in actions:
             s = state.clone()
             game.apply(s, action)
-            value = ev.values(s)[seat]
+            value = ev.value(s, seat)
             if value > best_value + TIE:
                 best, best_value = action, value
         assert best is not None

@@ -30,12 +30,18 @@ then walks one tree shared by all players:
 Decisions where only one action is legal are played without a tree edge, and without any
 search when it is the bot's own decision. The move played is the most visited root action.
 
+**Early termination** (``prune=1``, the default; "smart pruning"): the search stops as soon
+as the most visited root action leads every other by more visits than there are iterations
+left (on a time budget: left at the rate so far). One iteration adds at most one visit to
+one root action, so the move can no longer change: on an iteration budget it is exactly the
+full budget's move, in less time.
+
 Budget: ``ismcts:200ms`` or ``ismcts:1s`` (wall clock per decision, checked after every
 iteration: the search stops when one more iteration would overrun), or ``ismcts:500it``
 (iterations, reproducible). Options after ``/``: ``c`` exploration constant (0.7),
 ``rollout`` random decisions per rollout (0), ``prior`` weight of the root prior (3; 0 turns
-it off and expands untried root actions first), ``model`` (quick or tree), ``w.<weight>``
-evaluation weights.
+it off and expands untried root actions first), ``model`` (quick or tree), ``prune`` (1:
+early termination; 0: spend the whole budget), ``w.<weight>`` evaluation weights.
 """
 
 from __future__ import annotations
@@ -51,7 +57,7 @@ from ecliptic.bots.heuristic import settle
 from ecliptic.engine.actions import Action
 from ecliptic.engine.rng import Rng
 
-OPTIONS = {"c", "rollout", "prior", "model"}
+OPTIONS = {"c", "rollout", "prior", "model", "prune"}
 DEFAULT_BUDGET = "200ms"
 SETTLE_STEPS = 8
 """Follow-up decisions played greedily before a leaf is judged (see ``_playout``)."""
@@ -81,7 +87,7 @@ class IsmctsBot:
 
     def __init__(self, seed: int, *, iterations: int | None = None, seconds: float | None = None,
                  c: float = 0.7, rollout: int = 0, prior: float = 3.0, quick: bool = True,
-                 options: dict[str, str] | None = None) -> None:
+                 prune: bool = True, options: dict[str, str] | None = None) -> None:
         if (iterations is None) == (seconds is None):
             raise ValueError("give the ISMCTS bot a budget in iterations or in seconds (one of them)")
         self.rng = Rng.from_seed(seed)
@@ -91,6 +97,7 @@ class IsmctsBot:
         self.rollout = rollout
         self.prior = prior
         self.quick = quick
+        self.prune = prune
         self.options = dict(options or {})
         self.last_iterations = 0
         self._evaluators: dict[str, Evaluator] = {}
@@ -117,13 +124,15 @@ class IsmctsBot:
             self._iterate(game, ev, state, seat, root, actions, priors)
             done += 1
             if self.iterations is not None:
-                if done >= self.iterations:
-                    break
+                left = self.iterations - done
             else:
                 spent = time.perf_counter() - start
                 assert self.seconds is not None
                 if spent + spent / done > self.seconds:  # another iteration would overrun
                     break
+                left = int((self.seconds - spent) / (spent / done))  # at the rate so far
+            if left <= 0 or (self.prune and _decided(root, seat, actions, left)):
+                break
         self.last_iterations = done
         return self._most_visited(root, seat, actions, priors)
 
@@ -264,6 +273,25 @@ class IsmctsBot:
         return best[0] if len(best) == 1 else best[self.rng.below(len(best))]
 
 
+def _decided(root: Node, seat: int, actions: list[Action], left: int) -> bool:
+    """Is the move settled: is the most visited root action more than ``left`` visits ahead
+    of every other, so that no other can catch it in the ``left`` iterations to come?
+
+    Each iteration adds one visit to at most one root action, so once the leader is more than
+    ``left`` visits ahead of every other action, no other action can reach (or tie) its count:
+    the move is settled and the rest of the budget would not change it ("smart pruning").
+    On an iteration budget the move is exactly the one the full budget plays."""
+    first = second = 0
+    for action in actions:
+        child = root.children.get((seat, action))
+        n = child.visits if child is not None else 0
+        if n > first:
+            first, second = n, first
+        elif n > second:
+            second = n
+    return first - second > left
+
+
 def parse_budget(text: str) -> tuple[int | None, float | None]:
     """``"200ms"`` -> (None, 0.2); ``"1s"`` -> (None, 1.0); ``"500it"`` -> (500, None)."""
     m = _BUDGET.match(text.strip().lower())
@@ -291,9 +319,12 @@ def _make(option: str | None, seed: int) -> IsmctsBot:
     model = named.get("model", "quick")
     if model not in ("tree", "quick"):
         raise BotSpecError(f"ismcts option model is tree or quick (got {model!r})")
+    prune = number_option("ismcts", named, "prune", 1, 0, 1)
+    if prune not in (0, 1):
+        raise BotSpecError(f"ismcts option prune is 0 or 1 (got {named['prune']!r})")
     weights = {k: v for k, v in named.items() if k.startswith("w.")}
     return IsmctsBot(seed, iterations=iterations, seconds=seconds, c=c, rollout=rollout, prior=prior,
-                     quick=model == "quick", options=weights)
+                     quick=model == "quick", prune=prune == 1, options=weights)
 
 
 register_bot("ismcts", _make)
