@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from ecliptic.cli import app
 from ecliptic.sim.tournament import (
+    TournamentResult,
     cycle_length,
     faction_names,
+    merge,
     ranks_of,
     run_tournament,
     seating,
@@ -120,3 +123,76 @@ def test_play_takes_a_level_for_the_bots() -> None:
     assert out.exit_code == 0, out.output
     bad = CliRunner().invoke(app, ["play", "--level", "expert"], input="quit\n")
     assert bad.exit_code == 2
+
+
+# -- merging tournaments played in parts ---------------------------------------------------
+
+
+def _parts() -> tuple[TournamentResult, TournamentResult]:
+    bots = ["random", "heuristic:depth=2"]
+    return (run_tournament("tauceti", 2, bots, 4, 31, SHORT), run_tournament("tauceti", 2, bots, 4, 32, SHORT))
+
+
+def test_a_tournament_read_back_from_its_json_has_the_same_standings() -> None:
+    one, _ = _parts()
+    again = TournamentResult.from_json(json.loads(json.dumps(one.to_json())))
+    assert again.deterministic_json() == one.deterministic_json()
+    assert again.timing["ms_per_decision"] == pytest.approx(one.timing["ms_per_decision"])
+
+
+def test_merged_parts_count_every_game_and_rate_them_again() -> None:
+    one, two = _parts()
+    merged = merge([TournamentResult.from_json(p.to_json()) for p in (one, two)])
+    assert merged.games == 8 and merged.merged_seeds == (31, 32)
+    for bot in ("random", "heuristic:depth=2"):
+        a, b, m = (next(s for s in r.standings if s.bot == bot) for r in (one, two, merged))
+        assert m.seat_games == a.seat_games + b.seat_games == 8
+        assert m.wins == pytest.approx(a.wins + b.wins)
+        assert m.mean_gp == pytest.approx((a.gp + b.gp) / 8)
+        assert m.decisions == a.decisions + b.decisions
+        assert m.sigma < a.sigma  # rated over twice the games
+    assert [r.seed for r in merged.results] == [r.seed for r in one.results + two.results]
+
+
+def test_an_older_file_without_returns_gives_the_win_to_the_first_place() -> None:
+    one, _ = _parts()
+    data = one.to_json()
+    for g in data["results"]:
+        del g["returns"]
+    data.pop("timing")
+    old = TournamentResult.from_json(data)
+    assert [s.wins for s in old.standings] == [s.wins for s in one.standings]
+    assert all(s.decisions == 0 for s in old.standings)  # no timing kept: none shown
+
+
+def test_only_runs_of_the_same_bots_game_and_configuration_merge() -> None:
+    one, _ = _parts()
+    other = run_tournament("tauceti", 2, ["random", "random"], 2, 31, SHORT)
+    with pytest.raises(ValueError, match="differs from the first in its bots"):
+        merge([one, other])
+    with pytest.raises(ValueError, match="at least one"):
+        merge([])
+
+
+def test_the_merge_command_prints_one_table_and_refuses_bad_files(tmp_path: Path) -> None:
+    one, two = _parts()
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(one.to_json()))
+    b.write_text(json.dumps(two.to_json()))
+    runner = CliRunner()
+    out = runner.invoke(app, ["tournament-merge", str(a), str(b)])
+    assert out.exit_code == 0, out.output
+    assert "8 games of tauceti" in out.output and "merged from 2 runs, seeds 31, 32" in out.output
+    data = json.loads(runner.invoke(app, ["tournament-merge", str(a), str(b), "--json"]).output)
+    assert data["games"] == 8 and data["merged_seeds"] == [31, 32]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "tauceti"}')
+    before = bad.read_text()
+    out = runner.invoke(app, ["tournament-merge", str(a), str(bad)])
+    assert out.exit_code == 2 and "is not the JSON of `ecliptic tournament --json`" in out.output
+    assert bad.read_text() == before
+    out = runner.invoke(app, ["tournament-merge", str(tmp_path / "missing.json")])
+    assert out.exit_code == 2 and "cannot read" in out.output
+    bad.write_text("{nope")
+    out = runner.invoke(app, ["tournament-merge", str(bad)])
+    assert out.exit_code == 2 and "is not JSON" in out.output

@@ -456,6 +456,38 @@ def tournament(
     out.print(tournament_table(result))
 
 
+@app.command("tournament-merge")
+def tournament_merge(
+    files: Annotated[list[Path], typer.Argument(help="JSON files written by `ecliptic tournament --json`.")],
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+) -> None:
+    """Merge tournaments of the same bots, game and configuration played in parts (several
+    commands, machines or seeds) into one table: every game counts, ratings are computed again."""
+    from ecliptic.sim.tournament import TournamentResult, merge, tournament_table
+
+    out, err = _console(), _console(stderr=True)
+    parts = []
+    for path in files:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise _fail(err, f"cannot read {path}: {exc.strerror or exc}") from None
+        except json.JSONDecodeError as exc:
+            raise _fail(err, f"{path} is not JSON (line {exc.lineno}: {exc.msg})") from None
+        try:
+            parts.append(TournamentResult.from_json(data, str(path)))
+        except ValueError as exc:
+            raise _fail(err, str(exc)) from None
+    try:
+        result = merge(parts)
+    except ValueError as exc:
+        raise _fail(err, str(exc)) from None
+    if json_output:
+        typer.echo(json.dumps(result.to_json()))
+        return
+    out.print(tournament_table(result))
+
+
 # -- scenario ------------------------------------------------------------------------
 
 scenario_app = typer.Typer(help="Scenario files: an exact situation and its expected outcome (docs/scenarios.md).",

@@ -13,6 +13,11 @@ seeds from the game seed and the seat; the ratings are computed afterwards in ga
 So the same seed gives the same results whatever the number of worker processes. Only the
 timing (seconds, milliseconds per decision) differs from run to run, and it is kept apart.
 
+Long tournaments can be played in parts (several commands, machines or seeds) and
+merged afterwards (:func:`merge`, ``ecliptic tournament-merge a.json b.json``): each part's
+JSON keeps every game's result, and the standings and ratings are computed again over all
+the games, in the order of the files.
+
 Win rates carry 95% Wilson score intervals; a win shared by k players counts 1/k. Ratings
 are openskill's Plackett-Luce model (mu, sigma; "ordinal" = mu - 3 sigma), updated once
 per game from the finishing order; a bot that fills several seats of one game gets the
@@ -21,6 +26,7 @@ mean of its seats' updates.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -123,6 +129,8 @@ class TournamentResult:
     standings: list[Standing]
     results: list[TournamentGame] = field(default_factory=list, repr=False)
     seconds: float = 0.0
+    merged_seeds: tuple[int, ...] = ()
+    """The run seeds of the parts, for a result merged from several runs (:func:`merge`)."""
 
     @property
     def mean_rounds(self) -> float:
@@ -140,18 +148,47 @@ class TournamentResult:
 
     def deterministic_json(self) -> dict[str, Any]:
         """Everything the seed fixes (no timing): equal runs give equal dictionaries."""
-        return {
+        out: dict[str, Any] = {
             "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
             "bots": list(self.bots), "config": dict(self.config), "mean_rounds": self.mean_rounds,
             "standings": [s.to_json() for s in self.standings],
             "results": [{"seed": r.seed, "bots": list(r.bots), "factions": list(r.factions),
-                         "gp": list(r.gp), "ranks": list(r.ranks)} for r in self.results],
+                         "gp": list(r.gp), "ranks": list(r.ranks), "returns": list(r.returns),
+                         "rounds": r.rounds, "decisions": r.decisions} for r in self.results],
         }
+        if self.merged_seeds:
+            out["merged_seeds"] = list(self.merged_seeds)
+        return out
 
     def to_json(self) -> dict[str, Any]:
         out = self.deterministic_json()
         out["timing"] = self.timing
+        out["timing"]["games"] = [{"seat_decisions": list(r.seat_decisions),
+                                   "think_seconds": list(r.think_seconds)} for r in self.results]
         return out
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "the tournament") -> TournamentResult:
+        """Read back what :meth:`to_json` wrote (``ecliptic tournament --json``), for
+        :func:`merge`. Files written before the games' returns were kept are read too: their
+        winners are the seats in first place. A malformed file raises ``ValueError``."""
+        try:
+            games = data["results"]
+            timing = data.get("timing", {}).get("games") or [{}] * len(games)
+            if len(timing) != len(games):
+                raise ValueError("its timing does not list every game")
+            results = [_game_from_json(i, g, t) for i, (g, t) in enumerate(zip(games, timing, strict=True))]
+            bots = [str(b) for b in data["bots"]]
+            result = cls(str(data["game"]), int(data["players"]), len(results), int(data["seed"]), bots,
+                         dict(data["config"]), standings_of(bots, results), results,
+                         float(data.get("timing", {}).get("seconds", 0.0)),
+                         tuple(int(s) for s in data.get("merged_seeds", ())))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+            raise ValueError(f"{source} is not the JSON of `ecliptic tournament --json` ({why})") from None
+        if int(data["games"]) != len(results):
+            raise ValueError(f"{source} says {data['games']} games but lists {len(results)}")
+        return result
 
 
 # Statistics ---------------------------------------------------------------------------
@@ -312,6 +349,45 @@ def _run(tasks: list[tuple[str, dict[str, Any], int, int, Seating, int]], worker
     return sorted(results, key=lambda r: r.index)
 
 
+def _game_from_json(index: int, g: Mapping[str, Any], timing: Mapping[str, Any]) -> TournamentGame:
+    ranks = tuple(float(r) for r in g["ranks"])
+    if "returns" in g:
+        returns = tuple(float(r) for r in g["returns"])
+    else:  # an older file: the winners are the seats in first place, sharing the win
+        first = [i for i, r in enumerate(ranks) if r == min(ranks)]
+        returns = tuple(1.0 / len(first) if i in first else 0.0 for i in range(len(ranks)))
+    bots = tuple(str(b) for b in g["bots"])
+    if not len(bots) == len(ranks) == len(returns) == len(g["gp"]):
+        raise ValueError(f"game {index + 1} lists {len(bots)} bots and {len(ranks)} ranks")
+    return TournamentGame(index, int(g["seed"]), bots, tuple(str(f) for f in g["factions"]),
+                          tuple(float(x) for x in g["gp"]), returns, ranks, int(g.get("rounds", 0)),
+                          int(g.get("decisions", 0)), tuple(float(x) for x in timing.get("think_seconds", ())),
+                          tuple(int(x) for x in timing.get("seat_decisions", ())))
+
+
+def merge(parts: Sequence[TournamentResult]) -> TournamentResult:
+    """One tournament from several runs of the same bots, game and configuration (played in
+    parts, on several machines, or with several seeds): every game of every part, in the
+    order of the parts, and the standings and ratings computed again over all of them."""
+    if not parts:
+        raise ValueError("name at least one tournament to merge")
+    first = parts[0]
+    for i, p in enumerate(parts[1:], 2):
+        for what, mine, theirs in (("game", first.game, p.game), ("players", first.players, p.players),
+                                   ("bots", first.bots, p.bots), ("config", first.config, p.config)):
+            if mine != theirs:
+                raise ValueError(f"tournament {i} differs from the first in its {what} ({theirs!r}, not {mine!r}): "
+                                 "only runs of the same bots, game and configuration can be merged")
+    results: list[TournamentGame] = []
+    for p in parts:
+        for r in sorted(p.results, key=lambda g: g.index):
+            results.append(dataclasses.replace(r, index=len(results)))
+    seeds = tuple(s for p in parts for s in (p.merged_seeds or (p.seed,)))
+    return TournamentResult(first.game, first.players, len(results), first.seed, list(first.bots),
+                            dict(first.config), standings_of(first.bots, results), results,
+                            sum(p.seconds for p in parts), seeds)
+
+
 def standings_of(bots: Sequence[str], results: Sequence[TournamentGame]) -> list[Standing]:
     """Fold the games (in game order) into one standing per bot, ratings included."""
     table = {b: Standing(b) for b in dict.fromkeys(bots)}
@@ -361,8 +437,10 @@ def tournament_table(result: TournamentResult) -> Any:
     from rich.table import Table
     from rich.text import Text
 
+    seeds = (f"merged from {len(result.merged_seeds)} runs, seeds {', '.join(map(str, result.merged_seeds))}"
+             if result.merged_seeds else f"seed {result.seed}")
     heading = Text(f"{result.games} games of {result.game}, {result.players} player(s) each, "
-                   f"seed {result.seed}, bots {','.join(result.bots)}", style="bold")
+                   f"{seeds}, bots {','.join(result.bots)}", style="bold")
     table = Table(box=box.SIMPLE_HEAD)
     for col in ("Bot", "Games", "Wins", "Win rate", "95% CI", "GP", "Rank", "Rating", "ms/dec"):
         table.add_column(col, justify="left" if col == "Bot" else "right")
@@ -370,7 +448,8 @@ def tournament_table(result: TournamentResult) -> Any:
     for s in sorted(result.standings, key=lambda s: -s.ordinal):
         lo, hi = s.interval
         table.add_row(s.bot, str(s.seat_games), f"{s.wins:.4g}", f"{s.win_rate:.1%}", f"{lo:.1%}–{hi:.1%}",
-                      f"{s.mean_gp:.2f}", f"{s.mean_rank:.2f}", f"{s.mu:.1f}±{s.sigma:.1f}", f"{ms[s.bot]:.1f}")
+                      f"{s.mean_gp:.2f}", f"{s.mean_rank:.2f}", f"{s.mu:.1f}±{s.sigma:.1f}",
+                      f"{ms[s.bot]:.1f}" if s.decisions else "–")
     footer = Text(f"Games = seat-games; GP and Rank are means; Rating = openskill Plackett-Luce mu±sigma. "
                   f"Mean rounds {result.mean_rounds:.2f} · {result.seconds:.1f} s wall clock", style="dim")
     return Group(heading, table, footer)
