@@ -134,7 +134,9 @@ class TournamentResult:
 
     @property
     def mean_rounds(self) -> float:
-        return sum(r.rounds for r in self.results) / len(self.results) if self.results else 0.0
+        """Over the games whose rounds are known (files of older versions did not keep them)."""
+        known = [r.rounds for r in self.results if r.rounds]
+        return sum(known) / len(known) if known else 0.0
 
     @property
     def timing(self) -> dict[str, Any]:
