@@ -102,6 +102,21 @@ class ReturnsEvaluator:
 
 
 
+class Evaluators:
+    """A bot's evaluators, one per game, made on first use with the bot's weight options
+    (``w.<name>``): the bot is built before it knows which game it will play."""
+
+    def __init__(self, options: Mapping[str, str]) -> None:
+        self.options = dict(options)
+        self._made: dict[str, Evaluator] = {}
+
+    def __call__(self, game: Any) -> Evaluator:
+        name = str(getattr(game, "name", ""))
+        if name not in self._made:
+            self._made[name] = evaluator_for(game, self.options)
+        return self._made[name]
+
+
 def win_chances(values: Sequence[float], temperature: float) -> list[float]:
     """Point estimates turned into chances of winning that add up to 1 (a softmax): the
     reward ISMCTS backs up from a position it stopped playing out."""

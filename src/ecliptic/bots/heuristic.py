@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ecliptic.bots.base import BotSpecError, number_option, parse_options, register_bot
-from ecliptic.bots.evaluator import Evaluator, advantage, evaluator_for
+from ecliptic.bots.evaluator import Evaluator, Evaluators, advantage
 from ecliptic.engine.actions import Action
 from ecliptic.engine.rng import Rng
 
@@ -46,13 +46,7 @@ class HeuristicBot:
         self.epsilon = epsilon
         self.options = dict(options or {})
         self.rivals = rivals
-        self._evaluators: dict[str, Evaluator] = {}
-
-    def evaluator(self, game: Any) -> Evaluator:
-        name = str(getattr(game, "name", ""))
-        if name not in self._evaluators:
-            self._evaluators[name] = evaluator_for(game, self.options)
-        return self._evaluators[name]
+        self.evaluator = Evaluators(self.options)
 
     def choose(self, game: Any, state: Any, seat: int) -> Action:
         actions: list[Action] = game.legal_actions(state)

@@ -52,7 +52,7 @@ import time
 from typing import Any
 
 from ecliptic.bots.base import BotSpecError, number_option, parse_options, register_bot
-from ecliptic.bots.evaluator import Evaluator, advantage, evaluator_for, win_chances
+from ecliptic.bots.evaluator import Evaluator, Evaluators, advantage, win_chances
 from ecliptic.bots.heuristic import settle
 from ecliptic.engine.actions import Action
 from ecliptic.engine.rng import Rng
@@ -100,13 +100,7 @@ class IsmctsBot:
         self.prune = prune
         self.options = dict(options or {})
         self.last_iterations = 0
-        self._evaluators: dict[str, Evaluator] = {}
-
-    def evaluator(self, game: Any) -> Evaluator:
-        name = str(getattr(game, "name", ""))
-        if name not in self._evaluators:
-            self._evaluators[name] = evaluator_for(game, self.options)
-        return self._evaluators[name]
+        self.evaluator = Evaluators(self.options)
 
     def choose(self, game: Any, state: Any, seat: int) -> Action:
         start = time.perf_counter()
