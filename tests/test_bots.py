@@ -10,24 +10,14 @@ import pytest
 from ecliptic.bots import BotSpecError, RandomBot, bot_seed, make_bot
 from ecliptic.engine.actions import Action
 from ecliptic.tauceti.game import TauCeti
+from test_heuristic import play
 
 GAME = TauCeti()
 
 
 def _play(seed: int, bot_seed_base: int, players: int = 2, limit: int = 400) -> list[str]:
     """Random bots in every seat, checking each choice against the legal actions."""
-    state = GAME.new_game({"layout": "random", "players": players, "game": "short"}, seed)
-    bots = [RandomBot(bot_seed_base + s) for s in range(players)]
-    chosen: list[str] = []
-    while not state.is_over and len(chosen) < limit:
-        seat = state.current_player
-        assert seat is not None
-        legal = GAME.legal_actions(state)
-        action = bots[seat].choose(GAME, state, seat)
-        assert action in legal
-        GAME.apply(state, action)
-        chosen.append(str(action))
-    return chosen
+    return play(["random"] * players, seed, limit, bot_seed_base=bot_seed_base)
 
 
 def test_random_bot_only_returns_legal_actions() -> None:

@@ -143,9 +143,13 @@ def test_the_quick_model_of_other_players_passes() -> None:
 # Playing -------------------------------------------------------------------------------
 
 
-def play(specs: list[str], seed: int, limit: int = 250, game: str = "short") -> list[str]:
+def play(specs: list[str], seed: int, limit: int = 250, game: str = "short",
+         bot_seed_base: int | None = None) -> list[str]:
+    """Bots in every seat, each choice checked against the legal actions (bot seeds from
+    ``bot_seed_base``, by default from the game seed)."""
     state = GAME.new_game({"layout": "random", "players": len(specs), "game": game}, seed)
-    bots = [make_bot(spec, 1000 * seed + s) for s, spec in enumerate(specs)]
+    base = 1000 * seed if bot_seed_base is None else bot_seed_base
+    bots = [make_bot(spec, base + s) for s, spec in enumerate(specs)]
     chosen: list[str] = []
     while not state.is_over and len(chosen) < limit:
         seat = state.current_player
