@@ -358,7 +358,10 @@ class Nim:
 
 
 def test_a_game_without_an_evaluator_gets_the_returns_one() -> None:
-    assert isinstance(evaluator_for(Nim()), ReturnsEvaluator)
+    ev = evaluator_for(Nim())
+    assert isinstance(ev, ReturnsEvaluator)
+    assert ev.chances(NimState(3)) == [0.5, 0.5]  # nothing known before the end...
+    assert ev.chances(NimState(0, player=1)) == [0.0, 1.0]  # ...then who took the last stone
 
 
 def test_the_heuristic_takes_the_last_stones_in_any_game() -> None:

@@ -10,6 +10,7 @@ message and an exit code, never a traceback.
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import sys
 from collections.abc import Callable, Mapping
@@ -486,6 +487,56 @@ def tournament_merge(
         typer.echo(json.dumps(result.to_json()))
         return
     out.print(tournament_table(result))
+
+
+@app.command()
+def calibrate(
+    games: Annotated[int, typer.Option(min=1, help="Games of four heuristic bots to learn from.")] = 150,
+    seed: Annotated[int, typer.Option(help="Seed of the first game (game i has seed + i).")] = 1000,
+    every: Annotated[int, typer.Option(min=1, help="Keep a position every this many decisions.")] = 4,
+    players: Annotated[int, typer.Option(min=2, max=4, help="Players per game.")] = 4,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+) -> None:
+    """Fit the temperature of ISMCTS's win chances (Tau Ceti) to games of heuristic bots: the
+    best temperature by share of the game still to come, and the curve the weights file uses."""
+    from ecliptic.bots import calibrate as cal
+    from ecliptic.bots.evaluator import evaluator_for
+
+    out, err = _console(), _console(stderr=True)
+    game_obj = get_game("tauceti")
+    config = game_config("tauceti", layout="random")
+    config["players"] = players
+    progress = Progress(TextColumn("Calibrating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=err, disable=json_output, transient=True)
+    with progress:
+        task = progress.add_task("games", total=games)
+        samples = cal.collect(game_obj, config, games, seed, every, progress=lambda: progress.advance(task))
+    ev: Any = evaluator_for(game_obj)
+    in_use = ev.temperature_at
+    rows = []
+    for low, high, inside in cal.buckets(samples):
+        best = cal.best_temperature(inside)
+        rows.append({"future_from": low, "future_to": min(high, 1.0), "positions": len(inside), "best": best,
+                     "loss_best": cal.log_loss(inside, cal.curve(best, best, 1.0)),
+                     "loss_in_use": cal.log_loss(inside, in_use)})
+    fit = cal.fit_curve(samples)
+    summary = {"games": games, "seed": seed, "positions": len(samples), "buckets": rows,
+               "fit": {"temperature": fit.end, "temperature_start": fit.start, "temperature_shape": fit.shape,
+                       "loss": fit.loss},
+               "loss_in_use": cal.log_loss(samples, in_use), "loss_uniform": math.log(players)}
+    if json_output:
+        typer.echo(json.dumps(summary))
+        return
+    table = Table(box=box.SIMPLE_HEAD, title=f"{len(samples)} positions from {games} games of heuristic bots")
+    for name in ("Future", "Positions", "Best T", "Loss at best", "Loss in use"):
+        table.add_column(name, justify="right")
+    for r in rows:
+        table.add_row(f"{r['future_from']:.1f}–{r['future_to']:.1f}", str(r["positions"]), f"{r['best']:.2f}",
+                      f"{r['loss_best']:.3f}", f"{r['loss_in_use']:.3f}")
+    out.print(table)
+    out.print(f"Fitted: temperature = {fit.end:g}, temperature_start = {fit.start:g}, "
+              f"temperature_shape = {fit.shape:g} (log loss {fit.loss:.4f}; weights in use "
+              f"{summary['loss_in_use']:.4f}; knowing nothing {math.log(players):.4f}).")
 
 
 # -- scenario ------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ecliptic.bots.evaluator import checked_weights, parse_weight_overrides, register_evaluator
+from ecliptic.bots.evaluator import checked_weights, parse_weight_overrides, register_evaluator, win_chances
 from ecliptic.ceres import scoring
 from ecliptic.ceres.state import State
 from ecliptic.engine.actions import Action
@@ -102,6 +102,9 @@ class CeresEvaluator:
 
     def value(self, state: State, seat: int) -> float:
         return self.seat_value(state, seat)
+
+    def chances(self, state: State) -> list[float]:
+        return win_chances(self.values(state), self.temperature)
 
     def quiet(self, state: State, seat: int) -> bool:
         if state.is_over or state.current_player != seat or not state.stack:

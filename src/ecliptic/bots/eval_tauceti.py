@@ -26,7 +26,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from ecliptic.bots.evaluator import checked_weights, parse_weight_overrides, register_evaluator
+from ecliptic.bots.evaluator import checked_weights, parse_weight_overrides, register_evaluator, win_chances
 from ecliptic.engine.actions import Action
 from ecliptic.tauceti import board, flow, scoring, ship
 from ecliptic.tauceti.actions.missions import delivery_reward
@@ -54,7 +54,9 @@ class Weights:
     """One faction's evaluation weights (see ``weights/tauceti.toml`` for each meaning)."""
 
     rivals: float = 1.0
-    temperature: float = 3.0
+    temperature: float = 1.0
+    temperature_start: float = 6.0
+    temperature_shape: float = 1.5
     expected_rounds: float = 10.7
     tau: float = 0.22
     tau_income: float = 1.5
@@ -112,12 +114,11 @@ def check_chance(dice: int, target: int, successes: int) -> float:
     return sum(math.comb(dice, k) * p**k * (1 - p) ** (dice - k) for k in range(successes, dice + 1))
 
 
-@lru_cache(maxsize=512)
-def _adjacency(layout: tuple[tuple[str, int, int], ...]) -> dict[str, tuple[str, ...]]:
+def _adjacency(layout: tuple[tuple[str, tuple[int, int]], ...]) -> dict[str, tuple[str, ...]]:
     """Which tiles touch which, for passable tiles (TAU CETI cannot be moved through)."""
-    where = {(q, r): tile for tile, q, r in layout}
+    where = {cell: tile for tile, cell in layout}
     out: dict[str, tuple[str, ...]] = {}
-    for tile, q, r in layout:
+    for tile, (q, r) in layout:
         near = (where.get((q + dq, r + dr)) for dq, dr in board.DIRECTIONS)
         out[tile] = tuple(sorted(t for t in near if t is not None and t != "TC"))
     return out
@@ -125,7 +126,14 @@ def _adjacency(layout: tuple[tuple[str, int, int], ...]) -> dict[str, tuple[str,
 
 def distances(state: State, start: str) -> dict[str, int]:
     """Sectors travelled from ``start`` to every reachable tile (ordinary moves)."""
-    layout = tuple(sorted((t, int(c[0]), int(c[1])) for t, c in state.layout.items()))
+    return _distances(tuple(state.layout.items()), start)
+
+
+@lru_cache(maxsize=4096)
+def _distances(layout: tuple[tuple[str, tuple[int, int]], ...], start: str) -> dict[str, int]:
+    """The breadth-first search behind :func:`distances`, remembered per layout and start:
+    the evaluator asks it for every position it judges, and a game has few layouts (tiles
+    are only ever added) and few starts. The answer is shared: callers only read it."""
     adj = _adjacency(layout)
     dist = {start: 0}
     queue = deque([start])
@@ -144,7 +152,6 @@ class TauCetiEvaluator:
     def __init__(self, default: Weights, factions: Mapping[str, Weights]) -> None:
         self.default = default
         self.factions = dict(factions)
-        self.temperature = default.temperature
         self.rivals = default.rivals
 
     def weights(self, faction: str) -> Weights:
@@ -158,6 +165,19 @@ class TauCetiEvaluator:
 
     def value(self, state: State, seat: int) -> float:
         return self.seat_value(state, seat, self.future(state))
+
+    def chances(self, state: State) -> list[float]:
+        future = self.future(state)
+        values = [self.seat_value(state, seat, future) for seat in range(len(state.players))]
+        return win_chances(values, self.temperature_at(future))
+
+    def temperature_at(self, future: float) -> float:
+        """The GP lead that makes a seat e times likelier to win, ``future`` of the game still
+        to come: ``temperature`` at the end, ``temperature_start`` at the start, in between
+        along ``future ** temperature_shape`` (fitted to heuristic games: docs/bots.md)."""
+        w = self.default
+        shape: float = future ** w.temperature_shape
+        return w.temperature + (w.temperature_start - w.temperature) * shape
 
     def quiet(self, state: State, seat: int) -> bool:
         if state.is_over or state.current_player != seat:

@@ -27,10 +27,6 @@ from ecliptic.engine.actions import Action
 class Evaluator(Protocol):
     """A game's position judgement, in the game's own points (Galactic Points for Tau Ceti)."""
 
-    temperature: float
-    """Points difference that makes one seat e (2.718...) times likelier to win than another
-    in :func:`win_chances`; it turns point estimates into rewards in [0, 1]."""
-
     def values(self, state: Any) -> list[float]:
         """Each seat's standing: points now plus the points its resources are worth."""
 
@@ -38,6 +34,12 @@ class Evaluator(Protocol):
         """``values(state)[seat]`` (the same number), computed for that seat alone: settling a
         seat's follow-up decisions judges every candidate for that seat only, and valuing the
         other seats was most of that time."""
+
+    def chances(self, state: Any) -> list[float]:
+        """Each seat's chance of winning from ``state`` (they add up to 1): the reward ISMCTS
+        backs up from a position it stopped playing out. Usually :func:`win_chances` of
+        :meth:`values` with a temperature that shrinks as the game nears its end: a lead of
+        one point early in the game decides little, in the last round nearly everything."""
 
     def quiet(self, state: Any, seat: int) -> bool:
         """Is ``state`` settled enough to judge for ``seat``? ``False`` while ``seat`` is in the
@@ -82,8 +84,6 @@ def evaluator_for(game: Any, options: dict[str, str] | None = None) -> Evaluator
 class ReturnsEvaluator:
     """For a game with no evaluator of its own: the returns at the end, nothing before."""
 
-    temperature = 1.0
-
     def __init__(self, game: Any) -> None:
         self.game = game
 
@@ -93,6 +93,10 @@ class ReturnsEvaluator:
 
     def value(self, state: Any, seat: int) -> float:
         return self.values(state)[seat]
+
+    def chances(self, state: Any) -> list[float]:
+        values = self.values(state)
+        return values if state.is_over else [1 / len(values)] * len(values)
 
     def quiet(self, state: Any, seat: int) -> bool:
         return bool(state.current_player != seat)
@@ -118,8 +122,8 @@ class Evaluators:
 
 
 def win_chances(values: Sequence[float], temperature: float) -> list[float]:
-    """Point estimates turned into chances of winning that add up to 1 (a softmax): the
-    reward ISMCTS backs up from a position it stopped playing out."""
+    """Point estimates turned into chances of winning that add up to 1 (a softmax in which
+    ``temperature`` points of lead make a seat e = 2.718... times likelier to win)."""
     if not values:
         return []
     t = max(temperature, 1e-6)

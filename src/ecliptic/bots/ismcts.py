@@ -52,7 +52,7 @@ import time
 from typing import Any
 
 from ecliptic.bots.base import BotSpecError, number_option, parse_options, register_bot
-from ecliptic.bots.evaluator import Evaluator, Evaluators, advantage, win_chances
+from ecliptic.bots.evaluator import Evaluator, Evaluators, advantage
 from ecliptic.bots.heuristic import settle
 from ecliptic.engine.actions import Action
 from ecliptic.engine.rng import Rng
@@ -232,7 +232,7 @@ class IsmctsBot:
             settle(game, ev, world, world.current_player, 1)
         if world.is_over:
             return [float(r) for r in game.returns(world)]
-        return win_chances(ev.values(world), ev.temperature)
+        return ev.chances(world)
 
     # The root ------------------------------------------------------------------------------
 

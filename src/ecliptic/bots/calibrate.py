@@ -1,0 +1,154 @@
+"""How sure is a lead? Fitting the temperature of ISMCTS's win chances to played games.
+
+ISMCTS turns the evaluator's point estimates into chances of winning by a softmax whose
+temperature is the lead that makes a seat e times likelier to win
+(:meth:`~ecliptic.bots.evaluator.Evaluator.chances`). How much a lead of one GP means
+depends on how much of the game is left: at the start of a Tau Ceti game it decides little,
+in the last round nearly everything. Guessing one number for the whole game (the first
+version used 3 GP throughout) makes the search indifferent to a lead exactly when it
+matters most, so the temperature is fitted instead, to games of the heuristic bots:
+
+* :func:`collect` plays games and keeps, every few decisions, the evaluator's values of all
+  seats, the share of the game still to come (``future``), and who won in the end;
+* :func:`best_temperature` finds, for a set of such samples, the temperature whose win
+  chances give the winners the highest likelihood (the lowest log loss);
+* :func:`fit_curve` fits ``end + (start - end) * future ** shape`` to all samples at once,
+  the form :meth:`~ecliptic.bots.eval_tauceti.TauCetiEvaluator.temperature_at` uses.
+
+``ecliptic calibrate`` runs the three and prints the table; docs/bots.md keeps the figures
+behind the weights file's ``temperature``, ``temperature_start`` and ``temperature_shape``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ecliptic.bots.base import bot_seed
+from ecliptic.bots.evaluator import win_chances
+from ecliptic.bots.heuristic import HeuristicBot
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One position of a played game: how much was still to come, the evaluator's values of
+    every seat, and each seat's share of the win at the end (1 for a sole winner)."""
+
+    future: float
+    values: tuple[float, ...]
+    returns: tuple[float, ...]
+
+
+def collect(game: Any, config: dict[str, Any], games: int, seed: int, every: int = 4,
+            progress: Callable[[], None] | None = None) -> list[Sample]:
+    """Samples from ``games`` games of heuristic bots (game ``i`` has seed ``seed + i``), one
+    every ``every`` decisions. The evaluator is the heuristic bots' own, so its ``future``
+    (the share of the game to come) is the one the temperature will be read at."""
+    if games < 1 or every < 1:
+        raise ValueError("calibrate at least one game, sampling at least every decision")
+    samples: list[Sample] = []
+    for i in range(games):
+        game_seed = seed + i
+        state = game.new_game(config, game_seed)
+        bots = [HeuristicBot(bot_seed(game_seed, seat)) for seat in range(len(state.players))]
+        ev = bots[0].evaluator(game)
+        future = getattr(ev, "future", None)
+        if future is None:
+            raise ValueError(f"the {game.name} evaluator does not say how much of the game is left "
+                             f"(it has no future()), so its temperature cannot be fitted over the game")
+        seen: list[tuple[float, tuple[float, ...]]] = []
+        decisions = 0
+        while not state.is_over:
+            if decisions % every == 0:
+                seen.append((float(future(state)), tuple(ev.values(state))))
+            seat = state.current_player
+            game.apply(state, bots[seat].choose(game, state, seat))
+            decisions += 1
+        returns = tuple(float(r) for r in game.returns(state))
+        samples.extend(Sample(f, values, returns) for f, values in seen)
+        if progress is not None:
+            progress()
+    return samples
+
+
+def log_loss(samples: Sequence[Sample], temperature: Callable[[float], float]) -> float:
+    """Mean negative log-likelihood of the winners under the win chances at ``temperature``
+    (a function of ``future``); a shared win counts by its share. ``log(players)`` is the
+    loss of knowing nothing."""
+    if not samples:
+        raise ValueError("no samples to judge a temperature by")
+    total = 0.0
+    for s in samples:
+        chances = win_chances(s.values, temperature(s.future))
+        total -= sum(r * math.log(max(c, 1e-12)) for r, c in zip(s.returns, chances, strict=True) if r > 0)
+    return total / len(samples)
+
+
+def best_temperature(samples: Sequence[Sample], low: float = 0.05, high: float = 30.0) -> float:
+    """The one temperature with the lowest log loss on ``samples`` (a golden-section search:
+    the loss falls and then rises with the temperature)."""
+    def loss(t: float) -> float:
+        return log_loss(samples, lambda _future: t)
+
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = low, high
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    fc, fd = loss(c), loss(d)
+    for _ in range(40):
+        if fc <= fd:
+            b, d, fd = d, c, fc
+            c = b - ratio * (b - a)
+            fc = loss(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + ratio * (b - a)
+            fd = loss(d)
+    return (a + b) / 2
+
+
+def curve(end: float, start: float, shape: float) -> Callable[[float], float]:
+    """``end + (start - end) * future ** shape``: the temperature along the game."""
+    return lambda future: end + (start - end) * future**shape
+
+
+@dataclass(frozen=True)
+class Fit:
+    end: float
+    start: float
+    shape: float
+    loss: float
+
+
+def fit_curve(samples: Sequence[Sample], ends: Iterable[float] = (0.5, 0.75, 1.0, 1.25, 1.5),
+              starts: Iterable[float] = (3.0, 4.0, 5.0, 6.0, 8.0, 10.0),
+              shapes: Iterable[float] = (1.0, 1.5, 2.0, 2.5, 3.0)) -> Fit:
+    """The curve on the grid ``ends x starts x shapes`` with the lowest log loss (a grid, not
+    an optimizer: the loss is flat near its minimum and round numbers read better)."""
+    best: Fit | None = None
+    for end in ends:
+        for start in starts:
+            for shape in shapes:
+                loss = log_loss(samples, curve(end, start, shape))
+                if best is None or loss < best.loss:
+                    best = Fit(end, start, shape, loss)
+    if best is None:
+        raise ValueError("fit the curve over at least one end, start and shape")
+    return best
+
+
+BUCKETS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0 + 1e-9)
+"""Share-of-the-game buckets of the table: the first holds positions past the expected end
+(future 0: a game that goes on to round 11 or 12), the last the first moves."""
+
+
+def buckets(samples: Sequence[Sample]) -> list[tuple[float, float, list[Sample]]]:
+    """The samples by share of the game to come, in :data:`BUCKETS` (empty buckets left out)."""
+    out = []
+    for low, high in itertools.pairwise(BUCKETS):
+        inside = [s for s in samples if low <= s.future < high]
+        if inside:
+            out.append((low, high, inside))
+    return out
