@@ -111,6 +111,26 @@ def test_the_tournament_command_prints_json_and_a_table() -> None:
     assert table.exit_code == 0 and "Win rate" in table.output and "95% CI" in table.output
 
 
+def test_a_narrow_terminal_folds_a_long_bot_text_and_keeps_every_figure() -> None:
+    from rich.console import Console
+
+    from ecliptic.sim.tournament import tournament_table
+
+    long_bot = "heuristic:depth=1/epsilon=0.5/w.energy=0.1"
+    result = run_tournament("tauceti", 2, [long_bot, "random"], 2, 1, SHORT, workers=1)
+    console = Console(width=80, record=True)
+    console.print(tournament_table(result))
+    text = console.export_text()
+    assert "…" not in text
+    for heading in ("Bot", "Games", "Wins", "Win rate", "95% CI", "GP", "Rank", "Rating", "ms/dec"):
+        assert heading in text
+    rows = text.splitlines()
+    first = next(i for i, line in enumerate(rows) if line.startswith(" heuristic"))
+    last = next(i for i, line in enumerate(rows) if line.startswith(" random"))
+    assert "".join(line.split()[0] for line in rows[first:last]).startswith(long_bot)  # all of it, folded
+    assert rows[first].split()[-1].replace(".", "").isdigit()  # the row ends with its ms/dec figure
+
+
 def test_the_tournament_command_refuses_a_bad_bot() -> None:
     out = CliRunner().invoke(app, ["tournament", "--bots", "random,clever", "--games", "1"])
     assert out.exit_code == 2

@@ -443,9 +443,13 @@ def tournament_table(result: TournamentResult) -> Any:
              if result.merged_seeds else f"seed {result.seed}")
     heading = Text(f"{result.games} games of {result.game}, {result.players} player(s) each, "
                    f"{seeds}, bots {','.join(result.bots)}", style="bold")
-    table = Table(box=box.SIMPLE_HEAD)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for col in ("Bot", "Games", "Wins", "Win rate", "95% CI", "GP", "Rank", "Rating", "ms/dec"):
-        table.add_column(col, justify="left" if col == "Bot" else "right")
+        # A long bot text (ismcts:250ms/model=tree/c=0.3) folds onto more lines; the figures never wrap.
+        if col == "Bot":
+            table.add_column(col, overflow="fold", min_width=10)
+        else:
+            table.add_column(col, justify="right", no_wrap=True)
     ms = result.timing["ms_per_decision"]
     for s in sorted(result.standings, key=lambda s: -s.ordinal):
         lo, hi = s.interval
