@@ -99,5 +99,6 @@ def test_ecliptic_calibrate_prints_the_fit() -> None:
     data = json.loads(out.output)
     assert data["games"] == 1 and data["positions"] > 0
     assert set(data["fit"]) == {"temperature", "temperature_start", "temperature_shape", "loss"}
+    assert 0.05 <= data["constant"]["temperature"] <= 30 and data["constant"]["loss"] > 0
     assert sum(b["positions"] for b in data["buckets"]) == data["positions"]
     assert data["loss_uniform"] == pytest.approx(math.log(4)) and data["loss_in_use"] > 0

@@ -520,9 +520,12 @@ def calibrate(
                      "loss_best": cal.log_loss(inside, cal.curve(best, best, 1.0)),
                      "loss_in_use": cal.log_loss(inside, in_use)})
     fit = cal.fit_curve(samples)
-    summary = {"games": games, "seed": seed, "positions": len(samples), "buckets": rows,
+    constant = cal.best_temperature(samples)
+    constant_loss = cal.log_loss(samples, cal.curve(constant, constant, 1))
+    summary: dict[str, Any] = {"games": games, "seed": seed, "positions": len(samples), "buckets": rows,
                "fit": {"temperature": fit.end, "temperature_start": fit.start, "temperature_shape": fit.shape,
                        "loss": fit.loss},
+               "constant": {"temperature": constant, "loss": constant_loss},
                "loss_in_use": cal.log_loss(samples, in_use), "loss_uniform": math.log(players)}
     if json_output:
         typer.echo(json.dumps(summary))
@@ -535,8 +538,9 @@ def calibrate(
                       f"{r['loss_best']:.3f}", f"{r['loss_in_use']:.3f}")
     out.print(table)
     out.print(f"Fitted: temperature = {fit.end:g}, temperature_start = {fit.start:g}, "
-              f"temperature_shape = {fit.shape:g} (log loss {fit.loss:.4f}; weights in use "
-              f"{summary['loss_in_use']:.4f}; knowing nothing {math.log(players):.4f}).")
+              f"temperature_shape = {fit.shape:g} (log loss {fit.loss:.4f}; the weights in use "
+              f"{summary['loss_in_use']:.4f}; the best single temperature, {constant:.2f} GP for the whole game, "
+              f"{constant_loss:.4f}; knowing nothing {math.log(players):.4f}).")
 
 
 # -- scenario ------------------------------------------------------------------------

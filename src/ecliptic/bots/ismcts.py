@@ -21,8 +21,10 @@ then walks one tree shared by all players:
 * **Rollout** by the default policy: ``rollout`` random legal actions (0 by default: they
   added noise, not strength, in our measurements), then the follow-up decisions of any
   action under way played greedily with the evaluator (at most 8: the cheap heuristic),
-  then the evaluator judges the position; its point estimates become chances of winning
-  (:func:`~ecliptic.bots.evaluator.win_chances`). A finished game gives its returns.
+  then the evaluator judges the position: each seat's chance of winning from there
+  (:meth:`~ecliptic.bots.evaluator.Evaluator.chances`: its point estimates through a softmax
+  whose temperature shrinks as the game nears its end, so a lead counts for more in the last
+  rounds than in the first). A finished game gives its returns.
 * **Backup** max-n style: every edge keyed by (player, action) and crediting the reward *of
   the player who chose it*, so each player's nodes maximise that player's own reward (the
   natural extension of UCT to 4 players; no paranoid or per-player trees).
