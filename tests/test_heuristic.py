@@ -291,6 +291,27 @@ def test_heuristic_options_and_levels() -> None:
     assert isinstance(make_bot("hard", 1), IsmctsBot)
 
 
+def test_distances_follow_the_layout_as_tiles_are_added() -> None:
+    from ecliptic.bots.eval_tauceti import distances
+    from ecliptic.tauceti import board
+
+    state = GAME.new_game({"players": 4, "layout": "random"}, 4)
+    start = state.players[0].position
+    before = distances(state, start)
+    assert before[start] == 0 and "TC" not in before
+    # A tile laid next to the farthest sector is one sector farther (the answer is remembered
+    # per layout, so a changed layout must not get the old answer).
+    far = max(before, key=lambda t: before[t])
+    taken = set(state.layout.values())
+    q, r = state.layout[far]
+    cell = next((q + dq, r + dr) for dq, dr in board.DIRECTIONS if (q + dq, r + dr) not in taken)
+    state.layout["NEW"] = cell
+    after = distances(state, start)
+    assert after["NEW"] <= before[far] + 1 and set(after) == set(before) | {"NEW"}
+    del state.layout["NEW"]
+    assert distances(state, start) == before
+
+
 def test_skill_check_chances() -> None:
     assert check_chance(1, 4, 1) == pytest.approx(0.5)
     assert check_chance(2, 5, 2) == pytest.approx(1 / 9)
