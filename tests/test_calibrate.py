@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ecliptic.bots import calibrate as cal
-from ecliptic.bots.eval_tauceti import Weights, make_evaluator
+from ecliptic.bots.eval_tauceti import TauCetiEvaluator, Weights, make_evaluator
 from ecliptic.bots.evaluator import win_chances
 from ecliptic.cli import app
 from ecliptic.tauceti.game import TauCeti
@@ -60,14 +60,32 @@ def test_equal_values_say_nothing_and_a_sure_lead_says_everything() -> None:
 
 def test_collect_keeps_positions_of_a_played_game_with_its_winners() -> None:
     config = {"players": 4, "layout": "random", "game": "short"}
-    samples = cal.collect(GAME, config, games=1, seed=8, every=10)
-    assert len(samples) > 5
+    positions = cal.collect(GAME, config, games=1, seed=8, every=10)
+    samples = cal.samples(positions, make_evaluator({}))
+    assert len(samples) == len(positions) > 5
     futures = [s.future for s in samples]
     assert futures == sorted(futures, reverse=True) and 0.0 <= futures[-1] <= futures[0] <= 1.0
     assert all(len(s.values) == 4 and sum(s.returns) == pytest.approx(1.0) for s in samples)
     assert len({s.returns for s in samples}) == 1  # one game, one result
+    assert [p.state.round for p in positions] == sorted(p.state.round for p in positions)  # copies, not one state
     with pytest.raises(ValueError, match="at least one game"):
         cal.collect(GAME, config, games=0, seed=8)
+
+
+def test_tuning_lowers_the_log_loss_and_changes_only_the_named_weights() -> None:
+    config = {"players": 4, "layout": "random", "game": "short"}
+    positions = cal.collect(GAME, config, games=5, seed=30, every=12)
+    start = Weights()
+    tuned = cal.tune(positions, start, lambda w: TauCetiEvaluator(w, {}), ("card", "system"), factors=(1.5,))
+    assert tuned.changes and set(tuned.changes) <= {"card", "system"}
+    assert tuned.train_after < tuned.train_before
+    assert all(getattr(tuned.weights, n) == getattr(start, n) for n in ("energy", "tau", "temperature"))
+    train, test = cal.split(positions)
+    assert {p.game for p in test} == {0} and {p.game for p in train} == {1, 2, 3, 4}
+    assert tuned.train_after == pytest.approx(cal.chances_loss(train, TauCetiEvaluator(tuned.weights, {})))
+    assert tuned.test_before == pytest.approx(cal.chances_loss(test, TauCetiEvaluator(start, {})))
+    with pytest.raises(ValueError, match="at least 5 games"):
+        cal.tune([p for p in positions if p.game == 1], start, lambda w: TauCetiEvaluator(w, {}), ("card",))
 
 
 def test_the_evaluator_is_surer_of_a_lead_late_in_the_game() -> None:

@@ -495,12 +495,15 @@ def calibrate(
     seed: Annotated[int, typer.Option(help="Seed of the first game (game i has seed + i).")] = 1000,
     every: Annotated[int, typer.Option(min=1, help="Keep a position every this many decisions.")] = 4,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game.")] = 4,
+    tune: Annotated[bool, typer.Option("--tune", help="Also tune the evaluation weights to predict the "
+                                                       "winners (every 5th game kept apart to test on).")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
 ) -> None:
     """Fit the temperature of ISMCTS's win chances (Tau Ceti) to games of heuristic bots: the
-    best temperature by share of the game still to come, and the curve the weights file uses."""
+    best temperature by share of the game still to come, and the curve the weights file uses;
+    with --tune, the evaluation weights too."""
     from ecliptic.bots import calibrate as cal
-    from ecliptic.bots.evaluator import evaluator_for
+    from ecliptic.bots.eval_tauceti import TUNED, TauCetiEvaluator, load_weights
 
     out, err = _console(), _console(stderr=True)
     game_obj = get_game("tauceti")
@@ -510,8 +513,10 @@ def calibrate(
                         console=err, disable=json_output, transient=True)
     with progress:
         task = progress.add_task("games", total=games)
-        samples = cal.collect(game_obj, config, games, seed, every, progress=lambda: progress.advance(task))
-    ev: Any = evaluator_for(game_obj)
+        positions = cal.collect(game_obj, config, games, seed, every, progress=lambda: progress.advance(task))
+    default, _factions = load_weights()
+    ev = TauCetiEvaluator(default, {})
+    samples = cal.samples(positions, ev)
     in_use = ev.temperature_at
     rows = []
     for low, high, inside in cal.buckets(samples):
@@ -522,11 +527,20 @@ def calibrate(
     fit = cal.fit_curve(samples)
     constant = cal.best_temperature(samples)
     constant_loss = cal.log_loss(samples, cal.curve(constant, constant, 1))
-    summary: dict[str, Any] = {"games": games, "seed": seed, "positions": len(samples), "buckets": rows,
-               "fit": {"temperature": fit.end, "temperature_start": fit.start, "temperature_shape": fit.shape,
-                       "loss": fit.loss},
-               "constant": {"temperature": constant, "loss": constant_loss},
-               "loss_in_use": cal.log_loss(samples, in_use), "loss_uniform": math.log(players)}
+    summary: dict[str, Any] = {
+        "games": games, "seed": seed, "positions": len(samples), "buckets": rows,
+        "fit": {"temperature": fit.end, "temperature_start": fit.start, "temperature_shape": fit.shape,
+                "loss": fit.loss},
+        "constant": {"temperature": constant, "loss": constant_loss},
+        "loss_in_use": cal.log_loss(samples, in_use), "loss_uniform": math.log(players)}
+    tuned = None
+    if tune:
+        with _console(stderr=True).status("Tuning the weights", spinner="dots") as status:
+            tuned = cal.tune(positions, default, lambda w: TauCetiEvaluator(w, {}), TUNED,
+                             progress=None if json_output else lambda line: status.update(f"Tuning: {line}"))
+        summary["tuned"] = {"weights": tuned.changes, "train_before": tuned.train_before,
+                            "train_after": tuned.train_after, "test_before": tuned.test_before,
+                            "test_after": tuned.test_after}
     if json_output:
         typer.echo(json.dumps(summary))
         return
@@ -541,6 +555,12 @@ def calibrate(
               f"temperature_shape = {fit.shape:g} (log loss {fit.loss:.4f}; the weights in use "
               f"{summary['loss_in_use']:.4f}; the best single temperature, {constant:.2f} GP for the whole game, "
               f"{constant_loss:.4f}; knowing nothing {math.log(players):.4f}).")
+    if tuned is not None:
+        out.print(f"Tuned weights (log loss on the games learned from {tuned.train_before:.4f} -> "
+                  f"{tuned.train_after:.4f}, on the games kept apart {tuned.test_before:.4f} -> "
+                  f"{tuned.test_after:.4f}); for the [default] table of weights/tauceti.toml:")
+        for name, value in tuned.changes.items():
+            out.print(f"{name} = {value:.4g}", markup=False, highlight=False)
 
 
 # -- scenario ------------------------------------------------------------------------

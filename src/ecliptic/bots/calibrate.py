@@ -42,36 +42,50 @@ class Sample:
     returns: tuple[float, ...]
 
 
+@dataclass(frozen=True)
+class Position:
+    """A copy of a played game at one moment, the number of that game, and each seat's share
+    of the win at its end: what the temperature and the weights are fitted to."""
+
+    state: Any
+    game: int
+    returns: tuple[float, ...]
+
+
 def collect(game: Any, config: dict[str, Any], games: int, seed: int, every: int = 4,
-            progress: Callable[[], None] | None = None) -> list[Sample]:
-    """Samples from ``games`` games of heuristic bots (game ``i`` has seed ``seed + i``), one
-    every ``every`` decisions. The evaluator is the heuristic bots' own, so its ``future``
-    (the share of the game to come) is the one the temperature will be read at."""
+            progress: Callable[[], None] | None = None) -> list[Position]:
+    """Positions from ``games`` games of heuristic bots (game ``i`` has seed ``seed + i``),
+    one every ``every`` decisions."""
     if games < 1 or every < 1:
         raise ValueError("calibrate at least one game, sampling at least every decision")
-    samples: list[Sample] = []
+    positions: list[Position] = []
     for i in range(games):
         game_seed = seed + i
         state = game.new_game(config, game_seed)
         bots = [HeuristicBot(bot_seed(game_seed, seat)) for seat in range(len(state.players))]
-        ev = bots[0].evaluator(game)
-        future = getattr(ev, "future", None)
-        if future is None:
-            raise ValueError(f"the {game.name} evaluator does not say how much of the game is left "
-                             f"(it has no future()), so its temperature cannot be fitted over the game")
-        seen: list[tuple[float, tuple[float, ...]]] = []
+        seen = []
         decisions = 0
         while not state.is_over:
             if decisions % every == 0:
-                seen.append((float(future(state)), tuple(ev.values(state))))
+                seen.append(state.clone())
             seat = state.current_player
             game.apply(state, bots[seat].choose(game, state, seat))
             decisions += 1
         returns = tuple(float(r) for r in game.returns(state))
-        samples.extend(Sample(f, values, returns) for f, values in seen)
+        positions.extend(Position(copy, i, returns) for copy in seen)
         if progress is not None:
             progress()
-    return samples
+    return positions
+
+
+def samples(positions: Iterable[Position], ev: Any) -> list[Sample]:
+    """The positions as the evaluator ``ev`` sees them: its ``future`` (the share of the game
+    still to come, the one the temperature is read at) and its values of every seat."""
+    future = getattr(ev, "future", None)
+    if future is None:
+        raise ValueError("this evaluator does not say how much of the game is left (it has no "
+                         "future()), so its temperature cannot be fitted over the game")
+    return [Sample(float(future(p.state)), tuple(ev.values(p.state)), p.returns) for p in positions]
 
 
 def log_loss(samples: Sequence[Sample], temperature: Callable[[float], float]) -> float:
@@ -152,3 +166,71 @@ def buckets(samples: Sequence[Sample]) -> list[tuple[float, float, list[Sample]]
         if inside:
             out.append((low, high, inside))
     return out
+
+
+# Tuning the weights ------------------------------------------------------------------------
+
+
+def chances_loss(positions: Sequence[Position], ev: Any) -> float:
+    """Mean log loss of the winners under ``ev.chances`` (the evaluator's whole judgement:
+    its values and its temperature), like :func:`log_loss`."""
+    if not positions:
+        raise ValueError("no positions to judge the weights by")
+    total = 0.0
+    for p in positions:
+        chances = ev.chances(p.state)
+        total -= sum(r * math.log(max(c, 1e-12)) for r, c in zip(p.returns, chances, strict=True) if r > 0)
+    return total / len(positions)
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """The weights :func:`tune` found, and the log loss before and after on the games it
+    learned from (``train``) and on the games it kept apart (``test``)."""
+
+    weights: Any
+    changes: dict[str, float]
+    train_before: float
+    train_after: float
+    test_before: float
+    test_after: float
+
+
+def split(positions: Sequence[Position], every: int = 5) -> tuple[list[Position], list[Position]]:
+    """Every ``every``-th game kept apart to test on; the rest to learn from. Whole games, so
+    the test positions are not near copies of the ones learned from."""
+    train = [p for p in positions if p.game % every != 0]
+    test = [p for p in positions if p.game % every == 0]
+    return train, test
+
+
+def tune(positions: Sequence[Position], start: Any, make: Callable[[Any], Any], names: Sequence[str],
+         factors: Sequence[float] = (1.5, 1.2, 1.08), progress: Callable[[str], None] | None = None) -> Tuned:
+    """Weights that predict the winners better ("Texel tuning"): one weight at a time is
+    multiplied or divided by a factor, and the change is kept when the log loss of
+    ``make(weights).chances`` on the learning games falls; a pass over all weights is repeated
+    until none helps, then the factor shrinks. ``start.updated({name: value})`` makes the next
+    weights (a weight at 0 is tried at 0.05). Games are split by :func:`split`; the test loss
+    says whether the weights learned the game or the games."""
+    train, test = split(positions)
+    if not train or not test:
+        raise ValueError("tune on at least 5 games, so that some can be kept apart to test on")
+    weights = start
+    best = chances_loss(train, make(weights))
+    before = best
+    for factor in factors:
+        improved = True
+        while improved:
+            improved = False
+            for name in names:
+                now = float(getattr(weights, name))
+                for value in ((now * factor, now / factor) if now else (0.05,)):
+                    trial = weights.updated({name: value})
+                    loss = chances_loss(train, make(trial))
+                    if loss < best - 1e-5:
+                        weights, best, improved = trial, loss, True
+                        if progress is not None:
+                            progress(f"{name} {now:.4g} -> {value:.4g}: log loss {loss:.4f}")
+                        break
+    changes = {n: float(getattr(weights, n)) for n in names if getattr(weights, n) != getattr(start, n)}
+    return Tuned(weights, changes, before, best, chances_loss(test, make(start)), chances_loss(test, make(weights)))

@@ -84,6 +84,9 @@ class Weights:
 
 
 WEIGHT_NAMES = frozenset(f.name for f in dataclasses.fields(Weights))
+TUNED = tuple(f.name for f in dataclasses.fields(Weights) if f.name not in ("rivals", "energy_cap"))
+"""The weights ``ecliptic calibrate --tune`` tunes: all but the heuristic's objective
+(``rivals``, which the win chances do not use) and the energy cap (a count, not a rate)."""
 
 
 def _checked(table: Mapping[str, Any], where: str) -> dict[str, float]:
