@@ -96,8 +96,9 @@ def test_the_evaluator_is_surer_of_a_lead_late_in_the_game() -> None:
     temperatures = [ev.temperature_at(f / 10) for f in range(11)]
     assert temperatures == sorted(temperatures) and temperatures[0] < temperatures[-1]
     # The same one-GP lead: a near thing at the start, most of a win in the last round.
-    assert win_chances([11.0, 10.0, 10.0, 10.0], ev.temperature_at(1.0))[0] < 0.3
-    assert win_chances([11.0, 10.0, 10.0, 10.0], ev.temperature_at(0.0))[0] > 0.45
+    early = win_chances([11.0, 10.0, 10.0, 10.0], ev.temperature_at(1.0))[0]
+    late = win_chances([11.0, 10.0, 10.0, 10.0], ev.temperature_at(0.0))[0]
+    assert 0.25 < early < 0.4 and late > early + 0.2
 
 
 def test_chances_are_the_values_softmax_at_the_temperature_of_that_moment() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -278,6 +279,16 @@ def test_unknown_weights_and_options_are_refused() -> None:
         make_bot("heuristic:speed=2", 1)
     with pytest.raises(BotSpecError, match="between 1 and 64"):
         make_bot("heuristic:samples=0", 1)
+
+
+def test_a_weight_outside_any_table_is_refused_not_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "w.toml"
+    path.write_text("energy = 0.3\n[default]\ncard = 0.2\n")
+    with pytest.raises(BotSpecError, match="'energy' is not inside a table"):
+        load_weights(path)
+    path.write_text("[default]\ncard = 0.2\n[factions.Xunon]\nenergy = 0.3\n")
+    default, factions = load_weights(path)
+    assert default.card == 0.2 and factions["Xunon"].energy == 0.3 and factions["Xunon"].card == 0.2
 
 
 def test_heuristic_options_and_levels() -> None:

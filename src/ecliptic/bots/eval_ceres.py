@@ -25,7 +25,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ecliptic.bots.evaluator import checked_weights, parse_weight_overrides, register_evaluator, win_chances
+from ecliptic.bots.evaluator import (
+    checked_weights,
+    parse_weight_overrides,
+    register_evaluator,
+    weights_tables,
+    win_chances,
+)
 from ecliptic.ceres import scoring
 from ecliptic.ceres.state import State
 from ecliptic.engine.actions import Action
@@ -63,7 +69,7 @@ def _checked(table: Mapping[str, Any], where: str) -> dict[str, float]:
 
 @cache
 def load_weights(path: Path = WEIGHTS_FILE) -> Weights:
-    data = tomllib.loads(path.read_text())
+    data = weights_tables(tomllib.loads(path.read_text()), {"default"}, str(path))
     return Weights().updated(_checked(data.get("default", {}), f"{path} [default]"))
 
 

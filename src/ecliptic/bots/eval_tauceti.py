@@ -26,7 +26,13 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from ecliptic.bots.evaluator import checked_weights, parse_weight_overrides, register_evaluator, win_chances
+from ecliptic.bots.evaluator import (
+    checked_weights,
+    parse_weight_overrides,
+    register_evaluator,
+    weights_tables,
+    win_chances,
+)
 from ecliptic.engine.actions import Action
 from ecliptic.tauceti import board, flow, scoring, ship
 from ecliptic.tauceti.actions.missions import delivery_reward
@@ -96,7 +102,7 @@ def _checked(table: Mapping[str, Any], where: str) -> dict[str, float]:
 @cache
 def load_weights(path: Path = WEIGHTS_FILE) -> tuple[Weights, dict[str, Weights]]:
     """The default weights and each faction's (the default with the faction's overrides)."""
-    data = tomllib.loads(path.read_text())
+    data = weights_tables(tomllib.loads(path.read_text()), {"default", "factions"}, str(path))
     default = Weights().updated(_checked(data.get("default", {}), f"{path} [default]"))
     factions = {
         name: default.updated(_checked(table, f"{path} [factions.{name}]"))

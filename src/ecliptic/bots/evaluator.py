@@ -140,6 +140,16 @@ def advantage(values: Sequence[float], seat: int, rivals: float = 1.0) -> float:
     return values[seat] - rivals * (max(others) if others else 0.0)
 
 
+def weights_tables(data: Mapping[str, Any], tables: Set[str], where: str) -> Mapping[str, Any]:
+    """A weights file's top level, every entry one of the known ``tables``: a weight written
+    above the first table header (outside ``[default]``) would otherwise be silently ignored."""
+    for key, value in data.items():
+        if key not in tables or not isinstance(value, Mapping):
+            raise BotSpecError(f"{where}: {key!r} is not inside a table; weights go under "
+                               f"{' or '.join(f'[{t}]' for t in sorted(tables))}")
+    return data
+
+
 def checked_weights(table: Mapping[str, Any], names: Set[str], where: str) -> dict[str, float]:
     """A weights table from a data file, every key a known weight and every value a number."""
     out: dict[str, float] = {}
