@@ -136,9 +136,9 @@ class Fit:
     loss: float
 
 
-def fit_curve(samples: Sequence[Sample], ends: Iterable[float] = (0.5, 0.75, 1.0, 1.25, 1.5),
-              starts: Iterable[float] = (3.0, 4.0, 5.0, 6.0, 8.0, 10.0),
-              shapes: Iterable[float] = (1.0, 1.5, 2.0, 2.5, 3.0)) -> Fit:
+def fit_curve(samples: Sequence[Sample], ends: Iterable[float] = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0),
+              starts: Iterable[float] = (2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0),
+              shapes: Iterable[float] = (0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 3.0)) -> Fit:
     """The curve on the grid ``ends x starts x shapes`` with the lowest log loss (a grid, not
     an optimizer: the loss is flat near its minimum and round numbers read better)."""
     best: Fit | None = None
