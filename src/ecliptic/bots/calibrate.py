@@ -8,14 +8,16 @@ in the last round nearly everything. Guessing one number for the whole game (the
 version used 3 GP throughout) makes the search indifferent to a lead exactly when it
 matters most, so the temperature is fitted instead, to games of the heuristic bots:
 
-* :func:`collect` plays games and keeps, every few decisions, the evaluator's values of all
-  seats, the share of the game still to come (``future``), and who won in the end;
+* :func:`collect` plays games and keeps, every few decisions, a copy of the game and who won
+  in the end; :func:`samples` reads each copy as the evaluator sees it (every seat's value and
+  the share of the game still to come, ``future``);
 * :func:`best_temperature` finds, for a set of such samples, the temperature whose win
   chances give the winners the highest likelihood (the lowest log loss);
 * :func:`fit_curve` fits ``end + (start - end) * future ** shape`` to all samples at once,
   the form :meth:`~ecliptic.bots.eval_tauceti.TauCetiEvaluator.temperature_at` uses.
 
-``ecliptic calibrate`` runs the three and prints the table; docs/bots.md keeps the figures
+:func:`tune` fits the evaluation weights themselves to the same copies (``--tune``).
+``ecliptic calibrate`` runs them and prints the table; docs/bots.md keeps the figures
 behind the weights file's ``temperature``, ``temperature_start`` and ``temperature_shape``.
 """
 
@@ -94,11 +96,12 @@ def log_loss(samples: Sequence[Sample], temperature: Callable[[float], float]) -
     loss of knowing nothing."""
     if not samples:
         raise ValueError("no samples to judge a temperature by")
-    total = 0.0
-    for s in samples:
-        chances = win_chances(s.values, temperature(s.future))
-        total -= sum(r * math.log(max(c, 1e-12)) for r, c in zip(s.returns, chances, strict=True) if r > 0)
-    return total / len(samples)
+    return sum(_surprise(s.returns, win_chances(s.values, temperature(s.future))) for s in samples) / len(samples)
+
+
+def _surprise(returns: Sequence[float], chances: Sequence[float]) -> float:
+    """The log loss of one finished game's result under the chances given for it."""
+    return -sum(r * math.log(max(c, 1e-12)) for r, c in zip(returns, chances, strict=True) if r > 0)
 
 
 def best_temperature(samples: Sequence[Sample], low: float = 0.05, high: float = 30.0) -> float:
@@ -176,11 +179,7 @@ def chances_loss(positions: Sequence[Position], ev: Any) -> float:
     its values and its temperature), like :func:`log_loss`."""
     if not positions:
         raise ValueError("no positions to judge the weights by")
-    total = 0.0
-    for p in positions:
-        chances = ev.chances(p.state)
-        total -= sum(r * math.log(max(c, 1e-12)) for r, c in zip(p.returns, chances, strict=True) if r > 0)
-    return total / len(positions)
+    return sum(_surprise(p.returns, ev.chances(p.state)) for p in positions) / len(positions)
 
 
 @dataclass(frozen=True)
