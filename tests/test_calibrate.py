@@ -72,6 +72,29 @@ def test_collect_keeps_positions_of_a_played_game_with_its_winners() -> None:
         cal.collect(GAME, config, games=0, seed=8)
 
 
+def test_collect_can_play_other_bots_turning_them_a_seat_each_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[tuple[str, int]] = []
+    real = cal.make_bot
+
+    def spy(spec: str, seed: int) -> object:
+        made.append((spec, seed))
+        return real(spec, seed)
+
+    monkeypatch.setattr(cal, "make_bot", spy)
+    config = {"players": 4, "layout": "random", "game": "short"}
+    lineup = ["random", "heuristic", "heuristic", "heuristic"]
+    cal.collect(GAME, config, games=3, seed=8, every=10, bots=lineup)
+    turned = [lineup, ["heuristic", "random", "heuristic", "heuristic"],
+              ["heuristic", "heuristic", "random", "heuristic"]]
+    assert [spec for spec, _ in made] == [spec for game in turned for spec in game]
+    assert len({seed for _, seed in made}) == 12  # each seat of each game its own seed
+    made.clear()
+    cal.collect(GAME, config, games=1, seed=8, every=10)
+    assert [spec for spec, _ in made] == ["heuristic"] * 4
+    with pytest.raises(ValueError, match="one bot per seat"):
+        cal.collect(GAME, config, games=1, seed=8, bots=["random", "heuristic"])
+
+
 def test_tuning_lowers_the_log_loss_and_changes_only_the_named_weights() -> None:
     config = {"players": 4, "layout": "random", "game": "short"}
     positions = cal.collect(GAME, config, games=5, seed=30, every=12)
@@ -121,3 +144,14 @@ def test_ecliptic_calibrate_prints_the_fit() -> None:
     assert 0.05 <= data["constant"]["temperature"] <= 30 and data["constant"]["loss"] > 0
     assert sum(b["positions"] for b in data["buckets"]) == data["positions"]
     assert data["loss_uniform"] == pytest.approx(math.log(4)) and data["loss_in_use"] > 0
+
+
+def test_ecliptic_calibrate_learns_from_the_bots_it_is_given() -> None:
+    out = CliRunner().invoke(app, ["calibrate", "--games", "1", "--every", "20", "--players", "2",
+                                   "--bots", "random, heuristic", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["bots"] == ["random", "heuristic"]
+    wrong = CliRunner().invoke(app, ["calibrate", "--games", "1", "--bots", "random,heuristic"])
+    assert wrong.exit_code != 0 and "2 bot(s) for 4 players" in wrong.output
+    bad = CliRunner().invoke(app, ["calibrate", "--games", "1", "--players", "2", "--bots", "random,genius"])
+    assert bad.exit_code != 0 and "genius" in bad.output

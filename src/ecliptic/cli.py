@@ -24,7 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ecliptic.bots.base import Bot, BotSpecError
+from ecliptic.bots.base import Bot, BotSpecError, make_bot
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import SaveFileError
 from ecliptic.engine.events import Event
@@ -491,17 +491,20 @@ def tournament_merge(
 
 @app.command()
 def calibrate(
-    games: Annotated[int, typer.Option(min=1, help="Games of four heuristic bots to learn from.")] = 150,
+    games: Annotated[int, typer.Option(min=1, help="Games to learn from.")] = 150,
     seed: Annotated[int, typer.Option(help="Seed of the first game (game i has seed + i).")] = 1000,
     every: Annotated[int, typer.Option(min=1, help="Keep a position every this many decisions.")] = 4,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game.")] = 4,
     tune: Annotated[bool, typer.Option("--tune", help="Also tune the evaluation weights to predict the "
                                                        "winners (every 5th game kept apart to test on).")] = False,
+    bots: Annotated[str | None, typer.Option(help="Bots that play the games, one per seat, separated by commas "
+                                                   "(turned one seat further each game); heuristic bots by "
+                                                   "default.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
 ) -> None:
-    """Fit the temperature of ISMCTS's win chances (Tau Ceti) to games of heuristic bots: the
-    best temperature by share of the game still to come, and the curve the weights file uses;
-    with --tune, the evaluation weights too."""
+    """Fit the temperature of ISMCTS's win chances (Tau Ceti) to played games (of heuristic
+    bots unless --bots names others): the best temperature by share of the game still to come,
+    and the curve the weights file uses; with --tune, the evaluation weights too."""
     from ecliptic.bots import calibrate as cal
     from ecliptic.bots.eval_tauceti import TUNED, TauCetiEvaluator, load_weights
 
@@ -511,9 +514,18 @@ def calibrate(
     config["players"] = players
     progress = Progress(TextColumn("Calibrating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err, disable=json_output, transient=True)
-    with progress:
-        task = progress.add_task("games", total=games)
-        positions = cal.collect(game_obj, config, games, seed, every, progress=lambda: progress.advance(task))
+    lineup = [b.strip() for b in bots.split(",") if b.strip()] if bots else ["heuristic"] * players
+    if len(lineup) != players:
+        raise _fail(err, f"--bots names {len(lineup)} bot(s) for {players} players: name one per seat")
+    try:
+        for spec in set(lineup):
+            make_bot(spec, 0)  # a misspelt bot is refused before any game is played
+        with progress:
+            task = progress.add_task("games", total=games)
+            positions = cal.collect(game_obj, config, games, seed, every, progress=lambda: progress.advance(task),
+                                    bots=lineup)
+    except BotSpecError as exc:
+        raise _fail(err, str(exc)) from None
     default, _factions = load_weights()
     ev = TauCetiEvaluator(default, {})
     samples = cal.samples(positions, ev)
@@ -528,7 +540,7 @@ def calibrate(
     constant = cal.best_temperature(samples)
     constant_loss = cal.log_loss(samples, cal.curve(constant, constant, 1))
     summary: dict[str, Any] = {
-        "games": games, "seed": seed, "positions": len(samples), "buckets": rows,
+        "games": games, "seed": seed, "bots": lineup, "positions": len(samples), "buckets": rows,
         "fit": {"temperature": fit.end, "temperature_start": fit.start, "temperature_shape": fit.shape,
                 "loss": fit.loss},
         "constant": {"temperature": constant, "loss": constant_loss},
@@ -544,7 +556,8 @@ def calibrate(
     if json_output:
         typer.echo(json.dumps(summary))
         return
-    table = Table(box=box.SIMPLE_HEAD, title=f"{len(samples)} positions from {games} games of heuristic bots")
+    who = "heuristic bots" if not bots else ", ".join(lineup)
+    table = Table(box=box.SIMPLE_HEAD, title=f"{len(samples)} positions from {games} games of {who}")
     for name in ("Future", "Positions", "Best T", "Loss at best", "Loss in use"):
         table.add_column(name, justify="right")
     for r in rows:

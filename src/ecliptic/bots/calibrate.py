@@ -29,9 +29,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ecliptic.bots.base import bot_seed
+from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.bots.evaluator import win_chances
-from ecliptic.bots.heuristic import HeuristicBot
 
 
 @dataclass(frozen=True)
@@ -55,23 +54,29 @@ class Position:
 
 
 def collect(game: Any, config: dict[str, Any], games: int, seed: int, every: int = 4,
-            progress: Callable[[], None] | None = None) -> list[Position]:
-    """Positions from ``games`` games of heuristic bots (game ``i`` has seed ``seed + i``),
-    one every ``every`` decisions."""
+            progress: Callable[[], None] | None = None, bots: Sequence[str] = ()) -> list[Position]:
+    """Positions from ``games`` games (game ``i`` has seed ``seed + i``), one every ``every``
+    decisions. The players are heuristic bots, or the bots named in ``bots`` (one per seat,
+    turned one seat further each game, so a lone search bot sits in every seat in turn):
+    weights fitted to the positions a search reaches judge those positions better."""
     if games < 1 or every < 1:
         raise ValueError("calibrate at least one game, sampling at least every decision")
     positions: list[Position] = []
     for i in range(games):
         game_seed = seed + i
         state = game.new_game(config, game_seed)
-        bots = [HeuristicBot(bot_seed(game_seed, seat)) for seat in range(len(state.players))]
+        n = len(state.players)
+        if bots and len(bots) != n:
+            raise ValueError(f"name one bot per seat ({n}), not {len(bots)}")
+        lineup = [bots[(seat - i) % n] for seat in range(n)] if bots else ["heuristic"] * n
+        players = [make_bot(spec, bot_seed(game_seed, seat)) for seat, spec in enumerate(lineup)]
         seen = []
         decisions = 0
         while not state.is_over:
             if decisions % every == 0:
                 seen.append(state.clone())
             seat = state.current_player
-            game.apply(state, bots[seat].choose(game, state, seat))
+            game.apply(state, players[seat].choose(game, state, seat))
             decisions += 1
         returns = tuple(float(r) for r in game.returns(state))
         positions.extend(Position(copy, i, returns) for copy in seen)
