@@ -57,8 +57,9 @@ def collect(game: Any, config: dict[str, Any], games: int, seed: int, every: int
             progress: Callable[[], None] | None = None, bots: Sequence[str] = ()) -> list[Position]:
     """Positions from ``games`` games (game ``i`` has seed ``seed + i``), one every ``every``
     decisions. The players are heuristic bots, or the bots named in ``bots`` (one per seat,
-    turned one seat further each game, so a lone search bot sits in every seat in turn):
-    weights fitted to the positions a search reaches judge those positions better."""
+    turned one seat further each game, so a lone search bot sits in every seat in turn), to
+    fit the chances to the positions that bot reaches rather than the heuristic's (tried for
+    ISMCTS: better predictions, worse play; docs/bots.md, "Fourth round")."""
     if games < 1 or every < 1:
         raise ValueError("calibrate at least one game, sampling at least every decision")
     positions: list[Position] = []
