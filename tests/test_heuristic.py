@@ -87,7 +87,7 @@ def new_future_dice(state: State, seat: int) -> bool:
 
 HIDDEN_CHANGES: list[Callable[[State, int], bool]] = [
     swap_hand_and_deck, reorder_decks, permute_face_down_tokens, new_future_dice]
-POSITIONS = [(1, 40), (2, 90), (3, 150), (4, 220), (5, 300)]
+POSITIONS = [(1, 40), (2, 90), (3, 150), (4, 220), (5, 250)]
 
 
 def assert_fair(make: Callable[[], Any]) -> None:

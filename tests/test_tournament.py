@@ -126,8 +126,9 @@ def test_a_narrow_terminal_folds_a_long_bot_text_and_keeps_every_figure() -> Non
         assert heading in text
     rows = text.splitlines()
     first = next(i for i, line in enumerate(rows) if line.startswith(" heuristic"))
-    last = next(i for i, line in enumerate(rows) if line.startswith(" random"))
-    assert "".join(line.split()[0] for line in rows[first:last]).startswith(long_bot)  # all of it, folded
+    last = next(i for i in range(first + 1, len(rows))  # the next row, or the table's end
+                if rows[i].startswith(" random") or not rows[i].strip())
+    assert "".join(line.split()[0] for line in rows[first:last]) == long_bot  # all of it, folded
     assert rows[first].split()[-1].replace(".", "").isdigit()  # the row ends with its ms/dec figure
 
 
