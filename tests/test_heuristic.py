@@ -28,15 +28,22 @@ GAME = TauCeti()
 
 
 def mid_game(seed: int, steps: int, players: int = 4) -> State:
-    """A position reached by random play, at a decision with more than one legal action."""
+    """A position reached by random play, at a decision with more than one legal action: the
+    first after ``steps`` decisions, or the last one if the game ends sooner (so the helper
+    does not depend on how long one random game lasts with the stand-in numbers)."""
     state = GAME.new_game({"layout": "random", "players": players}, seed)
     bot = RandomBot(seed)
+    last: State | None = None
     n = 0
-    while not state.is_over and (n < steps or len(GAME.legal_actions(state)) < 2):
+    while not state.is_over:
+        if len(GAME.legal_actions(state)) >= 2:
+            if n >= steps:
+                return state
+            last = state.clone()
         GAME.apply(state, bot.choose(GAME, state, state.current_player))
         n += 1
-    assert not state.is_over
-    return state
+    assert last is not None, "random play never reached a decision with a choice"
+    return last
 
 
 # Changes to what the seat to move cannot see ----------------------------------------------
