@@ -10,8 +10,10 @@ import pytest
 
 from ecliptic.bots import BotSpecError, IsmctsBot, make_bot
 from ecliptic.bots.evaluator import evaluator_for
-from ecliptic.bots.ismcts import Node, _decided, parse_budget
+from ecliptic.bots.heuristic import greedy_move
+from ecliptic.bots.ismcts import Node, Sweep, _decided, _paired_choice, parse_budget
 from ecliptic.engine.actions import Action
+from ecliptic.engine.rng import Rng
 from test_heuristic import GAME, Nim, NimState, Spy, assert_fair, mid_game, play
 
 
@@ -26,23 +28,33 @@ def test_budgets_in_time_or_iterations() -> None:
 
 
 def test_make_bot_reads_the_budget_and_options() -> None:
-    bot = make_bot("ismcts:300it/c=0.4/rollout=3/prior=0", 1)
-    assert isinstance(bot, IsmctsBot)
+    bot = make_bot("ismcts:300it/policy=quick/c=0.4/rollout=3/prior=0", 1)
+    assert isinstance(bot, IsmctsBot) and not bot.greedy
     assert (bot.iterations, bot.seconds, bot.c, bot.rollout, bot.prior) == (300, None, 0.4, 3, 0.0)
     timed = make_bot("ismcts:200ms", 1)
     assert isinstance(timed, IsmctsBot) and (timed.iterations, timed.seconds) == (None, 0.2)
     default = make_bot("ismcts", 1)
     assert isinstance(default, IsmctsBot)
-    assert (default.seconds, default.rollout, default.prior, default.quick) == (0.2, 0, 3.0, True)
-    tree = make_bot("ismcts:10it/model=tree", 1)
+    assert (default.seconds, default.greedy, default.width, default.margin, default.z) == (0.2, True, 3, 1.5, 0.5)
+    narrow = make_bot("ismcts:50it/width=2/margin=0.5/z=0", 1)
+    assert isinstance(narrow, IsmctsBot) and (narrow.width, narrow.margin, narrow.z) == (2, 0.5, 0.0)
+    with pytest.raises(BotSpecError, match="policy is greedy or quick"):
+        make_bot("ismcts:10it/policy=random", 1)
+    with pytest.raises(BotSpecError, match="option c belongs to the tree search"):
+        make_bot("ismcts:10it/c=0.4", 1)
+    with pytest.raises(BotSpecError, match="width must be between 2 and 100"):
+        make_bot("ismcts:10it/width=1", 1)
+    quick = make_bot("ismcts:10it/policy=quick", 1)
+    assert isinstance(quick, IsmctsBot)
+    assert (quick.rollout, quick.prior, quick.quick, quick.prune) == (0, 3.0, True, True)
+    tree = make_bot("ismcts:10it/policy=quick/model=tree", 1)
     assert isinstance(tree, IsmctsBot) and not tree.quick
     with pytest.raises(BotSpecError, match="model is tree or quick"):
-        make_bot("ismcts:10it/model=paranoid", 1)
-    assert default.prune
-    full = make_bot("ismcts:10it/prune=0", 1)
+        make_bot("ismcts:10it/policy=quick/model=paranoid", 1)
+    full = make_bot("ismcts:10it/policy=quick/prune=0", 1)
     assert isinstance(full, IsmctsBot) and not full.prune
     with pytest.raises(BotSpecError, match="prune is 0 or 1"):
-        make_bot("ismcts:10it/prune=0.5", 1)
+        make_bot("ismcts:10it/policy=quick/prune=0.5", 1)
     with pytest.raises(BotSpecError, match="has no option 'depth'"):
         make_bot("ismcts:100it/depth=3", 1)
     with pytest.raises(BotSpecError, match="one budget"):
@@ -51,7 +63,7 @@ def test_make_bot_reads_the_budget_and_options() -> None:
 
 def test_an_iteration_budget_is_spent_exactly() -> None:
     state = mid_game(2, 90)
-    bot = IsmctsBot(3, iterations=40, prune=False)
+    bot = IsmctsBot(3, iterations=40, greedy=False, prune=False)
     action = bot.choose(GAME, state, state.current_player)
     assert action in GAME.legal_actions(state)
     assert bot.last_iterations == 40
@@ -74,8 +86,8 @@ def test_early_termination_plays_the_move_of_the_full_budget(seed: int, steps: i
     whole budget plays, having stopped as soon as that move could no longer change."""
     state = mid_game(seed, steps)
     seat = state.current_player
-    full = IsmctsBot(seed, iterations=200, prune=False)
-    pruned = IsmctsBot(seed, iterations=200)
+    full = IsmctsBot(seed, iterations=200, greedy=False, prune=False)
+    pruned = IsmctsBot(seed, iterations=200, greedy=False)
     assert pruned.choose(GAME, state, seat) == full.choose(GAME, state, seat)
     assert full.last_iterations == 200
     assert pruned.last_iterations < 200
@@ -93,9 +105,10 @@ def test_an_evaluators_value_of_one_seat_is_its_entry_in_values() -> None:
 
 def test_a_time_budget_stops_the_search() -> None:
     state = mid_game(2, 90)
-    bot = IsmctsBot(3, seconds=0.05)
-    assert bot.choose(GAME, state, state.current_player) in GAME.legal_actions(state)
-    assert bot.last_iterations >= 1
+    for greedy in (True, False):  # (a wide margin: the greedy search has a shortlist to try)
+        bot = IsmctsBot(3, seconds=0.05, greedy=greedy, margin=1000.0)
+        assert bot.choose(GAME, state, state.current_player) in GAME.legal_actions(state)
+        assert bot.last_iterations >= 1
 
 
 def test_no_search_when_only_one_action_is_legal() -> None:
@@ -110,22 +123,26 @@ def test_no_search_when_only_one_action_is_legal() -> None:
 
 
 def test_ismcts_only_plays_legal_actions_and_is_reproducible() -> None:
-    specs = ["ismcts:8it/rollout=4", "random"]
-    first = play(specs, 5, limit=60)
-    assert first == play(specs, 5, limit=60)
+    for specs in (["ismcts:8it", "random"], ["ismcts:8it/policy=quick/rollout=4", "random"]):
+        first = play(specs, 5, limit=60)
+        assert first == play(specs, 5, limit=60)
 
 
 def test_ismcts_decides_the_same_whatever_it_cannot_see() -> None:
-    assert_fair(lambda: IsmctsBot(91, iterations=12, rollout=4))
+    assert_fair(lambda: IsmctsBot(91, iterations=9, margin=1000.0))  # (playouts every time)
 
 
-def test_ismcts_without_the_root_bias_or_the_quick_model_is_fair_too() -> None:
-    assert_fair(lambda: IsmctsBot(92, iterations=12, rollout=4, prior=0.0, quick=False))
+def test_the_tree_search_is_fair_too() -> None:
+    assert_fair(lambda: IsmctsBot(91, iterations=12, greedy=False, rollout=4))
+
+
+def test_the_tree_search_without_the_root_bias_or_the_quick_model_is_fair_too() -> None:
+    assert_fair(lambda: IsmctsBot(92, iterations=12, greedy=False, rollout=4, prior=0.0, quick=False))
 
 
 def test_the_tree_counts_availability_and_visits() -> None:
     state = mid_game(4, 220)
-    bot = IsmctsBot(5, iterations=30, prior=0.0, prune=False)
+    bot = IsmctsBot(5, iterations=30, greedy=False, prior=0.0, prune=False)
     seen: list[Node] = []
     original = bot._select
 
@@ -145,6 +162,88 @@ def test_the_tree_counts_availability_and_visits() -> None:
 
 def test_ismcts_finds_the_winning_move_in_a_game_it_was_not_written_for() -> None:
     """Nim with 4 stones: taking 1 leaves 3, a lost position for the opponent."""
-    bot = IsmctsBot(1, iterations=400, rollout=50)
-    assert bot.choose(Nim(), NimState(4), 0) == Action("TAKE", ("1",))
-    assert bot.choose(Nim(), NimState(5, player=1), 1) == Action("TAKE", ("2",))
+    for bot in (IsmctsBot(1, iterations=400, greedy=False, rollout=50), IsmctsBot(1, iterations=60)):
+        assert bot.choose(Nim(), NimState(4), 0) == Action("TAKE", ("1",))
+        assert bot.choose(Nim(), NimState(5, player=1), 1) == Action("TAKE", ("2",))
+
+
+# Greedy playouts (the default policy) ---------------------------------------------------------
+
+
+def sweeps(*diffs: list[float]) -> list[Sweep]:
+    """The favourite's sweep (rewards 0.5) and one per list of paired gains over it."""
+    favourite = Sweep()
+    for _ in diffs[0]:
+        favourite.add(0.5, 0.0)
+    others = []
+    for gains in diffs:
+        s = Sweep()
+        for g in gains:
+            s.add(0.5 + g, g)
+        others.append(s)
+    return [favourite, *others]
+
+
+def test_the_favourite_is_played_unless_another_gains_by_z_standard_errors() -> None:
+    noisy = [0.3, -0.2, 0.25, -0.15]  # mean +0.05, standard error 0.12
+    assert _paired_choice(sweeps(noisy), 0.5) == 0
+    assert _paired_choice(sweeps(noisy), 0.0) == 1  # any gain at all is enough with z = 0
+    steady = [0.1, 0.12, 0.08, 0.1]  # mean +0.1, standard error 0.008
+    assert _paired_choice(sweeps(steady), 0.5) == 1
+    assert _paired_choice(sweeps(steady, [0.2, 0.21, 0.19, 0.2]), 0.5) == 2  # the better of two
+    assert _paired_choice(sweeps([-0.1, -0.1, -0.1, -0.1]), 0.0) == 0  # a loss never is
+    assert _paired_choice([Sweep(), Sweep()], 0.5) == 0  # no complete sweep: the favourite
+
+
+def test_a_clear_favourite_is_played_without_playouts() -> None:
+    state = mid_game(2, 90)
+    seat = state.current_player
+    bot = IsmctsBot(3, iterations=30, margin=0.0)
+    judged = IsmctsBot(3, iterations=30)._judged(GAME, bot.evaluator(GAME), state, seat, GAME.legal_actions(state))
+    top = max(judged.values())
+    assert sum(1 for v in judged.values() if v == top) == 1, "the position needs a single favourite"
+    assert judged[bot.choose(GAME, state, seat)] == top
+    assert bot.last_iterations == 0
+
+
+def test_greedy_search_plays_whole_sweeps_within_an_iteration_budget() -> None:
+    state = mid_game(4, 220)
+    seat = state.current_player
+    seen: list[int] = []
+    assert len(GAME.legal_actions(state)) >= 3
+    bot = IsmctsBot(5, iterations=10, width=3, margin=1000.0)
+    original = bot._greedy_playout
+
+    def spy(*args: object) -> float | None:
+        seen.append(1)
+        return original(*args)  # type: ignore[arg-type]
+
+    bot._greedy_playout = spy  # type: ignore[method-assign]
+    assert bot.choose(GAME, state, seat) in GAME.legal_actions(state)
+    assert len(seen) == bot.last_iterations == 9  # three whole sweeps of three: a fourth would overrun
+
+
+def test_a_playout_ends_with_the_round_or_plays_out_the_last_rounds() -> None:
+    bot = IsmctsBot(1, iterations=10)
+    ev = bot.evaluator(GAME)
+    state = mid_game(3, 150)
+    assert state.round < 10
+    world = GAME.determinize(state, state.current_player, Rng.from_seed(1))
+    reward = bot._greedy_playout(GAME, ev, world, 0, ev.stage(state), Rng.from_seed(2), None)
+    assert world.round == state.round + 1 and not world.is_over
+    assert reward == ev.chances(world)[0]
+    late = world
+    while late.round < 10:  # every seat greedy up to the tenth round: from there on, the end
+        GAME.apply(late, greedy_move(GAME, ev, late, Rng.from_seed(3)))
+    assert ev.stage(late) == 10
+    reward = bot._greedy_playout(GAME, ev, late, 0, ev.stage(late), Rng.from_seed(2), None)
+    assert late.is_over and reward == GAME.returns(late)[0]
+
+
+def test_a_playout_past_its_deadline_gives_up() -> None:
+    bot = IsmctsBot(1, iterations=10)
+    ev = bot.evaluator(GAME)
+    state = mid_game(3, 150)
+    before = GAME.to_json(state)
+    assert bot._greedy_playout(GAME, ev, state, 0, ev.stage(state), Rng.from_seed(2), 0.0) is None
+    assert GAME.to_json(state) == before

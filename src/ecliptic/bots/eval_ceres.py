@@ -117,6 +117,10 @@ class CeresEvaluator:
             return True
         return state.stack[-1].kind not in _UNSETTLED_KINDS
 
+    def stage(self, state: State) -> int:
+        """The round; the last round's playouts play to the end of the game."""
+        return min(state.round, state.content.numbers.rounds)
+
     def quick_move(self, state: State, legal: list[Action]) -> Action | None:
         return None
 

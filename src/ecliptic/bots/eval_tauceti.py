@@ -193,6 +193,13 @@ class TauCetiEvaluator:
             return True
         return state.stack[-1].kind not in _UNSETTLED_KINDS
 
+    def stage(self, state: State) -> int:
+        """The round, up to the last round the game surely plays (the short game's last, or
+        the full game's tenth): from there on the end is a die roll away, so a playout plays
+        to it rather than stopping at a round's end."""
+        n = state.content.numbers
+        return min(state.round, n.short_game_rounds if state.config.game == "short" else n.full_game_rounds)
+
     def quick_move(self, state: State, legal: list[Action]) -> Action | None:
         """The other players, as ISMCTS models them: they pass their turns (earning the
         TAU of their markers) and play no card in the Enlightenment phase; every other

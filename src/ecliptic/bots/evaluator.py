@@ -46,6 +46,12 @@ class Evaluator(Protocol):
         middle of an action (a Move step, choosing which IM to keep): the heuristic bot plays
         such follow-up decisions out before judging, since half an action is worth nothing."""
 
+    def stage(self, state: Any) -> int:
+        """How far the game has got, in steps a search's playout may stop at: ISMCTS's
+        greedy playouts (``policy=greedy``) play on until the stage changes and judge the
+        position there. A round, usually; a stage that no longer changes (the last rounds,
+        whose end is near or uncertain) sends playouts to the end of the game."""
+
     def quick_move(self, state: Any, legal: list[Action]) -> Action | None:
         """A cheap, plausible move for the player to move, or ``None`` to have none: ISMCTS's
         model of the *other* players (``model=quick``), so that its few hundred iterations
@@ -100,6 +106,9 @@ class ReturnsEvaluator:
 
     def quiet(self, state: Any, seat: int) -> bool:
         return bool(state.current_player != seat)
+
+    def stage(self, state: Any) -> int:
+        return 0  # nothing to judge before the end: playouts play to it
 
     def quick_move(self, state: Any, legal: list[Action]) -> Action | None:
         return None

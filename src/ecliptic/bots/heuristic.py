@@ -69,21 +69,49 @@ class HeuristicBot:
 
     def judge(self, game: Any, ev: Evaluator, world: Any, seat: int, action: Action) -> float:
         """The objective after ``action`` and its greedy follow-up on a copy of ``world``."""
-        s = world.clone()
-        game.apply(s, action)
-        settle(game, ev, s, seat, self.depth)
-        return self.objective(ev, s, seat)
+        return judge(game, ev, world, seat, action, self.depth, self._rivals(ev))
 
-    def objective(self, ev: Evaluator, state: Any, seat: int) -> float:
-        rivals = self.rivals if self.rivals is not None else float(getattr(ev, "rivals", 0.5))
-        return advantage(ev.values(state), seat, rivals)
+    def _rivals(self, ev: Evaluator) -> float:
+        return self.rivals if self.rivals is not None else rivals_weight(ev)
 
     def _best(self, actions: list[Action], totals: list[float]) -> Action:
-        """The best action; ties broken by the bot's generator so no action is favoured by
-        its place in the sorted list."""
-        top = max(totals)
-        best = [a for a, t in zip(actions, totals, strict=True) if t >= top - TIE]
-        return best[0] if len(best) == 1 else best[self.rng.below(len(best))]
+        return best_of(actions, totals, self.rng)
+
+
+def rivals_weight(ev: Evaluator) -> float:
+    """The evaluator's weight of the strongest rival in the objective (its ``rivals``)."""
+    return float(getattr(ev, "rivals", 0.5))
+
+
+def judge(game: Any, ev: Evaluator, world: Any, seat: int, action: Action, depth: int,
+          rivals: float) -> float:
+    """``seat``'s objective after ``action`` and its greedy follow-up on a copy of ``world``:
+    its value minus ``rivals`` times the strongest rival's."""
+    s = world.clone()
+    game.apply(s, action)
+    settle(game, ev, s, seat, depth)
+    return advantage(ev.values(s), seat, rivals)
+
+
+def best_of(actions: list[Action], totals: list[float], rng: Rng) -> Action:
+    """The best-judged action; ties broken by ``rng`` so that no action is favoured by its
+    place in the sorted list."""
+    top = max(totals)
+    best = [a for a, t in zip(actions, totals, strict=True) if t >= top - TIE]
+    return best[0] if len(best) == 1 else best[rng.below(len(best))]
+
+
+def greedy_move(game: Any, ev: Evaluator, world: Any, rng: Rng, depth: int = 6,
+                rivals: float | None = None) -> Action:
+    """The heuristic bot's move for whoever is to move in ``world``, judged on ``world``
+    itself: a copy that is already determinized (a search's playout), so nothing is re-dealt
+    and the player's own hidden information is simply what the copy holds."""
+    actions: list[Action] = game.legal_actions(world)
+    if len(actions) == 1:
+        return actions[0]
+    seat: int = world.current_player
+    weight = rivals_weight(ev) if rivals is None else rivals
+    return best_of(actions, [judge(game, ev, world, seat, a, depth, weight) for a in actions], rng)
 
 
 def settle(game: Any, ev: Evaluator, state: Any, seat: int, depth: int) -> None:

@@ -54,12 +54,12 @@ import time
 from typing import Any
 
 from ecliptic.bots.base import BotSpecError, number_option, parse_options, register_bot
-from ecliptic.bots.evaluator import Evaluator, Evaluators, advantage
-from ecliptic.bots.heuristic import settle
+from ecliptic.bots.evaluator import Evaluator, Evaluators
+from ecliptic.bots.heuristic import greedy_move, judge, settle
 from ecliptic.engine.actions import Action
 from ecliptic.engine.rng import Rng
 
-OPTIONS = {"c", "rollout", "prior", "model", "prune"}
+OPTIONS = {"policy", "width", "margin", "z", "c", "rollout", "prior", "model", "prune"}
 DEFAULT_BUDGET = "200ms"
 SETTLE_STEPS = 8
 """Follow-up decisions played greedily before a leaf is judged (see ``_playout``)."""
@@ -88,6 +88,7 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int, *, iterations: int | None = None, seconds: float | None = None,
+                 greedy: bool = True, width: int = 3, margin: float = 1.5, z: float = 0.5,
                  c: float = 0.7, rollout: int = 0, prior: float = 3.0, quick: bool = True,
                  prune: bool = True, options: dict[str, str] | None = None) -> None:
         if (iterations is None) == (seconds is None):
@@ -95,6 +96,10 @@ class IsmctsBot:
         self.rng = Rng.from_seed(seed)
         self.iterations = iterations
         self.seconds = seconds
+        self.greedy = greedy
+        self.width = width
+        self.margin = margin
+        self.z = z
         self.c = c
         self.rollout = rollout
         self.prior = prior
@@ -113,6 +118,8 @@ class IsmctsBot:
         if len(actions) == 1:
             return actions[0]
         ev = self.evaluator(game)
+        if self.greedy:
+            return self._sweeps(game, ev, state, seat, actions, start)
         priors = self._priors(game, ev, state, seat, actions) if self.prior > 0 else {}
         root = Node()
         done = 0
@@ -236,27 +243,89 @@ class IsmctsBot:
             return [float(r) for r in game.returns(world)]
         return ev.chances(world)
 
+    # Greedy playouts: the root's shortlist in paired sweeps ----------------------------------
+
+    def _sweeps(self, game: Any, ev: Evaluator, state: Any, seat: int, actions: list[Action],
+                start: float) -> Action:
+        """``policy=greedy``: the heuristic's shortlist, each candidate played out by every
+        seat's greedy move to the end of the stage, all candidates on the same determinization
+        with the same dice (a sweep), as many sweeps as the budget allows; the heuristic's
+        favourite unless another candidate does better by ``z`` standard errors."""
+        judged = self._judged(game, ev, state, seat, actions)
+        if not judged:  # nothing could be tried on the copy: nothing to prefer
+            return actions[self.rng.below(len(actions))]
+        order = sorted(judged, key=lambda a: -judged[a])
+        shortlist = [a for a in order[:self.width] if judged[a] >= judged[order[0]] - self.margin]
+        if len(shortlist) == 1:
+            return shortlist[0]
+        deadline = start + self.seconds if self.seconds is not None else None
+        stage = ev.stage(state)
+        sweeps = [Sweep() for _ in shortlist]
+        complete = 0
+        while True:
+            world = game.determinize(state, seat, self.rng)
+            possible = set(game.legal_actions(world))
+            dice = self.rng.next_u64()
+            rewards: list[float] = []
+            for action in shortlist:
+                if action not in possible:  # about something this copy re-dealt: no sweep,
+                    self.last_iterations += 1  # but a try, so an iteration budget still ends
+                    break
+                copy = world.clone()
+                game.apply(copy, action)
+                reward = self._greedy_playout(game, ev, copy, seat, stage, Rng.from_seed(dice), deadline)
+                self.last_iterations += 1
+                if reward is None:  # out of time: the sweep is incomplete and not counted
+                    break
+                rewards.append(reward)
+            if len(rewards) == len(shortlist):
+                complete += 1
+                for sweep, reward in zip(sweeps, rewards, strict=True):
+                    sweep.add(reward, reward - rewards[0])
+            if self.iterations is not None:
+                if self.last_iterations + len(shortlist) > self.iterations:
+                    break
+            else:
+                spent = time.perf_counter() - start
+                assert self.seconds is not None
+                if len(rewards) < len(shortlist) and spent >= self.seconds:
+                    break
+                if complete and spent + spent / complete > self.seconds:  # another would overrun
+                    break
+        return shortlist[_paired_choice(sweeps, self.z)]
+
+    def _greedy_playout(self, game: Any, ev: Evaluator, world: Any, seat: int, stage: int, rng: Rng,
+                        deadline: float | None) -> float | None:
+        """Every seat plays the heuristic's move until the stage ends (or the game: then its
+        returns); the seat's chance of winning there, or ``None`` past the deadline."""
+        while not world.is_over and ev.stage(world) == stage:
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
+            game.apply(world, greedy_move(game, ev, world, rng))
+        if world.is_over:
+            return float(game.returns(world)[seat])
+        return ev.chances(world)[seat]
+
     # The root ------------------------------------------------------------------------------
 
     def _priors(self, game: Any, ev: Evaluator, state: Any, seat: int,
                 actions: list[Action]) -> dict[Action, float]:
         """Each root action's standing in the heuristic's one-step judgement: 1 for its
         favourite, ``exp(-d / PRIOR_SCALE)`` for an action judged ``d`` points worse."""
-        world = game.determinize(state, seat, self.rng)
-        possible = set(game.legal_actions(world))
-        rivals = float(getattr(ev, "rivals", 1.0))
-        judged: dict[Action, float] = {}
-        for action in actions:
-            if action not in possible:  # about something the copy re-dealt: not judged
-                continue
-            s = world.clone()
-            game.apply(s, action)
-            settle(game, ev, s, seat, 6)
-            judged[action] = advantage(ev.values(s), seat, rivals)
+        judged = self._judged(game, ev, state, seat, actions)
         if not judged:
             return {}
         top = max(judged.values())
         return {a: math.exp((v - top) / PRIOR_SCALE) for a, v in judged.items()}
+
+    def _judged(self, game: Any, ev: Evaluator, state: Any, seat: int,
+                actions: list[Action]) -> dict[Action, float]:
+        """Each root action judged as the heuristic bot judges it, on one determinized copy;
+        an action about something the copy re-dealt cannot be tried there and is left out."""
+        world = game.determinize(state, seat, self.rng)
+        possible = set(game.legal_actions(world))
+        rivals = float(getattr(ev, "rivals", 1.0))
+        return {a: judge(game, ev, world, seat, a, 6, rivals) for a in actions if a in possible}
 
     def _most_visited(self, root: Node, seat: int, actions: list[Action],
                       priors: dict[Action, float]) -> Action:
@@ -267,6 +336,43 @@ class IsmctsBot:
         top = max(key(a) for a in actions)
         best = [a for a in actions if key(a) == top]
         return best[0] if len(best) == 1 else best[self.rng.below(len(best))]
+
+
+class Sweep:
+    """One shortlisted action's rewards over the complete sweeps, and their differences from
+    the heuristic's favourite's reward in the same sweep (paired: same deal, same dice)."""
+
+    __slots__ = ("diff", "diff_sq", "n", "reward")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.reward = 0.0
+        self.diff = 0.0
+        self.diff_sq = 0.0
+
+    def add(self, reward: float, diff: float) -> None:
+        self.n += 1
+        self.reward += reward
+        self.diff += diff
+        self.diff_sq += diff * diff
+
+    def gain(self, z: float) -> float:
+        """The mean paired gain over the favourite less ``z`` standard errors of it."""
+        if self.n == 0:
+            return float("-inf")
+        mean = self.diff / self.n
+        variance = max(self.diff_sq - self.n * mean * mean, 0.0) / max(self.n - 1, 1)
+        return mean - z * math.sqrt(max(variance, 1e-12) / self.n)
+
+
+def _paired_choice(sweeps: list[Sweep], z: float) -> int:
+    """The index of the move to play: the favourite (0) unless other candidates gain on it by
+    more than ``z`` standard errors; then the one of those with the best mean reward."""
+    best = 0
+    for i in range(1, len(sweeps)):
+        if sweeps[i].gain(z) > 0 and sweeps[i].reward > sweeps[best].reward:
+            best = i
+    return best
 
 
 def _decided(root: Node, seat: int, actions: list[Action], left: int) -> bool:
@@ -309,6 +415,16 @@ def _make(option: str | None, seed: int) -> IsmctsBot:
     if len(words) > 1:
         raise BotSpecError(f"the ISMCTS bot takes one budget (got {'/'.join(words)!r})")
     iterations, seconds = parse_budget(words[0] if words else DEFAULT_BUDGET)
+    policy = named.get("policy", "greedy")
+    if policy not in ("greedy", "quick"):
+        raise BotSpecError(f"ismcts option policy is greedy or quick (got {policy!r})")
+    tree_only = sorted(k for k in ("c", "rollout", "prior", "model", "prune") if k in named)
+    if policy == "greedy" and tree_only:
+        raise BotSpecError(f"ismcts option {tree_only[0]} belongs to the tree search (policy=quick); "
+                           f"the default policy=greedy takes width, margin and z")
+    width = int(number_option("ismcts", named, "width", 3, 2, 100))
+    margin = number_option("ismcts", named, "margin", 1.5, 0.0, 1000.0)
+    z = number_option("ismcts", named, "z", 0.5, 0.0, 10.0)
     c = number_option("ismcts", named, "c", 0.7, 0.0, 100.0)
     rollout = int(number_option("ismcts", named, "rollout", 0, 0, 10_000))
     prior = number_option("ismcts", named, "prior", 3.0, 0.0, 100.0)
@@ -319,8 +435,9 @@ def _make(option: str | None, seed: int) -> IsmctsBot:
     if prune not in (0, 1):
         raise BotSpecError(f"ismcts option prune is 0 or 1 (got {named['prune']!r})")
     weights = {k: v for k, v in named.items() if k.startswith("w.")}
-    return IsmctsBot(seed, iterations=iterations, seconds=seconds, c=c, rollout=rollout, prior=prior,
-                     quick=model == "quick", prune=prune == 1, options=weights)
+    return IsmctsBot(seed, iterations=iterations, seconds=seconds, greedy=policy == "greedy", width=width,
+                     margin=margin, z=z, c=c, rollout=rollout, prior=prior, quick=model == "quick",
+                     prune=prune == 1, options=weights)
 
 
 register_bot("ismcts", _make)
