@@ -1,9 +1,31 @@
 """The ISMCTS bot: single-observer information-set Monte Carlo tree search.
 
-Each iteration deals a fresh determinization of the hidden information from the bot's
-own point of view (``game.determinize``: other hands,
-deck orders and face-down tokens re-dealt by the bot's generator, future dice unknown),
-then walks one tree shared by all players:
+Every iteration deals a fresh determinization of the hidden information from the bot's
+own point of view (``game.determinize``: other hands, deck orders and face-down tokens
+re-dealt by the bot's generator, future dice unknown). What happens next depends on the
+default policy, ``policy``:
+
+**Greedy playouts** (``policy=greedy``, the default). A playout in which every seat plays
+the heuristic bot's move is a far better judge than the evaluator alone (the other players
+*are* heuristic-like, and a round played out shows what the evaluator only guesses), but
+it costs 10-300 ms, so a decision affords tens of playouts, not thousands: too few for a
+tree below the root to be worth growing. The search is therefore the root alone, spent
+where it pays:
+
+* the **shortlist**: the heuristic's judgement of every action (its one-step look-ahead on
+  one determinization), keeping its ``width`` best within ``margin`` GP of its favourite;
+  a lone favourite is played at once;
+* **sweeps**: each iteration's determinization (and one seed for the dice and the ties) is
+  shared by every shortlisted action, each played out by every seat's greedy move to the
+  end of the stage (:meth:`~ecliptic.bots.evaluator.Evaluator.stage`: the round; in Tau
+  Ceti's last rounds, whose end is a die roll, the end of the game), then judged by the
+  evaluator's win chances or the game's returns. Comparing the actions on the same deal
+  and dice (common random numbers) removes most of the noise a few tens of playouts have;
+* the **move**: the favourite, unless another shortlisted action beats it on the paired
+  differences by more than ``z`` standard errors; then the best of those.
+
+**The tree** (``policy=quick``): the full search, thousands of cheap iterations, each
+walking one tree shared by all players:
 
 * **Selection** by UCB1 with *availability counts*: an edge's exploration term uses how
   often it was legal when its parent was reached, not the parent's visits, because in a
@@ -30,7 +52,7 @@ then walks one tree shared by all players:
   natural extension of UCT to 4 players; no paranoid or per-player trees).
 
 Decisions where only one action is legal are played without a tree edge, and without any
-search when it is the bot's own decision. The move played is the most visited root action.
+search when it is the bot's own decision. The tree's move is the most visited root action.
 
 **Early termination** (``prune=1``, the default; "smart pruning"): the search stops as soon
 as the most visited root action leads every other by more visits than there are iterations
@@ -40,10 +62,13 @@ full budget's move, in less time.
 
 Budget: ``ismcts:200ms`` or ``ismcts:1s`` (wall clock per decision, checked after every
 iteration: the search stops when one more iteration would overrun), or ``ismcts:500it``
-(iterations, reproducible). Options after ``/``: ``c`` exploration constant (0.7),
-``rollout`` random decisions per rollout (0), ``prior`` weight of the root prior (3; 0 turns
-it off and expands untried root actions first), ``model`` (quick or tree), ``prune`` (1:
-early termination; 0: spend the whole budget), ``w.<weight>`` evaluation weights.
+(iterations, reproducible; with greedy playouts an iteration is one playout, and only
+whole sweeps are played). Options after ``/``: ``policy`` (greedy or quick), ``w.<weight>``
+evaluation weights; for greedy playouts ``width`` (3), ``margin`` (1.5 GP) and ``z`` (0.5);
+for the tree ``c`` exploration constant (0.7), ``rollout`` random decisions per rollout (0),
+``prior`` weight of the root prior (3; 0 turns it off and expands untried root actions
+first), ``model`` (quick or tree), ``prune`` (1: early termination; 0: spend the whole
+budget).
 """
 
 from __future__ import annotations
