@@ -14,6 +14,7 @@ from ecliptic.bots.heuristic import greedy_move
 from ecliptic.bots.ismcts import Node, Sweep, _decided, _paired_choice, parse_budget
 from ecliptic.engine.actions import Action
 from ecliptic.engine.rng import Rng
+from ecliptic.games import get_game
 from test_heuristic import GAME, Nim, NimState, Spy, assert_fair, mid_game, play
 
 
@@ -247,3 +248,23 @@ def test_a_playout_past_its_deadline_gives_up() -> None:
     before = GAME.to_json(state)
     assert bot._greedy_playout(GAME, ev, state, 0, ev.stage(state), Rng.from_seed(2), 0.0) is None
     assert GAME.to_json(state) == before
+
+
+def test_a_stage_is_the_round_up_to_the_last_round_surely_played() -> None:
+    """Greedy playouts stop where the stage changes: at a round's end, except in the rounds
+    whose end is uncertain (Tau Ceti's full game from round 10 on) or the last round."""
+    ev = evaluator_for(GAME)
+    for length, last in (("full", "full_game_rounds"), ("short", "short_game_rounds")):
+        state = GAME.new_game({"layout": "random", "players": 4, "game": length}, 1)
+        sure = getattr(state.content.numbers, last)
+        for played in range(sure + 3):
+            state.round = played
+            assert ev.stage(state) == min(played, sure)
+    ceres = get_game("ceres")
+    state = ceres.new_game({"players": 3}, 1)
+    rounds = state.content.numbers.rounds
+    ceres_ev = evaluator_for(ceres)
+    for played in range(rounds + 2):
+        state.round = played
+        assert ceres_ev.stage(state) == min(played, rounds)
+    assert evaluator_for(Nim()).stage(NimState(4)) == 0  # no evaluator: playouts to the end
