@@ -6,6 +6,9 @@ a timed test would fail on a busy machine for reasons that are not bugs.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 import pytest
 
 from ecliptic.bots import BotSpecError, IsmctsBot, make_bot
@@ -41,8 +44,12 @@ def test_make_bot_reads_the_budget_and_options() -> None:
     assert isinstance(narrow, IsmctsBot) and (narrow.width, narrow.margin, narrow.z) == (2, 0.5, 0.0)
     with pytest.raises(BotSpecError, match="policy is greedy or quick"):
         make_bot("ismcts:10it/policy=random", 1)
-    with pytest.raises(BotSpecError, match="option c belongs to the tree search"):
+    with pytest.raises(BotSpecError, match="option c does not apply to policy=greedy"):
         make_bot("ismcts:10it/c=0.4", 1)
+    with pytest.raises(BotSpecError, match="option width does not apply to policy=quick"):
+        make_bot("ismcts:10it/policy=quick/width=4", 1)
+    with pytest.raises(BotSpecError, match="width is a whole number"):
+        make_bot("ismcts:10it/width=2.5", 1)
     with pytest.raises(BotSpecError, match="width must be between 2 and 100"):
         make_bot("ismcts:10it/width=1", 1)
     quick = make_bot("ismcts:10it/policy=quick", 1)
@@ -186,7 +193,7 @@ def sweeps(*diffs: list[float]) -> list[Sweep]:
 
 
 def test_the_favourite_is_played_unless_another_gains_by_z_standard_errors() -> None:
-    noisy = [0.3, -0.2, 0.25, -0.15]  # mean +0.05, standard error 0.12
+    noisy = [0.3, -0.2, 0.25, -0.15]  # mean +0.05, standard error 0.13
     assert _paired_choice(sweeps(noisy), 0.5) == 0
     assert _paired_choice(sweeps(noisy), 0.0) == 1  # any gain at all is enough with z = 0
     steady = [0.1, 0.12, 0.08, 0.1]  # mean +0.1, standard error 0.008
@@ -194,6 +201,75 @@ def test_the_favourite_is_played_unless_another_gains_by_z_standard_errors() -> 
     assert _paired_choice(sweeps(steady, [0.2, 0.21, 0.19, 0.2]), 0.5) == 2  # the better of two
     assert _paired_choice(sweeps([-0.1, -0.1, -0.1, -0.1]), 0.0) == 0  # a loss never is
     assert _paired_choice([Sweep(), Sweep()], 0.5) == 0  # no complete sweep: the favourite
+    assert _paired_choice(sweeps([0.9]), 0.0) == 0  # one sweep shows no spread: never enough
+
+
+def test_equal_judgements_are_shortlisted_in_an_order_drawn_by_the_generator() -> None:
+    a, b, c, d = (Action(x) for x in "ABCD")
+    judged = {a: 1.0, b: 1.0, c: 1.0, d: 0.0}
+    firsts = set()
+    for seed in range(20):
+        shortlist = IsmctsBot(seed, iterations=10, width=3, margin=0.5)._shortlist(judged)
+        assert sorted(shortlist) == [a, b, c]  # D is 1 GP behind: outside the margin
+        firsts.add(shortlist[0])
+    assert firsts == {a, b, c}
+    assert IsmctsBot(1, iterations=10, width=2, margin=5.0)._shortlist({a: 3.0, b: 2.0, c: 1.0}) == [a, b]
+
+
+def test_an_iteration_budget_smaller_than_a_sweep_plays_the_favourite() -> None:
+    state = mid_game(4, 220)
+    seat = state.current_player
+    bot = IsmctsBot(5, iterations=2, width=3, margin=1000.0)
+    judged = IsmctsBot(5, iterations=2)._judged(GAME, bot.evaluator(GAME), state, seat, GAME.legal_actions(state))
+    move = bot.choose(GAME, state, seat)
+    assert bot.last_iterations == 0
+    assert judged[move] == max(judged.values())
+
+
+@dataclass
+class SecretState:
+    """One move: ``GUESS`` wins, and is legal only if the secret (hidden) says so."""
+
+    secret: bool
+    over: bool = False
+    guessed: bool = False
+    rng: Rng = field(default_factory=Rng)
+    current_player: int | None = 0
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def clone(self) -> SecretState:
+        return SecretState(self.secret, self.over, self.guessed, self.rng.copy(), self.current_player)
+
+
+class Secret:
+    name = "secret"
+
+    def legal_actions(self, state: SecretState) -> list[Action]:
+        return [Action("A"), Action("B")] + ([Action("GUESS")] if state.secret else [])
+
+    def apply(self, state: SecretState, action: Action) -> list[Any]:
+        state.over, state.guessed, state.current_player = True, action.verb == "GUESS", None
+        return []
+
+    def returns(self, state: SecretState) -> list[float]:
+        return [1.0, 0.0] if state.guessed else [0.0, 1.0]
+
+    def determinize(self, state: SecretState, player: int, rng: Rng) -> SecretState:
+        return SecretState(rng.below(2) == 0, rng=state.rng.copy())
+
+
+def test_a_shortlisted_action_missing_from_some_copies_still_ends_the_search() -> None:
+    """Copies where a shortlisted action is not legal give no sweep, but each counts against an
+    iteration budget, and a time budget ends anyway."""
+    for seed in range(12):
+        bot = IsmctsBot(seed, iterations=12, margin=1000.0)
+        assert bot.choose(Secret(), SecretState(True), 0) in Secret().legal_actions(SecretState(True))
+        assert bot.last_iterations <= 12
+    timed = IsmctsBot(3, seconds=0.02, margin=1000.0)
+    assert timed.choose(Secret(), SecretState(True), 0) in Secret().legal_actions(SecretState(True))
 
 
 def test_a_clear_favourite_is_played_without_playouts() -> None:

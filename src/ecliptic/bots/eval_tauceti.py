@@ -195,8 +195,9 @@ class TauCetiEvaluator:
 
     def stage(self, state: State) -> int:
         """The round, up to the last round the game surely plays (the short game's last, or
-        the full game's tenth): from there on the end is a die roll away, so a playout plays
-        to it rather than stopping at a round's end."""
+        the full game's tenth): a playout from there plays to the end of the game rather than
+        stopping at a round's end, since the end is near (and in the full game a die roll
+        after each round decides it)."""
         n = state.content.numbers
         return min(state.round, n.short_game_rounds if state.config.game == "short" else n.full_game_rounds)
 

@@ -8,21 +8,23 @@ default policy, ``policy``:
 **Greedy playouts** (``policy=greedy``, the default). A playout in which every seat plays
 the heuristic bot's move is a far better judge than the evaluator alone (the other players
 *are* heuristic-like, and a round played out shows what the evaluator only guesses), but
-it costs 10-300 ms, so a decision affords tens of playouts, not thousands: too few for a
-tree below the root to be worth growing. The search is therefore the root alone, spent
-where it pays:
+it costs 10-300 ms, so a 1 s decision affords tens of playouts, not thousands (a 200 ms
+one a few): too few for a tree below the root to be worth growing. The search is
+therefore the root alone, spent where it pays:
 
 * the **shortlist**: the heuristic's judgement of every action (its one-step look-ahead on
   one determinization), keeping its ``width`` best within ``margin`` GP of its favourite;
   a lone favourite is played at once;
-* **sweeps**: each iteration's determinization (and one seed for the dice and the ties) is
-  shared by every shortlisted action, each played out by every seat's greedy move to the
-  end of the stage (:meth:`~ecliptic.bots.evaluator.Evaluator.stage`: the round; in Tau
-  Ceti's last rounds, whose end is a die roll, the end of the game), then judged by the
-  evaluator's win chances or the game's returns. Comparing the actions on the same deal
+* **sweeps**: each iteration's determinization (with its dice: the copy rolls its own, so
+  every clone of it rolls the same) is shared by every shortlisted action, each played out
+  by every seat's greedy move (ties broken alike) to the end of the stage
+  (:meth:`~ecliptic.bots.evaluator.Evaluator.stage`: the round; in Tau Ceti's last rounds,
+  whose end is a die roll, the end of the game), then judged by the evaluator's win chances
+  or the game's returns. Comparing the actions on the same deal
   and dice (common random numbers) removes most of the noise a few tens of playouts have;
 * the **move**: the favourite, unless another shortlisted action beats it on the paired
-  differences by more than ``z`` standard errors; then the best of those.
+  differences by more than ``z`` standard errors (after at least ``MIN_SWEEPS`` sweeps);
+  then the best of those.
 
 **The tree** (``policy=quick``): the full search, thousands of cheap iterations, each
 walking one tree shared by all players:
@@ -80,14 +82,19 @@ from typing import Any
 
 from ecliptic.bots.base import BotSpecError, number_option, parse_options, register_bot
 from ecliptic.bots.evaluator import Evaluator, Evaluators
-from ecliptic.bots.heuristic import greedy_move, judge, settle
+from ecliptic.bots.heuristic import greedy_move, judge, rivals_weight, settle
 from ecliptic.engine.actions import Action
 from ecliptic.engine.rng import Rng
 
-OPTIONS = {"policy", "width", "margin", "z", "c", "rollout", "prior", "model", "prune"}
+GREEDY_OPTIONS = {"width", "margin", "z"}
+TREE_OPTIONS = {"c", "rollout", "prior", "model", "prune"}
+OPTIONS = {"policy"} | GREEDY_OPTIONS | TREE_OPTIONS
 DEFAULT_BUDGET = "200ms"
 SETTLE_STEPS = 8
 """Follow-up decisions played greedily before a leaf is judged (see ``_playout``)."""
+MIN_SWEEPS = 2
+"""Whole sweeps an action needs before it may overrule the favourite: the spread of its
+paired gains, and so their standard error, is unknown after one."""
 PRIOR_SCALE = 0.5
 """Points (GP) worse than the heuristic's favourite that cost a root action a factor e of its bias."""
 _BUDGET = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|it)$")
@@ -132,6 +139,7 @@ class IsmctsBot:
         self.prune = prune
         self.options = dict(options or {})
         self.last_iterations = 0
+        self._slowest_move = 0.0
         self.evaluator = Evaluators(self.options)
 
     def choose(self, game: Any, state: Any, seat: int) -> Action:
@@ -274,59 +282,83 @@ class IsmctsBot:
                 start: float) -> Action:
         """``policy=greedy``: the heuristic's shortlist, each candidate played out by every
         seat's greedy move to the end of the stage, all candidates on the same determinization
-        with the same dice (a sweep), as many sweeps as the budget allows; the heuristic's
-        favourite unless another candidate does better by ``z`` standard errors."""
+        (a sweep), as many whole sweeps as the budget allows; the heuristic's favourite unless
+        another candidate does better by ``z`` standard errors."""
         judged = self._judged(game, ev, state, seat, actions)
         if not judged:  # nothing could be tried on the copy: nothing to prefer
             return actions[self.rng.below(len(actions))]
-        order = sorted(judged, key=lambda a: -judged[a])
-        shortlist = [a for a in order[:self.width] if judged[a] >= judged[order[0]] - self.margin]
+        shortlist = self._shortlist(judged)
         if len(shortlist) == 1:
             return shortlist[0]
         deadline = start + self.seconds if self.seconds is not None else None
-        stage = ev.stage(state)
+        self._slowest_move = 0.0
         sweeps = [Sweep() for _ in shortlist]
         complete = 0
-        while True:
+        while self._another_sweep(len(shortlist), start, complete):
             world = game.determinize(state, seat, self.rng)
             possible = set(game.legal_actions(world))
-            dice = self.rng.next_u64()
+            stage = ev.stage(world)
+            ties = self.rng.next_u64()  # the dice are the copy's own: every clone rolls the same
             rewards: list[float] = []
+            out_of_time = False
             for action in shortlist:
                 if action not in possible:  # about something this copy re-dealt: no sweep,
                     self.last_iterations += 1  # but a try, so an iteration budget still ends
                     break
+                began = time.perf_counter()
                 copy = world.clone()
                 game.apply(copy, action)
-                reward = self._greedy_playout(game, ev, copy, seat, stage, Rng.from_seed(dice), deadline)
+                reward = self._greedy_playout(game, ev, copy, seat, stage, Rng.from_seed(ties), deadline)
                 self.last_iterations += 1
-                if reward is None:  # out of time: the sweep is incomplete and not counted
+                if reward is None:
+                    out_of_time = True
                     break
                 rewards.append(reward)
-            if len(rewards) == len(shortlist):
-                complete += 1
-                for sweep, reward in zip(sweeps, rewards, strict=True):
-                    sweep.add(reward, reward - rewards[0])
-            if self.iterations is not None:
-                if self.last_iterations + len(shortlist) > self.iterations:
-                    break
-            else:
-                spent = time.perf_counter() - start
-                assert self.seconds is not None
-                if len(rewards) < len(shortlist) and spent >= self.seconds:
-                    break
-                if complete and spent + spent / complete > self.seconds:  # another would overrun
-                    break
+                if deadline is not None and not complete and len(rewards) == 1:
+                    took = time.perf_counter() - began  # a first sweep that cannot end in time
+                    out_of_time = time.perf_counter() + took * (len(shortlist) - 1) > deadline
+                    if out_of_time:  # buys nothing: the favourite it is
+                        break
+            if out_of_time:
+                break  # (an incomplete sweep is not counted)
+            if len(rewards) < len(shortlist):
+                continue
+            complete += 1
+            for sweep, reward in zip(sweeps, rewards, strict=True):
+                sweep.add(reward, reward - rewards[0])
         return shortlist[_paired_choice(sweeps, self.z)]
+
+    def _shortlist(self, judged: dict[Action, float]) -> list[Action]:
+        """The favourite first, then the next best, at most ``width`` within ``margin`` of it;
+        equal judgements in an order drawn by the bot's generator, as the heuristic breaks ties."""
+        actions = list(judged)
+        self.rng.shuffle(actions)
+        actions.sort(key=lambda a: -judged[a])
+        top = judged[actions[0]]
+        return [a for a in actions[:self.width] if judged[a] >= top - self.margin]
+
+    def _another_sweep(self, size: int, start: float, complete: int) -> bool:
+        """Does the budget leave room for another whole sweep of ``size`` playouts? On a time
+        budget: at the rate of the sweeps so far (the first is always tried)."""
+        if self.iterations is not None:
+            return self.last_iterations + size <= self.iterations
+        assert self.seconds is not None
+        spent = time.perf_counter() - start
+        if not complete:
+            return spent < self.seconds
+        return spent + spent / complete <= self.seconds
 
     def _greedy_playout(self, game: Any, ev: Evaluator, world: Any, seat: int, stage: int, rng: Rng,
                         deadline: float | None) -> float | None:
         """Every seat plays the heuristic's move until the stage ends (or the game: then its
-        returns); the seat's chance of winning there, or ``None`` past the deadline."""
+        returns); the seat's chance of winning there, or ``None`` once the next move might not
+        end before the deadline (as long as the slowest move so far in this decision)."""
         while not world.is_over and ev.stage(world) == stage:
-            if deadline is not None and time.perf_counter() > deadline:
+            now = time.perf_counter()
+            if deadline is not None and now + self._slowest_move > deadline:
                 return None
             game.apply(world, greedy_move(game, ev, world, rng))
+            self._slowest_move = max(self._slowest_move, time.perf_counter() - now)
         if world.is_over:
             return float(game.returns(world)[seat])
         return ev.chances(world)[seat]
@@ -349,7 +381,7 @@ class IsmctsBot:
         an action about something the copy re-dealt cannot be tried there and is left out."""
         world = game.determinize(state, seat, self.rng)
         possible = set(game.legal_actions(world))
-        rivals = float(getattr(ev, "rivals", 1.0))
+        rivals = rivals_weight(ev)
         return {a: judge(game, ev, world, seat, a, 6, rivals) for a in actions if a in possible}
 
     def _most_visited(self, root: Node, seat: int, actions: list[Action],
@@ -383,7 +415,7 @@ class Sweep:
 
     def gain(self, z: float) -> float:
         """The mean paired gain over the favourite less ``z`` standard errors of it."""
-        if self.n == 0:
+        if self.n < MIN_SWEEPS:  # no spread, no evidence: one sweep never overrules
             return float("-inf")
         mean = self.diff / self.n
         variance = max(self.diff_sq - self.n * mean * mean, 0.0) / max(self.n - 1, 1)
@@ -443,11 +475,14 @@ def _make(option: str | None, seed: int) -> IsmctsBot:
     policy = named.get("policy", "greedy")
     if policy not in ("greedy", "quick"):
         raise BotSpecError(f"ismcts option policy is greedy or quick (got {policy!r})")
-    tree_only = sorted(k for k in ("c", "rollout", "prior", "model", "prune") if k in named)
-    if policy == "greedy" and tree_only:
-        raise BotSpecError(f"ismcts option {tree_only[0]} belongs to the tree search (policy=quick); "
-                           f"the default policy=greedy takes width, margin and z")
-    width = int(number_option("ismcts", named, "width", 3, 2, 100))
+    foreign = sorted(k for k in (TREE_OPTIONS if policy == "greedy" else GREEDY_OPTIONS) if k in named)
+    if foreign:
+        raise BotSpecError(f"ismcts option {foreign[0]} does not apply to policy={policy}: greedy playouts "
+                           f"take {', '.join(sorted(GREEDY_OPTIONS))}, the tree (policy=quick) "
+                           f"{', '.join(sorted(TREE_OPTIONS))}")
+    width = number_option("ismcts", named, "width", 3, 2, 100)
+    if width != int(width):
+        raise BotSpecError(f"ismcts option width is a whole number (got {named['width']!r})")
     margin = number_option("ismcts", named, "margin", 1.5, 0.0, 1000.0)
     z = number_option("ismcts", named, "z", 0.5, 0.0, 10.0)
     c = number_option("ismcts", named, "c", 0.7, 0.0, 100.0)
@@ -460,7 +495,7 @@ def _make(option: str | None, seed: int) -> IsmctsBot:
     if prune not in (0, 1):
         raise BotSpecError(f"ismcts option prune is 0 or 1 (got {named['prune']!r})")
     weights = {k: v for k, v in named.items() if k.startswith("w.")}
-    return IsmctsBot(seed, iterations=iterations, seconds=seconds, greedy=policy == "greedy", width=width,
+    return IsmctsBot(seed, iterations=iterations, seconds=seconds, greedy=policy == "greedy", width=int(width),
                      margin=margin, z=z, c=c, rollout=rollout, prior=prior, quick=model == "quick",
                      prune=prune == 1, options=weights)
 
