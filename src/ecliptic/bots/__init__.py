@@ -4,7 +4,8 @@
 * ``random`` — a uniformly random legal action (:mod:`ecliptic.bots.random_bot`);
 * ``heuristic`` — greedy one-step look-ahead with the game's evaluator
   (:mod:`ecliptic.bots.heuristic`, :mod:`ecliptic.bots.eval_tauceti`);
-* ``ismcts`` — information-set Monte Carlo tree search (:mod:`ecliptic.bots.ismcts`);
+* ``ismcts`` — information-set Monte Carlo search: greedy playouts of the heuristic's shortlist,
+  or the full tree with ``policy=quick`` (:mod:`ecliptic.bots.ismcts`);
 * levels ``easy``, ``normal``, ``hard`` name one of those with a budget (``LEVELS``).
 """
 
