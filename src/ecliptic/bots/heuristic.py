@@ -101,8 +101,7 @@ def best_of(actions: list[Action], totals: list[float], rng: Rng) -> Action:
     return best[0] if len(best) == 1 else best[rng.below(len(best))]
 
 
-def greedy_move(game: Any, ev: Evaluator, world: Any, rng: Rng, depth: int = 6,
-                rivals: float | None = None) -> Action:
+def greedy_move(game: Any, ev: Evaluator, world: Any, rng: Rng, depth: int = 6) -> Action:
     """The heuristic bot's move for whoever is to move in ``world``, judged on ``world``
     itself: a copy that is already determinized (a search's playout), so nothing is re-dealt
     and the player's own hidden information is simply what the copy holds."""
@@ -110,8 +109,8 @@ def greedy_move(game: Any, ev: Evaluator, world: Any, rng: Rng, depth: int = 6,
     if len(actions) == 1:
         return actions[0]
     seat: int = world.current_player
-    weight = rivals_weight(ev) if rivals is None else rivals
-    return best_of(actions, [judge(game, ev, world, seat, a, depth, weight) for a in actions], rng)
+    rivals = rivals_weight(ev)
+    return best_of(actions, [judge(game, ev, world, seat, a, depth, rivals) for a in actions], rng)
 
 
 def settle(game: Any, ev: Evaluator, state: Any, seat: int, depth: int) -> None:
