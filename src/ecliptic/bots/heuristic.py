@@ -29,6 +29,8 @@ from ecliptic.engine.rng import Rng
 
 OPTIONS = {"samples", "depth", "epsilon", "rivals"}
 TIE = 1e-9
+DEPTH = 6
+"""Follow-up decisions (a Move's steps and the like) played out before an action is judged."""
 UNKNOWN = -1e9
 """The judgement of an action that cannot be tried on the determinized copy."""
 
@@ -38,7 +40,7 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int, *, samples: int = 1, depth: int = 6, epsilon: float = 0.0,
+    def __init__(self, seed: int, *, samples: int = 1, depth: int = DEPTH, epsilon: float = 0.0,
                  rivals: float | None = None, options: dict[str, str] | None = None) -> None:
         self.rng = Rng.from_seed(seed)
         self.samples = samples
@@ -101,7 +103,7 @@ def best_of(actions: list[Action], totals: list[float], rng: Rng) -> Action:
     return best[0] if len(best) == 1 else best[rng.below(len(best))]
 
 
-def greedy_move(game: Any, ev: Evaluator, world: Any, rng: Rng, depth: int = 6) -> Action:
+def greedy_move(game: Any, ev: Evaluator, world: Any, rng: Rng, depth: int = DEPTH) -> Action:
     """The heuristic bot's move for whoever is to move in ``world``, judged on ``world``
     itself: a copy that is already determinized (a search's playout), so nothing is re-dealt
     and the player's own hidden information is simply what the copy holds."""
@@ -141,7 +143,7 @@ def _make(option: str | None, seed: int) -> HeuristicBot:
     if words:
         raise BotSpecError(f"the heuristic bot takes only key=value options (got {'/'.join(words)!r})")
     samples = int(number_option("heuristic", named, "samples", 1, 1, 64))
-    depth = int(number_option("heuristic", named, "depth", 6, 0, 50))
+    depth = int(number_option("heuristic", named, "depth", DEPTH, 0, 50))
     epsilon = number_option("heuristic", named, "epsilon", 0.0, 0.0, 1.0)
     rivals = number_option("heuristic", named, "rivals", -1.0, 0.0, 10.0) if "rivals" in named else None
     weights = {k: v for k, v in named.items() if k.startswith("w.")}

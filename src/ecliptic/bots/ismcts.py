@@ -82,7 +82,7 @@ from typing import Any
 
 from ecliptic.bots.base import BotSpecError, number_option, parse_options, register_bot
 from ecliptic.bots.evaluator import Evaluator, Evaluators
-from ecliptic.bots.heuristic import greedy_move, judge, rivals_weight, settle
+from ecliptic.bots.heuristic import DEPTH, greedy_move, judge, rivals_weight, settle
 from ecliptic.engine.actions import Action
 from ecliptic.engine.rng import Rng
 
@@ -382,7 +382,7 @@ class IsmctsBot:
         world = game.determinize(state, seat, self.rng)
         possible = set(game.legal_actions(world))
         rivals = rivals_weight(ev)
-        return {a: judge(game, ev, world, seat, a, 6, rivals) for a in actions if a in possible}
+        return {a: judge(game, ev, world, seat, a, DEPTH, rivals) for a in actions if a in possible}
 
     def _most_visited(self, root: Node, seat: int, actions: list[Action],
                       priors: dict[Action, float]) -> Action:
