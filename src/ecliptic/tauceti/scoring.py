@@ -7,15 +7,17 @@ Assisting moves 1 GP per delivered cube from the assisting player to the
 assisted one. Ties: see docs/rules-decisions.md.
 
 Advanced Rules 7-9, when chosen, are deductions of their own: -1 GP per virus crystal
-on the home planet (7), per level the faction's specialization was raised on the TCX
-during the game (8, every raise counted, see docs/decisions/advanced.md), and per
-Crisis token on the home planet (9).
+on the home planet (7), per level the faction's specialization stands above its starting
+level on the TCX at the end (8: the rulebook's example counts the level, so a crisis
+resolved, which moves the level back down, gives the GP back; docs/rules-decisions.md), and
+per Crisis token on the home planet (9).
 """
 
 from __future__ import annotations
 
 from ecliptic.engine.events import Event
 from ecliptic.tauceti.registry import say
+from ecliptic.tauceti.setup import MARKET_START
 from ecliptic.tauceti.state import State
 
 SOURCES = ("tau", "cards", "orbitals", "cubes", "gp_tokens", "assists",
@@ -58,7 +60,9 @@ def _advanced_deductions(state: State, seat: int, out: dict[str, int]) -> None:
     if state.config.has(7):
         out["virus_crystals"] = -state.virus_on.get(f.home_planet, 0)
     if state.config.has(8):
-        out["specialization_raised"] = -state.market_raised.get(f.specialization, 0)
+        # "if you are a Zorhkonian and Military is at level 3, you lose 2 GPs": the level
+        # above the start, never a gain for a level below it.
+        out["specialization_raised"] = -max(0, state.market[f.specialization] - MARKET_START)
     if state.config.has(9):
         out["home_crises"] = -len(state.planet_crises.get(f.home_planet, []))
 
