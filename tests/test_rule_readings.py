@@ -61,3 +61,52 @@ def test_rule_8_a_level_back_at_the_start_deducts_nothing() -> None:
     state.market_raised["Military"] = 2  # raised twice, both crises since resolved
     assert state.market["Military"] == 1
     assert scoring.score(state, 0)["specialization_raised"] == 0
+
+
+# -- 16. Ties share the win ------------------------------------------------------------------------
+
+
+@pytest.mark.rules("TC-END-6")
+def test_players_tied_on_gp_share_the_win_whatever_their_tau() -> None:
+    """"The player with the most Galactic Points wins" names no tie-break."""
+    state = new_game(("Triolor", "Zorhkonian"))
+    state.players[0].tau, state.players[1].tau = 6, 5  # the same GPs for TAU 0-9
+    events: list[Any] = []
+    scoring.finish(state, events)
+    assert state.final_scores[0]["total"] == state.final_scores[1]["total"]
+    assert state.winners == [0, 1] and GAME.returns(state) == [0.5, 0.5]
+    assert "Triolor and Zorhkonian share the win with" in events[-1].text
+
+
+@pytest.mark.rules("TC-END-6")
+def test_the_tau_tie_break_is_an_option_of_the_config() -> None:
+    state = new_game(("Triolor", "Zorhkonian"), tie_break="tau")
+    state.players[0].tau, state.players[1].tau = 6, 5
+    events: list[Any] = []
+    scoring.finish(state, events)
+    assert state.winners == [0] and GAME.returns(state) == [1.0, 0.0]
+    assert "Triolor wins with" in events[-1].text
+    assert GAME.observe(state, None)["config"]["tie_break"] == "tau"
+
+
+@pytest.mark.rules("TC-END-6")
+def test_an_unknown_tie_break_is_refused_with_the_allowed_values() -> None:
+    with pytest.raises(ValueError, match="tie_break must be one of shared, tau, not 'coin'"):
+        new_game(tie_break="coin")
+
+
+@pytest.mark.rules("TC-END-6")
+def test_a_tournament_counts_a_shared_win_as_half_a_win_for_each() -> None:
+    """Win rates come from the games' returns (1/k for each of k tied winners), not from
+    membership of the winners."""
+    from ecliptic.sim.tournament import TournamentGame, ranks_of, standings_of
+
+    def game(index: int, returns: tuple[float, ...]) -> TournamentGame:
+        gp = (20.0, 20.0) if returns == (0.5, 0.5) else (21.0, 20.0)
+        return TournamentGame(index, index, ("heuristic", "random"), ("Xunon", "Azars"), gp, returns,
+                              ranks_of(returns, gp), 8, 100)
+
+    standings = {s.bot: s for s in standings_of(["heuristic", "random"],
+                                                [game(0, (0.5, 0.5)), game(1, (1.0, 0.0))])}
+    assert standings["heuristic"].wins == 1.5 and standings["random"].wins == 0.5
+    assert standings["heuristic"].win_rate == 0.75

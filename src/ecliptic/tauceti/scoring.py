@@ -1,10 +1,11 @@
-"""End of game: Galactic Points by source, the winner and the tie-break.
+"""End of game: Galactic Points by source, the winners and the chosen tie-break.
 
 1. TAU by the brackets on each Interface; 2. Crisis/Specialist cards with (or
 without) a dot, as the Alien card says; 3. orbitals in non-planetary sectors and
 Resource cubes on the home planet, by the values on the tiles; 4. GP tokens.
 Assisting moves 1 GP per delivered cube from the assisting player to the
-assisted one. Ties: see docs/rules-decisions.md.
+assisted one. Tied players share the win unless the config chose the TAU tie-break
+(docs/rules-decisions.md).
 
 Advanced Rules 7-9, when chosen, are deductions of their own: -1 GP per virus crystal
 on the home planet (7), per level the faction's specialization stands above its starting
@@ -67,8 +68,12 @@ def _advanced_deductions(state: State, seat: int, out: dict[str, int]) -> None:
         out["home_crises"] = -len(state.planet_crises.get(f.home_planet, []))
 
 
-def ranking_key(state: State, seat: int, scores: dict[str, int]) -> tuple[int, int, int]:
-    """Most GP; then most TAU; then most GP tokens (recorded decision)."""
+def ranking_key(state: State, seat: int, scores: dict[str, int]) -> tuple[int, ...]:
+    """Most GP wins; tied players share the win ("The player with the most Galactic Points
+    wins" names no tie-break), unless the players chose ``tie_break: tau``: then most TAU,
+    then most GP tokens (docs/rules-decisions.md)."""
+    if state.config.tie_break == "shared":
+        return (scores["total"],)
     p = state.players[seat]
     return scores["total"], p.tau, len(p.gp_tokens)
 
@@ -87,5 +92,6 @@ def finish(state: State, ev: list[Event]) -> None:
     best = max(keys)
     state.winners = [s for s, k in enumerate(keys) if k == best]
     names = " and ".join(state.players[s].faction for s in state.winners)
-    say(ev, "game_over", f"Game over. {names} win(s) with {best[0]} GP.",
+    verdict = "wins" if len(state.winners) == 1 else "share the win"
+    say(ev, "game_over", f"Game over. {names} {verdict} with {best[0]} GP.",
         scores=state.final_scores, winners=state.winners)
