@@ -110,3 +110,58 @@ def test_a_tournament_counts_a_shared_win_as_half_a_win_for_each() -> None:
                                                 [game(0, (0.5, 0.5)), game(1, (1.0, 0.0))])}
     assert standings["heuristic"].wins == 1.5 and standings["random"].wins == 0.5
     assert standings["heuristic"].win_rate == 0.75
+
+
+# -- 14. The wormhole hop is zero sectors on the minimum route ------------------------------------
+
+
+def place(state: State, tile: str, cell: tuple[int, int]) -> None:
+    """Put an Outer Limit tile on the map as if it had been drawn earlier."""
+    state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != tile)
+    state.layout[tile] = cell
+
+
+def with_wormholes(state: State, *tiles: str) -> State:
+    """Wormhole 15 next to Xuno, wormhole 16 next to Triolo (the preset map)."""
+    cells = {"15": (-2, 1), "16": (3, -1)}
+    for tile in tiles:
+        place(state, tile, cells[tile])
+    return state
+
+
+def take(state: State, card: str) -> None:
+    """Take an IM with ``card`` on top of the IM deck and keep it."""
+    state.mission_deck = (card, *(x for x in state.mission_deck if x != card))
+    GAME.apply(state, "IM")
+    GAME.apply(state, f"KEEP {card}")
+
+
+@pytest.mark.rules("TC-MOV-7", "TC-IM-4")
+def test_the_route_counts_the_wormhole_hop_as_zero_sectors() -> None:
+    """Xuno -> wormhole 15 -> (hop) -> wormhole 16 -> Triolo is 2 sectors, not 5 around TAU CETI."""
+    from ecliptic.tauceti import board
+
+    state = with_wormholes(new_game(), "15", "16")
+    assert board.route_length(state, "XUNO", "TRIOLO") == 2
+    assert board.route_length(state, "15", "16") == 0
+    assert board.distances_to(state, "TRIOLO")["15"] == 1
+
+
+@pytest.mark.rules("TC-MOV-7")
+def test_a_lone_wormhole_gives_no_hop() -> None:
+    from ecliptic.tauceti import board
+
+    assert board.route_length(with_wormholes(new_game(), "15"), "XUNO", "TRIOLO") == 5
+
+
+@pytest.mark.rules("TC-IM-4", "TC-MOV-7")
+def test_a_delivery_through_the_wormholes_pays_the_shorter_route() -> None:
+    """Dr. Krenji (cargo 3) delivers M21 from Xuno to Triolo: 3 x 2 sectors = 6T."""
+    state = with_wormholes(new_game(), "15", "16")
+    take(state, "M21")
+    assert state.players[0].missions[0].route == 2
+    GAME.apply(state, "PICKUP M21")
+    state.players[0].position = "TRIOLO"
+    tau = state.players[0].tau
+    GAME.apply(state, "DELIVER M21")
+    assert state.players[0].tau == tau + 3 * 2

@@ -52,16 +52,6 @@ def propulsion(state: State, seat: int) -> int:
     return ship.effective(state, seat, PROPULSION)
 
 
-def wormholes_on_map(state: State) -> list[str]:
-    """The wormhole sectors drawn so far, by id."""
-    return sorted(t for t in state.layout if _kind(state, t) == "wormhole")
-
-
-def wormholes_work(state: State) -> bool:
-    """A wormhole works only when "BOTH wormhole sectors [are] present in the star system"."""
-    return len(wormholes_on_map(state)) == 2
-
-
 def _mov_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if a != act("MOV"):
         return illegal("TC-MOV-2", "MOV takes no arguments; you choose each sector once you are moving")
@@ -151,7 +141,7 @@ def _move_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if a.verb == "JUMP":
         if d.data["jump"]:
             return None
-        if _kind(state, state.players[d.player].position) == "wormhole" and not wormholes_work(state):
+        if _kind(state, state.players[d.player].position) == "wormhole" and not board.wormholes_work(state):
             return illegal("TC-MOV-7", "BOTH wormhole sectors must be present in the star system for a "
                            "wormhole to work")
         return illegal("TC-MOV-6", "you may try a wormhole once, right after moving into it")
@@ -190,7 +180,7 @@ def _go_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     p.position = tile
     d.data["left"] -= 1
     d.data["path"].append(tile)
-    d.data["jump"] = _kind(state, tile) == "wormhole" and wormholes_work(state)
+    d.data["jump"] = _kind(state, tile) == "wormhole" and board.wormholes_work(state)
     say(ev, "move", f"{p.faction} moves into {_name(state, tile)} ({d.data['left']} sector(s) of "
         "propulsion left).", seat=d.player, tile=tile, left=d.data["left"])
     if d.data["left"] <= 0 and not d.data["jump"]:
@@ -239,7 +229,7 @@ def _jump_perform(state: State, d: Decision, ev: list[Event]) -> None:
     die = state.rng.d6()
     here = p.position
     if die >= SAFE_ROLL:
-        other = next(w for w in wormholes_on_map(state) if w != here)
+        other = next(w for w in board.wormholes_on_map(state) if w != here)
         p.position = other
         d.data["path"].append(other)
         say(ev, "wormhole", f"{p.faction} rolls {die} and goes through the wormhole to "
