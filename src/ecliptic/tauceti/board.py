@@ -104,6 +104,8 @@ def distances_to(state: State, goal: str) -> dict[str, int]:
     map, going from one to the other "is considered zero sectors traveled" (TC-MOV-7), so the
     hop is an edge of length 0 (a 0-1 breadth-first search)."""
     where = occupied(state)  # (once, not once per tile visited)
+    if goal not in state.layout:
+        return {}
     hop = wormholes_on_map(state) if wormholes_work(state) else []
     dist = {goal: 0}
     queue: deque[str] = deque([goal])
