@@ -336,6 +336,17 @@ def test_with_no_route_on_the_map_every_move_is_open() -> None:
     assert {"GO 05", "GO 08"} <= gos and any("," in a for a in gos)
 
 
+@pytest.mark.rules("TC-IM-4")
+def test_a_delivery_no_route_can_ever_reach_binds_nothing() -> None:
+    """No route on the map and no Outer Limit tile left to draw: there is no route to go
+    directly on, and the player is not held to MOV, REF and REP for the rest of the game."""
+    state = bound_for_zuron(new_game())
+    state.layout["10"] = (4, -4)
+    assert majors(state) == {"MOV", "REF"}
+    state.outer_limit_stack = ()
+    assert {"IM", "REC", "MOV", "REF"} <= majors(state)
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(1, 4),
        layout=st.sampled_from(["random", "preset", "players"]), advanced=st.sampled_from([[], [4, 5]]))

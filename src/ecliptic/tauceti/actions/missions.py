@@ -430,11 +430,16 @@ def errand(state: State, seat: int) -> tuple[str, str] | None:
     before pursuing any other actions" for, and the sector the starship is bound for: the
     pickup sector until the cargo is picked up, then the delivery sector. A card the player may
     not deliver (Advanced Rule 4, no permission and the Unauthorized Transport token on another
-    card) binds nothing; the first card on the Interface binds when there are two."""
+    card) binds nothing, nor one whose sector no route reaches, on the map or through the
+    Outer Limit tiles still to draw (there is no route to go directly on); the first card on
+    the Interface binds when there are two."""
     for m in state.players[seat].missions:
         card = state.content.mission(m.card)
         if card.kind == "delivery" and may_deliver(m):
-            return card.id, (card.deliver if m.picked_up else card.pickup)
+            target = card.deliver if m.picked_up else card.pickup
+            if state.outer_limit_stack or board.route_length(state, state.players[seat].position,
+                                                             target) is not None:
+                return card.id, target
     return None
 
 
