@@ -16,7 +16,7 @@ from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import ship
 from ecliptic.tauceti.game import TauCeti
-from ecliptic.tauceti.state import ActiveMission, State
+from ecliptic.tauceti.state import ActiveMission, Decision, State
 
 GAME = TauCeti()
 XUNON = 0
@@ -191,12 +191,17 @@ def test_permitted_delivery_rolls_no_die() -> None:
 @pytest.mark.rules("TC-ADV4-1")
 def test_second_unauthorized_delivery_waits_for_the_ut_token() -> None:
     """The faction has 1 UT token: a second card refused permission while the token is on
-    the first cannot be delivered until the first is; then the token moves to it."""
+    the first cannot be delivered until the first is; then the token moves to it. (No IM is
+    taken while a delivery is under way, TC-IM-4, so play never holds two; a saved state may:
+    the second card is drawn here by a scripted KEEP decision.)"""
     state = new_game(4)
     p = state.players[XUNON]
     p.tau = 0  # no re-roll
     p.missions = [ActiveMission("M21", unauthorized=True, permitted=False, route=5)]
-    events = take(state, "M16", [1, 1])
+    state.mission_deck = tuple(x for x in state.mission_deck if x not in ("M16", "M21"))
+    state.stack.append(Decision("keep_mission", XUNON, {"cards": ["M16"]}))
+    state.rng.script_dice([1, 1])
+    events = GAME.apply(state, "KEEP M16")
     assert "unauthorized_transport_waits" in kinds(events)
     waiting = mission(state, "M16")
     assert not waiting.permitted and not waiting.unauthorized
@@ -231,9 +236,10 @@ def test_without_rule_4_the_ut_token_is_never_used() -> None:
 
 
 def carrying_plasma(state: State) -> None:
-    """Krenji on Xuno with the plasma of M29 on board (picked up on Triolo)."""
-    state.players[XUNON].missions = [ActiveMission("M29", picked_up=True, route=5)]
-    assert state.content.mission("M29").commodity == "plasma"
+    """Krenji on Xuno with the plasma of M22 on board (picked up on Zorhkon), bound for the
+    Zuron Asteroid: the asteroid field next to Xuno is on the minimum route (TC-IM-4)."""
+    state.players[XUNON].missions = [ActiveMission("M22", picked_up=True, route=3)]
+    assert state.content.mission("M22").commodity == "plasma"
 
 
 @pytest.mark.rules("TC-ADV5-1")
@@ -257,7 +263,7 @@ def test_plasma_delivery_reward_is_doubled() -> None:
 @pytest.mark.rules("TC-ADV5-1", "TC-SETUP-15")
 def test_plasma_reward_is_not_doubled_without_rule_5() -> None:
     state = new_game()
-    carrying_plasma(state)
+    state.players[XUNON].missions = [ActiveMission("M29", picked_up=True, route=5)]  # from Triolo
     tau = state.players[XUNON].tau
     GAME.apply(state, "DELIVER M29")
     assert state.players[XUNON].tau == tau + 3 * 5

@@ -558,13 +558,14 @@ def test_rule_8_the_zorhkonian_with_military_at_level_three_loses_two_gp(rules: 
 
 
 @pytest.mark.rules("TC-ADV8-1", "TC-RES-6")
-def test_rule_8_counts_raises_even_after_a_crisis_is_resolved() -> None:
+def test_rule_8_a_resolved_crisis_gives_the_level_back() -> None:
+    """The deduction is the level above the start: resolving a crisis moves it back down."""
     state = _zorhkonian_military_at_three((8,))
     to_turn(state, 0)
     give_knowledge(state, 0, "Geological", 3)
     GAME.apply(state, "RESOLVE X15 K3")
-    assert state.market["Military"] == 2
-    assert scoring.score(state, 0)["specialization_raised"] == -2
+    assert state.market["Military"] == 2 and state.market_raised["Military"] == 2
+    assert scoring.score(state, 0)["specialization_raised"] == -1
 
 
 @pytest.mark.parametrize("rules", [(9,), ()])

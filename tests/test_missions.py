@@ -101,7 +101,8 @@ def test_keep_must_name_a_drawn_card() -> None:
 @pytest.mark.rules("TC-IM-2")
 def test_full_interface_refuses_im() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M01"), ActiveMission("M16")]
+    state.players[XUNON].missions = [ActiveMission("M01"), ActiveMission("M02")]  # skill checks: a
+    # delivery under way would refuse the IM first (TC-IM-4)
     assert state.content.numbers.im_slots == 2
     assert refused(state, "IM").rule == "TC-IM-2"
 

@@ -469,14 +469,15 @@ def test_gp_tokens_from_crises_and_battles_count_their_value() -> None:
 
 @pytest.mark.rules("TC-END-6")
 def test_a_tie_on_gps_goes_to_the_most_tau_then_is_shared() -> None:
-    """The rulebook names no tie-break; the recorded one: most TAU, then most GP tokens."""
-    state = new_game("Triolor", "Zorhkonian")
+    """The optional tie-break (``tie_break: tau``): most TAU, then most GP tokens. Shared by
+    default since issue 15 (tests/test_rule_readings.py)."""
+    state = new_game("Triolor", "Zorhkonian", tie_break="tau")
     for p in state.players:
         p.tau = 5
     scoring.finish(state, [])
     assert state.final_scores[0]["total"] == state.final_scores[1]["total"]
     assert state.winners == [0, 1] and GAME.returns(state) == [0.5, 0.5]
-    state = new_game("Triolor", "Zorhkonian")
+    state = new_game("Triolor", "Zorhkonian", tie_break="tau")
     state.players[0].tau, state.players[1].tau = 6, 5  # the same GPs for TAU 0-9
     scoring.finish(state, [])
     assert state.winners == [0]

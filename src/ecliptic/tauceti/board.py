@@ -89,25 +89,48 @@ def passable(state: State, tile: str) -> bool:
     return state.content.tile(tile).kind != "tau_ceti"
 
 
-def route_length(state: State, start: str, goal: str) -> int | None:
-    """Fewest sectors travelled from ``start`` to ``goal`` (wormhole jumps are not counted on:
-    they depend on a die roll, see docs/rules-decisions.md). ``None`` if unreachable."""
-    if start == goal:
-        return 0
+def wormholes_on_map(state: State) -> list[str]:
+    """The wormhole sectors drawn so far, by id."""
+    return sorted(t for t in state.layout if state.content.tile(t).kind == "wormhole")
+
+
+def wormholes_work(state: State) -> bool:
+    """A wormhole works only when "BOTH wormhole sectors [are] present in the star system"."""
+    return len(wormholes_on_map(state)) == 2
+
+
+def distances_to(state: State, goal: str) -> dict[str, int]:
+    """Fewest sectors travelled from each reachable tile to ``goal``. With both wormholes on the
+    map, going from one to the other "is considered zero sectors traveled" (TC-MOV-7), so the
+    hop is an edge of length 0 (a 0-1 breadth-first search)."""
     where = occupied(state)  # (once, not once per tile visited)
-    seen = {start}
-    queue: deque[tuple[str, int]] = deque([(start, 0)])
+    if goal not in state.layout:
+        return {}
+    hop = wormholes_on_map(state) if wormholes_work(state) else []
+    dist = {goal: 0}
+    queue: deque[str] = deque([goal])
     while queue:
-        tile, dist = queue.popleft()
+        tile = queue.popleft()
+        d = dist[tile]
+        if tile in hop:
+            other = hop[1 - hop.index(tile)]
+            if dist.get(other, d + 1) > d:
+                dist[other] = d
+                queue.appendleft(other)
         for cell in neighbour_cells(state.layout[tile]):
             nxt = where.get(cell)
-            if nxt is None or nxt in seen or not passable(state, nxt):
+            if nxt is None or not passable(state, nxt) or dist.get(nxt, d + 2) <= d + 1:
                 continue
-            if nxt == goal:
-                return dist + 1
-            seen.add(nxt)
-            queue.append((nxt, dist + 1))
-    return None
+            dist[nxt] = d + 1
+            queue.append(nxt)
+    return dist
+
+
+def route_length(state: State, start: str, goal: str) -> int | None:
+    """Sectors on the minimum route from ``start`` to ``goal`` over the tiles on the map, the
+    wormhole hop counted as zero sectors when both wormholes are there; ``None`` if
+    unreachable."""
+    return 0 if start == goal else distances_to(state, goal).get(start)
 
 
 def controllers(state: State, tile: str) -> set[int]:

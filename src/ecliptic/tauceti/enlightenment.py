@@ -194,7 +194,7 @@ def owner_seat(state: State, planet: str) -> int | None:
 
 def change_market(state: State, resource: str, levels: int, ev: list[Event]) -> None:
     """Move a Market Level marker within levels 1..4. Every level actually risen is counted in
-    ``state.market_raised`` (Advanced Rule 8 deducts GP for it)."""
+    ``state.market_raised``, a record of the rises (Advanced Rule 8 scores the level itself)."""
     top = state.content.numbers.market_levels
     before = state.market[resource]
     after = max(1, min(top, before + levels))

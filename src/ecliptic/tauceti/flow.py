@@ -16,6 +16,7 @@ from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.rules import advance_until_decision
 from ecliptic.tauceti import battle, board, enlightenment, scoring
+from ecliptic.tauceti.actions import missions
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.registry import (
     MAJOR_VERBS,
@@ -201,13 +202,20 @@ END = act("END")
 
 def _verb_closed(state: State, d: Decision, v: Verb) -> IllegalAction | None:
     """Why the player cannot use verb ``v`` at all now (``None`` if they can): a Major action
-    needs this turn's Major action still to take, an Action marker left and its energy."""
+    needs this turn's Major action still to take, an Action marker left, no delivery under way
+    (unless it is one of ``missions.ERRAND_MAJORS``) and its energy."""
     if v.major is None:
         return None
     if d.data["major_done"]:
         return illegal("TC-ACT-3", "one Major action per turn")
     if markers_left(state, d.player) <= 0:
         return illegal("TC-ACT-3", "you have no Action marker left")
+    if v.verb not in missions.ERRAND_MAJORS:
+        bound = missions.errand(state, d.player)
+        if bound is not None:
+            return illegal("TC-IM-4", f"go directly on the minimum route and make the delivery of IM "
+                           f"{bound[0]} before pursuing any other actions: until then your Major actions "
+                           "are MOV, REF and REP (or PASS)")
     cost = state.faction(d.player).action_costs[v.major]
     energy = state.players[d.player].energy
     if energy < cost:
@@ -222,7 +230,9 @@ def _open_verbs(state: State, d: Decision) -> list[Verb]:
         return MINOR_VERBS
     costs = state.faction(d.player).action_costs
     energy = state.players[d.player].energy
-    return MINOR_VERBS + [v for v in MAJOR_VERBS if v.major is not None and costs[v.major] <= energy]
+    bound = missions.errand(state, d.player) is not None
+    return MINOR_VERBS + [v for v in MAJOR_VERBS if v.major is not None and costs[v.major] <= energy
+                          and not (bound and v.verb not in missions.ERRAND_MAJORS)]
 
 
 def _closing(d: Decision) -> Action:

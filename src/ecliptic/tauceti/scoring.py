@@ -1,21 +1,24 @@
-"""End of game: Galactic Points by source, the winner and the tie-break.
+"""End of game: Galactic Points by source, the winners and the chosen tie-break.
 
 1. TAU by the brackets on each Interface; 2. Crisis/Specialist cards with (or
 without) a dot, as the Alien card says; 3. orbitals in non-planetary sectors and
 Resource cubes on the home planet, by the values on the tiles; 4. GP tokens.
 Assisting moves 1 GP per delivered cube from the assisting player to the
-assisted one. Ties: see docs/rules-decisions.md.
+assisted one. Tied players share the win unless the config chose the TAU tie-break
+(docs/rules-decisions.md).
 
 Advanced Rules 7-9, when chosen, are deductions of their own: -1 GP per virus crystal
-on the home planet (7), per level the faction's specialization was raised on the TCX
-during the game (8, every raise counted, see docs/decisions/advanced.md), and per
-Crisis token on the home planet (9).
+on the home planet (7), per level the faction's specialization stands above its starting
+level on the TCX at the end (8: the rulebook's example counts the level, so a crisis
+resolved, which moves the level back down, gives the GP back; docs/rules-decisions.md), and
+per Crisis token on the home planet (9).
 """
 
 from __future__ import annotations
 
 from ecliptic.engine.events import Event
 from ecliptic.tauceti.registry import say
+from ecliptic.tauceti.setup import MARKET_START
 from ecliptic.tauceti.state import State
 
 SOURCES = ("tau", "cards", "orbitals", "cubes", "gp_tokens", "assists",
@@ -58,13 +61,19 @@ def _advanced_deductions(state: State, seat: int, out: dict[str, int]) -> None:
     if state.config.has(7):
         out["virus_crystals"] = -state.virus_on.get(f.home_planet, 0)
     if state.config.has(8):
-        out["specialization_raised"] = -state.market_raised.get(f.specialization, 0)
+        # "if you are a Zorhkonian and Military is at level 3, you lose 2 GPs": the level
+        # above the start, never a gain for a level below it.
+        out["specialization_raised"] = -max(0, state.market[f.specialization] - MARKET_START)
     if state.config.has(9):
         out["home_crises"] = -len(state.planet_crises.get(f.home_planet, []))
 
 
-def ranking_key(state: State, seat: int, scores: dict[str, int]) -> tuple[int, int, int]:
-    """Most GP; then most TAU; then most GP tokens (recorded decision)."""
+def ranking_key(state: State, seat: int, scores: dict[str, int]) -> tuple[int, ...]:
+    """Most GP wins; tied players share the win ("The player with the most Galactic Points
+    wins" names no tie-break), unless the players chose ``tie_break: tau``: then most TAU,
+    then most GP tokens (docs/rules-decisions.md)."""
+    if state.config.tie_break == "shared":
+        return (scores["total"],)
     p = state.players[seat]
     return scores["total"], p.tau, len(p.gp_tokens)
 
@@ -83,5 +92,6 @@ def finish(state: State, ev: list[Event]) -> None:
     best = max(keys)
     state.winners = [s for s, k in enumerate(keys) if k == best]
     names = " and ".join(state.players[s].faction for s in state.winners)
-    say(ev, "game_over", f"Game over. {names} win(s) with {best[0]} GP.",
+    verdict = "wins" if len(state.winners) == 1 else "share the win"
+    say(ev, "game_over", f"Game over. {names} {verdict} with {best[0]} GP.",
         scores=state.final_scores, winners=state.winners)

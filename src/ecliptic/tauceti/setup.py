@@ -7,6 +7,9 @@ from ecliptic.tauceti import board, decks
 from ecliptic.tauceti.content import Content, default_content
 from ecliptic.tauceti.state import Config, Player, Point, State
 
+MARKET_START = 1
+""""Place a Market Level marker (white disc) on level 1 for each resource" (TC-SETUP-11)."""
+
 # The preset map (a recorded decision). It agrees with the rulebook's examples:
 # sector 10 (Zuron Asteroid) touches sector 03, sector 06 touches the Azars' home
 # planet but nothing Captain Borzon reaches from sector 03, and a delivery from
@@ -106,7 +109,7 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
         stack = [t.id for t in content.crisis_tokens if t.crisis_type == ct.name]
         rng.shuffle(stack)
         state.crisis_stacks[ct.name] = stack
-    state.market = {r: 1 for r in content.resources}
+    state.market = {r: MARKET_START for r in content.resources}
     state.market_raised = {r: 0 for r in content.resources}
     # Decks.
     state.crisis_deck = decks.shuffled(rng, (c.id for c in content.crisis_cards))

@@ -24,6 +24,8 @@ from ecliptic.tauceti.content import Content, Faction, default_content
 Phase = Literal["setup", "enlightenment", "action", "battle", "over"]
 Layout = Literal["players", "random", "preset"]
 GameLength = Literal["short", "full"]
+TieBreak = Literal["shared", "tau"]
+TIE_BREAKS: tuple[TieBreak, ...] = ("shared", "tau")
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,9 @@ class Config:
     advanced: tuple[int, ...] = ()
     first_player: int = 0
     advanced_specialists: bool = False
+    tie_break: TieBreak = "shared"
+    """Tied players share the win (the rulebook names no tie-break), or ``tau``: most TAU,
+    then most GP tokens, before sharing."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 4:
@@ -50,6 +55,8 @@ class Config:
         for rule in self.advanced:
             if not 1 <= rule <= 9:
                 raise ValueError(f"there is no Advanced Rule {rule} (1-9)")
+        if self.tie_break not in TIE_BREAKS:
+            raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, not {self.tie_break!r}")
 
     def has(self, advanced_rule: int) -> bool:
         return advanced_rule in self.advanced

@@ -11,7 +11,10 @@
   the commodity"; delivering pays [cargo hold capacity] x [number of sectors] of
   the minimum route between the two sectors.
 
-A completed card is discarded.
+A completed card is discarded. From keeping a pickup/deliver IM until it is delivered the
+player must "go directly on that route and make the delivery before pursuing any other
+actions" (:func:`errand`): the turn offers only the Major actions in ``ERRAND_MAJORS``
+(``flow``) and each Move only the sectors on a minimum route (``movement``).
 
 Advanced Rule 4 (TCA permission): keeping a pickup/deliver IM starts a Logistics
 skill check (any die showing 5 or 6 gives permission; the 2T re-roll applies).
@@ -413,6 +416,30 @@ def _deliver_why_not(state: State, seat: int, a: Action) -> IllegalAction | None
     if where != card.deliver:
         return illegal("TC-IM-3", f"{card.id} is delivered to {_sector_name(state, card.deliver)}; "
                        f"your starship is in {_sector_name(state, where)}")
+    return None
+
+
+ERRAND_MAJORS = frozenset({"MOV", "REF", "REP"})
+"""The Major actions of a player bound to a pickup/deliver IM: Moves on the minimum route, and
+Refuel and Repair, without which a starship out of energy or with its propulsion destroyed
+would be stranded on the way (PASS stays open too; docs/rules-decisions.md)."""
+
+
+def errand(state: State, seat: int) -> tuple[str, str] | None:
+    """The pickup/deliver IM the player must "go directly on that route and make the delivery
+    before pursuing any other actions" for, and the sector the starship is bound for: the
+    pickup sector until the cargo is picked up, then the delivery sector. A card the player may
+    not deliver (Advanced Rule 4, no permission and the Unauthorized Transport token on another
+    card) binds nothing, nor one whose sector no route reaches, on the map or through the
+    Outer Limit tiles still to draw (there is no route to go directly on); the first card on
+    the Interface binds when there are two."""
+    for m in state.players[seat].missions:
+        card = state.content.mission(m.card)
+        if card.kind == "delivery" and may_deliver(m):
+            target = card.deliver if m.picked_up else card.pickup
+            if state.outer_limit_stack or board.route_length(state, state.players[seat].position,
+                                                             target) is not None:
+                return card.id, target
     return None
 
 

@@ -5,7 +5,9 @@ Propulsion power." The ship goes one sector per ``GO`` so that every hazard is
 settled where it is met (the player allocates cosmic-energy or asteroid damage,
 or chooses to roll for a wormhole) before flying on. Flying into an empty space
 next to the ship draws the top Outer Limit tile and puts the top Knowledge token
-of the Outer Limit stack face down on it. TAU CETI cannot be moved through.
+of the Outer Limit stack face down on it. TAU CETI cannot be moved through. A starship
+bound to a pickup/deliver IM flies only on a minimum route to its pickup, then its delivery
+sector (TC-IM-4, :class:`_Route`).
 
 Repair: "Each Damage marker costs 1T to repair on a planet, and 2T to repair in
 space (any non-planetary sector)." Virus crystals count as damage but cannot be
@@ -18,11 +20,13 @@ docs/decisions/movement.md.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import board, checks, ship
+from ecliptic.tauceti.actions import missions
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.registry import decision_kind, illegal, say, verb, when_legal
 from ecliptic.tauceti.state import Decision, Point, State
@@ -50,16 +54,6 @@ def _kind(state: State, tile: str) -> str:
 def propulsion(state: State, seat: int) -> int:
     """Sectors one Move action may cover: the effective (damage-reduced) Propulsion power."""
     return ship.effective(state, seat, PROPULSION)
-
-
-def wormholes_on_map(state: State) -> list[str]:
-    """The wormhole sectors drawn so far, by id."""
-    return sorted(t for t in state.layout if _kind(state, t) == "wormhole")
-
-
-def wormholes_work(state: State) -> bool:
-    """A wormhole works only when "BOTH wormhole sectors [are] present in the star system"."""
-    return len(wormholes_on_map(state)) == 2
 
 
 def _mov_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -94,20 +88,60 @@ verb(
 # -- the move decision: GO, JUMP, STOP ---------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _Route:
+    """The minimum route a starship bound to a pickup/deliver IM must keep to ("go directly on
+    that route and make the delivery before pursuing any other actions", TC-IM-4): the sectors
+    left to its pickup sector (until it is picked up), then to its delivery sector, counted from
+    every tile on the map (the wormhole hop as zero sectors), and ``reach``, the length of the
+    shortest route the ship can take from where it is now (the hop only right after entering
+    the wormhole, when JUMP is offered)."""
+
+    card: str
+    target: str
+    dist: dict[str, int]
+    reach: int
+
+    def on_route(self, tile: str) -> bool:
+        """Does one sector into ``tile`` begin a shortest route from here?"""
+        return tile in self.dist and 1 + self.dist[tile] == self.reach
+
+
+def _route(state: State, d: Decision) -> _Route | None:
+    """The route the player's starship must keep to, or ``None``: not bound to a delivery, or
+    no route on the map yet (then the way is found by flying into uncharted space, and every
+    move stays open so that the player can never be stranded)."""
+    bound = missions.errand(state, d.player)
+    if bound is None:
+        return None
+    card, target = bound
+    dist = board.distances_to(state, target)
+    here = state.players[d.player].position
+    if here == target:
+        return _Route(card, target, dist, 0)
+    steps = [1 + dist[n] for n in board.adjacent_tiles(state, here) if n in dist]
+    if d.data["jump"]:
+        steps.extend(dist[w] for w in board.wormholes_on_map(state) if w != here and w in dist)
+    return _Route(card, target, dist, min(steps)) if steps else None
+
+
 def _move_options(state: State, d: Decision) -> Iterator[Action]:
     """While propulsion is left, each neighbouring position: a passable tile, or empty space
-    on the table while Outer Limit tiles are left to draw; JUMP right after entering a working
-    wormhole; STOP. These are what ``_move_why_not`` checks, so every option is legal (the
-    kind registers them as its ``legal``)."""
+    on the table while Outer Limit tiles are left to draw (for a starship bound to a delivery,
+    only the sectors on its minimum route); JUMP right after entering a working wormhole (the
+    hop is zero sectors: never off the route); STOP. These are what ``_move_why_not`` checks,
+    so every option is legal (the kind registers them as its ``legal``)."""
     here = state.players[d.player].position
     if d.data["left"] > 0:
+        route = _route(state, d)
         where = board.occupied(state)
         for cell in board.neighbour_cells(state.layout[here]):
             tile = where.get(cell)
             if tile is not None:
-                if board.passable(state, tile):
+                if board.passable(state, tile) and (route is None or route.on_route(tile)):
                     yield act("GO", tile)
-            elif state.outer_limit_stack and board.distance_from_centre(cell) <= board.BOARD_RADIUS:
+            elif (route is None and state.outer_limit_stack
+                  and board.distance_from_centre(cell) <= board.BOARD_RADIUS):
                 yield act("GO", board.cell_name(cell))
     if d.data["jump"]:
         yield JUMP
@@ -151,7 +185,7 @@ def _move_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if a.verb == "JUMP":
         if d.data["jump"]:
             return None
-        if _kind(state, state.players[d.player].position) == "wormhole" and not wormholes_work(state):
+        if _kind(state, state.players[d.player].position) == "wormhole" and not board.wormholes_work(state):
             return illegal("TC-MOV-7", "BOTH wormhole sectors must be present in the star system for a "
                            "wormhole to work")
         return illegal("TC-MOV-6", "you may try a wormhole once, right after moving into it")
@@ -162,8 +196,27 @@ def _move_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     here = state.players[d.player].position
     cell = board.parse_cell(a.args[0])
     if cell is not None:
-        return _draw_why_not(state, here, a.args[0], cell)
-    return _enter_why_not(state, here, a.args[0])
+        why = _draw_why_not(state, here, a.args[0], cell)
+    else:
+        why = _enter_why_not(state, here, a.args[0])
+    return why if why is not None else _off_route(state, d, None if cell is not None else a.args[0])
+
+
+def _off_route(state: State, d: Decision, tile: str | None) -> IllegalAction | None:
+    """A possible step into ``tile`` (``None``: into uncharted space) that leaves the minimum
+    route of the delivery the player is bound to."""
+    route = _route(state, d)
+    if route is None or (tile is not None and route.on_route(tile)):
+        return None
+    card = state.content.mission(route.card)
+    goal = "deliver it" if card.pickup != route.target else "pick it up"
+    where = _name(state, route.target)
+    if route.reach == 0:
+        return illegal("TC-IM-4", f"your starship is in {where}: {goal} before moving on with IM {card.id}")
+    steps = [str(a) for a in _move_options(state, d) if a.verb == "GO"]
+    way = f" ({' or '.join(steps)})" if steps else ""
+    return illegal("TC-IM-4", f"IM {card.id}: go directly on the minimum route to {where} and {goal} "
+                   f"before pursuing any other actions{way}")
 
 
 def _draw_outer_limit(state: State, seat: int, cell: board.Cell, ev: list[Event]) -> str:
@@ -190,7 +243,7 @@ def _go_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     p.position = tile
     d.data["left"] -= 1
     d.data["path"].append(tile)
-    d.data["jump"] = _kind(state, tile) == "wormhole" and wormholes_work(state)
+    d.data["jump"] = _kind(state, tile) == "wormhole" and board.wormholes_work(state)
     say(ev, "move", f"{p.faction} moves into {_name(state, tile)} ({d.data['left']} sector(s) of "
         "propulsion left).", seat=d.player, tile=tile, left=d.data["left"])
     if d.data["left"] <= 0 and not d.data["jump"]:
@@ -239,7 +292,7 @@ def _jump_perform(state: State, d: Decision, ev: list[Event]) -> None:
     die = state.rng.d6()
     here = p.position
     if die >= SAFE_ROLL:
-        other = next(w for w in wormholes_on_map(state) if w != here)
+        other = next(w for w in board.wormholes_on_map(state) if w != here)
         p.position = other
         d.data["path"].append(other)
         say(ev, "wormhole", f"{p.faction} rolls {die} and goes through the wormhole to "
