@@ -15,7 +15,6 @@ Explosion Check cards cannot reach the screen: the observation holds only their 
 from __future__ import annotations
 
 import secrets
-import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -33,7 +32,7 @@ from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import EclipticError, SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, state_digest
-from ecliptic.ui.session import InputFn, Obs, Session, make_bots
+from ecliptic.ui.session import InputFn, Obs, Session, make_bots, stdin_is_tty, terminal_reader
 from ecliptic.ui.terminal import render_event
 
 GAME_NAME = "ceres"
@@ -506,11 +505,9 @@ def _reader(console: Console, input_fn: InputFn | Iterable[str] | None) -> tuple
     """The input function, and whether the lines read should be echoed (scripted input or a
     pipe, so the transcript shows what was answered after its prompt)."""
     if input_fn is None:
-        def read(prompt: str) -> str:
-            return console.input(Text(prompt, style="bold cyan"))
-        return read, not _stdin_is_tty()
+        return terminal_reader(console), not stdin_is_tty()
     if callable(input_fn):
-        return input_fn, not _stdin_is_tty()
+        return input_fn, not stdin_is_tty()
     lines = scripted(input_fn)
 
     def read_scripted(prompt: str) -> str:
@@ -519,13 +516,6 @@ def _reader(console: Console, input_fn: InputFn | Iterable[str] | None) -> tuple
         return line
 
     return read_scripted, True
-
-
-def _stdin_is_tty() -> bool:
-    try:
-        return bool(sys.stdin and sys.stdin.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 def _replay(game: Ceres, record: GameRecord) -> tuple[Any, list[Event]]:
