@@ -30,7 +30,7 @@ from ecliptic.engine.errors import SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.engine.rng import Rng
-from ecliptic.games import GAME_NAMES, get_game
+from ecliptic.games import GAME_NAMES, get_game, points_name
 from ecliptic.sim.simulate import SimulationError, SimulationSummary, all_cores
 from ecliptic.sim.simulate import simulate as run_simulation
 from ecliptic.tauceti.content import default_content
@@ -408,19 +408,20 @@ def simulate(
 
 
 def simulation_table(summary: SimulationSummary) -> Group:
-    """Win rates by faction, then mean GP by source (one row per source, one column per
-    faction, so new scoring sources only add rows)."""
+    """Win rates by faction, then mean points (GP, or VP in Ceres) by source (one row per source,
+    one column per faction, so new scoring sources only add rows)."""
     names = sorted(summary.factions)
+    points = points_name(summary.game)
     heading = Text(f"{summary.games} games of {summary.game}, {summary.players} player(s) each, "
                    f"bot {summary.bot}, seed {summary.seed}", style="bold")
     wins = Table(box=box.SIMPLE_HEAD)
-    for col in ("Faction", "Games", "Wins", "Win rate", "Mean GP"):
+    for col in ("Faction", "Games", "Wins", "Win rate", f"Mean {points}"):
         wins.add_column(col, justify="left" if col == "Faction" else "right")
     for name in names:
         stats = summary.factions[name]
         wins.add_row(terminal.faction_text(name), str(stats.games), f"{stats.wins:.4g}", f"{stats.win_rate:.1%}",
                      f"{stats.mean_gp().get('total', 0.0):.2f}")
-    gp = Table(title="Mean GP by source", title_justify="left", box=box.SIMPLE_HEAD)
+    gp = Table(title=f"Mean {points} by source", title_justify="left", box=box.SIMPLE_HEAD)
     gp.add_column("Source")
     for name in names:
         gp.add_column(terminal.faction_text(name), justify="right")

@@ -33,6 +33,7 @@ from itertools import combinations
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.wording import article, plural, possessive
 from ecliptic.tauceti import decks, ship
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.registry import decision_kind, illegal, say
@@ -267,7 +268,7 @@ def _shield_why_not(state: State, d: Decision, a: Action) -> IllegalAction | Non
         return illegal("TC-BAT-6", f"{a.args[0]} is not a list of different systems 1-6 in ascending order")
     limit = shield_limit(state, d.player)
     if len(numbers) > limit:
-        return illegal("TC-BAT-6", f"your Shields power lets you use {limit} shield(s), not {len(numbers)}")
+        return illegal("TC-BAT-6", f"your Shields power lets you use {plural(limit, 'shield')}, not {len(numbers)}")
     return None
 
 
@@ -372,7 +373,7 @@ def _attack(state: State, b: Battle, attacker: int, target: int, ev: list[Event]
     fallen = [s for s in systems
               if s not in b.destroyed_at_start.get(str(target), []) and ship.destroyed(state, target, s)]
     if fallen:
-        say(ev, "system_destroyed", f"{_name(state, target)}'s {fallen[0]} system is destroyed.",
+        say(ev, "system_destroyed", f"{possessive(_name(state, target))} {fallen[0]} system is destroyed.",
             seat=target, systems=fallen)
     return bool(fallen)
 
@@ -410,7 +411,7 @@ def _conclude(state: State, winner: int, loser: int, retreated: bool, ev: list[E
         return
     if _steal_options_exist(state, loser):
         state.stack.append(Decision("battle_steal", winner))
-        say(ev, "loser_hand", f"You look at {_name(state, loser)}'s hand: "
+        say(ev, "loser_hand", f"You look at {possessive(_name(state, loser))} hand: "
             f"{', '.join(state.players[loser].hand) or 'no cards'}.", to=[winner],
             seat=loser, hand=list(state.players[loser].hand))
     if _can_take_cube(state, b, winner) or _can_take_orbital(state, b, winner):
@@ -428,7 +429,7 @@ def _award_gp(state: State, winner: int, ev: list[Event]) -> None:
         return
     state.gp_supply = decks.without(state.gp_supply, token)
     state.players[winner].gp_tokens += (token,)
-    say(ev, "gp_token", f"{_name(state, winner)} earns a {gp}GP token.", seat=winner, token=token)
+    say(ev, "gp_token", f"{_name(state, winner)} earns {article(gp)}GP token.", seat=winner, token=token)
 
 
 # -- takeover ---------------------------------------------------------------------------
@@ -480,7 +481,7 @@ def _takeover_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> 
         cubes[cubes.index(theirs)] = mine
         state.bag.append(theirs)
         state.bag.sort()
-        say(ev, "takeover", f"{mine} takes over a Resource cube in {where}: {theirs}'s cube goes back "
+        say(ev, "takeover", f"{mine} takes over a Resource cube in {where}: {possessive(theirs)} cube goes back "
             "into the Enlightenment bag.", seat=d.player, loser=loser, sector=b.sector, what="cube")
     elif a.args[0] == "orbital":
         orbitals = state.orbitals[b.sector]
@@ -488,7 +489,7 @@ def _takeover_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> 
         state.players[d.player].orbitals_home -= 1
         state.players[loser].orbitals_home += 1
         say(ev, "takeover", f"{_name(state, d.player)} takes over an orbital in {where}: "
-            f"{_name(state, loser)}'s orbital goes back to its planet.", seat=d.player, loser=loser,
+            f"{possessive(_name(state, loser))} orbital goes back to its planet.", seat=d.player, loser=loser,
             sector=b.sector, what="orbital")
     else:
         say(ev, "takeover", f"{_name(state, d.player)} takes nothing over.", seat=d.player, what="none")
@@ -544,7 +545,7 @@ def _steal_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None
     if what not in ("card", "knowledge") or len(rest) != 1:
         return illegal("TC-BAT-19", usage)
     if what == "card" and rest[0] not in p.hand:
-        return illegal("TC-BAT-20", f"{rest[0]} is not in {p.faction}'s hand")
+        return illegal("TC-BAT-20", f"{rest[0]} is not in {possessive(p.faction)} hand")
     if what == "knowledge" and p.knowledge.get(rest[0], 0) <= 0:
         return illegal("TC-BAT-21", f"{p.faction} has no {rest[0]} Knowledge token")
     return None
@@ -569,13 +570,13 @@ def _steal_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
         kind = a.args[1]
         them.knowledge[kind] -= 1
         me.knowledge[kind] = me.knowledge.get(kind, 0) + 1
-        say(ev, "steal", f"{me.faction} steals a {kind} Knowledge token from {them.faction}.",
+        say(ev, "steal", f"{me.faction} steals {article(kind)} Knowledge token from {them.faction}.",
             seat=d.player, loser=loser, what="knowledge", knowledge=kind)
     elif what == "cube":
         them.cargo_cube = False
         state.bag.append(them.faction)
         state.bag.sort()
-        say(ev, "steal", f"{me.faction} steals the Resource cube in {them.faction}'s cargo hold; it goes "
+        say(ev, "steal", f"{me.faction} steals the Resource cube in {possessive(them.faction)} cargo hold; it goes "
             "back into the Enlightenment bag.", seat=d.player, loser=loser, what="cube")
     else:
         say(ev, "steal", f"{me.faction} steals nothing.", seat=d.player, what="none")

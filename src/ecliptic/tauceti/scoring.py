@@ -83,5 +83,6 @@ def finish(state: State, ev: list[Event]) -> None:
     best = max(keys)
     state.winners = [s for s, k in enumerate(keys) if k == best]
     names = " and ".join(state.players[s].faction for s in state.winners)
-    say(ev, "game_over", f"Game over. {names} win(s) with {best[0]} GP.",
+    say(ev, "game_over", f"Game over. {names} {'wins' if len(state.winners) == 1 else 'share the win'} "
+        f"with {best[0]} GP.",
         scores=state.final_scores, winners=state.winners)

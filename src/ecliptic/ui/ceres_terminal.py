@@ -32,6 +32,7 @@ from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import EclipticError, SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, state_digest
+from ecliptic.engine.wording import plural
 from ecliptic.ui.session import InputFn, Obs, Session, make_bots, stdin_is_tty, terminal_reader
 from ecliptic.ui.terminal import render_event
 
@@ -179,10 +180,10 @@ def render_belt(obs: Obs) -> RenderableType:
                 cells[c["zone"]].append("\n").append_text(_comet_mark(c, kind=False))
         table.add_row(Text(f"{ring}\n{launch_cost(ring)} Ice", style="bold"),
                       *(cells.get(z, Text("")) for z in range(1, numbers.zones + 1)), end_section=True)
-    steps = ", ".join(f"{r} {numbers.rotation[r]}" for r in numbers.rings)
+    steps = ", ".join(f"{r} {plural(numbers.rotation[r], 'Zone')}" for r in numbers.rings)
     comet_key = " · ☄: a Comet token (see Comets)." if obs["comets"] else "."
     caption = Text(f"Under each ring: the Ice a Launch there costs. The rings turn clockwise each round "
-                   f"({steps} Zone(s)); the Zones stay. ◆Pn: Player n's Mining Probe · inc: income "
+                   f"({steps}); the Zones stay. ◆Pn: Player n's Mining Probe · inc: income "
                    f"each Production phase{comet_key}", style="dim")
     return Panel(Group(table, caption), title="Asteroid Belt", title_align="left", box=box.ROUNDED)
 
@@ -576,7 +577,7 @@ def _greet(session: CeresSession, resume_record: GameRecord | None, events: list
     expansion = " with the Comets expansion" if obs["comets"] else ""
     bots = ", ".join(sorted(set(session.bot_specs)))
     who = f"against {bots}" if bots else "playing alone"
-    console.print(Text.assemble((f"Ceres{expansion}", "bold"), f" · {len(obs['players'])} player(s) · seed "
+    console.print(Text.assemble((f"Ceres{expansion}", "bold"), f" · {plural(len(obs['players']), 'player')} · seed "
                                 f"{record.seed}\nYou are ", seat_text(session.human),
                                 f" (seat {session.human}), {who}. Type 'help' for the commands."))
     if resume_record is None:
