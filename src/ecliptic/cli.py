@@ -33,6 +33,7 @@ from ecliptic.engine.rng import Rng
 from ecliptic.games import GAME_NAMES, get_game, points_name
 from ecliptic.sim.simulate import SimulationError, SimulationSummary, all_cores
 from ecliptic.sim.simulate import simulate as run_simulation
+from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import default_content
 from ecliptic.ui import terminal
 from ecliptic.ui.session import (
@@ -117,6 +118,10 @@ class PlaySession(Session):
 
     def render_final(self, obs: dict[str, Any]) -> RenderableType:
         return terminal.render_final(obs)
+
+    def notation(self, line: str) -> str:
+        """``SHIELD 4,1,3`` read as the canonical ``SHIELD 1,3,4`` (the engine's own reading)."""
+        return str(canonical_shields(Action.parse(line)))
 
 
 def load_record(path: Path) -> GameRecord:

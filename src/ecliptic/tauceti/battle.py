@@ -225,18 +225,27 @@ def shield_text(numbers: tuple[int, ...]) -> str:
 
 
 def parse_shields(text: str) -> list[int] | None:
-    """``1,2,5`` -> [1, 2, 5]; ``-`` -> []; None unless distinct 1-6 in ascending order."""
+    """``1,2,5`` or ``5,1,2`` -> [1, 2, 5] (the systems in ascending order, the order of the
+    canonical notation ``SHIELD 1,2,5``); ``-`` -> []; None unless different systems 1-6."""
     if text == NO_SHIELDS:
         return []
     numbers: list[int] = []
     for part in text.split(","):
         if len(part) != 1 or part not in "123456":
             return None
-        n = int(part)
-        if numbers and n <= numbers[-1]:
-            return None
-        numbers.append(n)
-    return numbers
+        numbers.append(int(part))
+    if len(set(numbers)) != len(numbers):
+        return None
+    return sorted(numbers)
+
+
+def canonical_shields(action: Action) -> Action:
+    """``SHIELD 4,1,3`` as the canonical ``SHIELD 1,3,4`` (any other action unchanged): the
+    same choice in the notation of the legal actions and of the records."""
+    if action.verb != "SHIELD" or len(action.args) != 1:
+        return action
+    numbers = parse_shields(action.args[0])
+    return action if numbers is None else act("SHIELD", shield_text(tuple(numbers)))
 
 
 @cache
@@ -265,7 +274,7 @@ def _shield_why_not(state: State, d: Decision, a: Action) -> IllegalAction | Non
                        "or RETREAT")
     numbers = parse_shields(a.args[0])
     if numbers is None:
-        return illegal("TC-BAT-6", f"{a.args[0]} is not a list of different systems 1-6 in ascending order")
+        return illegal("TC-BAT-6", f"{a.args[0]} is not a list of different systems 1-6 (e.g. 1,2,5)")
     limit = shield_limit(state, d.player)
     if len(numbers) > limit:
         return illegal("TC-BAT-6", f"your Shields power lets you use {plural(limit, 'shield')}, not {len(numbers)}")

@@ -431,7 +431,10 @@ class Session:
             return None
         for a in actions:  # arguments are matched without regard to case, too
             if str(a).lower() == str(typed).lower():
-                return a
+                typed = a
+                break
+        if str(typed).lower() != " ".join(line.split()).lower():  # say how the engine read it
+            self.console.print(Text(f"({line} is {typed})", style="dim"))
         return typed
 
     def _apply(self, action: Action, actions: list[Action]) -> bool:
