@@ -30,6 +30,7 @@ from ecliptic.engine.errors import SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.engine.rng import Rng
+from ecliptic.engine.wording import plural
 from ecliptic.games import GAME_NAMES, get_game, points_name
 from ecliptic.sim.simulate import SimulationError, SimulationSummary, all_cores
 from ecliptic.sim.simulate import simulate as run_simulation
@@ -303,9 +304,9 @@ def _new_session(console: Console, faction: str | None, players: int, bots: str 
     bot_map, specs = make_bots(bots or "random", human, players, seed)
     me = rules.observe(state, human)["players"][human]
     console.print(Text.assemble(
-        ("Tau Ceti: Planetary Crisis", "bold"), f" · {players} player(s) · {game} game · seed {seed}\n",
-        "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human}. "
-        "Type 'help' for the commands."))
+        ("Tau Ceti: Planetary Crisis", "bold"), f" · {plural(players, 'player')} · {game} game · seed {seed}\n",
+        "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human}"
+        f"{', against ' + ', '.join(sorted(set(specs))) if specs else ''}. Type 'help' for the commands."))
     return PlaySession(rules, state, record, human, bot_map, specs, console)
 
 
