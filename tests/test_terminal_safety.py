@@ -184,6 +184,23 @@ def test_sighup_saves_the_game_through_the_handler_run_installs() -> None:
     assert signal.getsignal(signal.SIGHUP) == before  # the handler is put back
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP on this platform")
+def test_a_second_sighup_or_ctrl_c_while_saving_does_not_cut_the_save_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    write = sess.write_save
+
+    def write_while_signalled(*args: Any) -> None:
+        os.kill(os.getpid(), signal.SIGHUP)  # closing a terminal sends more than one
+        os.kill(os.getpid(), signal.SIGINT)
+        write(*args)
+
+    monkeypatch.setattr(sess, "write_save", write_while_signalled)
+    s, _ = tc_session(lines("PASS", lambda: os.kill(os.getpid(), signal.SIGHUP) or "PASS"))  # type: ignore[func-returns-value]
+    assert s.run() == sess.EXIT_HANGUP
+    [saved] = autosaves()
+    assert replays_to_its_digest(saved).actions == s.record.actions
+    assert [p.name for p in saved.parent.iterdir()] == [saved.name]  # no temporary file left
+
+
 def test_the_hangup_handler_leaves_the_game_saved() -> None:
     def hang_up() -> str:
         s.on_hangup(signal.SIGINT, None)  # what SIGHUP calls, whichever signal number

@@ -280,6 +280,7 @@ class Session:
         self.log: list[Event] = []
         self.autosave: Path | None = None
         self._applying = False  # an action is being applied: the state may be half changed
+        self._leaving = False  # the game is being saved on the way out: signals wait
 
     # The hooks a game fills in -------------------------------------------------------
 
@@ -325,21 +326,21 @@ class Session:
         Leaving an unfinished game saves it (:meth:`leave`): ``quit`` and the end of input
         (0), Ctrl-C (130), a closed terminal, by SIGHUP or a failing read (129). A failure of
         the rules engine is reported with a crash file to replay it (1)."""
-        try:
-            with self._hangup_handler():
+        with self._hangup_handler():
+            try:
                 self._play()
-        except _Leave as why:
-            return self.leave(str(why), 0)
-        except KeyboardInterrupt:
-            return self.leave("Interrupted", EXIT_INTERRUPTED)
-        except TerminalClosed as why:
-            return self.leave(str(why), EXIT_HANGUP)
-        except OSError as exc:
-            if exc.errno not in (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF):
+            except _Leave as why:
+                return self.leave(str(why), 0)
+            except KeyboardInterrupt:
+                return self.leave("Interrupted", EXIT_INTERRUPTED)
+            except TerminalClosed as why:
+                return self.leave(str(why), EXIT_HANGUP)
+            except OSError as exc:
+                if exc.errno not in (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF):
+                    return self.crash(exc)
+                return self.leave("The terminal closed", EXIT_HANGUP)  # writing to it failed
+            except Exception as exc:
                 return self.crash(exc)
-            return self.leave("The terminal closed", EXIT_HANGUP)  # writing to it failed
-        except Exception as exc:
-            return self.crash(exc)
         self.console.print()
         self.console.print(self.render_final(self.observation()))
         if self.autosave is not None:  # a resumed autosave, now finished: nothing to resume
@@ -522,6 +523,7 @@ class Session:
         """Leave the game with exit ``code``, saving it first unless it is over: to
         ``autosave`` (a new file in :func:`autosave_dir` the first time). Printing may fail
         when the terminal is gone; the game is saved all the same."""
+        self._leaving = True  # a second SIGHUP (or Ctrl-C) must not cut the save short
         saved = None
         problem = ""
         if not self.state.is_over and self.record.actions:
@@ -546,6 +548,7 @@ class Session:
         """A failure of the rules engine (a bug): the game so far goes to a crash file of its
         own in :func:`crash_dir` (replayable, resumable), and the exit code is 1."""
         self._applying = True  # the state may be half changed: the record stops before
+        self._leaving = True
         try:
             path = new_file(crash_dir(), self._file_stem())
             write_save(path, self.current_record(), self.save_meta())
@@ -562,16 +565,25 @@ class Session:
 
     @contextlib.contextmanager
     def _hangup_handler(self) -> Iterator[None]:
-        """While the game runs, SIGHUP (the terminal closed) raises :class:`TerminalClosed`."""
-        sig = getattr(signal, "SIGHUP", None)
-        if sig is None or threading.current_thread() is not threading.main_thread():
+        """While the game runs and is being saved, SIGHUP (the terminal closed) and SIGINT
+        (Ctrl-C) go to :meth:`on_hangup` and :meth:`on_interrupt`."""
+        handlers = [(getattr(signal, "SIGHUP", None), self.on_hangup), (signal.SIGINT, self.on_interrupt)]
+        if threading.current_thread() is not threading.main_thread():
             yield
             return
-        previous = signal.signal(sig, self.on_hangup)
+        previous = [(sig, signal.signal(sig, handler)) for sig, handler in handlers if sig is not None]
         try:
             yield
         finally:
-            signal.signal(sig, previous)
+            for sig, old in previous:
+                signal.signal(sig, old)
 
     def on_hangup(self, signum: int, frame: FrameType | None) -> None:
-        raise TerminalClosed("The terminal closed (SIGHUP): leaving the game.")
+        """SIGHUP: leave, saving the game (ignored while it is being saved)."""
+        if not self._leaving:
+            raise TerminalClosed("The terminal closed (SIGHUP): leaving the game.")
+
+    def on_interrupt(self, signum: int, frame: FrameType | None) -> None:
+        """Ctrl-C: leave, saving the game (ignored while it is being saved)."""
+        if not self._leaving:
+            raise KeyboardInterrupt
