@@ -56,9 +56,11 @@ HELP = """[bold]At the prompt[/bold]
                  LAUNCH C1 (a Comet), PASS, STAY, JUMP A13, TAIL 2
   [cyan]board[/cyan]          show the whole table again (the Asteroid Belt, the Comets, the players)
   [cyan]log[/cyan]            show the recent events again
-  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE)
+  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE); asks before
+                 replacing a file, [cyan]save! FILE[/cyan] does not
   [cyan]help[/cyan]           this help
-  [cyan]quit[/cyan]           leave the game (unsaved progress is lost)"""
+  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing the terminal
+                 ends it): ecliptic play --resume autosave goes on with it"""
 
 
 def content() -> Content:

@@ -37,9 +37,11 @@ HELP = """[bold]At the prompt[/bold]
   [cyan]GO 05[/cyan]          type an action's notation (the verb's case does not matter)
   [cyan]board[/cyan]          show the whole table again (map, your Interface, the TCX)
   [cyan]log[/cyan]            show the recent events again
-  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE)
+  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE); asks before
+                 replacing a file, [cyan]save! FILE[/cyan] does not
   [cyan]help[/cyan]           this help
-  [cyan]quit[/cyan]           leave the game (unsaved progress is lost)"""
+  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing the terminal
+                 ends it): ecliptic play --resume autosave goes on with it"""
 
 _KIND_PROMPTS = {
     "turn": "Your turn: take one Major action or PASS; Minor actions before or after it.",
