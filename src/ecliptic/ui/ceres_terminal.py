@@ -550,8 +550,7 @@ def ceres_session(
     resume_record: GameRecord | None = None,
     echo: bool | None = None,
 ) -> CeresSession:
-    """Set up the session :func:`play_ceres` runs (same arguments), printing the greeting.
-    Use it instead of :func:`play_ceres` to keep ``session.record`` if the engine fails."""
+    """Set up the session :func:`play_ceres` runs (same arguments), printing the greeting."""
     game = Ceres()
     read, default_echo = _reader(console, input_fn)
     if resume_record is not None:
@@ -631,8 +630,10 @@ def play_ceres(
     Raises ``ValueError`` for bad options (a seat, player count or expansion the game does not
     have; :class:`~ecliptic.bots.base.BotSpecError` for an unknown bot) and
     :class:`~ecliptic.engine.errors.SaveFileError` for a record that is not a Ceres game or
-    does not replay. An exception from the engine itself (a bug) propagates; use
-    :func:`ceres_session` to keep the record in that case.
+    does not replay. Once the game runs, nothing ends it but the end or the human leaving:
+    leaving an unfinished game autosaves it, and an exception from the engine itself (a bug)
+    is reported with a crash file holding the game so far (exit code 1; see
+    :meth:`ecliptic.ui.session.Session.run`).
     """
     return ceres_session(console, input_fn, seat=seat, bots=bots, seed=seed, expansions=expansions,
                          players=players, resume_record=resume_record, echo=echo).run()
