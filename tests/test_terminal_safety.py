@@ -478,3 +478,26 @@ def test_play_ceres_refuses_tau_cetis_options(option: list[str]) -> None:
     result = run("play", "--game", "ceres", *option, input="quit\n")
     assert result.exit_code == 2
     assert "Tau Ceti's" in result.output and option[0] in result.output
+
+
+def test_an_autosave_that_cannot_be_written_is_said_and_leaves_nothing(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    monkeypatch.setenv("ECLIPTIC_DATA_DIR", str(blocked))
+    s, out = tc_session(lines("PASS", "quit"))
+    assert s.run() == 0
+    assert "The game could not be saved in" in out.getvalue()
+    assert blocked.read_text() == ""
+
+
+def test_a_full_disk_while_autosaving_leaves_no_empty_autosave(monkeypatch: pytest.MonkeyPatch) -> None:
+    def full_disk(*_args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    s, out = tc_session(lines("PASS", "quit"))
+    assert s.run() == 0
+    assert "No space left on device" in out.getvalue()
+    assert list(sess.autosave_dir().iterdir()) == []  # neither the empty file nor a temporary one
+    assert sess.latest_autosave() is None

@@ -527,12 +527,16 @@ class Session:
         saved = None
         problem = ""
         if not self.state.is_over and self.record.actions:
+            path = self.autosave
             try:
-                path = self.autosave or new_file(autosave_dir(), self._file_stem())
+                path = path or new_file(autosave_dir(), self._file_stem())
                 write_save(path, self.current_record(), self.save_meta())
                 self.autosave = saved = path
             except (OSError, ValueError) as exc:
                 problem = _reason(exc)
+                if path is not None and self.autosave is None:  # the empty file new_file made
+                    with contextlib.suppress(OSError):
+                        path.unlink()
         with contextlib.suppress(OSError):
             self.console.print()
             self.console.print(why)
@@ -549,12 +553,16 @@ class Session:
         own in :func:`crash_dir` (replayable, resumable), and the exit code is 1."""
         self._applying = True  # the state may be half changed: the record stops before
         self._leaving = True
+        path = None
         try:
             path = new_file(crash_dir(), self._file_stem())
             write_save(path, self.current_record(), self.save_meta())
             where = f"the game so far is saved in {path} (resume it with: {resume_command(path)})"
         except (OSError, ValueError) as problem:
             where = f"the game could not be saved ({_reason(problem)})"
+            if path is not None:
+                with contextlib.suppress(OSError):
+                    path.unlink()
         with contextlib.suppress(OSError):
             self.console.print(Text(f"Error: the rules engine failed ({type(exc).__name__}: {exc}); this is "
                                     f"a bug; {where}", style="bold red"))
