@@ -382,6 +382,9 @@ def test_shield_systems_in_any_order_are_the_same_choice() -> None:
     GAME.apply(any_order, "SHIELD 5,1,2")
     assert GAME.to_json(any_order) == GAME.to_json(in_order)
     assert battle.canonical_shields(Action("SHIELD", ("5,1,2",))) == Action("SHIELD", ("1,2,5",))
+    for malformed in (Action("SHIELD", None), Action("SHIELD", (5,)), None, "SHIELD 1"):  # type: ignore[arg-type]
+        assert battle.canonical_shields(malformed) is malformed  # left for the rules to refuse
+    assert GAME.why_not(_shield_decision(), Action("SHIELD", ("2,2",))) is not None
     assert all(a.args[0].split(",") == sorted(a.args[0].split(",")) for a in GAME.legal_actions(_shield_decision())
                if a.verb == "SHIELD" and a.args[0] != "-")  # the notation stays ascending
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
@@ -239,10 +240,11 @@ def parse_shields(text: str) -> list[int] | None:
     return sorted(numbers)
 
 
-def canonical_shields(action: Action) -> Action:
-    """``SHIELD 4,1,3`` as the canonical ``SHIELD 1,3,4`` (any other action unchanged): the
-    same choice in the notation of the legal actions and of the records."""
-    if action.verb != "SHIELD" or len(action.args) != 1:
+def canonical_shields(action: Any) -> Any:
+    """``SHIELD 4,1,3`` as the canonical ``SHIELD 1,3,4``, the same choice in the notation of
+    the legal actions and of the records; anything else (a malformed action too) unchanged."""
+    if not (isinstance(action, Action) and action.verb == "SHIELD" and isinstance(action.args, tuple)
+            and len(action.args) == 1 and isinstance(action.args[0], str)):
         return action
     numbers = parse_shields(action.args[0])
     return action if numbers is None else act("SHIELD", shield_text(tuple(numbers)))
@@ -306,7 +308,8 @@ def _shield_domain(c: Content) -> Iterator[Action]:
 
 decision_kind("battle_shield", options=_shield_options, why_not=_shield_why_not,
               perform=_shield_perform, domain=_shield_domain, legal=_shield_options,
-              offers=lambda s, d, a: _shield_why_not(s, d, a) is None)
+              # The options hold the canonical notation only (TauCeti.why_not reads 4,1,3 as 1,3,4).
+              offers=lambda s, d, a: _shield_why_not(s, d, a) is None and a == canonical_shields(a))
 
 
 # -- 3. the attack -------------------------------------------------------------------
