@@ -607,7 +607,8 @@ def play_ceres(
     resume_record: GameRecord | None = None,
     echo: bool | None = None,
 ) -> int:
-    """Play Ceres at the terminal, the human at ``seat`` against bots; returns the exit code (0).
+    """Play Ceres at the terminal, the human at ``seat`` against bots; returns the exit code
+    (:meth:`Session.run`: 0 at the end or on quit).
 
     * ``console`` — where everything is drawn (a recording ``Console`` in tests).
     * ``input_fn`` — ``prompt -> line`` that shows the prompt itself, like ``input`` (raise
