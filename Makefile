@@ -13,8 +13,10 @@ $(STAMP): $(PY) pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# A short game (8 rounds, tiles laid out at random) against bots of level normal; any other
+# game: .venv/bin/ecliptic play --help.
 play: $(STAMP)
-	$(VENV)/bin/ecliptic play
+	$(VENV)/bin/ecliptic play --game-length short --layout random --level normal
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check

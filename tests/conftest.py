@@ -19,6 +19,15 @@ from ecliptic.scenario.runner import ScenarioResult, format_result, run_file
 SCENARIOS = Path(__file__).parent / "scenarios"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The terminal game's autosaves and crash files go to a temporary folder, never the
+    user's data folder (a test that looks at them points ECLIPTIC_DATA_DIR at its own)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ECLIPTIC_DATA_DIR", str(tmp_path_factory.mktemp("ecliptic-data")))
+        yield
+
+
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
     if file_path.suffix in (".yaml", ".yml") and SCENARIOS in file_path.parents:
         return ScenarioFile.from_parent(parent, path=file_path)

@@ -200,7 +200,7 @@ def test_captain_anor_assigns_her_three_shields_and_a_fourth_is_refused() -> Non
 def test_malformed_shields_are_refused() -> None:
     state = new_game()
     start_battle(state)
-    for bad in ("SHIELD 2,1", "SHIELD 1,1", "SHIELD 7", "SHIELD 0", "SHIELD", "SHIELD 1 2", "SHIELD 1,,2"):
+    for bad in ("SHIELD 1,1", "SHIELD 2,1,2", "SHIELD 7", "SHIELD 0", "SHIELD", "SHIELD 1 2", "SHIELD 1,,2"):
         refused(state, bad, "TC-BAT-6")
     GAME.apply(state, "SHIELD -")
     assert state.battle is not None

@@ -30,12 +30,24 @@ from ecliptic.engine.errors import SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.engine.rng import Rng
-from ecliptic.games import GAME_NAMES, get_game
+from ecliptic.engine.wording import plural
+from ecliptic.games import GAME_NAMES, get_game, points_name
 from ecliptic.sim.simulate import SimulationError, SimulationSummary, all_cores
 from ecliptic.sim.simulate import simulate as run_simulation
+from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import default_content
 from ecliptic.ui import terminal
-from ecliptic.ui.session import Session, make_bots, read_meta, write_save
+from ecliptic.ui.session import (
+    AUTOSAVE,
+    Session,
+    autosave_dir,
+    autosave_notice,
+    is_autosave,
+    latest_autosave,
+    make_bots,
+    read_meta,
+    stdin_is_tty,
+)
 
 app = typer.Typer(
     name="ecliptic",
@@ -87,7 +99,7 @@ class PlaySession(Session):
         console: Console,
         read: Callable[[str], str] | None = None,
     ) -> None:
-        super().__init__(game, state, record, human, bots, bot_specs, console, read, echo=not sys.stdin.isatty())
+        super().__init__(game, state, record, human, bots, bot_specs, console, read, echo=not stdin_is_tty())
 
     def render_board(self, obs: dict[str, Any], actions: list[Action]) -> RenderableType:
         return terminal.render_board(obs, self.human, actions)
@@ -107,6 +119,10 @@ class PlaySession(Session):
 
     def render_final(self, obs: dict[str, Any]) -> RenderableType:
         return terminal.render_final(obs)
+
+    def notation(self, line: str) -> str:
+        """``SHIELD 4,1,3`` read as the canonical ``SHIELD 1,3,4`` (the engine's own reading)."""
+        return str(canonical_shields(Action.parse(line)))
 
 
 def load_record(path: Path) -> GameRecord:
@@ -197,6 +213,10 @@ def _new_record(faction: str | None, players: int, seed: int, game: str, layout:
     return GameRecord("tauceti", config, seed)
 
 
+CERES_REFUSES = ("--faction", "--layout", "--game-length", "--advanced", "--advanced-specialists")
+"""The options of ``play`` that are Tau Ceti's only."""
+
+
 @app.command()
 def play(
     faction: Annotated[str | None, typer.Option(help="Your faction (Zorhkonian, Xunon, Triolor, Azars); "
@@ -210,9 +230,11 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed of the game (the same seed deals the same game); "
                                                   "random if not given.")] = None,
     game: Annotated[str, typer.Option(help="The game: tauceti or ceres.")] = "tauceti",
-    game_length: Annotated[GameLength, typer.Option(help="Tau Ceti: short (8 rounds) or full game.")] = "full",
-    layout: Annotated[Layout, typer.Option(help="Tau Ceti tile layout: placed by the players (the rulebook's "
-                                                "setup), at random, or the preset map.")] = "players",
+    game_length: Annotated[GameLength | None, typer.Option(
+        help="Tau Ceti: short (8 rounds) or full game (default: full).")] = None,
+    layout: Annotated[Layout | None, typer.Option(help="Tau Ceti tile layout: placed by the players (the "
+                                                       "rulebook's setup, the default), at random, or the "
+                                                       "preset map.")] = None,
     advanced: Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
                                                       "(1,3,6) or 'all'.")] = None,
     advanced_specialists: Annotated[bool, typer.Option(help="Tau Ceti: shuffle the Advanced Specialists "
@@ -220,39 +242,53 @@ def play(
     expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
     seat: Annotated[int | None, typer.Option(help="Your seat; seat 0 is the first player of round 1 "
                                                   "(default: 0, or the seat saved in --resume).")] = None,
-    resume: Annotated[Path | None, typer.Option(help="Continue a game saved with 'save FILE'.")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue a game saved with 'save FILE', or 'autosave': "
+                                                     "the game left last (quit, Ctrl-C, closed terminal).")] = None,
 ) -> None:
-    """Play in the terminal, one human seat against bots (Tau Ceti, or Ceres with --game ceres)."""
+    """Play in the terminal, one human seat against bots (Tau Ceti, or Ceres with --game ceres).
+    Leaving an unfinished game saves it in the user's data folder; --resume autosave goes on."""
     console = _console()
     bots = bots or level  # a level names a bot and its budget (ecliptic.bots.LEVELS)
     if game not in GAME_NAMES:
         raise _fail(console, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    if resume is not None and str(resume) == AUTOSAVE:
+        found = latest_autosave()
+        if found is None:
+            raise _fail(console, f"there is no unfinished game to resume in {autosave_dir()}")
+        resume = found
     try:
+        session: Session
         if (resume is not None and _record_game(resume) == "ceres") or (resume is None and game == "ceres"):
-            raise typer.Exit(_play_ceres(console, resume, bots, seat, seed, players, expansions))
-        extra = game_config("tauceti", game_length=game_length, layout=layout, advanced=advanced,
-                            advanced_specialists=advanced_specialists, expansions=expansions)
-        if resume is not None:
-            session = _resumed_session(console, resume, bots, seat)
+            given = (faction, layout, game_length, advanced, advanced_specialists or None)
+            wrong = [name for name, value in zip(CERES_REFUSES, given, strict=True) if value is not None]
+            if wrong:
+                raise typer.BadParameter(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} Tau Ceti's; "
+                                         "Ceres takes --players, --bots or --level, --seed, --seat and "
+                                         "--expansions", param_hint=wrong[0])
+            if resume is None:
+                _greet_autosave(console)
+            session = _play_ceres(console, resume, bots, seat, seed, players, expansions)
         else:
-            session = _new_session(console, faction, players, bots, seed, game_length, layout, seat, extra)
+            extra = game_config("tauceti", game_length=game_length or "full", layout=layout or "players",
+                                advanced=advanced, advanced_specialists=advanced_specialists,
+                                expansions=expansions)
+            if resume is not None:
+                session = _resumed_session(console, resume, bots, seat)
+            else:
+                _greet_autosave(console)
+                session = _new_session(console, faction, players, bots, seed, game_length or "full",
+                                       layout or "players", seat, extra)
     except (BotSpecError, ValueError) as exc:
         raise _fail(console, str(exc)) from None
-    try:
-        code = session.run()
-    except KeyboardInterrupt:
-        console.print("\nInterrupted: leaving the game.")
-        raise typer.Exit(130) from None
-    except Exception as exc:  # an engine bug: keep the game so it can be reported and replayed
-        crash = Path(f"ecliptic-crash-{session.record.seed}.json")
-        try:
-            write_save(crash, session.record, session.save_meta())
-            where = f"the game so far is saved in {crash}"
-        except OSError:
-            where = "the game could not be saved"
-        raise _fail(console, f"the rules engine failed ({type(exc).__name__}: {exc}); this is a bug; "
-                    f"{where}", 1) from None
-    raise typer.Exit(code)
+    if resume is not None and is_autosave(resume):
+        session.autosave = resume  # saved over itself when left again, removed when finished
+    raise typer.Exit(session.run())
+
+
+def _greet_autosave(console: Console) -> None:
+    notice = autosave_notice()
+    if notice is not None:
+        console.print(notice)
 
 
 def _new_session(console: Console, faction: str | None, players: int, bots: str | None, seed: int | None,
@@ -268,9 +304,9 @@ def _new_session(console: Console, faction: str | None, players: int, bots: str 
     bot_map, specs = make_bots(bots or "random", human, players, seed)
     me = rules.observe(state, human)["players"][human]
     console.print(Text.assemble(
-        ("Tau Ceti: Planetary Crisis", "bold"), f" · {players} player(s) · {game} game · seed {seed}\n",
-        "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human}. "
-        "Type 'help' for the commands."))
+        ("Tau Ceti: Planetary Crisis", "bold"), f" · {plural(players, 'player')} · {game} game · seed {seed}\n",
+        "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human}"
+        f"{', against ' + ', '.join(sorted(set(specs))) if specs else ''}. Type 'help' for the commands."))
     return PlaySession(rules, state, record, human, bot_map, specs, console)
 
 
@@ -283,13 +319,13 @@ def _record_game(path: Path) -> str | None:
 
 
 def _play_ceres(console: Console, resume: Path | None, bots: str | None, seat: int | None, seed: int | None,
-                players: int, expansions: str | None) -> int:
-    """Ceres in the terminal (ecliptic.ui.ceres_terminal), new or resumed."""
-    from ecliptic.ui.ceres_terminal import play_ceres
+                players: int, expansions: str | None) -> Session:
+    """The session of Ceres in the terminal (ecliptic.ui.ceres_terminal), new or resumed."""
+    from ecliptic.ui.ceres_terminal import ceres_session
 
     if resume is None:
-        return play_ceres(console, seat=seat or 0, bots=bots or "random", seed=seed,
-                          expansions=parse_expansions(expansions), players=players)
+        return ceres_session(console, seat=seat or 0, bots=bots or "random", seed=seed,
+                             expansions=parse_expansions(expansions), players=players)
     try:
         record = load_record(resume)
     except SaveFileError as exc:
@@ -297,9 +333,10 @@ def _play_ceres(console: Console, resume: Path | None, bots: str | None, seat: i
     meta = read_meta(resume)
     saved_seat, saved_bots = meta.get("human_seat"), meta.get("bots")
     human = seat if seat is not None else saved_seat if isinstance(saved_seat, int) else 0
-    spec = bots or (",".join(saved_bots) if isinstance(saved_bots, list) else "random")
+    spec = bots or (",".join(saved_bots) if isinstance(saved_bots, list) and all(
+        isinstance(b, str) for b in saved_bots) else "random")
     try:
-        return play_ceres(console, seat=human, bots=spec, resume_record=record)
+        return ceres_session(console, seat=human, bots=spec, resume_record=record)
     except SaveFileError as exc:
         raise _fail(console, str(exc)) from None
 
@@ -377,19 +414,20 @@ def simulate(
 
 
 def simulation_table(summary: SimulationSummary) -> Group:
-    """Win rates by faction, then mean GP by source (one row per source, one column per
-    faction, so new scoring sources only add rows)."""
+    """Win rates by faction, then mean points (GP, or VP in Ceres) by source (one row per source,
+    one column per faction, so new scoring sources only add rows)."""
     names = sorted(summary.factions)
+    points = points_name(summary.game)
     heading = Text(f"{summary.games} games of {summary.game}, {summary.players} player(s) each, "
                    f"bot {summary.bot}, seed {summary.seed}", style="bold")
     wins = Table(box=box.SIMPLE_HEAD)
-    for col in ("Faction", "Games", "Wins", "Win rate", "Mean GP"):
+    for col in ("Faction", "Games", "Wins", "Win rate", f"Mean {points}"):
         wins.add_column(col, justify="left" if col == "Faction" else "right")
     for name in names:
         stats = summary.factions[name]
         wins.add_row(terminal.faction_text(name), str(stats.games), f"{stats.wins:.4g}", f"{stats.win_rate:.1%}",
                      f"{stats.mean_gp().get('total', 0.0):.2f}")
-    gp = Table(title="Mean GP by source", title_justify="left", box=box.SIMPLE_HEAD)
+    gp = Table(title=f"Mean {points} by source", title_justify="left", box=box.SIMPLE_HEAD)
     gp.add_column("Source")
     for name in names:
         gp.add_column(terminal.faction_text(name), justify="right")

@@ -19,3 +19,9 @@ def get_game(name: str) -> Any:
 
 
 GAME_NAMES = ("tauceti", "ceres")
+
+
+def points_name(game: str) -> str:
+    """What a game scores, in its rulebook's words: Galactic Points in Tau Ceti, Victory Points
+    in Ceres (for table headings)."""
+    return "VP" if game == "ceres" else "GP"

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from ecliptic.ceres.registry import say
 from ecliptic.ceres.state import State
 from ecliptic.engine.events import Event
+from ecliptic.engine.wording import plural
 
 
 def zone_of(state: State, asteroid: str) -> int:
@@ -47,14 +48,16 @@ def rotate(state: State, ev: list[Event]) -> None:
     numbers = state.content.numbers
     for ring in numbers.rings:
         state.rotation[ring] = (state.rotation.get(ring, 0) + numbers.rotation[ring]) % numbers.zones
-    steps = ", ".join(f"{ring} {numbers.rotation[ring]}" for ring in numbers.rings)
-    say(ev, "rotate", f"The Asteroid Rings rotate ({steps} step(s)).", rotation=dict(state.rotation))
+    steps = ", ".join(f"{ring} {plural(numbers.rotation[ring], 'Zone')}" for ring in numbers.rings)
+    say(ev, "rotate", f"The Asteroid Rings rotate ({steps}).", rotation=dict(state.rotation))
 
 
 def gain(
-    state: State, seat: int, resources: Mapping[str, int], vp: int, source: str, why: str, ev: list[Event]
+    state: State, seat: int, resources: Mapping[str, int], vp: int, source: str, why: str, ev: list[Event],
+    rule: str | None = None,
 ) -> None:
-    """A player gains depicted Resources and Victory Points (``source`` files the VP for scoring)."""
+    """A player gains depicted Resources and Victory Points (``source`` files the VP for scoring);
+    ``rule`` goes into the event's data, not its text (the player's log shows no rule ids)."""
     p = state.players[seat]
     for resource, n in resources.items():
         p.resources[resource] = p.resources.get(resource, 0) + n
@@ -63,7 +66,7 @@ def gain(
     if resources or vp:
         parts = [f"{n} {r}" for r, n in resources.items()] + ([f"{vp} VP"] if vp else [])
         say(ev, "gain", f"Player {seat + 1} gains {', '.join(parts)} ({why}).",
-            seat=seat, resources=dict(resources), vp=vp, source=source)
+            seat=seat, resources=dict(resources), vp=vp, source=source, rule=rule)
 
 
 def pay_ice(state: State, seat: int, ice: int, ev: list[Event]) -> None:

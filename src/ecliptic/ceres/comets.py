@@ -22,6 +22,7 @@ from ecliptic.ceres.state import Comet, Decision, State
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.wording import article, plural
 
 SURFACE_CARDS = ("C1", "C2")
 """The two Surface cards, left to right (CC-COMP-3); each Comet is named after its card."""
@@ -58,7 +59,7 @@ def reveal_nuclei(state: State, pile: list[str], ev: list[Event]) -> None:
     content = state.content
     slots = content.surface.slots[len(state.players)]
     say(ev, "surface_cards", "The two Surface cards are placed next to the Asteroid Belt "
-        f"({slots} slots each for {len(state.players)} player(s)).", slots=slots, rule="CC-SETUP-2")
+        f"({slots} slots each for {plural(len(state.players), 'player')}).", slots=slots, rule="CC-SETUP-2")
     pile = list(pile)
     state.comets = []
     for surface in SURFACE_CARDS:
@@ -202,7 +203,7 @@ def explosion_check(state: State, comet: Comet, ev: list[Event]) -> None:
 def _gain_table(state: State, seat: int, comet: Comet, tail: int, rule: str, ev: list[Event]) -> None:
     table = state.content.nucleus(comet.nucleus).tables[tail]
     belt.gain(state, seat, table.resources, table.vp, "nucleus_tables",
-              f"Nucleus card {comet.nucleus}, table {tail + 1} ({rule})", ev)
+              f"Nucleus card {comet.nucleus}, table {tail + 1}", ev, rule)
 
 
 def lowest_tokens(comet: Comet) -> dict[int, int]:
@@ -293,7 +294,7 @@ def launch_why_not(state: State, seat: int, comet_id: str) -> IllegalAction | No
                        f"{p.resources.get('Ice', 0)}")
     if None not in comet.slots:
         return illegal("CC-ACT-3", f"Comet {comet.id}'s Surface card has no available slot "
-                       f"({len(comet.slots)} for {len(state.players)} player(s))")
+                       f"({len(comet.slots)} for {plural(len(state.players), 'player')})")
     return None
 
 
@@ -344,7 +345,7 @@ def _tail_why_not(state: State, d: Decision, action: Action) -> IllegalAction | 
             return illegal(rule, f"tail {tail + 1} of Comet {comet.id} has none of the lowest available "
                            "Tail tokens")
         kind = TAKEN_ON_LAUNCH[state.round]
-        return illegal(rule, f"in round {state.round} a Launch takes a {kind} Tail token; tail {tail + 1} "
+        return illegal(rule, f"in round {state.round} a Launch takes {article(kind)} Tail token; tail {tail + 1} "
                        f"of Comet {comet.id} has none")
     return None
 

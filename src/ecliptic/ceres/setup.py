@@ -9,6 +9,7 @@ from ecliptic.ceres.registry import say
 from ecliptic.ceres.state import Config, Player, State
 from ecliptic.engine.events import Event
 from ecliptic.engine.rng import Rng
+from ecliptic.engine.wording import plural
 
 
 def new_state(config: Config, seed: int, ev: list[Event]) -> State:
@@ -24,7 +25,7 @@ def new_state(config: Config, seed: int, ev: list[Event]) -> State:
     state = State(config=config, rng=Rng.from_seed(seed), players=players,
                   first_player=config.first_player, turn_seat=config.first_player)
     state.rotation = dict.fromkeys(numbers.rings, 0)
-    say(ev, "setup", f"Ceres for {config.players} player(s): {numbers.probes} Mining Probes and "
+    say(ev, "setup", f"Ceres for {plural(config.players, 'player')}: {numbers.probes} Mining Probes and "
         f"{numbers.start_ice} Ice each.", players=config.players, expansions=list(config.expansions))
     if config.comets:
         setup_comets(state, ev)

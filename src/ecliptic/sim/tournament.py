@@ -439,12 +439,15 @@ def tournament_table(result: TournamentResult) -> Any:
     from rich.table import Table
     from rich.text import Text
 
+    from ecliptic.games import points_name
+
     seeds = (f"merged from {len(result.merged_seeds)} runs, seeds {', '.join(map(str, result.merged_seeds))}"
              if result.merged_seeds else f"seed {result.seed}")
     heading = Text(f"{result.games} games of {result.game}, {result.players} player(s) each, "
                    f"{seeds}, bots {','.join(result.bots)}", style="bold")
+    points = points_name(result.game)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for col in ("Bot", "Games", "Wins", "Win rate", "95% CI", "GP", "Rank", "Rating", "ms/dec"):
+    for col in ("Bot", "Games", "Wins", "Win rate", "95% CI", points, "Rank", "Rating", "ms/dec"):
         # A long bot text (ismcts:250ms/model=tree/c=0.3) folds onto more lines; the figures never wrap.
         if col == "Bot":
             table.add_column(col, overflow="fold", min_width=10)
@@ -456,6 +459,6 @@ def tournament_table(result: TournamentResult) -> Any:
         table.add_row(s.bot, str(s.seat_games), f"{s.wins:.4g}", f"{s.win_rate:.1%}", f"{lo:.1%}–{hi:.1%}",
                       f"{s.mean_gp:.2f}", f"{s.mean_rank:.2f}", f"{s.mu:.1f}±{s.sigma:.1f}",
                       f"{ms[s.bot]:.1f}" if s.decisions else "–")
-    footer = Text(f"Games = seat-games; GP and Rank are means; Rating = openskill Plackett-Luce mu±sigma. "
+    footer = Text(f"Games = seat-games; {points} and Rank are means; Rating = openskill Plackett-Luce mu±sigma. "
                   f"Mean rounds {result.mean_rounds:.2f} · {result.seconds:.1f} s wall clock", style="dim")
     return Group(heading, table, footer)

@@ -29,10 +29,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.wording import article, plural, possessive
 from ecliptic.tauceti import decks, ship
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.registry import decision_kind, illegal, say
@@ -224,18 +226,28 @@ def shield_text(numbers: tuple[int, ...]) -> str:
 
 
 def parse_shields(text: str) -> list[int] | None:
-    """``1,2,5`` -> [1, 2, 5]; ``-`` -> []; None unless distinct 1-6 in ascending order."""
+    """``1,2,5`` or ``5,1,2`` -> [1, 2, 5] (the systems in ascending order, the order of the
+    canonical notation ``SHIELD 1,2,5``); ``-`` -> []; None unless different systems 1-6."""
     if text == NO_SHIELDS:
         return []
     numbers: list[int] = []
     for part in text.split(","):
         if len(part) != 1 or part not in "123456":
             return None
-        n = int(part)
-        if numbers and n <= numbers[-1]:
-            return None
-        numbers.append(n)
-    return numbers
+        numbers.append(int(part))
+    if len(set(numbers)) != len(numbers):
+        return None
+    return sorted(numbers)
+
+
+def canonical_shields(action: Any) -> Any:
+    """``SHIELD 4,1,3`` as the canonical ``SHIELD 1,3,4``, the same choice in the notation of
+    the legal actions and of the records; anything else (a malformed action too) unchanged."""
+    if not (isinstance(action, Action) and action.verb == "SHIELD" and isinstance(action.args, tuple)
+            and len(action.args) == 1 and isinstance(action.args[0], str)):
+        return action
+    numbers = parse_shields(action.args[0])
+    return action if numbers is None else act("SHIELD", shield_text(tuple(numbers)))
 
 
 @cache
@@ -264,10 +276,10 @@ def _shield_why_not(state: State, d: Decision, a: Action) -> IllegalAction | Non
                        "or RETREAT")
     numbers = parse_shields(a.args[0])
     if numbers is None:
-        return illegal("TC-BAT-6", f"{a.args[0]} is not a list of different systems 1-6 in ascending order")
+        return illegal("TC-BAT-6", f"{a.args[0]} is not a list of different systems 1-6 (e.g. 1,2,5)")
     limit = shield_limit(state, d.player)
     if len(numbers) > limit:
-        return illegal("TC-BAT-6", f"your Shields power lets you use {limit} shield(s), not {len(numbers)}")
+        return illegal("TC-BAT-6", f"your Shields power lets you use {plural(limit, 'shield')}, not {len(numbers)}")
     return None
 
 
@@ -296,7 +308,8 @@ def _shield_domain(c: Content) -> Iterator[Action]:
 
 decision_kind("battle_shield", options=_shield_options, why_not=_shield_why_not,
               perform=_shield_perform, domain=_shield_domain, legal=_shield_options,
-              offers=lambda s, d, a: _shield_why_not(s, d, a) is None)
+              # The options hold the canonical notation only (TauCeti.why_not reads 4,1,3 as 1,3,4).
+              offers=lambda s, d, a: _shield_why_not(s, d, a) is None and a == canonical_shields(a))
 
 
 # -- 3. the attack -------------------------------------------------------------------
@@ -372,7 +385,7 @@ def _attack(state: State, b: Battle, attacker: int, target: int, ev: list[Event]
     fallen = [s for s in systems
               if s not in b.destroyed_at_start.get(str(target), []) and ship.destroyed(state, target, s)]
     if fallen:
-        say(ev, "system_destroyed", f"{_name(state, target)}'s {fallen[0]} system is destroyed.",
+        say(ev, "system_destroyed", f"{possessive(_name(state, target))} {fallen[0]} system is destroyed.",
             seat=target, systems=fallen)
     return bool(fallen)
 
@@ -410,7 +423,7 @@ def _conclude(state: State, winner: int, loser: int, retreated: bool, ev: list[E
         return
     if _steal_options_exist(state, loser):
         state.stack.append(Decision("battle_steal", winner))
-        say(ev, "loser_hand", f"You look at {_name(state, loser)}'s hand: "
+        say(ev, "loser_hand", f"You look at {possessive(_name(state, loser))} hand: "
             f"{', '.join(state.players[loser].hand) or 'no cards'}.", to=[winner],
             seat=loser, hand=list(state.players[loser].hand))
     if _can_take_cube(state, b, winner) or _can_take_orbital(state, b, winner):
@@ -428,7 +441,7 @@ def _award_gp(state: State, winner: int, ev: list[Event]) -> None:
         return
     state.gp_supply = decks.without(state.gp_supply, token)
     state.players[winner].gp_tokens += (token,)
-    say(ev, "gp_token", f"{_name(state, winner)} earns a {gp}GP token.", seat=winner, token=token)
+    say(ev, "gp_token", f"{_name(state, winner)} earns {article(gp)}GP token.", seat=winner, token=token)
 
 
 # -- takeover ---------------------------------------------------------------------------
@@ -480,7 +493,7 @@ def _takeover_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> 
         cubes[cubes.index(theirs)] = mine
         state.bag.append(theirs)
         state.bag.sort()
-        say(ev, "takeover", f"{mine} takes over a Resource cube in {where}: {theirs}'s cube goes back "
+        say(ev, "takeover", f"{mine} takes over a Resource cube in {where}: {possessive(theirs)} cube goes back "
             "into the Enlightenment bag.", seat=d.player, loser=loser, sector=b.sector, what="cube")
     elif a.args[0] == "orbital":
         orbitals = state.orbitals[b.sector]
@@ -488,7 +501,7 @@ def _takeover_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> 
         state.players[d.player].orbitals_home -= 1
         state.players[loser].orbitals_home += 1
         say(ev, "takeover", f"{_name(state, d.player)} takes over an orbital in {where}: "
-            f"{_name(state, loser)}'s orbital goes back to its planet.", seat=d.player, loser=loser,
+            f"{possessive(_name(state, loser))} orbital goes back to its planet.", seat=d.player, loser=loser,
             sector=b.sector, what="orbital")
     else:
         say(ev, "takeover", f"{_name(state, d.player)} takes nothing over.", seat=d.player, what="none")
@@ -544,7 +557,7 @@ def _steal_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None
     if what not in ("card", "knowledge") or len(rest) != 1:
         return illegal("TC-BAT-19", usage)
     if what == "card" and rest[0] not in p.hand:
-        return illegal("TC-BAT-20", f"{rest[0]} is not in {p.faction}'s hand")
+        return illegal("TC-BAT-20", f"{rest[0]} is not in {possessive(p.faction)} hand")
     if what == "knowledge" and p.knowledge.get(rest[0], 0) <= 0:
         return illegal("TC-BAT-21", f"{p.faction} has no {rest[0]} Knowledge token")
     return None
@@ -569,13 +582,13 @@ def _steal_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
         kind = a.args[1]
         them.knowledge[kind] -= 1
         me.knowledge[kind] = me.knowledge.get(kind, 0) + 1
-        say(ev, "steal", f"{me.faction} steals a {kind} Knowledge token from {them.faction}.",
+        say(ev, "steal", f"{me.faction} steals {article(kind)} Knowledge token from {them.faction}.",
             seat=d.player, loser=loser, what="knowledge", knowledge=kind)
     elif what == "cube":
         them.cargo_cube = False
         state.bag.append(them.faction)
         state.bag.sort()
-        say(ev, "steal", f"{me.faction} steals the Resource cube in {them.faction}'s cargo hold; it goes "
+        say(ev, "steal", f"{me.faction} steals the Resource cube in {possessive(them.faction)} cargo hold; it goes "
             "back into the Enlightenment bag.", seat=d.player, loser=loser, what="cube")
     else:
         say(ev, "steal", f"{me.faction} steals nothing.", seat=d.player, what="none")

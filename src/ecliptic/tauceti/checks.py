@@ -16,6 +16,7 @@ from typing import Any
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.wording import article, plural
 from ecliptic.tauceti import ship
 from ecliptic.tauceti.content import Content, SkillCheck
 from ecliptic.tauceti.registry import decision_kind, illegal, say
@@ -48,13 +49,13 @@ def passes(check: SkillCheck, dice: list[int]) -> bool:
 
 
 def describe(check: SkillCheck) -> str:
-    return f"{check.skill} check: {check.successes} di(c)e showing {check.target}+"
+    return f"{check.skill} check: {plural(check.successes, 'die', 'dice')} showing {check.target}+"
 
 
 def _roll(state: State, seat: int, check: SkillCheck, ev: list[Event]) -> list[int]:
     dice = state.rng.roll(dice_for(state, seat, check.skill))
     ok = passes(check, dice)
-    say(ev, "skill_check", f"{state.players[seat].faction} rolls {dice} for a {describe(check)}: "
+    say(ev, "skill_check", f"{state.players[seat].faction} rolls {dice} for {article(describe(check))}: "
         f"{'success' if ok else 'failure'}.", seat=seat, dice=dice, success=ok, skill=check.skill)
     return dice
 

@@ -15,6 +15,7 @@ from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.rules import advance_until_decision
+from ecliptic.engine.wording import plural
 from ecliptic.tauceti import battle, board, enlightenment, scoring
 from ecliptic.tauceti.actions import missions
 from ecliptic.tauceti.content import Content
@@ -287,8 +288,8 @@ def _turn_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
             gain = unused * state.content.numbers.pass_tau
             p.passed = True
             gain_tau(state, d.player, gain)
-            say(ev, "pass", f"{p.faction} passes and earns {gain}T for {unused} unused Action "
-                f"marker(s).", seat=d.player, tau=gain)
+            say(ev, "pass", f"{p.faction} passes and earns {gain}T for "
+                f"{plural(unused, 'unused Action marker')}.", seat=d.player, tau=gain)
         return
     v = VERBS[a.verb]
     if v.major is not None:

@@ -6,6 +6,7 @@ import dataclasses
 from typing import Any
 
 from ecliptic.engine.codec import encode
+from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import RulesGame, build_config
@@ -17,6 +18,7 @@ from ecliptic.tauceti import (  # noqa: F401
     enlightenment,
     flow,
 )
+from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import Content, default_content
 from ecliptic.tauceti.invariants import problems
 from ecliptic.tauceti.registry import KINDS
@@ -44,6 +46,11 @@ class TauCeti(RulesGame[State, Decision, Content]):
     kinds = KINDS
     game_over_rule = "TC-END-1"
     not_offered_rule = "TC-ACT-3"
+
+    def why_not(self, state: State, action: Any) -> IllegalAction | None:
+        """Also reads a choice the players may write in more than one order as its canonical
+        action (``SHIELD 4,1,3`` is ``SHIELD 1,3,4``), which ``apply`` then performs."""
+        return super().why_not(state, canonical_shields(action))
 
     def _setup(self, config: Config, seed: int, ev: list[Event]) -> State:
         return new_state(config, seed)

@@ -21,6 +21,7 @@ from ecliptic.engine.codec import encode
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import observation_header
 from ecliptic.tauceti import ship
+from ecliptic.tauceti.checks import dice_for
 from ecliptic.tauceti.decks import DeckName, piles, set_piles, shuffled
 from ecliptic.tauceti.state import State
 
@@ -62,6 +63,8 @@ def _player_view(state: State, seat: int, observer: int | None) -> dict[str, Any
         "markers_lost": p.markers_lost,
         "passed": p.passed,
         "face_up": list(p.face_up),
+        # The dice a check of each skill rolls (the skill set plus face-up Specialist bonuses).
+        "skills": {k: dice_for(state, seat, k) for k in content.faction(p.faction).skills},
         "hand_size": len(p.hand),
         "exotic_tech": p.exotic_tech,
         "exotic_spent": p.exotic_spent,

@@ -15,7 +15,6 @@ Explosion Check cards cannot reach the screen: the observation holds only their 
 from __future__ import annotations
 
 import secrets
-import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -33,7 +32,8 @@ from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import EclipticError, SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, state_digest
-from ecliptic.ui.session import InputFn, Obs, Session, make_bots
+from ecliptic.engine.wording import plural
+from ecliptic.ui.session import InputFn, Obs, Session, make_bots, stdin_is_tty, terminal_reader
 from ecliptic.ui.terminal import render_event
 
 GAME_NAME = "ceres"
@@ -56,9 +56,11 @@ HELP = """[bold]At the prompt[/bold]
                  LAUNCH C1 (a Comet), PASS, STAY, JUMP A13, TAIL 2
   [cyan]board[/cyan]          show the whole table again (the Asteroid Belt, the Comets, the players)
   [cyan]log[/cyan]            show the recent events again
-  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE)
+  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE); asks before
+                 replacing a file, [cyan]save! FILE[/cyan] does not
   [cyan]help[/cyan]           this help
-  [cyan]quit[/cyan]           leave the game (unsaved progress is lost)"""
+  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing the terminal
+                 ends it): ecliptic play --resume autosave goes on with it"""
 
 
 def content() -> Content:
@@ -180,10 +182,10 @@ def render_belt(obs: Obs) -> RenderableType:
                 cells[c["zone"]].append("\n").append_text(_comet_mark(c, kind=False))
         table.add_row(Text(f"{ring}\n{launch_cost(ring)} Ice", style="bold"),
                       *(cells.get(z, Text("")) for z in range(1, numbers.zones + 1)), end_section=True)
-    steps = ", ".join(f"{r} {numbers.rotation[r]}" for r in numbers.rings)
+    steps = ", ".join(f"{r} {plural(numbers.rotation[r], 'Zone')}" for r in numbers.rings)
     comet_key = " · ☄: a Comet token (see Comets)." if obs["comets"] else "."
     caption = Text(f"Under each ring: the Ice a Launch there costs. The rings turn clockwise each round "
-                   f"({steps} Zone(s)); the Zones stay. ◆Pn: Player n's Mining Probe · inc: income "
+                   f"({steps}); the Zones stay. ◆Pn: Player n's Mining Probe · inc: income "
                    f"each Production phase{comet_key}", style="dim")
     return Panel(Group(table, caption), title="Asteroid Belt", title_align="left", box=box.ROUNDED)
 
@@ -506,11 +508,9 @@ def _reader(console: Console, input_fn: InputFn | Iterable[str] | None) -> tuple
     """The input function, and whether the lines read should be echoed (scripted input or a
     pipe, so the transcript shows what was answered after its prompt)."""
     if input_fn is None:
-        def read(prompt: str) -> str:
-            return console.input(Text(prompt, style="bold cyan"))
-        return read, not _stdin_is_tty()
+        return terminal_reader(console), not stdin_is_tty()
     if callable(input_fn):
-        return input_fn, not _stdin_is_tty()
+        return input_fn, not stdin_is_tty()
     lines = scripted(input_fn)
 
     def read_scripted(prompt: str) -> str:
@@ -519,13 +519,6 @@ def _reader(console: Console, input_fn: InputFn | Iterable[str] | None) -> tuple
         return line
 
     return read_scripted, True
-
-
-def _stdin_is_tty() -> bool:
-    try:
-        return bool(sys.stdin and sys.stdin.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 def _replay(game: Ceres, record: GameRecord) -> tuple[Any, list[Event]]:
@@ -557,8 +550,7 @@ def ceres_session(
     resume_record: GameRecord | None = None,
     echo: bool | None = None,
 ) -> CeresSession:
-    """Set up the session :func:`play_ceres` runs (same arguments), printing the greeting.
-    Use it instead of :func:`play_ceres` to keep ``session.record`` if the engine fails."""
+    """Set up the session :func:`play_ceres` runs (same arguments), printing the greeting."""
     game = Ceres()
     read, default_echo = _reader(console, input_fn)
     if resume_record is not None:
@@ -586,7 +578,7 @@ def _greet(session: CeresSession, resume_record: GameRecord | None, events: list
     expansion = " with the Comets expansion" if obs["comets"] else ""
     bots = ", ".join(sorted(set(session.bot_specs)))
     who = f"against {bots}" if bots else "playing alone"
-    console.print(Text.assemble((f"Ceres{expansion}", "bold"), f" · {len(obs['players'])} player(s) · seed "
+    console.print(Text.assemble((f"Ceres{expansion}", "bold"), f" · {plural(len(obs['players']), 'player')} · seed "
                                 f"{record.seed}\nYou are ", seat_text(session.human),
                                 f" (seat {session.human}), {who}. Type 'help' for the commands."))
     if resume_record is None:
@@ -615,7 +607,8 @@ def play_ceres(
     resume_record: GameRecord | None = None,
     echo: bool | None = None,
 ) -> int:
-    """Play Ceres at the terminal, the human at ``seat`` against bots; returns the exit code (0).
+    """Play Ceres at the terminal, the human at ``seat`` against bots; returns the exit code
+    (:meth:`Session.run`: 0 at the end or on quit).
 
     * ``console`` — where everything is drawn (a recording ``Console`` in tests).
     * ``input_fn`` — ``prompt -> line`` that shows the prompt itself, like ``input`` (raise
@@ -638,8 +631,10 @@ def play_ceres(
     Raises ``ValueError`` for bad options (a seat, player count or expansion the game does not
     have; :class:`~ecliptic.bots.base.BotSpecError` for an unknown bot) and
     :class:`~ecliptic.engine.errors.SaveFileError` for a record that is not a Ceres game or
-    does not replay. An exception from the engine itself (a bug) propagates; use
-    :func:`ceres_session` to keep the record in that case.
+    does not replay. Once the game runs, nothing ends it but the end or the human leaving:
+    leaving an unfinished game autosaves it, and an exception from the engine itself (a bug)
+    is reported with a crash file holding the game so far (exit code 1; see
+    :meth:`ecliptic.ui.session.Session.run`).
     """
     return ceres_session(console, input_fn, seat=seat, bots=bots, seed=seed, expansions=expansions,
                          players=players, resume_record=resume_record, echo=echo).run()

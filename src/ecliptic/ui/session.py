@@ -7,17 +7,35 @@ is answered and asked again; every applied action is appended to ``record`` so `
 write the game as a replayable record. A game fills in the hooks that draw it (the board, the
 status line, the decision, the menu, the final scores, an event) and its help text.
 
+The session never loses a game: whatever the human types is answered and the game goes on;
+leaving an unfinished game (``quit``, end of input, Ctrl-C, a closed terminal) writes it to an
+autosave file in the user's data folder (:func:`data_dir`), never the working folder; a
+failure of the rules engine writes a crash file there too, under a name no other file has.
+
 Also here: the save file format (:func:`write_save`, :func:`read_meta`: a game record plus the
 ``cli`` table naming the human's seat and the bots) and :func:`make_bots`, one bot per seat.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import os
+import re
+import shlex
+import signal
+import stat
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any, ClassVar
 
+import platformdirs
 from rich.console import Console, RenderableType
 from rich.text import Text
 
@@ -37,16 +55,37 @@ record ignore it; ``ecliptic play --resume`` reads it back)."""
 MAX_BOT_STREAK = 100_000
 """Bot decisions in a row beyond which the engine must be looping (a bug, not a game)."""
 LOG_LINES = 40
+MAX_MENU_DIGITS = 9
+"""A longer run of digits is no menu number (and ``int`` of 5,000 digits is refused anyway)."""
+DATA_DIR_ENV = "ECLIPTIC_DATA_DIR"
+"""Overrides the folder of autosaves and crash files (the tests point it at a temporary one)."""
+AUTOSAVE = "autosave"
+"""What ``ecliptic play --resume`` takes for "the last game left unfinished"."""
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
+EXIT_HANGUP = 129  # the terminal closed, as a shell reports SIGHUP
+EXIT_ENGINE_BUG = 1
 
 
 def write_save(path: Path, record: GameRecord, meta: dict[str, Any]) -> None:
     """A game record plus the command line's own table (who is human, which bots), written
-    atomically. Other readers ignore the extra table."""
+    atomically: into a temporary file of the same folder, flushed to the disk, then renamed
+    over ``path``, so a failure (a full disk, Ctrl-C) leaves the old file whole and no
+    temporary file behind. Other readers ignore the extra table."""
     data = record.to_json()
     data[CLI_META] = meta
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1))
-    tmp.replace(path)
+    text = json.dumps(data, indent=1)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # as an ordinary new file (mkstemp makes it private)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def read_meta(path: Path) -> dict[str, Any]:
@@ -56,6 +95,151 @@ def read_meta(path: Path) -> dict[str, Any]:
     except (OSError, ValueError, AttributeError):
         return {}
     return meta if isinstance(meta, dict) else {}
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+class SaveRefused(Exception):
+    """A ``save`` the session will not do, with the reason to show (nothing was written)."""
+
+
+def save_target(name: str) -> Path:
+    """The file ``save NAME`` writes, or :class:`SaveRefused`: a NUL byte, an
+    unknown user's ``~``, a folder, or an existing thing that is not a regular file (a FIFO, a
+    device, a symbolic link) are refused before anything is written."""
+    if "\0" in name:
+        raise SaveRefused("a file name cannot hold a NUL character")
+    try:
+        path = Path(name).expanduser()
+    except (RuntimeError, KeyError):  # ~nosuchuser
+        raise SaveRefused(f"{name}: there is no such user's home folder") from None
+    if name.endswith(("/", os.sep)) or path.name in ("", ".", ".."):
+        raise SaveRefused(f"{name} is a folder; name a file in it (save {name.rstrip('/')}/game.json)")
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return path
+    except (OSError, ValueError) as exc:
+        raise SaveRefused(f"cannot save to {name}: {_reason(exc)}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise SaveRefused(f"{name} is a folder; name a file in it (save {name.rstrip('/')}/game.json)")
+    if not stat.S_ISREG(st.st_mode):
+        raise SaveRefused(f"{name} exists and is not a regular file; it was left alone (choose another name)")
+    return path
+
+
+def _reason(exc: BaseException) -> str:
+    return str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
+
+
+def data_dir() -> Path:
+    """The folder of the autosaves and crash files: ``$ECLIPTIC_DATA_DIR``, else the user's
+    data folder (``platformdirs``: ``~/.local/share/ecliptic`` on Linux), never the working
+    folder, where nothing is written unasked."""
+    override = os.environ.get(DATA_DIR_ENV)
+    return Path(override) if override else Path(platformdirs.user_data_dir("ecliptic", appauthor=False))
+
+
+def autosave_dir() -> Path:
+    return data_dir() / "autosaves"
+
+
+def crash_dir() -> Path:
+    return data_dir() / "crashes"
+
+
+def new_file(folder: Path, stem: str) -> Path:
+    """A new, empty file ``folder/stem.json`` (``stem-2.json``... if taken), created exclusively
+    so that two games never write the same file (crash files never overwrite each other)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    n = 1
+    while True:
+        path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+        except FileExistsError:
+            n += 1
+            continue
+        return path
+
+
+def latest_autosave() -> Path | None:
+    """The game left unfinished last (the newest autosave), if any."""
+    found: list[tuple[int, str, Path]] = []
+    with contextlib.suppress(OSError):
+        for path in autosave_dir().glob("*.json"):
+            with contextlib.suppress(OSError):
+                st = path.stat()
+                if stat.S_ISREG(st.st_mode) and st.st_size:
+                    found.append((st.st_mtime_ns, path.name, path))
+    return max(found)[2] if found else None
+
+
+def is_autosave(path: Path) -> bool:
+    """Whether ``path`` is one of the autosaves (a resumed autosave is saved over itself)."""
+    try:
+        return path.resolve().parent == autosave_dir().resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+
+
+def autosave_notice() -> Text | None:
+    """The line ``ecliptic play`` shows when a game was left unfinished: where it is, how to
+    resume it."""
+    path = latest_autosave()
+    if path is None:
+        return None
+    try:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+    except OSError:
+        return None
+    return Text(f"Your last unfinished game (left {when}) is saved in {path}.\nResume it with: "
+                f"ecliptic play --resume {AUTOSAVE}", style="yellow")
+
+
+def resume_command(path: Path) -> str:
+    return f"ecliptic play --resume {AUTOSAVE if is_autosave(path) else shlex.quote(str(path))}"
+
+
+def stdin_is_tty() -> bool:
+    try:
+        return bool(sys.stdin and sys.stdin.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+_ANSI = re.compile(r"(\x1b\[[0-9;]*m)")
+
+
+def terminal_reader(console: Console) -> InputFn:
+    """The human's input: on a terminal, ``input`` with line editing and a history (the
+    standard library's ``readline``, so arrow keys edit and recall lines instead of arriving
+    as escape codes); else Rich's ``console.input`` (a pipe, a file)."""
+    if not stdin_is_tty():
+        return lambda prompt: console.input(Text(prompt, style="bold cyan"))
+    with contextlib.suppress(ImportError):  # not on every platform; input() still works
+        import readline  # noqa: F401  (loading it gives input() line editing and a history)
+
+    def read(prompt: str) -> str:
+        with console.capture() as capture:
+            console.print(Text(prompt, style="bold cyan"), end="")
+        # readline must be told which characters of the prompt take no room on the screen.
+        return input(_ANSI.sub("\x01\\1\x02", capture.get()))
+
+    return read
+
+
+class TerminalClosed(BaseException):
+    """The terminal went away (SIGHUP, or reading it failed): leave, saving the game. A
+    ``BaseException`` like ``KeyboardInterrupt``, so no ``except Exception`` swallows it."""
+
+
+class _Leave(Exception):
+    """The human leaves (``quit``, end of input)."""
 
 
 def make_bots(spec: str | Sequence[str], human: int, players: int,
@@ -77,8 +261,9 @@ class Session:
 
     The screen is drawn only from ``game.observe(state, human)`` and the events the human may
     see. Every applied action is appended to ``record`` (so it can be saved, and kept if the
-    engine fails); ``log`` holds the events the human has seen. Subclasses set the class
-    attributes and fill in the drawing hooks."""
+    engine fails); ``log`` holds the events the human has seen. ``autosave`` is the file an
+    unfinished game is saved to when the human leaves (``None``: a new one in
+    :func:`autosave_dir`). Subclasses set the class attributes and fill in the drawing hooks."""
 
     help_text: ClassVar[str] = ""
     not_now_rule: ClassVar[str] = "NOTATION"
@@ -91,8 +276,11 @@ class Session:
         self.game, self.state, self.record = game, state, record
         self.human, self.bots, self.bot_specs = human, dict(bots), bot_specs
         self.console, self.echo = console, echo
-        self.read = read or self._read_line
+        self.read = read or terminal_reader(console)
         self.log: list[Event] = []
+        self.autosave: Path | None = None
+        self._applying = False  # an action is being applied: the state may be half changed
+        self._leaving = False  # the game is being saved on the way out: signals wait
 
     # The hooks a game fills in -------------------------------------------------------
 
@@ -133,7 +321,34 @@ class Session:
         return self.game.observe(self.state, self.human)  # type: ignore[no-any-return]
 
     def run(self) -> int:
-        """Play until the game ends (final scores shown) or the human leaves; the exit code (0)."""
+        """Play until the game ends (final scores shown) or the human leaves; the exit code.
+
+        Leaving an unfinished game saves it (:meth:`leave`): ``quit`` and the end of input
+        (0), Ctrl-C (130), a closed terminal, by SIGHUP or a failing read (129). A failure of
+        the rules engine is reported with a crash file to replay it (1)."""
+        with self._hangup_handler():
+            try:
+                self._play()
+            except _Leave as why:
+                return self.leave(str(why), 0)
+            except KeyboardInterrupt:
+                return self.leave("Interrupted", EXIT_INTERRUPTED)
+            except TerminalClosed as why:
+                return self.leave(str(why), EXIT_HANGUP)
+            except OSError as exc:
+                if exc.errno not in (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF):
+                    return self.crash(exc)
+                return self.leave("The terminal closed", EXIT_HANGUP)  # writing to it failed
+            except Exception as exc:
+                return self.crash(exc)
+        self.console.print()
+        self.console.print(self.render_final(self.observation()))
+        if self.autosave is not None:  # a resumed autosave, now finished: nothing to resume
+            with contextlib.suppress(OSError):
+                self.autosave.unlink()
+        return 0
+
+    def _play(self) -> None:
         fresh, streak = True, 0
         while not self.state.is_over:
             seat = self.state.current_player
@@ -149,61 +364,63 @@ class Session:
             actions = self.game.legal_actions(self.state)
             self.show_turn(actions, fresh=fresh)
             fresh = False
-            if not self._human_move(actions):
-                return 0
-        self.console.print()
-        self.console.print(self.render_final(self.observation()))
-        return 0
+            self._human_move(actions)
 
     def _bot_move(self, seat: int) -> None:
         action = self.bots[seat].choose(self.game, self.state, seat)
-        events = self.game.apply(self.state, action)
-        self.record.actions.append(str(action))
+        events = self._applied(action)
         self.show_events(events)
 
-    def _human_move(self, actions: list[Action]) -> bool:
-        """Read lines until an action is applied (True) or the human leaves (False)."""
+    def _applied(self, action: Action) -> list[Event]:
+        """Apply and record one action; while it is applied the state may be half changed (an
+        interrupt then saves the record without a digest of the state)."""
+        self._applying = True
+        events: list[Event] = self.game.apply(self.state, action)
+        self.record.actions.append(str(action))
+        self._applying = False
+        return events
+
+    def _human_move(self, actions: list[Action]) -> None:
+        """Read lines until an action is applied; :class:`_Leave` when the human leaves."""
         while True:
-            try:
-                line = self.read("> ").strip()
-            except EOFError:
-                self.console.print()
-                self.console.print("End of input: leaving the game.")
-                return False
+            line = self._ask("> ").strip()
             if self.echo:
                 self.console.print(Text(line))
-            if not line:
-                continue
-            outcome = self._command(line, actions)
-            if outcome is not None:
-                return outcome
+            if line and self._command(line, actions):
+                return
 
-    def _command(self, line: str, actions: list[Action]) -> bool | None:
-        """One input line: True = an action was applied, False = leave, None = ask again."""
+    def _ask(self, prompt: str) -> str:
+        try:
+            return self.read(prompt)
+        except EOFError:
+            self.console.print()
+            raise _Leave("End of input: leaving the game.") from None
+        except OSError as exc:  # EIO: the terminal is gone
+            raise TerminalClosed(f"The terminal closed ({_reason(exc)})") from None
+
+    def _command(self, line: str, actions: list[Action]) -> bool:
+        """One input line; True when an action was applied (else ask again)."""
         word, _, rest = line.partition(" ")
         word = word.lower()
         if word in ("quit", "exit"):
-            self.console.print("Leaving the game (use 'save FILE' first to keep it).")
-            return False
+            raise _Leave("Leaving the game.")
         if word in ("help", "?"):
             self.console.print(self.help_text)
-            return None
-        if word in ("board", "show"):
+        elif word in ("board", "show"):
             self._show_decision(actions, full=True)
-            return None
-        if word == "log":
+        elif word == "log":
             for event in self.log[-LOG_LINES:]:
                 self.console.print(self.render_event(event))
-            return None
-        if word == "save":
-            self.save(rest.strip())
-            return None
-        action = self._parse(line, actions)
-        return None if action is None else self._apply(action, actions)
+        elif word in ("save", "save!"):
+            self.save(rest.strip(), replace=word == "save!")
+        else:
+            action = self._parse(line, actions)
+            return action is not None and self._apply(action, actions)
+        return False
 
     def _parse(self, line: str, actions: list[Action]) -> Action | None:
-        if line.isdigit():
-            n = int(line)
+        if line.isdigit():  # also ² or ①, which int() refuses, and 5,000 digits
+            n = int(line) if line.isascii() and len(line) <= MAX_MENU_DIGITS else 0
             if 1 <= n <= len(actions):
                 return actions[n - 1]
             self.console.print(Text(f"Choose a number from 1 to {len(actions)}, or type an action.", style="yellow"))
@@ -215,22 +432,26 @@ class Session:
             return None
         for a in actions:  # arguments are matched without regard to case, too
             if str(a).lower() == str(typed).lower():
-                return a
+                typed = a
+                break
+        if str(typed).lower() != " ".join(line.split()).lower():  # say how the engine read it
+            self.console.print(Text(f"({line} is {typed})", style="dim"))
         return typed
 
-    def _apply(self, action: Action, actions: list[Action]) -> bool | None:
+    def _apply(self, action: Action, actions: list[Action]) -> bool:
         try:
-            events = self.game.apply(self.state, action)
+            events = self._applied(action)
         except IllegalAction as exc:
+            self._applying = False
             self._refuse(exc)
-            return None
+            return False
         except Exception:
+            self._applying = False
             if action in actions:
-                raise  # a legal action failed: an engine bug, for the caller to report
+                raise  # a legal action failed: an engine bug, for run() to report
             # A malformed action the rules could not even judge: refuse it all the same.
             self._refuse(IllegalAction(self.not_now_rule, f"{action} is not an action you can take now"))
-            return None
-        self.record.actions.append(str(action))
+            return False
         self.show_events(events)
         return True
 
@@ -257,26 +478,120 @@ class Session:
     # Saving --------------------------------------------------------------------------
 
     def current_record(self) -> GameRecord:
-        """The game so far, with the digest of its state (checked by ``ecliptic replay --check``)."""
+        """The game so far, with the digest of its state (checked by ``ecliptic replay --check``);
+        without one while an action is half applied (the record stops before it)."""
         r = self.record
-        return GameRecord(r.game, dict(r.config), r.seed, list(r.actions), digest=state_digest(self.game, self.state))
+        digest = None if self._applying else state_digest(self.game, self.state)
+        return GameRecord(r.game, dict(r.config), r.seed, list(r.actions), digest=digest)
 
     def save_meta(self) -> dict[str, Any]:
         """The ``cli`` table of this session's save files."""
         return {"human_seat": self.human, "bots": self.bot_specs}
 
-    def save(self, name: str) -> None:
+    def save(self, name: str, *, replace: bool = False) -> None:
+        """``save FILE``: asks before replacing a file (``save! FILE`` does not ask); refuses
+        what is not a regular file, and any name it cannot write, with one line."""
         if not name:
             self.console.print(Text("Say where: save FILE", style="yellow"))
             return
-        path = Path(name).expanduser()
         try:
+            path = save_target(name)
+            if not replace and path.exists() and not self._confirm(f"{path} exists. Replace it? [y/N] "):
+                self.console.print(Text(f"Not saved: {path} is unchanged (save! FILE replaces without "
+                                        "asking).", style="yellow"))
+                return
             write_save(path, self.current_record(), self.save_meta())
-        except OSError as exc:
-            self.console.print(Text(f"Cannot save to {path}: {exc.strerror or exc}", style="bold red"))
+        except SaveRefused as exc:
+            self.console.print(Text(f"Not saved: {exc}.", style="bold red"))
+            return
+        except (OSError, ValueError) as exc:
+            self.console.print(Text(f"Cannot save to {name}: {_reason(exc)}.", style="bold red"))
             return
         self.console.print(Text(f"Saved {len(self.record.actions)} actions to {path}. "
-                                f"Resume with: ecliptic play --resume {path}", style="green"))
+                                f"Resume with: {resume_command(path)}", style="green"))
 
-    def _read_line(self, prompt: str) -> str:
-        return self.console.input(Text(prompt, style="bold cyan"))
+    def _confirm(self, question: str) -> bool:
+        try:
+            answer = self.read(question)
+        except EOFError:
+            return False
+        if self.echo:
+            self.console.print(Text(answer))
+        return answer.strip().lower() in ("y", "yes")
+
+    def leave(self, why: str, code: int) -> int:
+        """Leave the game with exit ``code``, saving it first unless it is over: to
+        ``autosave`` (a new file in :func:`autosave_dir` the first time). Printing may fail
+        when the terminal is gone; the game is saved all the same."""
+        self._leaving = True  # a second SIGHUP (or Ctrl-C) must not cut the save short
+        saved = None
+        problem = ""
+        if not self.state.is_over and self.record.actions:
+            path = self.autosave
+            try:
+                path = path or new_file(autosave_dir(), self._file_stem())
+                write_save(path, self.current_record(), self.save_meta())
+                self.autosave = saved = path
+            except (OSError, ValueError) as exc:
+                problem = _reason(exc)
+                if path is not None and self.autosave is None:  # the empty file new_file made
+                    with contextlib.suppress(OSError):
+                        path.unlink()
+        with contextlib.suppress(OSError):
+            self.console.print()
+            self.console.print(why)
+            if saved is not None:
+                self.console.print(Text(f"The game is saved in {saved}.\nResume it with: "
+                                        f"{resume_command(saved)}", style="green"))
+            elif problem:
+                self.console.print(Text(f"The game could not be saved in {autosave_dir()}: {problem}.",
+                                        style="bold red"))
+        return code
+
+    def crash(self, exc: BaseException) -> int:
+        """A failure of the rules engine (a bug): the game so far goes to a crash file of its
+        own in :func:`crash_dir` (replayable, resumable), and the exit code is 1."""
+        self._applying = True  # the state may be half changed: the record stops before
+        self._leaving = True
+        path = None
+        try:
+            path = new_file(crash_dir(), self._file_stem())
+            write_save(path, self.current_record(), self.save_meta())
+            where = f"the game so far is saved in {path} (resume it with: {resume_command(path)})"
+        except (OSError, ValueError) as problem:
+            where = f"the game could not be saved ({_reason(problem)})"
+            if path is not None:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+        with contextlib.suppress(OSError):
+            self.console.print(Text(f"Error: the rules engine failed ({type(exc).__name__}: {exc}); this is "
+                                    f"a bug; {where}", style="bold red"))
+        return EXIT_ENGINE_BUG
+
+    def _file_stem(self) -> str:
+        return f"{self.record.game}-{time.strftime('%Y%m%d-%H%M%S')}-seed{self.record.seed}"
+
+    @contextlib.contextmanager
+    def _hangup_handler(self) -> Iterator[None]:
+        """While the game runs and is being saved, SIGHUP (the terminal closed) and SIGINT
+        (Ctrl-C) go to :meth:`on_hangup` and :meth:`on_interrupt`."""
+        handlers = [(getattr(signal, "SIGHUP", None), self.on_hangup), (signal.SIGINT, self.on_interrupt)]
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = [(sig, signal.signal(sig, handler)) for sig, handler in handlers if sig is not None]
+        try:
+            yield
+        finally:
+            for sig, old in previous:
+                signal.signal(sig, old)
+
+    def on_hangup(self, signum: int, frame: FrameType | None) -> None:
+        """SIGHUP: leave, saving the game (ignored while it is being saved)."""
+        if not self._leaving:
+            raise TerminalClosed("The terminal closed (SIGHUP): leaving the game.")
+
+    def on_interrupt(self, signum: int, frame: FrameType | None) -> None:
+        """Ctrl-C: leave, saving the game (ignored while it is being saved)."""
+        if not self._leaving:
+            raise KeyboardInterrupt

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from ecliptic.engine.actions import Action
 from ecliptic.engine.events import Event
+from ecliptic.engine.wording import plural
 from ecliptic.tauceti.content import Content, default_content
 
 Obs = dict[str, Any]
@@ -36,9 +37,11 @@ HELP = """[bold]At the prompt[/bold]
   [cyan]GO 05[/cyan]          type an action's notation (the verb's case does not matter)
   [cyan]board[/cyan]          show the whole table again (map, your Interface, the TCX)
   [cyan]log[/cyan]            show the recent events again
-  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE)
+  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE); asks before
+                 replacing a file, [cyan]save! FILE[/cyan] does not
   [cyan]help[/cyan]           this help
-  [cyan]quit[/cyan]           leave the game (unsaved progress is lost)"""
+  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing the terminal
+                 ends it): ecliptic play --resume autosave goes on with it"""
 
 _KIND_PROMPTS = {
     "turn": "Your turn: take one Major action or PASS; Minor actions before or after it.",
@@ -318,8 +321,9 @@ def render_interface(obs: Obs, seat: int) -> RenderableType:
         f = content().faction(me["faction"])
         materials_track = f.materials_track
         recruit = f" (recruit cost {materials_track[me['materials']]}T)"
+        # The dice a check rolls, as the engine counts them (face-up Specialists add to the skill set).
         skills = Text("  ").join(
-            Text(f"{k} {v}", style="bold" if v >= 3 else "") for k, v in f.skills.items())
+            Text(f"{k} {v}", style="bold" if v >= 3 else "") for k, v in me["skills"].items())
         costs = "  ".join(f"{a} {e}" for a, e in f.action_costs.items())
     except (KeyError, IndexError):
         recruit, skills, costs = "", Text(""), ""
@@ -364,7 +368,7 @@ def _extras(view: dict[str, Any]) -> str:
     if view["cargo_cube"]:
         parts.append("a Resource cube in the cargo hold")
     if view["free_upgrades"]:
-        parts.append(f"{view['free_upgrades']} free upgrade(s)")
+        parts.append(plural(view['free_upgrades'], 'free upgrade'))
     if view["battle_sector"]:
         parts.append(f"battle in {view['battle_sector']}")
     if view["passed"]:
@@ -428,8 +432,8 @@ def render_tcx(obs: Obs) -> RenderableType:
     e = obs["enlightenment"]
     if e.get("affected") and obs["phase"] == "enlightenment":
         played = ", ".join(f"{_seat_faction(obs, int(s))} {n}" for s, n in e["played"].items())
-        grid.add_row("Enlightenment", f"{tile_name(e['affected'])} at risk; Active deck {e['active_deck']} "
-                     f"card(s); played face down: {played or 'none'}")
+        grid.add_row("Enlightenment", f"{tile_name(e['affected'])} at risk; Active deck "
+                     f"{plural(e['active_deck'], 'card')}; played face down: {played or 'none'}")
     return Panel(grid, title="Tau Ceti Exchange", title_align="left", box=box.ROUNDED)
 
 

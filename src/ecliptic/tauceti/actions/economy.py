@@ -19,6 +19,7 @@ from dataclasses import replace
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.wording import article, plural
 from ecliptic.tauceti import board, decks, ship
 from ecliptic.tauceti.content import Content, SystemsToken
 from ecliptic.tauceti.registry import decision_kind, illegal, say, verb, when_legal
@@ -162,7 +163,7 @@ def _rec_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     second: decks.DeckName = "specialist" if p.diplomacy else "crisis"
     cards = [c for c in (decks.draw(state, "specialist"), decks.draw(state, second)) if c]
     p.hand.extend(cards)
-    say(ev, "recruit", f"{p.faction} pays {cost}T to recruit and draws {len(cards)} card(s).",
+    say(ev, "recruit", f"{p.faction} pays {cost}T to recruit and draws {plural(len(cards), 'card')}.",
         seat=seat, tau=cost, count=len(cards))
     say(ev, "recruit_private", f"You recruit {', '.join(cards)}.", to=[seat], cards=cards)
 
@@ -270,7 +271,7 @@ def _buy_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if not _on_planet(state, seat):
         return illegal("TC-SB-1", "you must be on a planet to sell or buy commodities")
     if holding(state, seat, name) is not None:
-        return illegal("TC-SB-6", f"you already hold a {_label(state, name)} Commodity token; "
+        return illegal("TC-SB-6", f"you already hold {article(_label(state, name))} Commodity token; "
                        "sell it before buying that commodity again")
     if _supply_token(state, name) is None:
         return illegal("TC-SB-7", f"no {_label(state, name)} Commodity token is left in the "

@@ -28,6 +28,7 @@ from typing import Any
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.wording import article, possessive
 from ecliptic.tauceti import board, checks, decks
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
@@ -110,7 +111,7 @@ def _exp_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if point.token is None:
         return illegal("TC-EXP-1", f"{a.args[0]} has already been explored; no Knowledge token is left on it")
     if point.claimed_by is not None and point.claimed_by != seat:
-        return illegal("TC-CLAIM-1", f"{_faction(state, point.claimed_by)}'s Claim token is on {a.args[0]}; "
+        return illegal("TC-CLAIM-1", f"{possessive(_faction(state, point.claimed_by))} Claim token is on {a.args[0]}; "
                        "no one else may explore it")
     if point.claimed_by == seat and state.turn_count <= p.claim_turn:
         return illegal("TC-CLAIM-2", f"you placed your Claim token on {a.args[0]} this turn; you may "
@@ -151,7 +152,7 @@ def _exp_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     assert token is not None  # why_not checked it
     point = _update(state, point, face_up=True)
     say(ev, "knowledge_revealed", f"{_faction(state, seat)} explores {point.id} in "
-        f"{_name(state, point.sector)} and reveals a {token} Knowledge token.",
+        f"{_name(state, point.sector)} and reveals {article(token)} Knowledge token.",
         seat=seat, point=point.id, knowledge=token)
     reshuffles = not any(state.content.knowledge_card(c).knowledge_type == token
                          for c in state.knowledge_deck)
@@ -205,7 +206,7 @@ def _explored(state: State, seat: int, success: bool, ctx: dict[str, Any], ev: l
 def _failed(state: State, seat: int, point: Point, card: str, ev: list[Event]) -> None:
     _update(state, point, face_up=False)
     decks.to_bottom(state, "knowledge", card)
-    say(ev, "explore_failed", f"{_faction(state, seat)}'s exploration of {point.id} fails: the "
+    say(ev, "explore_failed", f"{possessive(_faction(state, seat))} exploration of {point.id} fails: the "
         f"Knowledge token is turned face down again and {card} goes to the bottom of the deck.",
         seat=seat, point=point.id, card=card)
 

@@ -33,6 +33,7 @@ from itertools import combinations, combinations_with_replacement
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.wording import article, plural, possessive
 from ecliptic.tauceti import decks, ship
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
@@ -200,7 +201,7 @@ def _trade_k_why_not(state: State, seat: int, a: Action) -> IllegalAction | None
     if _held(state, seat, first) < need or _held(state, seat, second) < 1:
         return illegal("TC-TRADE-2", "you do not have the Knowledge tokens you offer")
     if want in (first, second):
-        return illegal("TC-TRADE-2", f"you would get back a {want} token you give away; "
+        return illegal("TC-TRADE-2", f"you would get back {article(want)} token you give away; "
                        "ask for a different type")
     if target == DEPOT:
         if state.depot_knowledge.get(want, 0) <= 0:
@@ -266,7 +267,7 @@ def _offer_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
     first, second = d.data["give"]
     want = d.data["want"]
     if a == act("DECLINE"):
-        say(ev, "trade_declined", f"{answerer.faction} declines {offerer.faction}'s trade offer.",
+        say(ev, "trade_declined", f"{answerer.faction} declines {possessive(offerer.faction)} trade offer.",
             seat=d.player, from_seat=offerer.seat)
         return
     for given in (first, second):
@@ -328,7 +329,7 @@ def _sell_k_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None
     _move_knowledge(p.knowledge, ktype, -1)
     _move_knowledge(state.depot_knowledge, ktype, 1)
     got = gain_tau(state, seat, state.content.crisis_type(ktype).knowledge_tau)
-    say(ev, "sell_knowledge", f"{p.faction} trades a {ktype} Knowledge token to the Galactic "
+    say(ev, "sell_knowledge", f"{p.faction} trades {article(ktype)} Knowledge token to the Galactic "
         f"Depot for {got}T.", seat=seat, knowledge=ktype, tau=got)
 
 
@@ -393,7 +394,7 @@ def _gp_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     if token.free_upgrade:
         p.free_upgrades += 1
         parts.append("a free system upgrade")
-    say(ev, "gp_token_traded", f"{p.faction} trades a {token.gp}GP token for "
+    say(ev, "gp_token_traded", f"{p.faction} trades {article(token.gp)}GP token for "
         f"{' and '.join(parts) or 'nothing'}.", seat=seat, token=token.id, gp=token.gp)
 
 
@@ -484,10 +485,10 @@ def _resolve_why_not(state: State, seat: int, a: Action) -> IllegalAction | None
     if spec.advanced:
         return _advanced_resolve_why_not(state, seat, method, ctype)
     if spec.crisis_type != ctype:
-        return illegal("TC-RES-1", f"{method} is a {spec.name} ({spec.crisis_type}); a {ctype} "
-                       f"crisis needs a {state.content.crisis_type(ctype).specialist}")
+        return illegal("TC-RES-1", f"{method} is {article(spec.name)} ({spec.crisis_type}); {article(ctype)} "
+                       f"crisis needs {article(state.content.crisis_type(ctype).specialist)}")
     if _held(state, seat, ctype) < 1:
-        return illegal("TC-RES-1", f"you also need a {ctype} Knowledge token")
+        return illegal("TC-RES-1", f"you also need {article(ctype)} Knowledge token")
     return None
 
 
@@ -500,7 +501,7 @@ def _advanced_resolve_why_not(state: State, seat: int, card: str, ctype: str) ->
     if card not in state.players[seat].face_up:
         return illegal("TC-SPEC-3", f"turn {card} face up first (PLAY-S {card}) to use its ability")
     if _held(state, seat, ctype) < 1:
-        return illegal("TC-RES-1", f"you also need a {ctype} Knowledge token")
+        return illegal("TC-RES-1", f"you also need {article(ctype)} Knowledge token")
     return None
 
 
@@ -531,7 +532,7 @@ def _award_resolve_gp(state: State, seat: int, ev: list[Event]) -> None:
         return
     state.gp_supply = decks.without(state.gp_supply, token)
     p.gp_tokens += (token,)
-    say(ev, "gp_token", f"{p.faction} earns a {value}GP token.", seat=seat, gp=value)
+    say(ev, "gp_token", f"{p.faction} earns {article(value)}GP token.", seat=seat, gp=value)
     say(ev, "gp_token_private", f"You earn GP token {token}.", to=[seat], token=token)
 
 
@@ -555,7 +556,7 @@ def _resolve_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
     if not state.planet_crises[planet]:
         del state.planet_crises[planet]
     state.crisis_stacks[crisis.crisis_type].append(token)
-    how = f"{used} {crisis.crisis_type} Knowledge token(s)" + (
+    how = plural(used, f"{crisis.crisis_type} Knowledge token") + (
         "" if method == K3 else f" and {content.specialist(method).name} {method}")
     say(ev, "crisis_resolved", f"{p.faction} resolves the {crisis.crisis_type} crisis on "
         f"{content.tile(planet).name} with {how}.", seat=seat, token=token, planet=planet,

@@ -35,6 +35,7 @@ from typing import Any
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.wording import article, plural, possessive
 from ecliptic.tauceti import board, checks, decks, ship
 from ecliptic.tauceti.content import Content, MissionCard, SkillCheck
 from ecliptic.tauceti.registry import decision_kind, illegal, say, verb, when_legal
@@ -63,7 +64,7 @@ def describe(state: State, card: MissionCard) -> str:
         return (f"{card.id}, a delivery from {_sector_name(state, card.pickup)} to "
                 f"{_sector_name(state, card.deliver)}")
     assert card.check is not None
-    return (f"{card.id}, a {checks.describe(card.check)} in {_sector_name(state, card.sector)} "
+    return (f"{card.id}, {article(checks.describe(card.check))} in {_sector_name(state, card.sector)} "
             f"for {card.reward_tau}T")
 
 
@@ -163,7 +164,7 @@ def _keep_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
     faction = state.players[d.player].faction
     content_card = state.content.mission(keep)
     say(ev, "mission_taken", f"{faction} places IM {describe(state, content_card)} on their "
-        f"Interface and returns {len(others)} card(s) to the bottom of the IM deck.",
+        f"Interface and returns {plural(len(others), 'card')} to the bottom of the IM deck.",
         seat=d.player, card=keep, returned=len(others))
     if others:
         say(ev, "missions_returned_private", f"You return {', '.join(others)} to the bottom of "
@@ -181,7 +182,7 @@ def _on_taken(state: State, seat: int, mission: ActiveMission, ev: list[Event]) 
     mission = _update(state, seat, mission, route=board.route_length(state, card.pickup, card.deliver))
     if mission.route is not None:
         say(ev, "mission_route", f"The minimum route from {_sector_name(state, card.pickup)} to "
-            f"{_sector_name(state, card.deliver)} is {mission.route} sector(s).",
+            f"{_sector_name(state, card.deliver)} is {plural(mission.route, 'sector')}.",
             seat=seat, card=card.id, route=mission.route)
     if state.config.has(PERMISSION_RULE):
         _ask_permission(state, seat, mission, ev)
@@ -219,7 +220,7 @@ def _place_ut_token(state: State, seat: int, mission: ActiveMission, ev: list[Ev
         say(ev, "unauthorized_transport", f"{faction} places the Unauthorized Transport token on "
             f"{mission.card}: the delivery is made without permission.", seat=seat, card=mission.card)
         return
-    say(ev, "unauthorized_transport_waits", f"{faction}'s Unauthorized Transport token is on "
+    say(ev, "unauthorized_transport_waits", f"{possessive(faction)} Unauthorized Transport token is on "
         f"another IM card: {mission.card} cannot be delivered until it comes back.",
         seat=seat, card=mission.card)
 
@@ -477,7 +478,7 @@ def _deliver_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
     card = state.content.mission(mission.card)
     plasma = " x 2 for quark-gluon plasma" if carries_plasma(state, mission) else ""
     say(ev, "mission_completed", f"{state.players[seat].faction} delivers IM {card.id} to "
-        f"{_sector_name(state, card.deliver)}: cargo {cargo} x {sectors} sector(s){plasma} = {got}T.",
+        f"{_sector_name(state, card.deliver)}: cargo {cargo} x {plural(sectors, 'sector')}{plasma} = {got}T.",
         seat=seat, card=card.id, tau=got, cargo=cargo, sectors=sectors, plasma=bool(plasma))
     if mission.unauthorized:
         _unauthorized_delivery(state, seat, ev)

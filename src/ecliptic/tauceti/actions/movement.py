@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.wording import plural
 from ecliptic.tauceti import board, checks, ship
 from ecliptic.tauceti.actions import missions
 from ecliptic.tauceti.content import Content
@@ -69,7 +70,7 @@ def _mov_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     p = state.players[seat]
     left = ship.move_allowance(state, seat)
     state.stack.append(Decision("move", seat, {"left": left, "jump": False, "path": [p.position]}))
-    say(ev, "move_start", f"{p.faction} may travel up to {left} sector(s) from "
+    say(ev, "move_start", f"{p.faction} may travel up to {plural(left, 'sector')} from "
         f"{_name(state, p.position)}.", seat=seat, sectors=left, start=p.position)
 
 
@@ -244,7 +245,7 @@ def _go_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     d.data["left"] -= 1
     d.data["path"].append(tile)
     d.data["jump"] = _kind(state, tile) == "wormhole" and board.wormholes_work(state)
-    say(ev, "move", f"{p.faction} moves into {_name(state, tile)} ({d.data['left']} sector(s) of "
+    say(ev, "move", f"{p.faction} moves into {_name(state, tile)} ({plural(d.data['left'], 'sector')} of "
         "propulsion left).", seat=d.player, tile=tile, left=d.data["left"])
     if d.data["left"] <= 0 and not d.data["jump"]:
         state.stack.pop()  # the damage decision, if any, is then settled above the turn
@@ -355,7 +356,7 @@ def _virus_on_entry(state: State, seat: int, planet: str, ev: list[Event]) -> No
         return
     state.stack.append(Decision("virus", seat, {"planet": planet, "absorb": absorb, "drop": carried}))
     if absorb:
-        say(ev, "virus_absorb", f"{state.players[seat].faction} absorbs {absorb} virus crystal(s) on "
+        say(ev, "virus_absorb", f"{state.players[seat].faction} absorbs {plural(absorb, 'virus crystal')} on "
             f"{_name(state, planet)} and places each on a system.", seat=seat, planet=planet,
             count=absorb)
 
@@ -390,7 +391,7 @@ def _virus_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
     planet = d.data["planet"]
     if a == act("KEEP-VIRUS"):
         state.stack.pop()
-        say(ev, "virus_kept", f"{p.faction} keeps its virus crystal(s).", seat=d.player)
+        say(ev, "virus_kept", f"{p.faction} keeps the virus crystals it carries.", seat=d.player)
         return
     system = a.args[0]
     if a.verb == "VIRUS":
