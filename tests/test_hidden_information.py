@@ -24,19 +24,23 @@ The may-not-see sets below are written from the rulebook's components, not from
 
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
 import re
 from itertools import product
 from typing import Any
 
 import pytest
 
+import ecliptic.tauceti as tauceti
+import ecliptic.tauceti.actions as actions
 from ecliptic.bots.random_bot import RandomBot
 from ecliptic.ceres.game import Ceres
 from ecliptic.ceres.state import State as CeresState
-from ecliptic.engine.events import Event
+from ecliptic.engine.events import Event, Secrets
 from ecliptic.engine.rng import Rng
-from ecliptic.tauceti import flow
+from ecliptic.tauceti import flow, registry
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.invariants import problems
 from ecliptic.tauceti.state import State
@@ -305,3 +309,39 @@ def test_determinize_keeps_the_large_tile_the_placing_seat_is_shown() -> None:
         other = TC.determinize(state, (seat + 1) % 3, Rng.from_seed(i))
         others.add(other.large_tile_stack[1:])
     assert len(others) > 1  # the unseen tiles are still re-dealt
+
+
+# -- the one mechanism: declared secret keys never go out in a public event -------------------
+
+
+def test_a_secret_key_is_cut_from_the_public_event_and_told_to_its_holders() -> None:
+    secrets = Secrets({"gp_token": ("seat",), "stolen": ("seat", "loser")})
+    ev: list[Event] = []
+    secrets.say(ev, "gp_token", "Xunon earns a 1GP token.", seat=2, gp=1, gp_token="G13",
+                private="You earn GP token G13.")
+    public, private = ev
+    assert (public.kind, public.data, public.visible_to) == ("gp_token", {"seat": 2, "gp": 1}, None)
+    assert (private.kind, private.text, private.visible_to) == ("gp_token_private", "You earn GP token G13.",
+                                                               frozenset({2}))
+    assert private.data == {"seat": 2, "gp": 1, "gp_token": "G13"}
+    ev.clear()
+    secrets.say(ev, "steal", "Borzon steals a card from Anor.", seat=0, loser=1, stolen="S01")
+    assert [e.visible_to for e in ev] == [None, frozenset({0, 1})] and "stolen" not in ev[0].data
+    ev.clear()
+    secrets.say(ev, "look", "You look.", to=[3], stolen="S01")  # a private event goes out whole
+    assert ev == [Event("look", "You look.", {"stolen": "S01"}, frozenset({3}))]
+
+
+def test_a_secret_without_its_holder_is_a_bug_not_a_public_event() -> None:
+    ev: list[Event] = []
+    with pytest.raises(ValueError, match="gp_token"):
+        Secrets({"gp_token": ("seat",)}).say(ev, "gp_token", "Someone earns a token.", gp_token="G13")
+    assert ev == []
+
+
+def test_every_tau_ceti_rules_module_reports_through_the_declared_secrets() -> None:
+    modules = [importlib.import_module(f"{pkg.__name__}.{m.name}")
+               for pkg in (tauceti, actions) for m in pkgutil.iter_modules(pkg.__path__)]
+    sayers = [m for m in modules if hasattr(m, "say")]
+    assert len(sayers) >= 10
+    assert all(m.say == registry.SECRETS.say for m in sayers), [m.__name__ for m in sayers]

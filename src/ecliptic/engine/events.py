@@ -62,11 +62,11 @@ class Secrets:
             ev.append(Event(kind, text, data))
             return
         public = {k: v for k, v in data.items() if k not in self.holders}
-        ev.append(Event(kind, text, public))
         audiences: dict[frozenset[int], dict[str, object]] = {}
         for key in secret:
             seats = frozenset(_seat(data, h, kind, key) for h in self.holders[key])
             audiences.setdefault(seats, dict(public))[key] = data[key]
+        ev.append(Event(kind, text, public))
         for seats, told in audiences.items():
             ev.append(Event(kind + PRIVATE, private or text, told, seats))
 
