@@ -57,10 +57,10 @@ class Secrets:
         if to is not None:
             ev.append(Event(kind, text, data, frozenset(to)))  # (**data is a new dict)
             return
-        secret = [k for k in data if k in self.holders]
-        if not secret:
+        if data.keys().isdisjoint(self.holders):
             ev.append(Event(kind, text, data))
             return
+        secret = [k for k in data if k in self.holders]
         public = {k: v for k, v in data.items() if k not in self.holders}
         audiences: dict[frozenset[int], dict[str, object]] = {}
         for key in secret:
