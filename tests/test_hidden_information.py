@@ -259,6 +259,13 @@ def test_the_gp_token_won_in_battle_is_named_to_its_holder_only() -> None:
     assert token not in told(public)
     assert private.visible_to == frozenset({winner}) and private.data["gp_token"] == token
     assert all(token not in told(e) for e in ev if e.visible(None) or e.visible(1 - winner))
+    # The front of a GP token shows its value: the count and the points are public, the id
+    # (which names the reward on the back) is the holder's.
+    for viewer in (None, 1 - winner):
+        view = TC.observe(state, viewer)["players"][winner]
+        assert view["gp_tokens"] == len(state.players[winner].gp_tokens) and view["gp_token_points"] >= 1
+        assert "gp_token_ids" not in view and token not in ids(TC.observe(state, viewer))
+    assert token in TC.observe(state, winner)["players"][winner]["gp_token_ids"]
 
 
 def _steal_position() -> State:
