@@ -480,7 +480,7 @@ def test_steal_a_card_after_looking_at_the_losers_hand() -> None:
     put_cube(state, "01", "Azars")
     state.players[ANOR].hand = ["C05", "S01"]
     ev = win_for_borzon(state)
-    [look] = events(ev, "loser_hand")
+    [look] = events(ev, "loser_hand_private")
     assert look.visible_to == frozenset({BORZON})
     assert look.data["hand"] == ["C05", "S01"]
     GAME.apply(state, "TAKEOVER cube")
@@ -489,8 +489,8 @@ def test_steal_a_card_after_looking_at_the_losers_hand() -> None:
     ev = GAME.apply(state, "STEAL card S01")
     assert state.players[BORZON].hand == ["S01"]
     assert state.players[ANOR].hand == ["C05"]
-    [secret] = events(ev, "steal_card")
-    assert secret.visible_to == frozenset({BORZON, ANOR})
+    [secret] = events(ev, "steal_private")
+    assert secret.visible_to == frozenset({BORZON, ANOR}) and secret.data["stolen"] == "S01"
     assert all("S01" not in e.text for e in ev if e.visible_to is None)
 
 

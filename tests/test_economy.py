@@ -155,7 +155,7 @@ def test_recruit_draws_one_specialist_and_one_crisis_card() -> None:
     events = GAME.apply(state, "REC")
     assert state.players[ME].hand == [*hand, specialist, crisis]
     private = [e for e in events if e.kind == "recruit_private"]
-    assert private[0].visible_to == frozenset({ME}) and private[0].data["cards"] == [specialist, crisis]
+    assert private[0].visible_to == frozenset({ME}) and private[0].data["drawn"] == [specialist, crisis]
     public = [e for e in events if e.kind == "recruit"]
     assert public[0].visible_to is None and public[0].data["count"] == 2
 

@@ -84,7 +84,7 @@ def test_the_drawn_cards_are_seen_only_by_the_trading_player() -> None:
     state.players[XUNON].hand = ["S02", "S09"]
     events = GAME.apply(state, "TRADE-S S02 S09")
     drawn = state.decision.data["cards"]
-    private = [e for e in events if e.data.get("cards")]
+    private = [e for e in events if e.data.get("drawn")]
     assert private and all(e.visible_to == frozenset({XUNON}) for e in private)
     for e in events:
         if e.visible_to is None:

@@ -75,7 +75,7 @@ def test_im_draws_the_top_three_cards_and_keeps_one() -> None:
     assert state.decision.data["cards"] == ["M01", "M02", "M03"]
     assert sorted(str(a) for a in GAME.legal_actions(state)) == ["KEEP M01", "KEEP M02", "KEEP M03"]
     # "you may look at them": only the drawing player sees which cards were drawn.
-    private = [e for e in events if e.data.get("cards")]
+    private = [e for e in events if e.data.get("drawn")]
     assert private and all(e.visible_to == frozenset({XUNON}) for e in private)
     assert all("M01" not in e.text for e in events if e.visible_to is None)
     GAME.apply(state, "KEEP M02")

@@ -1,7 +1,13 @@
-"""Events: every state change is reported as one, and logs, UIs and replays are built from them."""
+"""Events: every state change is reported as one, and logs, UIs and replays are built from them.
+
+Some event data is secret (a drawn card, the id of a GP token whose back only its holder may
+read). A game declares once, in its :class:`Secrets`, which data keys are secret and whose
+they are; its ``say`` then never lets such a key out in a public event: it tells everyone the
+public part and the holders a private event with the whole of it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,3 +30,54 @@ class Event:
         if self.visible_to is not None:
             out["visible_to"] = sorted(self.visible_to)
         return out
+
+
+PRIVATE = "_private"
+"""The suffix of the private event that carries an event's secret data to its holders."""
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """The one place a game decides which event data is private.
+
+    ``holders[key]`` names the data keys whose seats may see the value of the secret ``key``:
+    ``{"gp_token": ("seat",)}`` says a GP token's id is seen by the seat that earns or trades
+    it, ``{"stolen": ("seat", "loser")}`` that a stolen card is seen by thief and victim.
+    Rules modules report through :meth:`say` and put a secret under its declared key; the
+    key can then never reach a seat it is not for, whoever writes the next rule."""
+
+    holders: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def say(self, ev: list[Event], kind: str, text: str, /, *, to: Iterable[int] | None = None,
+            private: str | None = None, **data: object) -> None:
+        """Record an event. ``to`` makes the whole event private to those seats. Otherwise
+        the event is public, without its secret keys; if it has any, a ``<kind>_private``
+        event (text ``private``, else ``text``) with all the data goes to their holders,
+        one per audience."""
+        if to is not None:
+            ev.append(Event(kind, text, data, frozenset(to)))  # (**data is a new dict)
+            return
+        if data.keys().isdisjoint(self.holders):
+            ev.append(Event(kind, text, data))
+            return
+        secret = [k for k in data if k in self.holders]
+        public = {k: v for k, v in data.items() if k not in self.holders}
+        audiences: dict[frozenset[int], dict[str, object]] = {}
+        for key in secret:
+            seats = frozenset(_seat(data, h, kind, key) for h in self.holders[key])
+            audiences.setdefault(seats, dict(public))[key] = data[key]
+        ev.append(Event(kind, text, public))
+        for seats, told in audiences.items():
+            ev.append(Event(kind + PRIVATE, private or text, told, seats))
+
+
+def _seat(data: Mapping[str, object], holder: str, kind: str, key: str) -> int:
+    seat = data.get(holder)
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise ValueError(f"event {kind!r}: the secret {key!r} is for the seat in {holder!r}, "
+                         f"which the event does not name")
+    return seat
+
+
+PUBLIC = Secrets()
+"""A game without secret event data (every key public unless an event is sent ``to`` seats)."""

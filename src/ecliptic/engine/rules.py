@@ -39,7 +39,7 @@ from typing import Any, Generic, Protocol, Self, TypeVar, get_origin, get_type_h
 from ecliptic.engine.actions import Action, ActionSpace
 from ecliptic.engine.codec import DecodeError, decode, encode
 from ecliptic.engine.errors import IllegalAction, SaveFileError
-from ecliptic.engine.events import Event
+from ecliptic.engine.events import PUBLIC, Event
 from ecliptic.engine.fastcopy import deep_copy
 
 
@@ -232,9 +232,9 @@ class Kinds(dict[str, DecisionKind[S, D, C]]):
         return ActionSpace(a for k in self.values() for a in k.domain(content))
 
 
-def say(ev: list[Event], kind: str, text: str, /, *, to: Iterable[int] | None = None, **data: object) -> None:
-    """Record an event; ``to`` limits who may see it (a drawn card, a secret roll)."""
-    ev.append(Event(kind, text, data, None if to is None else frozenset(to)))  # (**data is a new dict)
+say = PUBLIC.say
+"""Record an event; ``to`` limits who may see it (a secret roll). A game with secret event
+data declares it in an :class:`ecliptic.engine.events.Secrets` and reports with its ``say``."""
 
 
 _SPACES: dict[type, ActionSpace] = {}

@@ -35,7 +35,7 @@ from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.wording import article, plural, possessive
-from ecliptic.tauceti import decks, ship
+from ecliptic.tauceti import gp_tokens, ship
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.registry import decision_kind, illegal, say
 from ecliptic.tauceti.state import Battle, Decision, State
@@ -418,30 +418,20 @@ def _conclude(state: State, winner: int, loser: int, retreated: bool, ev: list[E
         paid = -gain_energy(state, loser, -1)
         say(ev, "battle_energy", f"{_name(state, loser)} expends {paid} energy for losing the battle.",
             seat=loser, energy=paid)
-    _award_gp(state, winner, ev)
+    gp_tokens.award(state, winner, state.content.numbers.battle_gp, ev)
     if retreated:
         return
     if _steal_options_exist(state, loser):
         state.stack.append(Decision("battle_steal", winner))
-        say(ev, "loser_hand", f"You look at {possessive(_name(state, loser))} hand: "
-            f"{', '.join(state.players[loser].hand) or 'no cards'}.", to=[winner],
-            seat=loser, hand=list(state.players[loser].hand))
+        hand = list(state.players[loser].hand)
+        say(ev, "loser_hand", f"{_name(state, winner)} looks at {possessive(_name(state, loser))} hand.",
+            seat=winner, loser=loser, hand=hand,
+            private=f"You look at {possessive(_name(state, loser))} hand: {', '.join(hand) or 'no cards'}.")
     if _can_take_cube(state, b, winner) or _can_take_orbital(state, b, winner):
         state.stack.append(Decision("battle_takeover", winner))
     else:
         say(ev, "no_takeover", f"{_name(state, winner)} has nothing to take over in "
             f"{_sector_name(state, b.sector)}.", seat=winner)
-
-
-def _award_gp(state: State, winner: int, ev: list[Event]) -> None:
-    gp = state.content.numbers.battle_gp
-    token = next((g for g in state.gp_supply if state.content.gp_token(g).gp == gp), None)
-    if token is None:
-        say(ev, "no_gp_token", f"No {gp}GP token is left; {_name(state, winner)} earns none.", seat=winner)
-        return
-    state.gp_supply = decks.without(state.gp_supply, token)
-    state.players[winner].gp_tokens += (token,)
-    say(ev, "gp_token", f"{_name(state, winner)} earns {article(gp)}GP token.", seat=winner, token=token)
 
 
 # -- takeover ---------------------------------------------------------------------------
@@ -575,9 +565,7 @@ def _steal_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
         them.hand.remove(card)
         me.hand.append(card)
         say(ev, "steal", f"{me.faction} steals a card from {them.faction}.", seat=d.player, loser=loser,
-            what="card")
-        say(ev, "steal_card", f"{me.faction} steals {card} from {them.faction}.", to=[d.player, loser],
-            card=card)
+            what="card", stolen=card, private=f"{me.faction} steals {card} from {them.faction}.")
     elif what == "knowledge":
         kind = a.args[1]
         them.knowledge[kind] -= 1

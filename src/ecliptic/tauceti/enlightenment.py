@@ -109,8 +109,8 @@ def _perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     e.played[str(d.player)] += 1
     e.cards_by.setdefault(str(d.player), []).append(card)
     got = gain_energy(state, d.player, state.content.numbers.enlightenment_energy)
-    say(ev, "card_played", f"{p.faction} plays a card face down (+{got} energy).", seat=d.player)
-    say(ev, "card_played_private", f"You played {card} face down.", to=[d.player], card=card)
+    say(ev, "card_played", f"{p.faction} plays a card face down (+{got} energy).", seat=d.player,
+        face_down=card, private=f"You play {card} face down (+{got} energy).")
 
 
 def _domain(c: Content) -> Iterator[Action]:

@@ -3,13 +3,16 @@
 :func:`observe` is the only door from the engine to a client or a fair bot:
 it copies the public parts of the state plus the observer's own secrets
 (their hand, the cards they played face down, the cards they are choosing
-from). ``player=None`` is a spectator, who sees only public information.
+from) and what they are being shown (the loser's hand to a battle's winner,
+:func:`hands_seen`; the Large tile they place, :func:`shown_large_tile`).
+``player=None`` is a spectator, who sees only public information.
 
 :func:`determinize` re-deals everything the observer cannot see (other hands,
 deck orders, face-down Knowledge tokens, the Crisis token stacks, the GP tokens'
 backs, the tile stacks) consistently with what they have seen, and gives the copy
-a fresh random generator so it cannot foretell future dice. ISMCTS-style bots
-search such copies.
+a fresh random generator so it cannot foretell future dice. It asks the same two
+functions what is shown, so ``observe(determinize(s, p, rng), p) == observe(s, p)``.
+ISMCTS-style bots search such copies.
 """
 
 from __future__ import annotations
@@ -29,7 +32,33 @@ from ecliptic.tauceti.state import State
 PRIVATE_DECISION_KEYS = frozenset({"cards", "drawn", "hand"})
 
 
-def _player_view(state: State, seat: int, observer: int | None) -> dict[str, Any]:
+# -- what a seat has been shown: observe shows it, determinize keeps it ---------------------
+
+
+def hands_seen(state: State, observer: int | None) -> frozenset[int]:
+    """The seats whose hand ``observer`` sees: their own, and the loser's while the winner of
+    a battle is still to choose what to steal ("look at the loser's hand", TC-BAT-19; the
+    ``loser_hand`` event showed it). The loser's hand does not change until the steal."""
+    if observer is None:
+        return frozenset()
+    b = state.battle
+    if b is not None and b.winner == observer and any(
+            d.kind == "battle_steal" and d.player == observer for d in state.stack):
+        return frozenset({observer, b.defender if observer == b.initiator else b.initiator})
+    return frozenset({observer})
+
+
+def shown_large_tile(state: State, observer: int | None) -> str | None:
+    """The top tile of the Large tile stack, which the player placing it sees (``layout =
+    players``); nobody else sees any tile of the stack."""
+    if state.large_tile_stack and state.stack and observer is not None:
+        d = state.stack[-1]
+        if d.kind == "place_tile" and d.player == observer:
+            return state.large_tile_stack[0]
+    return None
+
+
+def _player_view(state: State, seat: int, observer: int | None, seen: frozenset[int]) -> dict[str, Any]:
     p = state.players[seat]
     content = state.content
     own = observer == seat
@@ -70,8 +99,9 @@ def _player_view(state: State, seat: int, observer: int | None) -> dict[str, Any
         "exotic_spent": p.exotic_spent,
         "exotic_reroll_round": p.exotic_reroll_round,
     }
-    if own:
+    if seat in seen:
         view["hand"] = list(p.hand)
+    if own:
         view["gp_token_ids"] = list(p.gp_tokens)
     return view
 
@@ -80,6 +110,7 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
     """Everything ``player`` may see, as JSON-ready data (``None``: a spectator)."""
     content = state.content
     e = state.enlightenment
+    seen = hands_seen(state, player)
     points = {
         pid: {
             "sector": pt.sector,
@@ -130,8 +161,7 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
             "knowledge": list(state.knowledge_discard),
             "mission": list(state.mission_discard),
         },
-        "next_large_tile": state.large_tile_stack[0] if state.large_tile_stack and state.stack
-        and state.stack[-1].kind == "place_tile" and state.stack[-1].player == player else None,
+        "next_large_tile": shown_large_tile(state, player),
         "diplomacy_left": state.diplomacy_left,
         "gp_supply": len(state.gp_supply),
         "damage_supply": state.damage_supply,
@@ -144,7 +174,7 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
         },
         "battles": list(state.battles),
         "battle": encode(state.battle) if state.battle else None,
-        "players": [_player_view(state, s, player) for s in range(len(state.players))],
+        "players": [_player_view(state, s, player, seen) for s in range(len(state.players))],
         "final_scores": encode(state.final_scores),
         "winners": list(state.winners),
     }
@@ -160,7 +190,9 @@ def determinize(state: State, player: int, rng: Rng) -> State:
     _redeal_cards(s, player, rng)
     s.exotic_deck = shuffled(rng, sorted(s.exotic_deck))
     s.outer_limit_stack = shuffled(rng, sorted(s.outer_limit_stack))
-    s.large_tile_stack = shuffled(rng, sorted(s.large_tile_stack))
+    shown = shown_large_tile(s, player)
+    unseen = s.large_tile_stack[1:] if shown is not None else s.large_tile_stack
+    s.large_tile_stack = (*((shown,) if shown is not None else ()), *shuffled(rng, sorted(unseen)))
     s.demand_pile = shuffled(rng, sorted(s.demand_pile))
     for stack in s.crisis_stacks.values():
         stack.sort()
@@ -180,6 +212,7 @@ def _redeal_cards(s: State, player: int, rng: Rng) -> None:
     """Other hands, the decks, the face-down Active deck and the cards another player is
     choosing from share one pool per card type; every place keeps its count of each type."""
     mine = set(s.enlightenment.cards_by.get(str(player), []))
+    seen = hands_seen(s, player)
     choosing = [d.data["cards"] for d in s.stack
                 if d.player != player and isinstance(d.data.get("cards"), list)]
     names: tuple[tuple[str, DeckName], ...] = (("C", "crisis"), ("S", "specialist"), ("M", "mission"),
@@ -189,7 +222,7 @@ def _redeal_cards(s: State, player: int, rng: Rng) -> None:
         deck = list(deck_now)
         slots: list[tuple[list[str], int]] = []
         for p in s.players:
-            if p.seat != player:
+            if p.seat not in seen:
                 slots += [(p.hand, i) for i, c in enumerate(p.hand) if c.startswith(prefix)]
         active = s.enlightenment.active
         slots += [(active, i) for i, c in enumerate(active) if c.startswith(prefix) and c not in mine]

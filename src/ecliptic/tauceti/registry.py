@@ -35,9 +35,8 @@ from dataclasses import dataclass
 
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import IllegalAction
-from ecliptic.engine.events import Event
+from ecliptic.engine.events import Event, Secrets
 from ecliptic.engine.rules import Kinds
-from ecliptic.engine.rules import say as say  # re-exported for the rules modules
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.state import Decision, State
 
@@ -69,6 +68,23 @@ class Verb:
     domain: Domain
     legal: VerbOptions
 
+
+SECRETS = Secrets({
+    "gp_token": ("seat",),  # a GP token's id: the reward on its back is for its holder's eyes
+    "face_down": ("seat",),  # a card played face down into the Active deck
+    "drawn": ("seat",),  # cards drawn into a hand, or to choose from
+    "kept": ("seat",),  # the card kept of those drawn
+    "traded": ("seat",),  # Specialist cards traded to the bottom of the deck
+    "returned_cards": ("seat",),  # IM cards returned to the bottom of the deck
+    "hand": ("seat",),  # another player's hand, looked at by the battle's winner
+    "stolen": ("seat", "loser"),  # the card the winner steals from the loser's hand
+})
+"""Which event data is secret, and whose: the one place that decides it for Tau Ceti. A rules
+module puts a secret id under one of these keys; :func:`say` tells everyone the rest and the
+holders (the seats named by the listed data keys) a ``<kind>_private`` event with the id."""
+
+say = SECRETS.say
+"""Record an event (:meth:`ecliptic.engine.events.Secrets.say` with Tau Ceti's secrets)."""
 
 KINDS: Kinds[State, Decision, Content] = Kinds()
 VERBS: dict[str, Verb] = {}

@@ -164,8 +164,7 @@ def _rec_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     cards = [c for c in (decks.draw(state, "specialist"), decks.draw(state, second)) if c]
     p.hand.extend(cards)
     say(ev, "recruit", f"{p.faction} pays {cost}T to recruit and draws {plural(len(cards), 'card')}.",
-        seat=seat, tau=cost, count=len(cards))
-    say(ev, "recruit_private", f"You recruit {', '.join(cards)}.", to=[seat], cards=cards)
+        seat=seat, tau=cost, count=len(cards), drawn=cards, private=f"You recruit {', '.join(cards)}.")
 
 
 _rec_options = when_legal(act("REC"), _rec_why_not)

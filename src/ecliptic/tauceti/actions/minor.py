@@ -34,7 +34,7 @@ from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.wording import article, plural, possessive
-from ecliptic.tauceti import decks, ship
+from ecliptic.tauceti import decks, gp_tokens, ship
 from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
 from ecliptic.tauceti.state import Decision, State
@@ -114,10 +114,9 @@ def _trade_s_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
         decks.to_bottom(state, "specialist", card)
     drawn = [c for c in (decks.draw(state, "specialist") for _ in range(3)) if c is not None]
     say(ev, "trade_specialists", f"{p.faction} trades 2 Specialist cards to the bottom of the "
-        f"Specialist deck and looks at the top {len(drawn)}.", seat=seat)
-    say(ev, "trade_specialists_private", f"You trade {a.args[0]} and {a.args[1]}.", to=[seat],
-        traded=list(a.args))
-    say(ev, "cards_drawn", f"You draw {', '.join(drawn)}; keep one.", to=[seat], cards=drawn)
+        f"Specialist deck and looks at the top {len(drawn)}.", seat=seat, traded=list(a.args),
+        drawn=drawn, private=f"You trade {a.args[0]} and {a.args[1]}, draw {', '.join(drawn)} "
+        "and keep one.")
     state.stack.append(Decision("keep_specialist", seat, {"cards": drawn}))
 
 
@@ -137,8 +136,7 @@ def _keep_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
             decks.to_bottom(state, "specialist", card)
     state.stack.pop()
     say(ev, "keep_specialist", f"{p.faction} keeps one Specialist card; the others go to the "
-        "bottom of the Specialist deck.", seat=d.player)
-    say(ev, "keep_specialist_private", f"You keep {kept}.", to=[d.player], card=kept)
+        "bottom of the Specialist deck.", seat=d.player, kept=kept, private=f"You keep {kept}.")
 
 
 decision_kind(
@@ -395,7 +393,8 @@ def _gp_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
         p.free_upgrades += 1
         parts.append("a free system upgrade")
     say(ev, "gp_token_traded", f"{p.faction} trades {article(token.gp)}GP token for "
-        f"{' and '.join(parts) or 'nothing'}.", seat=seat, token=token.id, gp=token.gp)
+        f"{' and '.join(parts) or 'nothing'}.", seat=seat, gp=token.gp, gp_token=token.id,
+        private=f"You trade GP token {token.id}.")
 
 
 # -- Playing a Specialist card ----------------------------------------------------------
@@ -523,19 +522,6 @@ def _regain_action_marker(state: State, seat: int, planet: str, ev: list[Event])
     say(ev, "marker_regained", f"{p.faction} earns the lost Action marker back.", seat=seat)
 
 
-def _award_resolve_gp(state: State, seat: int, ev: list[Event]) -> None:
-    value = state.content.numbers.resolve_gp
-    token = next((g for g in state.gp_supply if state.content.gp_token(g).gp == value), None)
-    p = state.players[seat]
-    if token is None:
-        say(ev, "gp_supply_empty", f"No {value}GP token is left; {p.faction} earns none.", seat=seat)
-        return
-    state.gp_supply = decks.without(state.gp_supply, token)
-    p.gp_tokens += (token,)
-    say(ev, "gp_token", f"{p.faction} earns {article(value)}GP token.", seat=seat, gp=value)
-    say(ev, "gp_token_private", f"You earn GP token {token}.", to=[seat], token=token)
-
-
 def _resolve_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     token, method = a.args
     content = state.content
@@ -572,7 +558,7 @@ def _resolve_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
     p.crises_resolved_since_loss += 1
     if state.config.has(1):
         _regain_action_marker(state, seat, planet, ev)
-    _award_resolve_gp(state, seat, ev)
+    gp_tokens.award(state, seat, state.content.numbers.resolve_gp, ev)
 
 
 def _resolve_domain(c: Content) -> Iterator[Action]:

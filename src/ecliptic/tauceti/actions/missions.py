@@ -127,9 +127,8 @@ def _im_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     cards = [c for c in (decks.draw(state, "mission") for _ in range(DRAW)) if c is not None]
     faction = state.players[seat].faction
     say(ev, "missions_drawn", f"{faction} draws {len(cards)} IM cards and chooses one.",
-        seat=seat, count=len(cards))
-    say(ev, "missions_drawn_private", f"You draw {', '.join(cards)}; KEEP one of them.",
-        to=[seat], cards=list(cards))
+        seat=seat, count=len(cards), drawn=list(cards),
+        private=f"You draw {', '.join(cards)}; KEEP one of them.")
     state.stack.append(Decision("keep_mission", seat, {"cards": cards}))
 
 
@@ -165,10 +164,9 @@ def _keep_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
     content_card = state.content.mission(keep)
     say(ev, "mission_taken", f"{faction} places IM {describe(state, content_card)} on their "
         f"Interface and returns {plural(len(others), 'card')} to the bottom of the IM deck.",
-        seat=d.player, card=keep, returned=len(others))
-    if others:
-        say(ev, "missions_returned_private", f"You return {', '.join(others)} to the bottom of "
-            "the IM deck.", to=[d.player], cards=others)
+        seat=d.player, card=keep, returned=len(others), returned_cards=others,
+        private=f"You place IM {keep} on your Interface and return "
+        f"{', '.join(others) or 'no card'} to the bottom of the IM deck.")
     _on_taken(state, d.player, mission, ev)
 
 
