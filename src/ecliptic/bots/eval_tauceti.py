@@ -342,15 +342,16 @@ class TauCetiEvaluator:
 
     def damage_price(self, state: State, seat: int, w: Weights, future: float) -> float:
         """What one Damage marker costs ``seat``: the TAU that repairs it on a planet, and
-        ``damage`` for the power it takes away until then. It was priced like a lost upgrade
-        (the ``system`` weight, fitted to how much system power predicts a win), so a damage
-        marker, repaired for 1T, weighed nearly as much as the 1GP token a battle is fought
-        for, and every battle looked lost before it began: the Defender retreated."""
+        ``damage`` for the power it takes away until then, shrinking like every resource as
+        the game nears its end (a marker nobody repairs costs no GP in the final scoring). It
+        was priced like a lost upgrade (the ``system`` weight, fitted to how much system
+        power predicts a win), so a damage marker, repaired for 1T, weighed nearly as much as
+        the 1GP token a battle is fought for, and a battle looked lost before it began."""
         tau = state.players[seat].tau
         cost = state.content.numbers.repair_tau_planet
         repair = (self._tau_value(state, seat, tau, future)
                   - self._tau_value(state, seat, max(0, tau - cost), future))
-        return repair + future * w.damage
+        return future * (repair + w.damage)
 
     def _missions(self, state: State, seat: int, w: Weights, where: dict[str, int]) -> float:
         content = state.content
