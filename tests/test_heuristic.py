@@ -406,3 +406,195 @@ def test_a_game_without_an_evaluator_gets_the_returns_one() -> None:
 def test_the_heuristic_takes_the_last_stones_in_any_game() -> None:
     assert HeuristicBot(1).choose(Nim(), NimState(2), 0) == Action("TAKE", ("2",))
     assert HeuristicBot(1).choose(Nim(), NimState(1, player=1), 1) == Action("TAKE", ("1",))
+
+
+# Habits a player would laugh at (docs/bots.md, "Habits") ---------------------------------
+
+
+def random_play_until(seed: int, wanted: Callable[[State], bool], players: int = 4,
+                      limit: int = 5000) -> State:
+    """The first position of a seeded random game (random layout) where ``wanted`` holds."""
+    state = GAME.new_game({"layout": "random", "players": players}, seed)
+    bot = RandomBot(seed)
+    for _ in range(limit):
+        if state.is_over:
+            break
+        if wanted(state):
+            return state
+        GAME.apply(state, bot.choose(GAME, state, state.current_player))
+    raise AssertionError(f"seed {seed}: random play never reached the position wanted")
+
+
+def at(kind: str) -> Callable[[State], bool]:
+    return lambda s: bool(s.stack) and s.stack[-1].kind == kind
+
+
+def test_a_move_the_heuristic_chose_is_not_stopped_before_its_first_sector() -> None:
+    """Round 1 of three seeded 4-heuristic games (benchmarks/bot_habits.py's first games) in
+    which the heuristic used to take MOV, then judge the Move's first step on a fresh copy
+    with other dice and tiles, and STOP where it stood: a Major action and its energy spent
+    for nothing. It now goes on with the copy it judged the Move on."""
+    from benchmarks.bot_habits import CONFIG, Habits
+
+    from ecliptic.bots.base import bot_seed
+    from ecliptic.sim.simulate import game_seeds
+    from ecliptic.sim.tournament import faction_names, seating
+
+    habits = Habits()
+    seeds = game_seeds(1, 17)
+    for index in (8, 14, 16):
+        seat = seating(index, ["heuristic"] * 4, 4, faction_names("tauceti"))
+        state = GAME.new_game({**CONFIG, "factions": list(seat.factions)}, seeds[index])
+        bots = [make_bot("heuristic", bot_seed(seeds[index], s)) for s in range(4)]
+        habits.new_game()
+        while state.round == 1:
+            who = state.current_player
+            action = bots[who].choose(GAME, state, who)
+            before = state.clone()
+            habits.step(before, action, GAME.apply(state, action), state)
+    assert habits.moves >= 3
+    assert habits.zero_moves == 0
+
+
+def test_the_kept_copy_is_used_while_it_shows_what_the_seat_sees_and_dropped_after() -> None:
+    """After MOV the bot keeps the copy it judged MOV on, with MOV applied; at the Move's
+    first step it judges on that copy if the copy shows the seat exactly what the game
+    does, and on a fresh copy otherwise (or for another seat)."""
+    state = random_play_until(3, lambda s: at("turn")(s) and Action("MOV") in GAME.legal_actions(s))
+    seat = state.current_player
+    bot = HeuristicBot(1)
+    ev = bot.evaluator(GAME)
+    world = GAME.determinize(state, seat, bot.rng)
+    bot._keep(GAME, ev, world, seat, Action("MOV"))
+    assert bot._kept is not None
+    kept = bot._kept[1]
+    moving = state.clone()
+    GAME.apply(moving, Action("MOV"))
+    assert bot._kept_copy(GAME, moving, seat, GAME.legal_actions(moving)) is kept
+    assert bot._kept is None  # used once: the next step keeps its own
+    bot._kept = (seat, kept)
+    other = moving.clone()
+    other.players[seat].tau = max(0, other.players[seat].tau - 1)  # something the copy does not show
+    assert bot._kept_copy(GAME, other, seat, GAME.legal_actions(other)) is None
+    bot._kept = (seat, kept)
+    assert bot._kept_copy(GAME, moving, (seat + 1) % 4, GAME.legal_actions(moving)) is None
+
+
+def test_a_retreat_that_ends_the_round_changes_only_what_the_battle_was_worth() -> None:
+    """The last battle of a round: retreating ends it and starts the next round. At the clock
+    of the decision, the retreating seat's value changes by the battle's prospects it gives
+    up and by nothing else: a retreat costs it no energy and nothing is stolen, and the
+    Action markers of the next round were already counted in the Battle phase (they used
+    to appear only once the round had ended, by a different amount for each seat, so
+    ending the round by a retreat looked like a gain)."""
+    ev = make_evaluator({})
+    checked = 0
+    for seed in range(40):
+        def last_battle(s: State) -> bool:
+            return at("battle_shield")(s) and not s.battles and s.round < 9
+        try:
+            state = random_play_until(seed, last_battle)
+        except AssertionError:
+            continue
+        seat = state.current_player
+        clock = ev.clock(state)
+        after = state.clone()
+        GAME.apply(after, Action("RETREAT"))
+        if after.round == state.round:
+            continue
+        w = ev.weights(state.players[seat].faction)
+        prospects = ev._battles(state, seat, ev.damage_price(state, seat, w, clock))
+        assert ev.value(after, seat, clock) == pytest.approx(ev.value(state, seat, clock) - prospects,
+                                                              abs=0.02), seed
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def test_the_action_markers_of_the_next_round_count_in_the_battle_phase() -> None:
+    state = random_play_until(2, at("battle_shield"))
+    ev = make_evaluator({})
+    n = state.content.numbers
+    for seat, p in enumerate(state.players):
+        assert ev.markers_ahead(state, seat) == (n.action_markers - p.markers_lost, 1.0)
+    state.round = n.full_game_rounds
+    assert ev.markers_ahead(state, 0)[1] == (7 - n.continue_on[0]) / 6
+    state.round = n.longest_game_rounds
+    assert ev.markers_ahead(state, 0)[1] == 0.0
+
+
+def test_a_damage_marker_costs_its_repair_not_a_lost_upgrade() -> None:
+    """Adding a Damage marker lowers the seat's value by its price, which is what repairing
+    it on a planet costs (1T and the ``damage`` weight, times the future), well below the
+    ``system`` weight that an upgrade's point of power is worth."""
+    state = mid_game(3, 60)
+    ev = make_evaluator({})
+    w = ev.weights(state.players[0].faction)
+    future = ev.future(state)
+    damaged = state.clone()
+    system = next(s for s in state.content.systems if damaged.players[0].damage.get(s, 0) == 0)
+    damaged.players[0].damage[system] = 1
+    drop = ev.value(state, 0) - ev.value(damaged, 0)
+    assert drop == pytest.approx(ev.damage_price(state, 0, w, future))
+    assert 0 < drop < w.system
+
+
+def test_a_battle_token_is_worth_its_prospects_and_nothing_once_the_1gp_tokens_are_gone() -> None:
+    """Placing a Battle token changes the Initiator's value by its chance of winning times the
+    1GP token, minus the damage it expects: with no 1GP token left in the supply, only the
+    damage is left, so placing one is worse than placing none (it used to be worth nothing
+    either way, and placing one beat passing by the Action marker's premium)."""
+    from ecliptic.bots.battle_odds import prospects
+
+    state = random_play_until(0, lambda s: at("turn")(s) and any(a.verb == "BATTLE" for a in GAME.legal_actions(s)))
+    seat = state.current_player
+    ev = make_evaluator({})
+    clock = ev.clock(state)
+    token = next(a for a in GAME.legal_actions(state) if a.verb == "BATTLE")
+    placed = state.clone()
+    GAME.apply(placed, token)
+    defender = int(token.args[1])
+    chance, damage = prospects(state, seat, defender)
+    w = ev.weights(state.players[seat].faction)
+    price = ev.damage_price(state, seat, w, clock)
+    gain = ev.value(placed, seat, clock) - ev.value(state, seat, clock)
+    assert gain == pytest.approx(chance * state.content.numbers.battle_gp - price * damage)
+
+    gp = state.content.numbers.battle_gp
+    for s in (state, placed):
+        s.gp_supply = tuple(g for g in s.gp_supply if s.content.gp_token(g).gp != gp)
+    assert ev.value(placed, seat, clock) < ev.value(state, seat, clock)
+
+
+def test_a_point_handed_to_any_rival_is_a_cost() -> None:
+    """The strongest rival decides the objective; a point to another rival breaks the tie
+    against it (a retreat that hands the 1GP token to a rival who is not the leader used to
+    cost nothing at all)."""
+    assert advantage([10.0, 12.0, 5.0, 5.0], 0) > advantage([10.0, 12.0, 6.0, 5.0], 0)
+    assert advantage([10.0, 12.0, 6.0, 5.0], 0) > advantage([10.0, 12.5, 5.0, 5.0], 0)
+
+
+class TrueCopies:
+    """Tau Ceti whose determinize keeps what the seat was shown (the contract ``observe``
+    promises): here, simply the state itself."""
+
+    name = GAME.name
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(GAME, name)
+
+    def determinize(self, state: State, seat: int, rng: Rng) -> State:
+        return state.clone()
+
+
+def test_with_the_hand_it_was_shown_the_winner_steals_a_card() -> None:
+    """The steal itself is judged right by the heuristic: on a copy that keeps the loser's
+    hand (the winner has seen it), the winner steals the card worth most to it rather than
+    nothing. (Real copies re-deal that hand until determinize keeps it: issue 15, item 2.)"""
+    def steal(s: State) -> bool:
+        return at("battle_steal")(s) and any(a.args[0] == "card" for a in GAME.legal_actions(s))
+    state = random_play_until(8, steal)
+    seat = state.current_player
+    choice = HeuristicBot(8).choose(TrueCopies(), state, seat)
+    assert choice.args[0] == "card", choice

@@ -103,11 +103,15 @@ class CeresEvaluator:
         self.temperature = weights.temperature
         self.rivals = weights.rivals
 
-    def values(self, state: State) -> list[float]:
+    def values(self, state: State, clock: float | None = None) -> list[float]:
         return [self.seat_value(state, seat) for seat in range(len(state.players))]
 
-    def value(self, state: State, seat: int) -> float:
+    def value(self, state: State, seat: int, clock: float | None = None) -> float:
         return self.seat_value(state, seat)
+
+    def clock(self, state: State) -> float:
+        """Ceres's values do not depend on how far the game has got."""
+        return 0.0
 
     def chances(self, state: State) -> list[float]:
         return win_chances(self.values(state), self.temperature)

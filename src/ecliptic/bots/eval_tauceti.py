@@ -26,6 +26,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from ecliptic.bots import battle_odds
 from ecliptic.bots.evaluator import (
     checked_weights,
     parse_weight_overrides,
@@ -168,12 +169,16 @@ class TauCetiEvaluator:
 
     # The evaluator contract -------------------------------------------------------------
 
-    def values(self, state: State) -> list[float]:
-        future = self.future(state)
+    def values(self, state: State, clock: float | None = None) -> list[float]:
+        future = self.future(state) if clock is None else clock
         return [self.seat_value(state, seat, future) for seat in range(len(state.players))]
 
-    def value(self, state: State, seat: int) -> float:
-        return self.seat_value(state, seat, self.future(state))
+    def value(self, state: State, seat: int, clock: float | None = None) -> float:
+        return self.seat_value(state, seat, self.future(state) if clock is None else clock)
+
+    def clock(self, state: State) -> float:
+        """The share of the game still to come (:meth:`future`)."""
+        return self.future(state)
 
     def chances(self, state: State) -> list[float]:
         future = self.future(state)
@@ -231,13 +236,48 @@ class TauCetiEvaluator:
         if state.is_over:
             return float(scores["total"])
         value = scores["total"] - scores["tau"] + self._tau_value(state, seat, p.tau, future)
-        if not p.passed and state.phase in ("enlightenment", "action"):
+        markers, chance = self.markers_ahead(state, seat)
+        if markers > 0 and chance > 0:
             # Each Action marker left pays 1T if the player passes: using one costs that.
-            pay = flow.markers_left(state, seat) * state.content.numbers.pass_tau
+            pay = markers * state.content.numbers.pass_tau
             after = min(p.tau + pay, state.content.numbers.track_cap)
-            value += w.marker * (self._tau_value(state, seat, after, future)
-                                 - self._tau_value(state, seat, p.tau, future))
+            value += chance * w.marker * (self._tau_value(state, seat, after, future)
+                                          - self._tau_value(state, seat, p.tau, future))
+        price = self.damage_price(state, seat, w, future)
+        value -= price * sum(p.damage.values())
+        value += self._battles(state, seat, price)
         return value + future * self._resources(state, seat, w)
+
+    def _battles(self, state: State, seat: int, damage_price: float) -> float:
+        """The battles of this round ``seat`` is in and that are not over, by their expected
+        result: the chance of winning times the 1GP token (while one is left in the supply),
+        minus the Damage markers it expects to take, priced like damage already taken.
+        Without it a Battle token placed was worth nothing until its battle was fought, so
+        placing one was as good as doing nothing, which a marker not yet passed beat by a
+        little; and a battle under way was worth nothing, so a retreat cost only the 1GP."""
+        prize = float(state.content.numbers.battle_gp) if battle_odds.battle_tokens_left(state) else 0.0
+        value = 0.0
+        for attacker, defender in battle_odds.battles_ahead(state):
+            if seat in (attacker, defender):
+                other = defender if seat == attacker else attacker
+                chance, damage = battle_odds.prospects(state, seat, other)
+                value += chance * prize - damage_price * damage
+        return value
+
+    def markers_ahead(self, state: State, seat: int) -> tuple[int, float]:
+        """The Action markers ``seat`` still has to use before its next pass, and the chance
+        that it gets to use them: those left this round in the Enlightenment and Action
+        phases (none once it has passed); in the Battle phase, the next round's, which come
+        back whatever the battles do, with the chance that there is a next round. Without
+        them in the Battle phase, every seat's value leapt up by a different amount when the
+        round ended, so ending the last battle (a retreat, above all) looked like a gain by
+        itself (docs/bots.md, "Habits")."""
+        p = state.players[seat]
+        if state.phase in ("enlightenment", "action"):
+            return (0, 0.0) if p.passed else (flow.markers_left(state, seat), 1.0)
+        if state.phase == "battle":
+            return state.content.numbers.action_markers - p.markers_lost, next_round_chance(state)
+        return 0, 0.0
 
     def _tau_value(self, state: State, seat: int, tau: int, future: float) -> float:
         """TAU in GP: the Interface's brackets at the end of the game. While it goes on, the
@@ -297,9 +337,21 @@ class TauCetiEvaluator:
         return value
 
     def _ship(self, state: State, seat: int, w: Weights) -> float:
-        p = state.players[seat]
-        power = sum(ship.effective(state, seat, s) for s in state.content.systems)
-        return w.system * power - w.damage * sum(p.damage.values())
+        """System power as printed (upgrades); damage is priced apart (:meth:`damage_price`)."""
+        return w.system * sum(ship.power(state, seat, s) for s in state.content.systems)
+
+    def damage_price(self, state: State, seat: int, w: Weights, future: float) -> float:
+        """What one Damage marker costs ``seat``: the TAU that repairs it on a planet, and
+        ``damage`` for the power it takes away until then, shrinking like every resource as
+        the game nears its end (a marker nobody repairs costs no GP in the final scoring). It
+        was priced like a lost upgrade (the ``system`` weight, fitted to how much system
+        power predicts a win), so a damage marker, repaired for 1T, weighed nearly as much as
+        the 1GP token a battle is fought for, and a battle looked lost before it began."""
+        tau = state.players[seat].tau
+        cost = state.content.numbers.repair_tau_planet
+        repair = (self._tau_value(state, seat, tau, future)
+                  - self._tau_value(state, seat, max(0, tau - cost), future))
+        return future * (repair + w.damage)
 
     def _missions(self, state: State, seat: int, w: Weights, where: dict[str, int]) -> float:
         content = state.content
@@ -337,6 +389,21 @@ class TauCetiEvaluator:
                     if pt.token is not None and pt.claimed_by in (None, seat) and pt.sector in state.layout),
                    default=UNREACHABLE)
         return -w.explore_distance * near
+
+
+def next_round_chance(state: State) -> float:
+    """The chance that another round follows the one being played: the short game ends
+    after its last round, the full game's end is rolled for after its tenth
+    (``continue_on``: the die needed to go on) and comes after the longest game's last."""
+    n = state.content.numbers
+    if state.config.game == "short":
+        return 1.0 if state.round < n.short_game_rounds else 0.0
+    if state.round >= n.longest_game_rounds:
+        return 0.0
+    if state.round < n.full_game_rounds:
+        return 1.0
+    need = n.continue_on[state.round - n.full_game_rounds]
+    return max(0.0, min(1.0, (7 - need) / 6))
 
 
 def _smooth(table: list[int], tau: float) -> float:

@@ -27,13 +27,22 @@ from ecliptic.engine.actions import Action
 class Evaluator(Protocol):
     """A game's position judgement, in the game's own points (Galactic Points for Tau Ceti)."""
 
-    def values(self, state: Any) -> list[float]:
-        """Each seat's standing: points now plus the points its resources are worth."""
+    def values(self, state: Any, clock: float | None = None) -> list[float]:
+        """Each seat's standing: points now plus the points its resources are worth. With
+        ``clock`` (an earlier :meth:`clock`), the resources are priced at that point of the
+        game rather than at the state's own."""
 
-    def value(self, state: Any, seat: int) -> float:
-        """``values(state)[seat]`` (the same number), computed for that seat alone: settling a
-        seat's follow-up decisions judges every candidate for that seat only, and valuing the
-        other seats was most of that time."""
+    def value(self, state: Any, seat: int, clock: float | None = None) -> float:
+        """``values(state, clock)[seat]`` (the same number), computed for that seat alone:
+        settling a seat's follow-up decisions judges every candidate for that seat only, and
+        valuing the other seats was most of that time."""
+
+    def clock(self, state: Any) -> float:
+        """How far the game has got, as the values read it (Tau Ceti: the share of the game
+        still to come). The heuristic judges every candidate of one decision at the clock of
+        the position it decides in: a candidate that happens to end the round (the last
+        battle's retreat) must not look better or worse only because resources are priced
+        lower in the next round."""
 
     def chances(self, state: Any) -> list[float]:
         """Each seat's chance of winning from ``state`` (they add up to 1): the reward ISMCTS
@@ -93,12 +102,15 @@ class ReturnsEvaluator:
     def __init__(self, game: Any) -> None:
         self.game = game
 
-    def values(self, state: Any) -> list[float]:
+    def values(self, state: Any, clock: float | None = None) -> list[float]:
         returns: list[float] = self.game.returns(state)
         return [float(r) for r in returns] if state.is_over else [0.0] * len(returns)
 
-    def value(self, state: Any, seat: int) -> float:
+    def value(self, state: Any, seat: int, clock: float | None = None) -> float:
         return self.values(state)[seat]
+
+    def clock(self, state: Any) -> float:
+        return 0.0
 
     def chances(self, state: Any) -> list[float]:
         values = self.values(state)
@@ -142,11 +154,22 @@ def win_chances(values: Sequence[float], temperature: float) -> list[float]:
     return [w / total for w in weights]
 
 
+EVERY_RIVAL = 1e-6
+"""The weight of ``seat``'s lead over the mean of all its rivals in :func:`advantage`: far too
+small to outweigh any real difference against the strongest rival, it breaks what would
+otherwise be a tie in favour of giving no rival anything. Without it a point handed to a
+rival who is not the strongest (the 1GP token of a retreat) cost nothing."""
+
+
 def advantage(values: Sequence[float], seat: int, rivals: float = 1.0) -> float:
     """How far ``seat`` is ahead of its strongest rival (``rivals`` scales the rival's part:
-    0 plays for points alone, 1 plays to beat the leader)."""
+    0 plays for points alone, 1 plays to beat the leader), and by ``EVERY_RIVAL`` times its
+    lead over the rivals' mean."""
     others = [v for i, v in enumerate(values) if i != seat]
-    return values[seat] - rivals * (max(others) if others else 0.0)
+    if not others:
+        return values[seat]
+    mean = sum(others) / len(others)
+    return values[seat] - rivals * max(others) + EVERY_RIVAL * (values[seat] - mean)
 
 
 def weights_tables(data: Mapping[str, Any], tables: Set[str], where: str) -> Mapping[str, Any]:

@@ -49,6 +49,7 @@ class HeuristicBot:
         self.options = dict(options or {})
         self.rivals = rivals
         self.evaluator = Evaluators(self.options)
+        self._kept: tuple[int, Any] | None = None
 
     def choose(self, game: Any, state: Any, seat: int) -> Action:
         actions: list[Action] = game.legal_actions(state)
@@ -59,19 +60,53 @@ class HeuristicBot:
         if self.epsilon > 0 and self.rng.below(1_000_000) < self.epsilon * 1_000_000:
             return actions[self.rng.below(len(actions))]
         ev = self.evaluator(game)
+        clock = ev.clock(state)
         totals = [0.0] * len(actions)
-        for _ in range(self.samples):
-            world = game.determinize(state, seat, self.rng)
+        first: Any = None
+        for k in range(self.samples):
+            world = self._kept_copy(game, state, seat, actions) if k == 0 else None
+            if world is None:
+                world = game.determinize(state, seat, self.rng)
+            first = world if k == 0 else first
             possible = set(game.legal_actions(world))
             for i, action in enumerate(actions):
                 # An action about something the copy re-dealt (stealing a card seen in the
                 # loser's hand) cannot be tried there: it is judged the worst.
-                totals[i] += self.judge(game, ev, world, seat, action) if action in possible else UNKNOWN
-        return self._best(actions, totals)
+                totals[i] += (self.judge(game, ev, world, seat, action, clock) if action in possible
+                              else UNKNOWN)
+        best = self._best(actions, totals)
+        self._keep(game, ev, first, seat, best)
+        return best
 
-    def judge(self, game: Any, ev: Evaluator, world: Any, seat: int, action: Action) -> float:
+    def judge(self, game: Any, ev: Evaluator, world: Any, seat: int, action: Action,
+              clock: float | None = None) -> float:
         """The objective after ``action`` and its greedy follow-up on a copy of ``world``."""
-        return judge(game, ev, world, seat, action, self.depth, self._rivals(ev))
+        return judge(game, ev, world, seat, action, self.depth, self._rivals(ev), clock)
+
+    def _keep(self, game: Any, ev: Evaluator, world: Any, seat: int, action: Action) -> None:
+        """Keep the copy the chosen action was judged on, with the action applied, while the
+        action's own follow-up decisions (a Move's steps) are still to come. A fresh copy
+        would roll other dice and draw other tiles: a Move chosen for the sectors it would
+        reach on one copy was then stopped before its first sector on the next, a Major
+        action and its energy spent for nothing (docs/bots.md, "Habits")."""
+        self._kept = None
+        if world is None or action not in set(game.legal_actions(world)):
+            return
+        kept = world.clone()
+        game.apply(kept, action)
+        if not ev.quiet(kept, seat):
+            self._kept = (seat, kept)
+
+    def _kept_copy(self, game: Any, state: Any, seat: int, actions: list[Action]) -> Any:
+        """The kept copy, if it still shows ``seat`` exactly what the game shows it (nothing
+        it learnt since contradicts the copy) and offers the same actions; else ``None``."""
+        kept, self._kept = self._kept, None
+        if kept is None or kept[0] != seat:
+            return None
+        world = kept[1]
+        if game.legal_actions(world) != actions or game.observe(world, seat) != game.observe(state, seat):
+            return None
+        return world
 
     def _rivals(self, ev: Evaluator) -> float:
         return self.rivals if self.rivals is not None else rivals_weight(ev)
@@ -86,13 +121,15 @@ def rivals_weight(ev: Evaluator) -> float:
 
 
 def judge(game: Any, ev: Evaluator, world: Any, seat: int, action: Action, depth: int,
-          rivals: float) -> float:
+          rivals: float, clock: float | None = None) -> float:
     """``seat``'s objective after ``action`` and its greedy follow-up on a copy of ``world``:
-    its value minus ``rivals`` times the strongest rival's."""
+    its value minus ``rivals`` times the strongest rival's, at ``clock`` (the evaluator's
+    clock of ``world`` unless given: every candidate of a decision is judged at the same)."""
+    at = ev.clock(world) if clock is None else clock
     s = world.clone()
     game.apply(s, action)
-    settle(game, ev, s, seat, depth)
-    return advantage(ev.values(s), seat, rivals)
+    settle(game, ev, s, seat, depth, at)
+    return advantage(ev.values(s, at), seat, rivals)
 
 
 def best_of(actions: list[Action], totals: list[float], rng: Rng) -> Action:
@@ -112,13 +149,14 @@ def greedy_move(game: Any, ev: Evaluator, world: Any, rng: Rng, depth: int = DEP
         return actions[0]
     seat: int = world.current_player
     rivals = rivals_weight(ev)
-    return best_of(actions, [judge(game, ev, world, seat, a, depth, rivals) for a in actions], rng)
+    clock = ev.clock(world)
+    return best_of(actions, [judge(game, ev, world, seat, a, depth, rivals, clock) for a in actions], rng)
 
 
-def settle(game: Any, ev: Evaluator, state: Any, seat: int, depth: int) -> None:
+def settle(game: Any, ev: Evaluator, state: Any, seat: int, depth: int, clock: float | None = None) -> None:
     """Play ``seat``'s follow-up decisions of the action under way, each by the evaluator's
-    one-step judgement of ``seat``'s own value, until the position is quiet or ``depth``
-    decisions were made."""
+    one-step judgement of ``seat``'s own value (at ``clock``), until the position is quiet
+    or ``depth`` decisions were made."""
     for _ in range(depth):
         if state.is_over or ev.quiet(state, seat):
             return
@@ -131,7 +169,7 @@ def settle(game: Any, ev: Evaluator, state: Any, seat: int, depth: int) -> None:
         for action in actions:
             s = state.clone()
             game.apply(s, action)
-            value = ev.value(s, seat)
+            value = ev.value(s, seat, clock)
             if value > best_value + TIE:
                 best, best_value = action, value
         assert best is not None

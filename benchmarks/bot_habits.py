@@ -1,0 +1,195 @@
+"""The heuristic bot's visible habits, counted over many 4-player games of four heuristics.
+
+``python -m benchmarks.bot_habits --games 200 --seed 1`` plays full Tau Ceti games with a
+random layout, the factions rotated as in a tournament (:func:`ecliptic.sim.tournament.seating`,
+game seeds from :func:`ecliptic.sim.simulate.game_seeds`), and prints what a player notices:
+
+* zero-sector Moves: Move actions (``MOV``) that end having travelled no sector (``MOV``
+  then ``STOP``), a Major action and its energy spent for nothing;
+* Battle tokens placed per game, and how each battle ended: the Defender retreating, the
+  Initiator retreating, fought to a destroyed system, or undecided;
+* steals taken when available: at each ``battle_steal`` decision where something could
+  be stolen, how often the winner took a card, a Knowledge token, a cube or nothing;
+* 1GP tokens exhausted: the share of games in which the battle tokens' supply (the 1GP
+  Galactic Point tokens) ran out, and the mean round it first did.
+
+The counting is in :class:`Habits`, fed one applied action at a time by :meth:`Habits.step`
+(the state before, the action, its events, the state after), so tests can drive it over a
+scripted game. docs/bots.md quotes the figures. A measurement, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ecliptic.bots.base import bot_seed, make_bot
+from ecliptic.bots.battle_odds import battle_tokens_left
+from ecliptic.engine.actions import Action, act
+from ecliptic.engine.events import Event
+from ecliptic.sim.simulate import game_seeds
+from ecliptic.sim.tournament import faction_names, seating
+from ecliptic.tauceti.game import TauCeti
+from ecliptic.tauceti.state import State
+
+GAME = TauCeti()
+CONFIG: dict[str, Any] = {"players": 4, "game": "full", "layout": "random", "advanced": []}
+"""The tournaments' configuration (``ecliptic tournament`` defaults to a random layout)."""
+STEAL_NONE = act("STEAL", "none")
+
+
+def steal_available(legal: list[Action]) -> bool:
+    """At a ``battle_steal`` decision: is there anything to steal besides ``STEAL none``?"""
+    return any(a != STEAL_NONE for a in legal)
+
+
+@dataclass
+class Habits:
+    """Counters of the habits above, over any number of games."""
+
+    games: int = 0
+    moves: int = 0
+    zero_moves: int = 0
+    battle_tokens: int = 0
+    battles: int = 0
+    endings: Counter[str] = field(default_factory=Counter)
+    """How battles ended: ``defender_retreat``, ``initiator_retreat``, ``fought``, ``undecided``."""
+    steal_chances: int = 0
+    steals: Counter[str] = field(default_factory=Counter)
+    """What the winner took where a steal was possible: ``card``, ``knowledge``, ``cube``, ``none``."""
+    exhausted_rounds: list[int] = field(default_factory=list)
+    """Per game whose 1GP tokens ran out, the round they first did."""
+    _moving: dict[int, int] = field(default_factory=dict)
+    _defender: int | None = None
+    _exhausted: bool = False
+
+    def new_game(self) -> None:
+        self.games += 1
+        self._moving.clear()
+        self._defender = None
+        self._exhausted = False
+
+    def step(self, before: State, action: Action, events: list[Event], after: State) -> None:
+        """Count one applied action: ``before`` is the state it was applied to (a copy taken
+        before applying it), ``after`` the state it left."""
+        if before.stack and before.stack[-1].kind == "battle_steal":
+            self.count_steal(GAME.legal_actions(before), action)
+        for e in events:
+            self.count_event(e)
+        if not self._exhausted and battle_tokens_left(after) == 0:
+            self._exhausted = True
+            self.exhausted_rounds.append(after.round)
+
+    def count_steal(self, legal: list[Action], action: Action) -> None:
+        """A ``battle_steal`` decision: counted when something could be stolen."""
+        if steal_available(legal):
+            self.steal_chances += 1
+            self.steals[str(action.args[0]) if action.args else "none"] += 1
+
+    def count_event(self, e: Event) -> None:
+        seat = e.data.get("seat")
+        if e.kind == "move_start":
+            self.moves += 1
+            self._moving[int(seat)] = 0
+        elif e.kind == "move" and seat in self._moving:
+            self._moving[int(seat)] += 1  # a GO; a wormhole hop only follows one
+        elif e.kind == "move_stop" and seat in self._moving:
+            if self._moving.pop(int(seat)) == 0:
+                self.zero_moves += 1
+        elif e.kind == "battle_token":
+            self.battle_tokens += 1
+        elif e.kind == "battle":
+            self.battles += 1
+            self._defender = int(e.data["defender"])
+        elif e.kind == "battle_won":
+            if not e.data.get("retreated"):
+                self.endings["fought"] += 1
+            elif e.data.get("loser") == self._defender:  # the loser is the one who retreated
+                self.endings["defender_retreat"] += 1
+            else:
+                self.endings["initiator_retreat"] += 1
+        elif e.kind == "battle_undecided":
+            self.endings["undecided"] += 1
+
+    def report(self) -> dict[str, Any]:
+        n = max(self.games, 1)
+        battles = max(self.battles, 1)
+        chances = max(self.steal_chances, 1)
+        return {
+            "games": self.games,
+            "moves": self.moves,
+            "zero_sector_moves": self.zero_moves,
+            "zero_sector_moves_per_game": self.zero_moves / n,
+            "battle_tokens_per_game": self.battle_tokens / n,
+            "battles": self.battles,
+            "defender_retreats": self.endings["defender_retreat"],
+            "defender_retreat_share": self.endings["defender_retreat"] / battles,
+            "endings": dict(self.endings),
+            "steal_chances": self.steal_chances,
+            "steals": dict(self.steals),
+            "steal_taken_share": (self.steal_chances - self.steals["none"]) / chances,
+            "gp_exhausted_games": len(self.exhausted_rounds),
+            "gp_exhausted_share": len(self.exhausted_rounds) / n,
+            "gp_exhausted_mean_round": (statistics.fmean(self.exhausted_rounds)
+                                        if self.exhausted_rounds else None),
+        }
+
+
+def play(habits: Habits, seed: int, index: int, bot: str = "heuristic") -> None:
+    """One game of four ``bot`` bots, seated and dealt like tournament game ``index``."""
+    seat = seating(index, [bot] * 4, 4, faction_names("tauceti"))
+    config = {**CONFIG, "factions": list(seat.factions)} if seat.factions else dict(CONFIG)
+    state = GAME.new_game(config, seed)
+    bots = [make_bot(spec, bot_seed(seed, s)) for s, spec in enumerate(seat.bots)]
+    habits.new_game()
+    while not state.is_over:
+        who = state.current_player
+        assert who is not None
+        action = bots[who].choose(GAME, state, who)
+        before = state.clone()
+        events = GAME.apply(state, action)
+        habits.step(before, action, events, state)
+
+
+def run(games: int, seed: int, bot: str = "heuristic") -> dict[str, Any]:
+    habits = Habits()
+    for i, s in enumerate(game_seeds(seed, games)):
+        play(habits, s, i, bot)
+    return habits.report()
+
+
+def lines(r: dict[str, Any]) -> list[str]:
+    steals = ", ".join(f"{k} {v}" for k, v in sorted(r["steals"].items()))
+    ends = ", ".join(f"{k} {v}" for k, v in sorted(r["endings"].items()))
+    mean_round = r["gp_exhausted_mean_round"]
+    return [
+        f"games                          {r['games']}",
+        f"zero-sector Moves              {r['zero_sector_moves']} of {r['moves']} Moves "
+        f"({r['zero_sector_moves_per_game']:.2f} a game)",
+        f"Battle tokens placed per game  {r['battle_tokens_per_game']:.2f} ({r['battles']} battles)",
+        f"defender retreats              {r['defender_retreats']} of {r['battles']} battles "
+        f"({100 * r['defender_retreat_share']:.1f}%); endings: {ends}",
+        f"steals taken when available    {100 * r['steal_taken_share']:.1f}% of {r['steal_chances']} "
+        f"({steals})",
+        f"1GP tokens exhausted           {100 * r['gp_exhausted_share']:.1f}% of games"
+        + (f", mean round {mean_round:.2f}" if mean_round is not None else ""),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games to play (200)")
+    parser.add_argument("--seed", type=int, default=1, help="run seed (1)")
+    parser.add_argument("--bot", default="heuristic", help="the bot in every seat (heuristic)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of lines")
+    args = parser.parse_args()
+    report = run(args.games, args.seed, args.bot)
+    print(json.dumps(report) if args.json else "\n".join(lines(report)))
+
+
+if __name__ == "__main__":
+    main()
