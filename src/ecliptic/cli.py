@@ -56,7 +56,9 @@ def _console(stderr: bool = False) -> Console:
 
 
 def _fail(console: Console, message: str, code: int = EXIT_USAGE) -> typer.Exit:
-    console.print(Text(f"Error: {message}", style="bold red"))
+    """The error as one line (``soft_wrap``: Rich does not break it at the terminal's width, so
+    a message naming a long path reads, and is searched, as it was written)."""
+    console.print(Text(f"Error: {message}", style="bold red"), soft_wrap=True)
     return typer.Exit(code)
 
 
