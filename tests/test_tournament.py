@@ -219,4 +219,4 @@ def test_the_merge_command_prints_one_table_and_refuses_bad_files(tmp_path: Path
     assert out.exit_code == 2 and "cannot read" in out.output
     bad.write_text("{nope")
     out = runner.invoke(app, ["tournament-merge", str(bad)])
-    assert out.exit_code == 2 and "is not JSON" in out.output
+    assert out.exit_code == 2 and "is not valid JSON" in out.output

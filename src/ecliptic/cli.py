@@ -112,11 +112,9 @@ class PlaySession(Session):
 
 
 def load_record(path: Path) -> GameRecord:
-    """``GameRecord.load``, also refusing a file that is not text at all (binary garbage)."""
-    try:
-        return GameRecord.load(path)
-    except UnicodeDecodeError:
-        raise SaveFileError(f"{path} is not a text file, so not an Ecliptic game record") from None
+    """``GameRecord.load``: any file that is not a record (binary, too large, not a regular file,
+    nested too deeply, ...) is a :class:`SaveFileError` saying why."""
+    return GameRecord.load(path)
 
 
 def load_game(path: Path) -> tuple[GameRecord, Any]:
@@ -466,23 +464,11 @@ def tournament_merge(
 ) -> None:
     """Merge tournaments of the same bots, game and configuration played in parts (several
     commands, machines or seeds) into one table: every game counts, ratings are computed again."""
-    from ecliptic.sim.tournament import TournamentResult, merge, tournament_table
+    from ecliptic.sim.tournament import load_tournament, merge, tournament_table
 
     out, err = _console(), _console(stderr=True)
-    parts = []
-    for path in files:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise _fail(err, f"cannot read {path}: {exc.strerror or exc}") from None
-        except json.JSONDecodeError as exc:
-            raise _fail(err, f"{path} is not JSON (line {exc.lineno}: {exc.msg})") from None
-        try:
-            parts.append(TournamentResult.from_json(data, str(path)))
-        except ValueError as exc:
-            raise _fail(err, str(exc)) from None
     try:
-        result = merge(parts)
+        result = merge([load_tournament(path) for path in files])
     except ValueError as exc:
         raise _fail(err, str(exc)) from None
     if json_output:
@@ -674,9 +660,6 @@ def _print_log(console: Console, path: Path, record: GameRecord) -> Any:
     console.print(Text(f"{path}: {record.game}, config {json.dumps(record.config)}, seed {record.seed}, "
                        f"{len(record.actions)} actions", style="bold"))
     rules = get_game(record.game)
-    first_round = rules.observe(replay(record, upto=0), None).get("round", 0)
-    if first_round:
-        console.print(Text(f"── Round {first_round} begins. ──", style="bold cyan"))
 
     def show(_i: int, _action: Action, events: list[Event]) -> None:
         for event in events:
@@ -684,6 +667,9 @@ def _print_log(console: Console, path: Path, record: GameRecord) -> Any:
                 console.print(terminal.render_event(event))
 
     try:
+        first_round = rules.observe(replay(record, upto=0), None).get("round", 0)
+        if first_round:
+            console.print(Text(f"── Round {first_round} begins. ──", style="bold cyan"))
         return replay(record, on_event=show)
     except SaveFileError:
         raise
