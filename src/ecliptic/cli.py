@@ -120,15 +120,24 @@ def load_record(path: Path) -> GameRecord:
 def load_game(path: Path) -> tuple[GameRecord, Any]:
     """Load a save file and replay it; any problem is a :class:`SaveFileError` with a message."""
     record = load_record(path)
+    _known_game(path, record)
+    return record, _replayed(path, record)
+
+
+def _known_game(path: Path, record: GameRecord) -> str:
     if record.game not in GAME_NAMES:
         raise SaveFileError(f"{path} is a record of the game {record.game!r}, which Ecliptic does not know")
+    return record.game
+
+
+def _replayed(path: Path, record: GameRecord, **options: Any) -> Any:
+    """``replay(record, **options)``; whatever stops it is a :class:`SaveFileError` naming the file."""
     try:
-        state = replay(record)
-    except SaveFileError:
-        raise
+        return replay(record, **options)
+    except SaveFileError as exc:
+        raise SaveFileError(f"{path}: {exc}") from None
     except Exception as exc:  # the record names actions the engine cannot replay
         raise SaveFileError(f"{path} cannot be replayed: {type(exc).__name__}: {exc}") from None
-    return record, state
 
 
 def _faction_names() -> list[str]:
@@ -654,27 +663,23 @@ def replay_command(
 
 
 def _print_log(console: Console, path: Path, record: GameRecord) -> Any:
-    """Replay the record, printing only public events: what a spectator would have seen."""
-    if record.game not in GAME_NAMES:
-        raise SaveFileError(f"{path} is a record of the game {record.game!r}, which Ecliptic does not know")
+    """Replay the record, then print its public events: what a spectator would have seen. A
+    record that does not replay to its end prints only the error."""
+    rules = get_game(_known_game(path, record))
+    public: list[Event] = []
+
+    def keep(_i: int, _action: Action, events: list[Event]) -> None:
+        public.extend(event for event in events if event.visible(None))
+
+    first_round = rules.observe(_replayed(path, record, upto=0), None).get("round", 0)
+    state = _replayed(path, record, on_event=keep)
     console.print(Text(f"{path}: {record.game}, config {json.dumps(record.config)}, seed {record.seed}, "
                        f"{len(record.actions)} actions", style="bold"))
-    rules = get_game(record.game)
-
-    def show(_i: int, _action: Action, events: list[Event]) -> None:
-        for event in events:
-            if event.visible(None):
-                console.print(terminal.render_event(event))
-
-    try:
-        first_round = rules.observe(replay(record, upto=0), None).get("round", 0)
-        if first_round:
-            console.print(Text(f"── Round {first_round} begins. ──", style="bold cyan"))
-        return replay(record, on_event=show)
-    except SaveFileError:
-        raise
-    except Exception as exc:
-        raise SaveFileError(f"{path} cannot be replayed: {type(exc).__name__}: {exc}") from None
+    if first_round:
+        console.print(Text(f"── Round {first_round} begins. ──", style="bold cyan"))
+    for event in public:
+        console.print(terminal.render_event(event))
+    return state
 
 
 def main() -> None:

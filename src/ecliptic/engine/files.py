@@ -63,7 +63,7 @@ def parse_json(text: str, source: str) -> Any:
     except json.JSONDecodeError as exc:
         raise UnreadableFile(f"{source} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
     except RecursionError:
-        raise _too_deep(source, MAX_DEPTH) from None
+        raise too_deep(source) from None
     except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
         raise UnreadableFile(f"{source} holds a number too long to read (more than "
                              f"{sys.get_int_max_str_digits():,} digits)") from None
@@ -93,7 +93,7 @@ def check_depth(value: Any, source: str, limit: int = MAX_DEPTH,
         if below is None:
             continue
         if depth >= limit:
-            raise _too_deep(source, limit)
+            raise too_deep(source, limit)
         seen.add(id(node))
         pending.extend((child, depth + 1) for child in below)
 
@@ -104,7 +104,9 @@ def _json_children(node: Any) -> Iterable[Any] | None:
     return node if isinstance(node, list) else None
 
 
-def _too_deep(source: str, limit: int) -> UnreadableFile:
+def too_deep(source: str, limit: int = MAX_DEPTH) -> UnreadableFile:
+    """The refusal of a file nested too deeply (by :func:`check_depth`, or by a parser's
+    ``RecursionError``)."""
     return UnreadableFile(f"{source} nests lists or tables more than {limit} levels deep, which no Ecliptic "
                           "file does")
 

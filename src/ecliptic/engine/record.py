@@ -72,10 +72,11 @@ class GameRecord:
         nested a thousand deep, ...) is a :class:`SaveFileError` saying why
         (:mod:`ecliptic.engine.files`)."""
         try:
-            data = read_json(path)
+            return cls.from_json(read_json(path))
         except UnreadableFile as exc:
             raise SaveFileError(str(exc)) from None
-        return cls.from_json(data)
+        except SaveFileError as exc:
+            raise SaveFileError(f"{path}: {exc}") from None
 
 
 def state_digest(game: Any, state: Any) -> str:

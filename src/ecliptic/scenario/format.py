@@ -36,7 +36,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ecliptic.engine.actions import Action
 from ecliptic.engine.codec import DecodeError, decode, encode
-from ecliptic.engine.files import MAX_DEPTH, UnreadableFile, check_depth, read_text
+from ecliptic.engine.files import UnreadableFile, check_depth, read_text, too_deep
 from ecliptic.scenario.adapters import ADAPTERS, GameAdapter, adapter_for, suggest
 
 FORMAT_NAME = "ecliptic-scenario"
@@ -840,9 +840,8 @@ def _compose(text: str, file: str) -> Node:
         check_depth(node, "the file", children=_node_children)
     except UnreadableFile as exc:
         raise ScenarioError(Where(file, 1, "YAML"), str(exc)) from None
-    except RecursionError:
-        raise ScenarioError(Where(file, 1, "YAML"), f"lists or tables nest more than {MAX_DEPTH} levels "
-                            "deep, which no scenario does") from None
+    except RecursionError:  # in the composer itself
+        raise ScenarioError(Where(file, 1, "YAML"), str(too_deep("the file"))) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
