@@ -16,7 +16,6 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from ecliptic.cli import app
-from ecliptic.engine import files
 from ecliptic.engine.errors import SaveFileError
 from ecliptic.engine.files import MAX_BYTES, UnreadableFile, read_text
 from ecliptic.engine.record import GameRecord, replay, state_digest
@@ -73,10 +72,12 @@ def _sparse(name: str, size: int) -> Maker:
     return make
 
 
-def _fifo(folder: Path) -> Path:
-    path = folder / "pipe.json"
-    os.mkfifo(path)
-    return path
+def _fifo(name: str) -> Maker:
+    def make(folder: Path) -> Path:
+        path = folder / name
+        os.mkfifo(path)
+        return path
+    return make
 
 
 def _loop(name: str) -> Maker:
@@ -120,7 +121,7 @@ BAD_FILES: dict[str, Maker] = {
     "deep nesting": _write("deep.json", DEEP),
     "nesting that parses": _write("nested.json", _record_text(config={"players": _nested(500)})),
     "5,000-digit integer": _write("long.json", LONG_NUMBER),
-    "FIFO": _fifo,
+    "FIFO": _fifo("pipe.json"),
     "symlink loop": _loop("loop.json"),
     "folder": _folder,
     "too large": _sparse("huge.json", TOURNAMENT_MAX_BYTES + 1),
@@ -195,7 +196,7 @@ def test_the_reader_refuses_a_file_by_its_size_before_opening_it(tmp_path: Path,
     def no_open(*_args: Any, **_kwargs: Any) -> int:
         raise AssertionError("the file was opened")
 
-    monkeypatch.setattr(files.os, "open", no_open)
+    monkeypatch.setattr(os, "open", no_open)
     with pytest.raises(UnreadableFile, match=r"big.yaml is too large to read \(50.0 MB; the limit is 16.0 MB\)"):
         read_text(path)
 
@@ -346,8 +347,7 @@ BAD_SCENARIOS: dict[str, tuple[Maker, str]] = {
                      f"huge.yaml:1: file: {'{}'} is too large to read (50.0 MB; the limit is "
                      f"{SCENARIO_MAX_BYTES // (1024 * 1024)}.0 MB)"),
     "binary": (_write("binary.yaml", b"\x00\xff\xfe"), "binary.yaml:1: file:"),
-    "a FIFO": (lambda folder: (os.mkfifo(folder / "pipe.yaml"), folder / "pipe.yaml")[1],
-               "pipe.yaml:1: file: cannot read"),
+    "a FIFO": (_fifo("pipe.yaml"), "pipe.yaml:1: file: cannot read"),
 }
 
 

@@ -8,10 +8,14 @@ the seats and the factions rotate so that every bot plays every seat and every f
 equally often; exactly so when the number of games is a multiple of :func:`cycle_length`.
 
 Reproducibility: every game's seed comes from the run seed alone
-(:func:`ecliptic.sim.simulate.game_seeds`), its seating from its index, and its bots'
+(:func:`ecliptic.sim.simulate.seed_stream`), its seating from its index, and its bots'
 seeds from the game seed and the seat; the ratings are computed afterwards in game order.
 So the same seed gives the same results whatever the number of worker processes. Only the
 timing (seconds, milliseconds per decision) differs from run to run, and it is kept apart.
+The games are handed to the workers as they are ready for them
+(:func:`ecliptic.sim.simulate.play_in_order`), never listed beforehand; only the results
+of the games played are kept (the JSON lists each one), so memory grows with the games
+played, not with the games asked for.
 
 Long tournaments can be played in parts (several commands, machines or seeds) and
 merged afterwards (:func:`merge`, ``ecliptic tournament-merge a.json b.json``): each part's
@@ -30,15 +34,15 @@ import dataclasses
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.games import get_game
-from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, game_seeds
+from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, play_in_order, seed_stream
 
 Progress = Callable[[int, int], None]
 """Called after each game with (games done, games in all)."""
@@ -417,31 +421,17 @@ def run_tournament(
             bot.evaluator(game)
     cfg = {**dict(config or {}), "players": players}
     factions = faction_names(game_name)
-    tasks = [(game_name, cfg, i, s, seating(i, specs, players, factions), max_decisions)
-             for i, s in enumerate(game_seeds(seed, games))]
+    tasks = ((game_name, cfg, i, s, seating(i, specs, players, factions), max_decisions)
+             for i, s in enumerate(islice(seed_stream(seed), games)))
     start = time.perf_counter()
-    results = _run(tasks, workers, progress)
+    results: list[TournamentGame] = []
+    for result in play_in_order(_play_task, tasks, games, workers):
+        results.append(result)
+        if progress is not None:
+            progress(len(results), games)
     standings = standings_of(specs, results)
     return TournamentResult(game_name, players, games, seed, specs, cfg, standings, results,
                             time.perf_counter() - start)
-
-
-def _run(tasks: list[tuple[str, dict[str, Any], int, int, Seating, int]], workers: int,
-         progress: Progress | None) -> list[TournamentGame]:
-    results: list[TournamentGame] = []
-    if workers == 1:
-        for task in tasks:
-            results.append(_play_task(task))
-            if progress is not None:
-                progress(len(results), len(tasks))
-        return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_task, task) for task in tasks]
-        for future in as_completed(futures):
-            results.append(future.result())
-            if progress is not None:
-                progress(len(results), len(tasks))
-    return sorted(results, key=lambda r: r.index)
 
 
 def _game_from_json(index: int, g: Any, timing: Any, players: int, bots: Sequence[str]) -> TournamentGame:
