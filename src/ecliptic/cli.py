@@ -554,7 +554,7 @@ def calibrate(
         typer.echo(json.dumps(summary))
         return
     who = "heuristic bots" if not bots else ", ".join(lineup)
-    table = Table(box=box.SIMPLE_HEAD, title=f"{len(samples)} positions from {games} games of {who}")
+    table = Table(box=box.SIMPLE_HEAD, title=Text(f"{len(samples)} positions from {games} games of {who}"))
     for name in ("Future", "Positions", "Best T", "Loss at best", "Loss in use"):
         table.add_column(name, justify="right")
     for r in rows:
@@ -564,11 +564,11 @@ def calibrate(
     out.print(f"Fitted: temperature = {fit.end:g}, temperature_start = {fit.start:g}, "
               f"temperature_shape = {fit.shape:g} (log loss {fit.loss:.4f}; the weights in use "
               f"{summary['loss_in_use']:.4f}; the best single temperature, {constant:.2f} GP for the whole game, "
-              f"{constant_loss:.4f}; knowing nothing {math.log(players):.4f}).")
+              f"{constant_loss:.4f}; knowing nothing {math.log(players):.4f}).", markup=False)
     if tuned is not None:
         out.print(f"Tuned weights (log loss on the games learned from {tuned.train_before:.4f} -> "
                   f"{tuned.train_after:.4f}, on the games kept apart {tuned.test_before:.4f} -> "
-                  f"{tuned.test_after:.4f}); for the [default] table of weights/tauceti.toml:")
+                  f"{tuned.test_after:.4f}); for the [default] table of weights/tauceti.toml:", markup=False)
         for name, value in tuned.changes.items():
             out.print(f"{name} = {value:.4g}", markup=False, highlight=False)
 
