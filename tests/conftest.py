@@ -1,4 +1,5 @@
 """Every scenario file under tests/scenarios/ is a test; its failure text is the runner's report.
+Also: every test runs with a fixed, wide terminal (:func:`wide_terminal`).
 
 A scenario (docs/scenarios.md) is collected as one item named after its file. It
 carries the ``rules`` marker with the rule ids the scenario names, so
@@ -17,6 +18,18 @@ from ecliptic.scenario.format import ScenarioError, load_scenario
 from ecliptic.scenario.runner import ScenarioResult, format_result, run_file
 
 SCENARIOS = Path(__file__).parent / "scenarios"
+TERMINAL_COLUMNS = "400"
+"""Wider than any line a test reads, a message naming a long temporary path included."""
+
+
+@pytest.fixture(autouse=True)
+def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rich wraps output at the terminal's width, which it reads from ``COLUMNS`` (80 when it
+    cannot tell, as under ``CliRunner``): without this, a test reading a message that names a
+    temporary file would pass or fail by the length of the path, or by the tester's own
+    ``COLUMNS``. A test that needs another width says so (``CliRunner(env=...)``, ``Console(width=...)``)."""
+    monkeypatch.setenv("COLUMNS", TERMINAL_COLUMNS)
+    monkeypatch.delenv("TERMINAL_WIDTH", raising=False)  # Typer's own override of the width
 
 
 @pytest.fixture(autouse=True, scope="session")

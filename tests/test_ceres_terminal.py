@@ -27,8 +27,10 @@ COMETS = ("comets",)
 
 
 def console() -> tuple[Console, io.StringIO]:
+    """160 columns for the board; text lines are never wrapped (soft_wrap), so a message naming
+    a temporary file reads whole however long its path."""
     out = io.StringIO()
-    return Console(file=out, width=160, color_system=None, highlight=False), out
+    return Console(file=out, width=160, soft_wrap=True, color_system=None, highlight=False), out
 
 
 def session(lines: Any, **kwargs: Any) -> tuple[ct.CeresSession, io.StringIO]:

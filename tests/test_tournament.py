@@ -219,4 +219,19 @@ def test_the_merge_command_prints_one_table_and_refuses_bad_files(tmp_path: Path
     assert out.exit_code == 2 and "cannot read" in out.output
     bad.write_text("{nope")
     out = runner.invoke(app, ["tournament-merge", str(bad)])
-    assert out.exit_code == 2 and "is not JSON" in out.output
+    assert out.exit_code == 2 and "is not valid JSON" in out.output
+
+
+def test_text_in_square_brackets_is_printed_as_it_is_not_read_as_markup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rich reads ``[default]`` as a style: the calibrate command's pointer to the weights file's
+    [default] table lost its table name. (Bot names in the tournament table: test_bad_files.py.)"""
+    from ecliptic.bots import calibrate as cal
+
+    def tune(*_args: object, **_kwargs: object) -> cal.Tuned:
+        return cal.Tuned(None, {"card": 1.5}, 0.7, 0.6, 0.7, 0.65)
+
+    monkeypatch.setattr(cal, "tune", tune)
+    out = CliRunner().invoke(app, ["calibrate", "--games", "1", "--every", "20", "--players", "2", "--tune"])
+    assert out.exit_code == 0, out.output
+    assert "for the [default] table of weights/tauceti.toml:" in out.output
+    assert "card = 1.5" in out.output

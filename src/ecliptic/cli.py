@@ -68,7 +68,9 @@ def _console(stderr: bool = False) -> Console:
 
 
 def _fail(console: Console, message: str, code: int = EXIT_USAGE) -> typer.Exit:
-    console.print(Text(f"Error: {message}", style="bold red"))
+    """The error as one line (``soft_wrap``: Rich does not break it at the terminal's width, so
+    a message naming a long path reads, and is searched, as it was written)."""
+    console.print(Text(f"Error: {message}", style="bold red"), soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -126,25 +128,32 @@ class PlaySession(Session):
 
 
 def load_record(path: Path) -> GameRecord:
-    """``GameRecord.load``, also refusing a file that is not text at all (binary garbage)."""
-    try:
-        return GameRecord.load(path)
-    except UnicodeDecodeError:
-        raise SaveFileError(f"{path} is not a text file, so not an Ecliptic game record") from None
+    """``GameRecord.load``: any file that is not a record (binary, too large, not a regular file,
+    nested too deeply, ...) is a :class:`SaveFileError` saying why."""
+    return GameRecord.load(path)
 
 
 def load_game(path: Path) -> tuple[GameRecord, Any]:
     """Load a save file and replay it; any problem is a :class:`SaveFileError` with a message."""
     record = load_record(path)
+    _known_game(path, record)
+    return record, _replayed(path, record)
+
+
+def _known_game(path: Path, record: GameRecord) -> str:
     if record.game not in GAME_NAMES:
         raise SaveFileError(f"{path} is a record of the game {record.game!r}, which Ecliptic does not know")
+    return record.game
+
+
+def _replayed(path: Path, record: GameRecord, **options: Any) -> Any:
+    """``replay(record, **options)``; whatever stops it is a :class:`SaveFileError` naming the file."""
     try:
-        state = replay(record)
-    except SaveFileError:
-        raise
+        return replay(record, **options)
+    except SaveFileError as exc:
+        raise SaveFileError(f"{path}: {exc}") from None
     except Exception as exc:  # the record names actions the engine cannot replay
         raise SaveFileError(f"{path} cannot be replayed: {type(exc).__name__}: {exc}") from None
-    return record, state
 
 
 def _faction_names() -> list[str]:
@@ -502,23 +511,11 @@ def tournament_merge(
 ) -> None:
     """Merge tournaments of the same bots, game and configuration played in parts (several
     commands, machines or seeds) into one table: every game counts, ratings are computed again."""
-    from ecliptic.sim.tournament import TournamentResult, merge, tournament_table
+    from ecliptic.sim.tournament import load_tournament, merge, tournament_table
 
     out, err = _console(), _console(stderr=True)
-    parts = []
-    for path in files:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise _fail(err, f"cannot read {path}: {exc.strerror or exc}") from None
-        except json.JSONDecodeError as exc:
-            raise _fail(err, f"{path} is not JSON (line {exc.lineno}: {exc.msg})") from None
-        try:
-            parts.append(TournamentResult.from_json(data, str(path)))
-        except ValueError as exc:
-            raise _fail(err, str(exc)) from None
     try:
-        result = merge(parts)
+        result = merge([load_tournament(path) for path in files])
     except ValueError as exc:
         raise _fail(err, str(exc)) from None
     if json_output:
@@ -595,7 +592,7 @@ def calibrate(
         typer.echo(json.dumps(summary))
         return
     who = "heuristic bots" if not bots else ", ".join(lineup)
-    table = Table(box=box.SIMPLE_HEAD, title=f"{len(samples)} positions from {games} games of {who}")
+    table = Table(box=box.SIMPLE_HEAD, title=Text(f"{len(samples)} positions from {games} games of {who}"))
     for name in ("Future", "Positions", "Best T", "Loss at best", "Loss in use"):
         table.add_column(name, justify="right")
     for r in rows:
@@ -605,11 +602,11 @@ def calibrate(
     out.print(f"Fitted: temperature = {fit.end:g}, temperature_start = {fit.start:g}, "
               f"temperature_shape = {fit.shape:g} (log loss {fit.loss:.4f}; the weights in use "
               f"{summary['loss_in_use']:.4f}; the best single temperature, {constant:.2f} GP for the whole game, "
-              f"{constant_loss:.4f}; knowing nothing {math.log(players):.4f}).")
+              f"{constant_loss:.4f}; knowing nothing {math.log(players):.4f}).", markup=False)
     if tuned is not None:
         out.print(f"Tuned weights (log loss on the games learned from {tuned.train_before:.4f} -> "
                   f"{tuned.train_after:.4f}, on the games kept apart {tuned.test_before:.4f} -> "
-                  f"{tuned.test_after:.4f}); for the [default] table of weights/tauceti.toml:")
+                  f"{tuned.test_after:.4f}); for the [default] table of weights/tauceti.toml:", markup=False)
         for name, value in tuned.changes.items():
             out.print(f"{name} = {value:.4g}", markup=False, highlight=False)
 
@@ -704,27 +701,23 @@ def replay_command(
 
 
 def _print_log(console: Console, path: Path, record: GameRecord) -> Any:
-    """Replay the record, printing only public events: what a spectator would have seen."""
-    if record.game not in GAME_NAMES:
-        raise SaveFileError(f"{path} is a record of the game {record.game!r}, which Ecliptic does not know")
+    """Replay the record, then print its public events: what a spectator would have seen. A
+    record that does not replay to its end prints only the error."""
+    rules = get_game(_known_game(path, record))
+    public: list[Event] = []
+
+    def keep(_i: int, _action: Action, events: list[Event]) -> None:
+        public.extend(event for event in events if event.visible(None))
+
+    first_round = rules.observe(_replayed(path, record, upto=0), None).get("round", 0)
+    state = _replayed(path, record, on_event=keep)
     console.print(Text(f"{path}: {record.game}, config {json.dumps(record.config)}, seed {record.seed}, "
                        f"{len(record.actions)} actions", style="bold"))
-    rules = get_game(record.game)
-    first_round = rules.observe(replay(record, upto=0), None).get("round", 0)
     if first_round:
         console.print(Text(f"── Round {first_round} begins. ──", style="bold cyan"))
-
-    def show(_i: int, _action: Action, events: list[Event]) -> None:
-        for event in events:
-            if event.visible(None):
-                console.print(terminal.render_event(event))
-
-    try:
-        return replay(record, on_event=show)
-    except SaveFileError:
-        raise
-    except Exception as exc:
-        raise SaveFileError(f"{path} cannot be replayed: {type(exc).__name__}: {exc}") from None
+    for event in public:
+        console.print(terminal.render_event(event))
+    return state
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import EclipticError, SaveFileError
 from ecliptic.engine.events import Event
+from ecliptic.engine.files import UnreadableFile, read_json
 
 FORMAT = "ecliptic.record"
 VERSION = 1
@@ -67,17 +68,15 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: Path) -> GameRecord:
+        """Read a record or save file; a file that is not one (binary, too large, a FIFO, JSON
+        nested a thousand deep, ...) is a :class:`SaveFileError` saying why
+        (:mod:`ecliptic.engine.files`)."""
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise SaveFileError(f"cannot read {path}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise SaveFileError(f"{path} is not a text file, so not a save file") from None
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise SaveFileError(f"{path} is not valid JSON ({exc})") from None
-        return cls.from_json(data)
+            return cls.from_json(read_json(path))
+        except UnreadableFile as exc:
+            raise SaveFileError(str(exc)) from None
+        except SaveFileError as exc:
+            raise SaveFileError(f"{path}: {exc}") from None
 
 
 def state_digest(game: Any, state: Any) -> str:
@@ -104,6 +103,8 @@ def replay(
         state = game.new_game(record.config, record.seed)
     except (ValueError, TypeError) as exc:
         raise SaveFileError(f"the record's config is not valid: {exc}") from None
+    except Exception as exc:  # a config the game's own checks let through: still the file's fault
+        raise SaveFileError(f"the record's config is not valid: {type(exc).__name__}: {exc}") from None
     actions = record.actions if upto is None else record.actions[:upto]
     for i, text in enumerate(actions):
         try:

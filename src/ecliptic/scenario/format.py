@@ -36,6 +36,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ecliptic.engine.actions import Action
 from ecliptic.engine.codec import DecodeError, decode, encode
+from ecliptic.engine.files import UnreadableFile, check_depth, read_text, too_deep
 from ecliptic.scenario.adapters import ADAPTERS, GameAdapter, adapter_for, suggest
 
 FORMAT_NAME = "ecliptic-scenario"
@@ -48,6 +49,8 @@ STEP_KEYS = ("do", "by", "repeat", "until", "dice", "choices", "expect", "expect
              "expect_no_events", "expect_illegal", "note")
 SCRIPT_KEYS = ("dice", "choices")
 MAX_REPEAT = 1000
+MAX_FILE_BYTES = 1024 * 1024
+"""The largest scenario file read (the longest of tests/scenarios/ is a few kilobytes)."""
 
 
 # -- errors ------------------------------------------------------------------------------
@@ -810,20 +813,35 @@ class Scenario:
 
 
 def load_scenario(path: Path | str, text: str | None = None) -> Scenario:
-    """Read and check a scenario file; every mistake raises :class:`ScenarioError`."""
+    """Read and check a scenario file; every mistake raises :class:`ScenarioError`. The file is
+    read as every command reads its files (:func:`ecliptic.engine.files.read_text`: a folder, a
+    FIFO, a symlink loop, a file over :data:`MAX_FILE_BYTES` or one that is not UTF-8 is refused
+    before it is parsed)."""
     path = Path(path)
     file = str(path)
     if text is None:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ScenarioError(Where(file, 1, "file"), f"cannot read the file: {exc}") from None
+            text = read_text(path, max_bytes=MAX_FILE_BYTES)
+        except UnreadableFile as exc:
+            raise ScenarioError(Where(file, 1, "file"), str(exc)) from None
     return _Loader(path, text).load()
+
+
+def _node_children(node: Any) -> list[Any] | None:
+    if isinstance(node, MappingNode):
+        return [part for pair in node.value for part in pair]
+    return list(node.value) if isinstance(node, SequenceNode) else None
 
 
 def _compose(text: str, file: str) -> Node:
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+        # The loader walks the tree recursively: a tree that only just composed would overflow there.
+        check_depth(node, "the file", children=_node_children)
+    except UnreadableFile as exc:
+        raise ScenarioError(Where(file, 1, "YAML"), str(exc)) from None
+    except RecursionError:  # in the composer itself
+        raise ScenarioError(Where(file, 1, "YAML"), str(too_deep("the file"))) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1

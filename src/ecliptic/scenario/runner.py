@@ -14,6 +14,7 @@ field). ``run_paths`` and ``format_report`` are what ``ecliptic scenario run`` n
 from __future__ import annotations
 
 import copy
+import os
 import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -74,7 +75,7 @@ def display_path(path: Path) -> str:
     """A path relative to the working folder when it lies inside it (as a player typed it)."""
     try:
         return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside it, or a symlink loop (RuntimeError before 3.13)
         return str(path)
 
 
@@ -94,12 +95,16 @@ class Failure(Exception):
 
 
 def run_file(path: Path | str) -> ScenarioResult:
-    """Load and run one scenario file."""
+    """Load and run one scenario file. Whatever is wrong with the file, the result says so:
+    nothing it holds raises (so a run of many files goes on past a bad one)."""
     path = Path(path)
     try:
         scenario = load_scenario(path)
     except ScenarioError as exc:
         return ScenarioResult(path, "", "error", f"{exc.field}: {exc.message}", exc.line)
+    except Exception as exc:  # a mistake the loader's checks did not foresee: still the file's
+        return ScenarioResult(path, "", "error", f"file: cannot be loaded: {type(exc).__name__}: {exc}", 1,
+                              detail="".join(traceback.format_exception(exc)))
     return run_scenario(scenario)
 
 
@@ -112,17 +117,29 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
         status: Status = "error" if exc.scenario_fault else "failed"
         return ScenarioResult(scenario.path, scenario.title, status, exc.message,
                               exc.where.line if exc.where else None, scenario.rules, run.steps_run, exc.detail)
+    except Exception as exc:  # outside the engine's apply (already a crash report): see the message
+        # A setup can write a state the rules never reach (an empty decision stack, say); what
+        # crashes then is the file's doing. Without a setup it is the engine's.
+        status = "error" if scenario.setup else "failed"
+        where = scenario.setup_where if scenario.setup else None
+        why = " (the setup may have made a state the game cannot be in)" if scenario.setup else ""
+        return ScenarioResult(scenario.path, scenario.title, status,
+                              f"the run crashed after {run.steps_run} step(s): {type(exc).__name__}: {exc}{why}",
+                              where.line if where else None, scenario.rules, run.steps_run,
+                              "".join(traceback.format_exception(exc)))
     return ScenarioResult(scenario.path, scenario.title, "passed", rules=scenario.rules, steps_run=run.steps_run)
 
 
 def scenario_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
-    """The scenario files named or found (recursively) in folders, and the paths that do not exist."""
+    """The scenario files named or found (recursively) in folders, and the paths that do not
+    exist. A name that is there but is no file (a symlink loop, a FIFO) is run, so that its
+    report says what it is."""
     found: list[Path] = []
     missing: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
-        elif path.is_file():
+            found += sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and not p.is_dir())
+        elif os.path.lexists(path):
             found.append(path)
         else:
             missing.append(path)
@@ -153,10 +170,12 @@ class _Run:
         for op in self.sc.setup:
             self._setup(op)
         problems = self.adapter.problems(self.state)
+        where = self.sc.setup_where or self.sc.config_where or Where(str(self.sc.path), 1, "setup")
         if problems:
-            where = self.sc.setup_where or self.sc.config_where or Where(str(self.sc.path), 1, "setup")
             raise Failure(where, "after the setup the components do not add up (each card, token and cube "
                           "must be in exactly one place): " + "; ".join(problems), scenario_fault=True)
+        if self.sc.setup:
+            self._loadable(where)
         if not self.adapter.script_before_setup:
             self._load(self.sc.script)
         for step in self.sc.steps:
@@ -165,6 +184,16 @@ class _Run:
         for check in self.sc.expect:
             self._check(check, "")
         self._leftovers()
+
+    def _loadable(self, where: Where) -> None:
+        """The state the setup wrote must be one the game would load from a save file: the
+        game's own checks of a save (an unknown card, a decision no rule asks) refuse the
+        states its rules could never reach, before a step trips over them."""
+        try:
+            self.rules.from_json(self.rules.to_json(self.state))
+        except Exception as exc:  # a SaveFileError, or whatever a check the game lacks lets through
+            raise Failure(where, f"after the setup the state is not one the game can be in: {exc}",
+                          scenario_fault=True) from None
 
     def _new_state(self) -> Any:
         """The game of the config and seed. Where the game makes its random choices while setting

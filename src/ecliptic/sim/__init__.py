@@ -7,6 +7,7 @@ from ecliptic.sim.simulate import (
     SimulationSummary,
     game_seeds,
     play_one,
+    seed_stream,
     simulate,
 )
 
@@ -17,5 +18,6 @@ __all__ = [
     "SimulationSummary",
     "game_seeds",
     "play_one",
+    "seed_stream",
     "simulate",
 ]

@@ -2,28 +2,33 @@
 come from.
 
 Reproducibility: the run seed feeds one :class:`~ecliptic.engine.rng.Rng` that draws one
-u64 per game, in game order, before anything is played. Game ``i`` therefore always gets
-the same seed whatever plays it, in whichever order or process, and its bots are seeded from
+u64 per game, in game order (:func:`seed_stream`). Game ``i`` therefore always gets the
+same seed whatever plays it, in whichever order or process, and its bots are seeded from
 that game seed and their seat. Wall-clock timing is measured but kept apart
 (:attr:`SimulationSummary.timing`) from the deterministic results.
 
 Worker processes: ``simulate(..., workers=W)`` hands the games out in chunks to ``W``
-processes, each running :func:`play_one`; the results are put back in game order before
-they are summarized, so any number of workers gives the same summary. Workers are started
-by a fork server (a clean process that forks them), not by forking this one, which may be
-running threads (a progress bar): forking a threaded process can deadlock the child.
+processes, each running :func:`play_one`; the results are taken back in game order
+(:func:`play_in_order`, which the tournaments use too), so any number of workers gives the
+same summary. Seeds, games and results are drawn and folded one at a time, a few chunks
+ahead: memory does not grow with the number of games, so ``--games 100000000000`` is
+bounded by time, not by a list. Workers are started by a fork server (a clean process that
+forks them), not by forking this one, which may be running threads (a progress bar):
+forking a threaded process can deadlock the child.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, TypeVar
 
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.errors import EclipticError
@@ -35,6 +40,8 @@ MAX_DECISIONS = 100_000
 
 Progress = Callable[[int, int], None]
 """Called after each game with (games done, games in all)."""
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class SimulationError(EclipticError, RuntimeError):
@@ -121,10 +128,17 @@ class SimulationSummary:
         return out
 
 
-def game_seeds(seed: int, games: int) -> list[int]:
-    """The seed of every game of a run, fixed by the run seed alone."""
+def seed_stream(seed: int) -> Iterator[int]:
+    """The seeds of a run's games, game 0 first, drawn as they are needed (a run of 10**11
+    games never holds 10**11 seeds), fixed by the run seed alone."""
     rng = Rng.from_seed(seed)
-    return [rng.next_u64() for _ in range(games)]
+    while True:
+        yield rng.next_u64()
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """The seed of every game of a run (the first ``games`` of :func:`seed_stream`)."""
+    return list(islice(seed_stream(seed), games))
 
 
 def play_one(
@@ -226,29 +240,6 @@ def summarize(
     return tally.summary(game_name, players, seed, bot, config, ordered, seconds)
 
 
-class _InOrder:
-    """Receives results in any order and folds them into a :class:`Tally` in game order (the
-    float sums of 1/k wins depend on the order), keeping them only if asked to."""
-
-    def __init__(self, total: int, keep: bool, progress: Progress | None) -> None:
-        self.tally = Tally()
-        self.kept: list[GameResult] = []
-        self.waiting: dict[int, GameResult] = {}
-        self.received = 0
-        self.total, self.keep, self.progress = total, keep, progress
-
-    def receive(self, result: GameResult) -> None:
-        self.waiting[result.index] = result
-        while self.tally.games in self.waiting:
-            r = self.waiting.pop(self.tally.games)
-            self.tally.add(r)
-            if self.keep:
-                self.kept.append(r)
-        self.received += 1
-        if self.progress is not None:
-            self.progress(self.received, self.total)
-
-
 def simulate(
     game_name: str,
     players: int,
@@ -278,16 +269,16 @@ def simulate(
     get_game(game_name)
     cfg = {**dict(config or {}), "players": players}
     tasks = (_Task(game_name, cfg, game_seed, bot, i, max_decisions)
-             for i, game_seed in enumerate(game_seeds(seed, games)))
+             for i, game_seed in enumerate(islice(seed_stream(seed), games)))
     start = time.perf_counter()
-    fold = _InOrder(games, keep_results, progress)
-    size = _chunk_size(games, workers)
-    if workers == 1 or size >= games:
-        for task in tasks:
-            fold.receive(task.play())
-    else:
-        _play_in_workers(_chunks(tasks, size), workers, fold)
-    return fold.tally.summary(game_name, players, seed, bot, cfg, fold.kept, time.perf_counter() - start)
+    tally, kept = Tally(), []
+    for result in play_in_order(_Task.play, tasks, games, workers):
+        tally.add(result)
+        if keep_results:
+            kept.append(result)
+        if progress is not None:
+            progress(tally.games, games)
+    return tally.summary(game_name, players, seed, bot, cfg, kept, time.perf_counter() - start)
 
 
 def all_cores() -> int:
@@ -314,9 +305,43 @@ class _Task:
                         max_decisions=self.max_decisions)
 
 
-def _play_chunk(chunk: list[_Task]) -> list[GameResult]:
+def play_in_order(play: Callable[[T], R], tasks: Iterable[T], count: int,
+                  workers: int) -> Generator[R, None, None]:
+    """``map(play, tasks)`` for ``count`` tasks, played by ``workers`` processes in chunks, the
+    results in task order (a run's figures are summed in game order: float sums of 1/k wins
+    depend on it). Tasks are drawn only as workers are ready for them and results are given
+    up as soon as they are in order, a few chunks per worker at most in flight: memory does
+    not grow with ``count``. ``play`` must be picklable (a module-level function). One worker,
+    or too few tasks to share out, plays them in this process."""
+    size = _chunk_size(count, workers)
+    if workers == 1 or size >= count:
+        yield from map(play, tasks)
+        return
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(), initializer=_leave_interrupts)
+    in_flight: deque[Future[list[R]]] = deque()
+    try:
+        for chunk in _chunks(iter(tasks), size):
+            if len(in_flight) >= 4 * workers:
+                yield from in_flight.popleft().result()
+            in_flight.append(pool.submit(_play_chunk, play, chunk))
+        while in_flight:
+            yield from in_flight.popleft().result()
+    except BaseException:  # a game failed, Ctrl-C, or the caller stopped: drop the games still queued
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _leave_interrupts() -> None:
+    """Workers ignore Ctrl-C (SIGINT reaches the whole process group): this process alone
+    answers it, by cancelling the games still queued. A worker interrupted in the middle of
+    taking a task off the shared queue would leave its lock held, and the run hung for good."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_chunk(play: Callable[[T], R], chunk: list[T]) -> list[R]:
     """What a worker process runs: a few games, in order."""
-    return [task.play() for task in chunk]
+    return [play(task) for task in chunk]
 
 
 def _chunk_size(games: int, workers: int) -> int:
@@ -325,34 +350,9 @@ def _chunk_size(games: int, workers: int) -> int:
     return max(1, min(16, games // (workers * 8)))
 
 
-def _chunks(tasks: Iterator[_Task], size: int) -> Iterator[list[_Task]]:
+def _chunks(tasks: Iterator[T], size: int) -> Iterator[list[T]]:
     while chunk := list(islice(tasks, size)):
         yield chunk
-
-
-def _play_in_workers(chunks: Iterator[list[_Task]], workers: int, fold: _InOrder) -> None:
-    """A few chunks per worker in flight at a time (not the whole run: memory stays flat)."""
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context())
-    pending: set[Future[list[GameResult]]] = set()
-
-    def receive(done: set[Future[list[GameResult]]]) -> None:
-        for future in done:
-            for result in future.result():
-                fold.receive(result)
-
-    try:
-        for chunk in chunks:
-            if len(pending) >= 4 * workers:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                receive(done)
-            pending.add(pool.submit(_play_chunk, chunk))
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            receive(done)
-    except BaseException:  # a game failed (or Ctrl-C): do not play the games still queued
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown()
 
 
 def _worker_context() -> multiprocessing.context.BaseContext:

@@ -8,10 +8,14 @@ the seats and the factions rotate so that every bot plays every seat and every f
 equally often; exactly so when the number of games is a multiple of :func:`cycle_length`.
 
 Reproducibility: every game's seed comes from the run seed alone
-(:func:`ecliptic.sim.simulate.game_seeds`), its seating from its index, and its bots'
+(:func:`ecliptic.sim.simulate.seed_stream`), its seating from its index, and its bots'
 seeds from the game seed and the seat; the ratings are computed afterwards in game order.
 So the same seed gives the same results whatever the number of worker processes. Only the
 timing (seconds, milliseconds per decision) differs from run to run, and it is kept apart.
+The games are handed to the workers as they are ready for them
+(:func:`ecliptic.sim.simulate.play_in_order`), never listed beforehand; only the results
+of the games played are kept (the JSON lists each one), so memory grows with the games
+played, not with the games asked for.
 
 Long tournaments can be played in parts (several commands, machines or seeds) and
 merged afterwards (:func:`merge`, ``ecliptic tournament-merge a.json b.json``): each part's
@@ -30,18 +34,22 @@ import dataclasses
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
 from typing import Any
 
 from ecliptic.bots.base import bot_seed, make_bot
+from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.games import get_game
-from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, game_seeds
+from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, play_in_order, seed_stream
 
 Progress = Callable[[int, int], None]
 """Called after each game with (games done, games in all)."""
 
 Z95 = 1.959963984540054
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""The largest tournament file read: some 300,000 games of four players (about 800 bytes each)."""
 
 
 @dataclass(frozen=True)
@@ -173,24 +181,113 @@ class TournamentResult:
     def from_json(cls, data: Any, source: str = "the tournament") -> TournamentResult:
         """Read back what :meth:`to_json` wrote (``ecliptic tournament --json``), for
         :func:`merge`. Files written before the games' returns were kept are read too: their
-        winners are the seats in first place. A malformed file raises ``ValueError``."""
+        winners are the seats in first place. Every value the standings and the table use is
+        checked (a count that is a count, one entry per seat, a return between 0 and 1), so a
+        malformed or hand-edited file raises ``ValueError`` saying what is wrong, and nothing
+        later fails on it."""
         try:
-            games = data["results"]
-            timing = data.get("timing", {}).get("games") or [{}] * len(games)
-            if len(timing) != len(games):
-                raise ValueError("its timing does not list every game")
-            results = [_game_from_json(i, g, t) for i, (g, t) in enumerate(zip(games, timing, strict=True))]
-            bots = [str(b) for b in data["bots"]]
-            result = cls(str(data["game"]), int(data["players"]), len(results), int(data["seed"]), bots,
-                         dict(data["config"]), standings_of(bots, results), results,
-                         float(data.get("timing", {}).get("seconds", 0.0)),
-                         tuple(int(s) for s in data.get("merged_seeds", ())))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
-            raise ValueError(f"{source} is not the JSON of `ecliptic tournament --json` ({why})") from None
-        if int(data["games"]) != len(results):
-            raise ValueError(f"{source} says {data['games']} games but lists {len(results)}")
-        return result
+            return cls._from_json(data)
+        except _Malformed as exc:
+            raise ValueError(f"{source} is not the JSON of `ecliptic tournament --json` ({exc})") from None
+
+    @classmethod
+    def _from_json(cls, data: Any) -> TournamentResult:
+        data = _table(data, "the file")
+        players = _whole(_field(data, "players"), "'players'", low=1)
+        bots = list(_texts(_field(data, "bots"), "'bots'"))
+        if not bots:
+            raise _Malformed("'bots' names no bot")
+        games = _field(data, "results")
+        if not isinstance(games, list):
+            raise _Malformed(f"'results' must be the list of games, not {_shown(games)}")
+        timing = _table(data.get("timing", {}), "'timing'")
+        per_game = timing.get("games") or [{}] * len(games)
+        if not isinstance(per_game, list) or len(per_game) != len(games):
+            raise _Malformed("its timing does not list every game")
+        results = [_game_from_json(i, g, t, players, bots) for i, (g, t) in enumerate(zip(games, per_game,
+                                                                                           strict=True))]
+        count = _whole(_field(data, "games"), "'games'", low=0)
+        if count != len(results):
+            raise _Malformed(f"it says {count} games but lists {len(results)}")
+        merged = data.get("merged_seeds", [])
+        if not isinstance(merged, list):
+            raise _Malformed(f"'merged_seeds' must be a list of seeds, not {_shown(merged)}")
+        return cls(_text(_field(data, "game"), "'game'"), players, len(results), _whole(_field(data, "seed"), "'seed'"),
+                   bots, _table(_field(data, "config"), "'config'"), standings_of(bots, results), results,
+                   _number(timing.get("seconds", 0.0), "'timing.seconds'", low=0.0),
+                   tuple(_whole(x, "a merged seed") for x in merged))
+
+
+def load_tournament(path: Path) -> TournamentResult:
+    """A tournament's JSON file (``ecliptic tournament --json > FILE``), read as every command
+    reads its files (:mod:`ecliptic.engine.files`); any problem is a ``ValueError`` saying it."""
+    try:
+        data = read_json(path, max_bytes=MAX_FILE_BYTES)
+    except UnreadableFile as exc:
+        raise ValueError(str(exc)) from None
+    return TournamentResult.from_json(data, str(path))
+
+
+class _Malformed(ValueError):
+    """One value of a tournament file is not what :meth:`TournamentResult.to_json` writes."""
+
+
+_MISSING: Any = object()
+"""What :func:`_field` gives for a key the file does not have."""
+
+
+def _field(table: dict[str, Any], key: str) -> Any:
+    return table.get(key, _MISSING)
+
+
+def _shown(value: Any) -> str:
+    if value is _MISSING:
+        return "missing"
+    text = "null" if value is None else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _table(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Malformed(f"{what} must be a table, not {_shown(value)}")
+    return value
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise _Malformed(f"{what} must be text, not {_shown(value)}")
+    return value
+
+
+def _texts(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise _Malformed(f"{what} must be a list of texts, not {_shown(value)}")
+    return tuple(value)
+
+
+def _whole(value: Any, what: str, *, low: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _Malformed(f"{what} must be a whole number, not {_shown(value)}")
+    if low is not None and value < low:
+        raise _Malformed(f"{what} must be at least {low}, not {_shown(value)}")
+    return value
+
+
+def _number(value: Any, what: str, *, low: float | None = None, high: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise _Malformed(f"{what} must be a number, not {_shown(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise _Malformed(f"{what} must be between {low} and {high}, not {_shown(value)}")
+    return float(value)
+
+
+def _per_seat(value: Any, what: str, seats: int, *, may_be_empty: bool = False) -> list[Any]:
+    """A list with one entry per seat (or none, where older files kept none)."""
+    if not isinstance(value, list) or not (len(value) == seats or (may_be_empty and not value)):
+        have = (f"{len(value)} entr{'y' if len(value) == 1 else 'ies'}" if isinstance(value, list)
+                else _shown(value))
+        raise _Malformed(f"{what} must list one entry per seat ({seats}), not {have}")
+    return value
 
 
 # Statistics ---------------------------------------------------------------------------
@@ -324,47 +421,49 @@ def run_tournament(
             bot.evaluator(game)
     cfg = {**dict(config or {}), "players": players}
     factions = faction_names(game_name)
-    tasks = [(game_name, cfg, i, s, seating(i, specs, players, factions), max_decisions)
-             for i, s in enumerate(game_seeds(seed, games))]
+    tasks = ((game_name, cfg, i, s, seating(i, specs, players, factions), max_decisions)
+             for i, s in enumerate(islice(seed_stream(seed), games)))
     start = time.perf_counter()
-    results = _run(tasks, workers, progress)
+    results: list[TournamentGame] = []
+    for result in play_in_order(_play_task, tasks, games, workers):
+        results.append(result)
+        if progress is not None:
+            progress(len(results), games)
     standings = standings_of(specs, results)
     return TournamentResult(game_name, players, games, seed, specs, cfg, standings, results,
                             time.perf_counter() - start)
 
 
-def _run(tasks: list[tuple[str, dict[str, Any], int, int, Seating, int]], workers: int,
-         progress: Progress | None) -> list[TournamentGame]:
-    results: list[TournamentGame] = []
-    if workers == 1:
-        for task in tasks:
-            results.append(_play_task(task))
-            if progress is not None:
-                progress(len(results), len(tasks))
-        return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_task, task) for task in tasks]
-        for future in as_completed(futures):
-            results.append(future.result())
-            if progress is not None:
-                progress(len(results), len(tasks))
-    return sorted(results, key=lambda r: r.index)
-
-
-def _game_from_json(index: int, g: Mapping[str, Any], timing: Mapping[str, Any]) -> TournamentGame:
-    ranks = tuple(float(r) for r in g["ranks"])
+def _game_from_json(index: int, g: Any, timing: Any, players: int, bots: Sequence[str]) -> TournamentGame:
+    at = f"game {index + 1}:"
+    g, timing = _table(g, f"{at} its result"), _table(timing, f"{at} its timing")
+    seats = _texts(_field(g, "bots"), f"{at} 'bots'")
+    _per_seat(list(seats), f"{at} 'bots'", players)
+    strangers = [b for b in seats if b not in bots]
+    if strangers:
+        raise _Malformed(f"{at} {strangers[0]!r} plays, but it is not one of the tournament's bots")
+    ranks = tuple(_number(r, f"{at} a rank", low=1, high=players) for r in _per_seat(_field(g, "ranks"),
+                                                                                        f"{at} 'ranks'", players))
     if "returns" in g:
-        returns = tuple(float(r) for r in g["returns"])
+        returns = tuple(_number(r, f"{at} a return", low=0, high=1)
+                        for r in _per_seat(g["returns"], f"{at} 'returns'", players))
+        if sum(returns) > 1 + 1e-9:
+            raise _Malformed(f"{at} its returns add up to {sum(returns):g}, more than the one win there is")
     else:  # an older file: the winners are the seats in first place, sharing the win
         first = [i for i, r in enumerate(ranks) if r == min(ranks)]
         returns = tuple(1.0 / len(first) if i in first else 0.0 for i in range(len(ranks)))
-    bots = tuple(str(b) for b in g["bots"])
-    if not len(bots) == len(ranks) == len(returns) == len(g["gp"]):
-        raise ValueError(f"game {index + 1} lists {len(bots)} bots and {len(ranks)} ranks")
-    return TournamentGame(index, int(g["seed"]), bots, tuple(str(f) for f in g["factions"]),
-                          tuple(float(x) for x in g["gp"]), returns, ranks, int(g.get("rounds", 0)),
-                          int(g.get("decisions", 0)), tuple(float(x) for x in timing.get("think_seconds", ())),
-                          tuple(int(x) for x in timing.get("seat_decisions", ())))
+    factions = _texts(g.get("factions", []), f"{at} 'factions'")
+    _per_seat(list(factions), f"{at} 'factions'", players, may_be_empty=True)
+    gp = tuple(_number(x, f"{at} a GP total") for x in _per_seat(_field(g, "gp"), f"{at} 'gp'", players))
+    think = _per_seat(timing.get("think_seconds", []), f"{at} 'think_seconds'", players, may_be_empty=True)
+    decided = _per_seat(timing.get("seat_decisions", []), f"{at} 'seat_decisions'", players, may_be_empty=True)
+    if len(think) != len(decided):
+        raise _Malformed(f"{at} its timing lists {len(think)} thinking times for {len(decided)} seat decisions")
+    return TournamentGame(index, _whole(_field(g, "seed"), f"{at} 'seed'"), seats, factions, gp, returns, ranks,
+                          _whole(g.get("rounds", 0), f"{at} 'rounds'", low=0),
+                          _whole(g.get("decisions", 0), f"{at} 'decisions'", low=0),
+                          tuple(_number(x, f"{at} a thinking time", low=0) for x in think),
+                          tuple(_whole(x, f"{at} a count of decisions", low=0) for x in decided))
 
 
 def merge(parts: Sequence[TournamentResult]) -> TournamentResult:
@@ -456,7 +555,7 @@ def tournament_table(result: TournamentResult) -> Any:
     ms = result.timing["ms_per_decision"]
     for s in sorted(result.standings, key=lambda s: -s.ordinal):
         lo, hi = s.interval
-        table.add_row(s.bot, str(s.seat_games), f"{s.wins:.4g}", f"{s.win_rate:.1%}", f"{lo:.1%}–{hi:.1%}",
+        table.add_row(Text(s.bot), str(s.seat_games), f"{s.wins:.4g}", f"{s.win_rate:.1%}", f"{lo:.1%}–{hi:.1%}",
                       f"{s.mean_gp:.2f}", f"{s.mean_rank:.2f}", f"{s.mu:.1f}±{s.sigma:.1f}",
                       f"{ms[s.bot]:.1f}" if s.decisions else "–")
     footer = Text(f"Games = seat-games; {points} and Rank are means; Rating = openskill Plackett-Luce mu±sigma. "

@@ -43,6 +43,7 @@ from ecliptic.bots.base import Bot, BotSpecError, bot_seed, make_bot
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.engine.record import GameRecord, state_digest
 from ecliptic.ui import terminal
 
@@ -89,12 +90,22 @@ def write_save(path: Path, record: GameRecord, meta: dict[str, Any]) -> None:
 
 
 def read_meta(path: Path) -> dict[str, Any]:
-    """The ``cli`` table of a save file; empty when there is none or the file cannot be read."""
+    """The ``cli`` table of a save file, without a ``human_seat`` that is not a seat number or
+    ``bots`` that are not a list of bot texts (a hand-edited table: ignored, never a crash).
+    Empty when there is none or the file cannot be read."""
     try:
-        meta = json.loads(path.read_text()).get(CLI_META)
-    except (OSError, ValueError, AttributeError):
+        data = read_json(path)
+    except UnreadableFile:
         return {}
-    return meta if isinstance(meta, dict) else {}
+    meta = data.get(CLI_META) if isinstance(data, dict) else None
+    if not isinstance(meta, dict):
+        return {}
+    seat, bots = meta.get("human_seat"), meta.get("bots")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        meta.pop("human_seat", None)
+    if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
+        meta.pop("bots", None)
+    return meta
 
 
 def _umask() -> int:
