@@ -8,6 +8,7 @@ reinforcement-learning agents get a fixed-size mask.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -36,6 +37,23 @@ class Action(NamedTuple):
 
 
 _new_tuple = tuple.__new__
+
+_NUMBER = re.compile(r"-?[0-9]{1,9}")
+
+
+def number(text: str) -> int | None:
+    """The integer an action argument spells in ASCII digits (a leading ``-`` allowed), else
+    ``None``. ``str.isdigit`` lets ``³`` through to an ``int()`` that raises, and ``int()``
+    alone reads ``٣``, ``+3``, ``1_0`` and `` 3``: notation that is not the canonical one."""
+    return int(text) if _NUMBER.fullmatch(text) else None
+
+
+def well_formed(action: object) -> bool:
+    """Is ``action`` an :class:`Action` of a text verb and a tuple of text arguments? (What
+    the rules modules may assume of any action they are asked about.)"""
+    return (type(action) is Action and type(action.verb) is str
+            and type(action.args) is tuple
+            and all(type(arg) is str for arg in action.args))
 
 
 def act(verb: str, *args: object) -> Action:

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, Self, TypeVar, get_origin, get_type_hints
 
-from ecliptic.engine.actions import Action, ActionSpace
+from ecliptic.engine.actions import Action, ActionSpace, well_formed
 from ecliptic.engine.codec import DecodeError, decode, encode
 from ecliptic.engine.errors import IllegalAction, SaveFileError
 from ecliptic.engine.events import Event
@@ -239,6 +240,10 @@ def say(ev: list[Event], kind: str, text: str, /, *, to: Iterable[int] | None = 
 
 _SPACES: dict[type, ActionSpace] = {}
 
+_SHORT = reprlib.Repr()
+"""Shows what was given instead of an action, shortened (it may be a long string or list)."""
+_SHORT.maxstring = _SHORT.maxother = 80
+
 
 class RulesGame(Generic[S, D, C]):
     """The generic half of the engine contract, shared by every game.
@@ -277,6 +282,10 @@ class RulesGame(Generic[S, D, C]):
     def _not_offered(self, action: Action) -> IllegalAction:
         return IllegalAction(self.not_offered_rule, f"{action} is not available now")
 
+    def _malformed(self, action: object) -> IllegalAction:
+        return IllegalAction("NOTATION", f"{_SHORT.repr(action)} is not an action: a verb and a "
+                             "tuple of text arguments, as Action.parse('GO 05') gives")
+
     def _problems(self, state: S) -> list[str]:
         """Broken conservation laws; a save file whose state has any is refused."""
         return []
@@ -302,14 +311,25 @@ class RulesGame(Generic[S, D, C]):
         return sorted(set(self.kinds[d.kind].legal(state, d)))
 
     def why_not(self, state: S, action: Action) -> IllegalAction | None:
-        """``None`` if ``action`` is legal now, else the refusal naming the broken rule."""
+        """``None`` if ``action`` is legal now, else the refusal naming the broken rule (also for
+        anything that is not an action at all: ``None``, a number, ``Action("GO", (5,))``)."""
         if state.is_over or not state.stack:
             return self._game_over()
+        if action.__class__ is not Action:
+            return self._malformed(action)
         d = state.stack[-1]
         kind = self.kinds[d.kind]
-        reason = kind.why_not(state, d, action)
-        if reason is None and not kind.offers(state, d, action):
-            reason = self._not_offered(action)
+        try:
+            reason = kind.why_not(state, d, action)
+            if reason is None and not kind.offers(state, d, action):
+                reason = self._not_offered(action)
+        except Exception:
+            # The rules modules assume text arguments. Checking that on every call would tax
+            # the bots' millions of calls; an action that is not well formed is refused here,
+            # once it has failed. (Equal to none of the options, it can never reach perform.)
+            if well_formed(action):
+                raise
+            return self._malformed(action)
         return reason
 
     def apply(self, state: S, action: Action | str) -> list[Event]:

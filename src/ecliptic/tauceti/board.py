@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 
+from ecliptic.engine.actions import number
 from ecliptic.tauceti.state import State
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -27,10 +28,8 @@ def parse_cell(text: str) -> Cell | None:
     parts = text.split(",")
     if len(parts) != 2:
         return None
-    try:
-        return int(parts[0]), int(parts[1])
-    except ValueError:
-        return None
+    q, r = number(parts[0]), number(parts[1])
+    return None if q is None or r is None else (q, r)
 
 
 def distance_from_centre(cell: Cell) -> int:
