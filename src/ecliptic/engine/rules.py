@@ -365,7 +365,9 @@ class RulesGame(Generic[S, D, C]):
 
     def from_json(self, data: Any) -> S:
         """A state from a save; :class:`SaveFileError` if it is foreign, of another version,
-        does not match the schema, or breaks a conservation law of the components."""
+        does not match the schema, breaks a conservation law of the components, names what
+        the game does not have (a decision kind, a seat, a tile, a card) or leaves the current
+        player without a legal action: a loaded state plays on without an error."""
         if not isinstance(data, dict) or data.get("format") != self.state_format:
             raise SaveFileError(f"this is not a {self.title} save file")
         if data.get("version") != self.format_version:
@@ -377,6 +379,9 @@ class RulesGame(Generic[S, D, C]):
             raise SaveFileError(f"the save file is corrupt at {exc}") from None
         try:
             found = self._problems(state)
+            if not found and not state.is_over and not self.legal_actions(state):
+                found = [f"stack[{len(state.stack) - 1}]: the {state.stack[-1].kind} decision of seat "
+                         f"{state.stack[-1].player} offers no legal action"]
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             found = [f"{type(exc).__name__}: {exc}"]
         if found:
