@@ -8,14 +8,18 @@
 
 from __future__ import annotations
 
+import copy
 import random
+from functools import cache
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ecliptic.ceres.game import Ceres
 from ecliptic.engine.actions import Action, number
-from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.errors import IllegalAction, SaveFileError
 from ecliptic.engine.rules import RulesGame
 from ecliptic.tauceti.game import TauCeti
 
@@ -131,3 +135,139 @@ def test_the_config_dataclass_itself_checks_its_values() -> None:
         Config(layout="spiral")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="players: expected int, got True"):
         CeresConfig(players=True)
+
+
+# -- item 4: from_json refuses what the rules could not play on ----------------------
+
+def _saves(name: str, config: dict[str, Any], seeds: range, kinds: set[str]) -> list[dict[str, Any]]:
+    """Saves of real games after the first round, at the first decision of each of ``kinds``."""
+    game = GAMES[name]
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for seed in seeds:
+        state = game.new_game(config, seed)
+        rng = random.Random(seed)
+        while not state.is_over and seen != kinds:
+            kind = state.stack[-1].kind
+            if kind in kinds and kind not in seen and state.round > 1:
+                seen.add(kind)
+                out.append(game.to_json(state))
+            game.apply(state, rng.choice(game.legal_actions(state)))
+    return out
+
+
+@cache
+def _mid_game_saves() -> dict[str, list[dict[str, Any]]]:
+    return {
+        "tauceti": _saves("tauceti", CONFIGS["tauceti"], range(1, 4),
+                          {"turn", "move", "sell", "virus", "damage", "reroll", "keep_mission", "enlighten"})
+        + _saves("tauceti", {"players": 4, "layout": "preset"}, range(7, 11),
+                 {"claim", "keep_specialist", "repair", "battle_shield", "battle_attack", "battle_takeover"}),
+        "ceres": _saves("ceres", CONFIGS["ceres"], range(1, 3), {"turn", "tail", "comet_probe"})
+        + _saves("ceres", {"players": 2}, range(3, 4), {"turn"}),
+    }
+
+
+def _sites(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], str, Any]]:
+    """Every single-value mutation of a saved state: a number changed (by one, to -1, to seat
+    7), a string made an unknown id, a key deleted, a list element deleted or doubled."""
+    out: list[tuple[tuple[Any, ...], str, Any]] = []
+    if path:
+        if type(node) is int:
+            out += [(path, "set", v) for v in sorted({node + 1, node - 1, -1, 7})]
+        elif type(node) is str:
+            out.append((path, "set", "ZZ9"))
+        out.append((path, "del", None))
+        if type(path[-1]) is int:
+            out.append((path, "double", None))
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in children:
+        out += _sites(value, (*path, key))
+    return out
+
+
+def _mutated(save: dict[str, Any], path: tuple[Any, ...], op: str, value: Any) -> dict[str, Any]:
+    data = copy.deepcopy(save)
+    parent = data["state"]
+    for key in path[:-1]:
+        parent = parent[key]
+    if op == "set":
+        parent[path[-1]] = value
+    elif op == "del":
+        del parent[path[-1]]
+    else:
+        parent.insert(path[-1], copy.deepcopy(parent[path[-1]]))
+    return data
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_a_save_changed_in_one_value_is_refused_or_plays_on(name: str, data: st.DataObject) -> None:
+    game = GAMES[name]
+    saves = _mid_game_saves()[name]
+    save = data.draw(st.sampled_from(saves), label="save")
+    path, op, value = data.draw(st.sampled_from(_sites(save["state"])), label="mutation")
+    try:
+        state = game.from_json(_mutated(save, path, op, value))
+    except SaveFileError:
+        return
+    rng = random.Random(data.draw(st.integers(0, 2**16), label="seed"))
+    game.observe(state, state.current_player)
+    for _ in range(120):
+        if state.is_over:
+            break
+        game.apply(state, rng.choice(game.legal_actions(state)))
+
+
+def _tauceti_save(kind: str) -> dict[str, Any]:
+    return next(s for s in _mid_game_saves()["tauceti"] if s["state"]["stack"][-1]["kind"] == kind)
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda s: s["stack"][-1].update(kind="teleport"), r"stack\[\d\]\.kind: unknown decision kind 'teleport'"),
+    (lambda s: s["stack"][-1].update(player=7), r"stack\[\d\]\.player: 7 is not a seat"),
+    (lambda s: s["stack"][-1]["data"].pop("left"), r"stack\[\d\]\.data\.left: missing"),
+    (lambda s: s["stack"][-1]["data"].update(left="two"), r"stack\[\d\]\.data\.left: expected int, got 'two'"),
+    (lambda s: s["stack"][-1]["data"]["path"].append("99"), "move decision of seat .*: its path is not on the map"),
+    (lambda s: s["players"][0].update(position="99"), r"players\[0\]\.position: '99' is not a tile on the map"),
+    (lambda s: s["players"][0]["hand"].append("S99"), r"players\[0\]\.hand: unknown \['S99'\]"),
+    (lambda s: s["layout"].update({"99": [9, 9]}), r"tiles: unknown \['99'\]"),
+    (lambda s: s["market"].pop("Military"), r"market: missing \['Military'\]"),
+    (lambda s: s.update(first_player=7), "first_player: 7 is not a seat"),
+])
+def test_a_tau_ceti_save_that_names_what_the_game_does_not_have_is_refused_naming_the_field(
+        change: Any, field: str) -> None:
+    """Before, each of these loaded and ``legal_actions``/``apply`` raised KeyError/IndexError."""
+    save = copy.deepcopy(_tauceti_save("move"))
+    change(save["state"])
+    with pytest.raises(SaveFileError, match=field):
+        TauCeti().from_json(save)
+
+
+def test_a_ceres_save_with_a_decision_of_no_kind_or_seat_is_refused_naming_the_field() -> None:
+    game = Ceres()
+    save = copy.deepcopy(_mid_game_saves()["ceres"][0])
+    save["state"]["stack"][-1]["player"] = 7
+    with pytest.raises(SaveFileError, match=r"stack\[\d\]\.player: 7 is not a seat"):
+        game.from_json(save)
+    save["state"]["stack"][-1].update(player=0, kind="teleport")
+    with pytest.raises(SaveFileError, match=r"stack\[\d\]\.kind: unknown decision kind 'teleport'"):
+        game.from_json(save)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_decision_kind_has_its_data_shape(name: str) -> None:
+    """A new decision kind cannot be forgotten by the save check."""
+    from ecliptic.ceres import invariants as ceres_invariants
+    from ecliptic.tauceti import invariants as tauceti_invariants
+
+    shapes = {"tauceti": tauceti_invariants.DECISION_DATA, "ceres": ceres_invariants.DECISION_DATA}[name]
+    assert set(shapes) == set(GAMES[name].kinds)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_mid_game_saves_load_and_hold_every_decision_data_shape(name: str) -> None:
+    game = GAMES[name]
+    for save in _mid_game_saves()[name]:
+        assert game.to_json(game.from_json(save)) == save

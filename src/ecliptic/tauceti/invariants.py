@@ -239,6 +239,7 @@ def _reference_problems(state: State, out: list[str]) -> None:
     seat_problems("first_player", state.first_player, seats, out)
     seat_problems("turn_seat", state.turn_seat, seats, out)
     seat_problems("setup_seat", state.setup_seat, seats, out)
+    _ids_known(state, out)
     _keys("market", state.market, c.skills, out, every=True)
     _keys("market_raised", state.market_raised, c.skills, out)
     _keys("depot_knowledge", state.depot_knowledge, c.knowledge_types, out)
@@ -289,6 +290,45 @@ def _reference_problems(state: State, out: list[str]) -> None:
         out.append("rng: a scripted die is not 1-6 or a scripted choice is negative")
     if not state.is_over and not state.stack:
         out.append("stack: no decision is pending before the end of the game")
+
+
+def _ids_known(state: State, out: list[str]) -> None:
+    """Each place holds ids of the components that go there (the conservation laws above
+    count the known ids only, so an unknown one would pass them)."""
+    c = state.content
+    crisis, specialist = {x.id for x in c.crisis_cards}, {x.id for x in c.specialists}
+    knowledge, mission = {x.id for x in c.knowledge_cards}, {x.id for x in c.missions}
+    commodity, systems = {x.id for x in c.commodity_tokens}, {x.id for x in c.systems_tokens}
+    crisis_tokens, gp = {x.id for x in c.crisis_tokens}, {x.id for x in c.gp_tokens}
+    places: list[tuple[str, Iterable[str], set[str]]] = [
+        ("crisis_deck", state.crisis_deck, crisis), ("crisis_discard", state.crisis_discard, crisis),
+        ("specialist_deck", state.specialist_deck, specialist),
+        ("specialist_discard", state.specialist_discard, specialist),
+        ("knowledge_deck", state.knowledge_deck, knowledge), ("knowledge_discard", state.knowledge_discard, knowledge),
+        ("mission_deck", state.mission_deck, mission), ("mission_discard", state.mission_discard, mission),
+        ("exotic_deck", state.exotic_deck, {x.id for x in c.exotic_tech}), ("gp_supply", state.gp_supply, gp),
+        ("depot_systems", state.depot_systems, systems), ("demand_pile", state.demand_pile, commodity),
+        ("supply", state.supply, commodity), ("planet_commodity", state.planet_commodity.values(), commodity),
+        ("enlightenment.active", state.enlightenment.active, crisis | specialist),
+        ("outer_limit_knowledge", state.outer_limit_knowledge, set(c.knowledge_types)),
+        ("bag", state.bag, {f.name for f in c.factions}),
+        *((f"crisis_stacks.{k}", v, crisis_tokens) for k, v in state.crisis_stacks.items()),
+        *((f"planet_crises.{k}", v, crisis_tokens) for k, v in state.planet_crises.items()),
+        *((f"cubes.{k}", v, {f.name for f in c.factions}) for k, v in state.cubes.items()),
+    ]
+    for p in state.players:
+        where = f"players[{p.seat}]"
+        places += [
+            (f"{where}.hand", p.hand, crisis | specialist), (f"{where}.face_up", p.face_up, crisis | specialist),
+            (f"{where}.gp_tokens", p.gp_tokens, gp), (f"{where}.missions", [m.card for m in p.missions], mission),
+            (f"{where}.holdings", [h.token for h in p.holdings], commodity),
+            (f"{where}.systems_tokens", p.systems_tokens.values(), systems),
+            (f"{where}.exotic_tech", [p.exotic_tech] if p.exotic_tech else [], {x.id for x in c.exotic_tech}),
+        ]
+    for name, ids, known in places:
+        unknown = [x for x in ids if x not in known]
+        if unknown:
+            out.append(f"{name}: unknown {unknown[:3]}")
 
 
 def _keys(name: str, table: Mapping[str, object], known: Iterable[str], out: list[str], *, every: bool = False) -> None:
