@@ -8,7 +8,6 @@ reinforcement-learning agents get a fixed-size mask.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -38,14 +37,12 @@ class Action(NamedTuple):
 
 _new_tuple = tuple.__new__
 
-_NUMBER = re.compile(r"-?[0-9]{1,9}")
-
-
 def number(text: str) -> int | None:
-    """The integer an action argument spells in ASCII digits (a leading ``-`` allowed), else
-    ``None``. ``str.isdigit`` lets ``³`` through to an ``int()`` that raises, and ``int()``
-    alone reads ``٣``, ``+3``, ``1_0`` and `` 3``: notation that is not the canonical one."""
-    return int(text) if _NUMBER.fullmatch(text) else None
+    """The integer an action argument spells in ASCII digits (a leading ``-`` allowed, nine
+    digits at most), else ``None``. ``str.isdigit`` lets ``³`` through to an ``int()`` that
+    raises, and ``int()`` alone reads ``٣``, ``+3``, ``1_0`` and `` 3``: not the notation."""
+    digits = text[1:] if text[:1] == "-" else text
+    return int(text) if digits.isdecimal() and digits.isascii() and len(digits) <= 9 else None
 
 
 def well_formed(action: object) -> bool:

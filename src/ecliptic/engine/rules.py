@@ -382,8 +382,8 @@ class RulesGame(Generic[S, D, C]):
             if not found and not state.is_over and not self.legal_actions(state):
                 found = [f"stack[{len(state.stack) - 1}]: the {state.stack[-1].kind} decision of seat "
                          f"{state.stack[-1].player} offers no legal action"]
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
-            found = [f"{type(exc).__name__}: {exc}"]
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            found = [f"{type(exc).__name__}: {str(exc)[:200]}"]
         if found:
             raise SaveFileError(f"the save file is corrupt: {'; '.join(found)}")
         return state

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 
-from ecliptic.engine.actions import number
 from ecliptic.tauceti.state import State
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -28,8 +27,10 @@ def parse_cell(text: str) -> Cell | None:
     parts = text.split(",")
     if len(parts) != 2:
         return None
-    q, r = number(parts[0]), number(parts[1])
-    return None if q is None or r is None else (q, r)
+    try:
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        return None
 
 
 def distance_from_centre(cell: Cell) -> int:

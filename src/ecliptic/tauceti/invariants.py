@@ -13,6 +13,7 @@ from typing import Any
 
 from ecliptic.engine.invariants import decision_problems, exactly_once, seat_problems
 from ecliptic.tauceti.checks import CONTINUATIONS
+from ecliptic.tauceti.content import Content
 from ecliptic.tauceti.registry import KINDS
 from ecliptic.tauceti.state import Decision, State
 
@@ -197,7 +198,7 @@ def _decision_data_problems(state: State, d: Decision, out: list[str]) -> None:
     if d.kind in ("sell", "virus") and (data["planet"] not in state.layout or not c.tile(data["planet"]).is_planet):
         wrong.append(f"{data['planet']!r} is not a planet on the map")
     if d.kind == "sell":
-        names = {x.name for x in c.commodities}
+        names = _names(c, "commodities")
         if (data["demanded"] and data["demanded"] not in names) or any(x not in names for x in data["sold"]):
             wrong.append("it names an unknown commodity")
     if d.kind == "move" and (data["left"] < 0 or not data["path"] or any(t not in state.layout for t in data["path"])):
@@ -227,14 +228,14 @@ def _reference_problems(state: State, out: list[str]) -> None:
     names up without asking)."""
     c = state.content
     seats = len(state.players)
-    tiles = {t.id for t in c.tiles}
+    tiles = _names(c, "tiles")
     exactly_once("tiles", tiles, [*state.layout, *state.large_tile_stack, *state.outer_limit_stack], out)
     if len(set(state.layout.values())) != len(state.layout):
         out.append("layout: two tiles in one place")
     if len(state.players) != state.config.players or [p.seat for p in state.players] != list(range(seats)):
         out.append("players do not match the config")
     factions = [p.faction for p in state.players]
-    if len(set(factions)) != len(factions) or any(f not in {x.name for x in c.factions} for f in factions):
+    if len(set(factions)) != len(factions) or any(f not in _names(c, "factions") for f in factions):
         out.append(f"players: factions {factions} are not distinct factions of the game")
     seat_problems("first_player", state.first_player, seats, out)
     seat_problems("turn_seat", state.turn_seat, seats, out)
@@ -246,7 +247,7 @@ def _reference_problems(state: State, out: list[str]) -> None:
     for name, table in (("cubes", state.cubes), ("orbitals", state.orbitals), ("virus_on", state.virus_on),
                         ("planet_commodity", state.planet_commodity), ("planet_crises", state.planet_crises)):
         _keys(name, table, tiles, out)
-    _keys("crisis_stacks", state.crisis_stacks, {x.name for x in c.crisis_types}, out)
+    _keys("crisis_stacks", state.crisis_stacks, _names(c, "crisis_types"), out)
     for pid, point in state.points.items():
         if point.id != pid or point.sector not in tiles or (point.token is not None
                                                               and point.token not in c.knowledge_types):
@@ -296,25 +297,25 @@ def _ids_known(state: State, out: list[str]) -> None:
     """Each place holds ids of the components that go there (the conservation laws above
     count the known ids only, so an unknown one would pass them)."""
     c = state.content
-    crisis, specialist = {x.id for x in c.crisis_cards}, {x.id for x in c.specialists}
-    knowledge, mission = {x.id for x in c.knowledge_cards}, {x.id for x in c.missions}
-    commodity, systems = {x.id for x in c.commodity_tokens}, {x.id for x in c.systems_tokens}
-    crisis_tokens, gp = {x.id for x in c.crisis_tokens}, {x.id for x in c.gp_tokens}
-    places: list[tuple[str, Iterable[str], set[str]]] = [
+    crisis, specialist = _names(c, "crisis_cards"), _names(c, "specialists")
+    knowledge, mission = _names(c, "knowledge_cards"), _names(c, "missions")
+    commodity, systems = _names(c, "commodity_tokens"), _names(c, "systems_tokens")
+    crisis_tokens, gp = _names(c, "crisis_tokens"), _names(c, "gp_tokens")
+    places: list[tuple[str, Iterable[str], frozenset[str]]] = [
         ("crisis_deck", state.crisis_deck, crisis), ("crisis_discard", state.crisis_discard, crisis),
         ("specialist_deck", state.specialist_deck, specialist),
         ("specialist_discard", state.specialist_discard, specialist),
         ("knowledge_deck", state.knowledge_deck, knowledge), ("knowledge_discard", state.knowledge_discard, knowledge),
         ("mission_deck", state.mission_deck, mission), ("mission_discard", state.mission_discard, mission),
-        ("exotic_deck", state.exotic_deck, {x.id for x in c.exotic_tech}), ("gp_supply", state.gp_supply, gp),
+        ("exotic_deck", state.exotic_deck, _names(c, "exotic_tech")), ("gp_supply", state.gp_supply, gp),
         ("depot_systems", state.depot_systems, systems), ("demand_pile", state.demand_pile, commodity),
         ("supply", state.supply, commodity), ("planet_commodity", state.planet_commodity.values(), commodity),
         ("enlightenment.active", state.enlightenment.active, crisis | specialist),
-        ("outer_limit_knowledge", state.outer_limit_knowledge, set(c.knowledge_types)),
-        ("bag", state.bag, {f.name for f in c.factions}),
+        ("outer_limit_knowledge", state.outer_limit_knowledge, frozenset(c.knowledge_types)),
+        ("bag", state.bag, _names(c, "factions")),
         *((f"crisis_stacks.{k}", v, crisis_tokens) for k, v in state.crisis_stacks.items()),
         *((f"planet_crises.{k}", v, crisis_tokens) for k, v in state.planet_crises.items()),
-        *((f"cubes.{k}", v, {f.name for f in c.factions}) for k, v in state.cubes.items()),
+        *((f"cubes.{k}", v, _names(c, "factions")) for k, v in state.cubes.items()),
     ]
     for p in state.players:
         where = f"players[{p.seat}]"
@@ -323,7 +324,7 @@ def _ids_known(state: State, out: list[str]) -> None:
             (f"{where}.gp_tokens", p.gp_tokens, gp), (f"{where}.missions", [m.card for m in p.missions], mission),
             (f"{where}.holdings", [h.token for h in p.holdings], commodity),
             (f"{where}.systems_tokens", p.systems_tokens.values(), systems),
-            (f"{where}.exotic_tech", [p.exotic_tech] if p.exotic_tech else [], {x.id for x in c.exotic_tech}),
+            (f"{where}.exotic_tech", [p.exotic_tech] if p.exotic_tech else [], _names(c, "exotic_tech")),
         ]
     for name, ids, known in places:
         unknown = [x for x in ids if x not in known]
@@ -339,3 +340,16 @@ def _keys(name: str, table: Mapping[str, object], known: Iterable[str], out: lis
         out.append(f"{name}: unknown {unknown[:3]}")
     if every and set(table) != names:
         out.append(f"{name}: missing {sorted(names - set(table))[:3]}")
+
+
+_NAMES: dict[tuple[int, str], tuple[Content, frozenset[str]]] = {}
+
+
+def _names(c: Content, part: str) -> frozenset[str]:
+    """The ids (or names) of one list of the components, worked out once per Content: the
+    property tests check every state a playout reaches."""
+    entry = _NAMES.get((id(c), part))
+    if entry is None or entry[0] is not c:
+        items = getattr(c, part)
+        entry = _NAMES[(id(c), part)] = (c, frozenset(getattr(x, "id", None) or x.name for x in items))
+    return entry[1]
