@@ -271,3 +271,19 @@ def test_the_mid_game_saves_load_and_hold_every_decision_data_shape(name: str) -
     game = GAMES[name]
     for save in _mid_game_saves()[name]:
         assert game.to_json(game.from_json(save)) == save
+
+
+def test_a_knowledge_trade_with_a_unicode_digit_seat_is_refused_by_the_rule_not_a_crash() -> None:
+    """``TRADE-K … P²``: the seat digit went through ``isdigit`` to an ``int()`` that raises."""
+    game = TauCeti()
+    state = game.new_game({"players": 2, "layout": "preset", "factions": ["Xunon", "Azars"]}, 0)
+    seat = state.current_player
+    assert seat is not None
+    state.players[seat].knowledge.update(Chemical=2)
+    state.players[1 - seat].knowledge.update(Cosmic=1)
+    before = game.to_json(state)
+    for text in ("TRADE-K Chemical Chemical Cosmic P²", "TRADE-K Chemical Chemical Cosmic P٣"):
+        reason = game.why_not(state, Action.parse(text))
+        assert reason is not None and reason.rule == "TC-TRADE-2", text
+    assert game.why_not(state, Action.parse(f"TRADE-K Chemical Chemical Cosmic P{1 - seat}")) is None
+    assert game.to_json(state) == before

@@ -37,6 +37,7 @@ class Action(NamedTuple):
 
 _new_tuple = tuple.__new__
 
+
 def number(text: str) -> int | None:
     """The integer an action argument spells in ASCII digits (a leading ``-`` allowed, nine
     digits at most), else ``None``. ``str.isdigit`` lets ``³`` through to an ``int()`` that
@@ -48,8 +49,7 @@ def number(text: str) -> int | None:
 def well_formed(action: object) -> bool:
     """Is ``action`` an :class:`Action` of a text verb and a tuple of text arguments? (What
     the rules modules may assume of any action they are asked about.)"""
-    return (type(action) is Action and type(action.verb) is str
-            and type(action.args) is tuple
+    return (type(action) is Action and type(action.verb) is str and type(action.args) is tuple
             and all(type(arg) is str for arg in action.args))
 
 
