@@ -170,7 +170,7 @@ def _mid_game_saves() -> dict[str, list[dict[str, Any]]]:
 
 def _sites(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], str, Any]]:
     """Every single-value mutation of a saved state: a number changed (by one, to -1, to seat
-    7), a string made an unknown id, a key deleted, a list element deleted or doubled."""
+    7), a string or a key made an unknown id, a key deleted, a list element deleted or doubled."""
     out: list[tuple[tuple[Any, ...], str, Any]] = []
     if path:
         if type(node) is int:
@@ -178,6 +178,8 @@ def _sites(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...],
         elif type(node) is str:
             out.append((path, "set", "ZZ9"))
         out.append((path, "del", None))
+        if type(path[-1]) is str:
+            out.append((path, "rename", "ZZ9"))
         if type(path[-1]) is int:
             out.append((path, "double", None))
     children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
@@ -195,6 +197,8 @@ def _mutated(save: dict[str, Any], path: tuple[Any, ...], op: str, value: Any) -
         parent[path[-1]] = value
     elif op == "del":
         del parent[path[-1]]
+    elif op == "rename":
+        parent[value] = parent.pop(path[-1])
     else:
         parent.insert(path[-1], copy.deepcopy(parent[path[-1]]))
     return data
