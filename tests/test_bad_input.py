@@ -170,10 +170,13 @@ def _mid_game_saves() -> dict[str, list[dict[str, Any]]]:
 
 def _sites(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], str, Any]]:
     """Every single-value mutation of a saved state: a number changed (by one, to -1, to seat
-    7), a string or a key made an unknown id, a key deleted, a list element deleted or doubled."""
+    7), a flag flipped, a string or a key made an unknown id, a key deleted, a list element
+    deleted or doubled."""
     out: list[tuple[tuple[Any, ...], str, Any]] = []
     if path:
-        if type(node) is int:
+        if type(node) is bool:
+            out.append((path, "set", not node))
+        elif type(node) is int:
             out += [(path, "set", v) for v in sorted({node + 1, node - 1, -1, 7})]
         elif type(node) is str:
             out.append((path, "set", "ZZ9"))
@@ -186,6 +189,11 @@ def _sites(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...],
     for key, value in children:
         out += _sites(value, (*path, key))
     return out
+
+
+@cache
+def _mutations(name: str) -> list[tuple[dict[str, Any], tuple[tuple[Any, ...], str, Any]]]:
+    return [(save, site) for save in _mid_game_saves()[name] for site in _sites(save["state"])]
 
 
 def _mutated(save: dict[str, Any], path: tuple[Any, ...], op: str, value: Any) -> dict[str, Any]:
@@ -209,9 +217,7 @@ def _mutated(save: dict[str, Any], path: tuple[Any, ...], op: str, value: Any) -
 @given(data=st.data())
 def test_a_save_changed_in_one_value_is_refused_or_plays_on(name: str, data: st.DataObject) -> None:
     game = GAMES[name]
-    saves = _mid_game_saves()[name]
-    save = data.draw(st.sampled_from(saves), label="save")
-    path, op, value = data.draw(st.sampled_from(_sites(save["state"])), label="mutation")
+    save, (path, op, value) = data.draw(st.sampled_from(_mutations(name)), label="mutation")
     try:
         state = game.from_json(_mutated(save, path, op, value))
     except SaveFileError:

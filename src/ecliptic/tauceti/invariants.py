@@ -269,8 +269,9 @@ def _reference_problems(state: State, out: list[str]) -> None:
         for i, seat in enumerate(p.offers_made):
             seat_problems(f"{where}.offers_made[{i}]", seat, seats, out)
     e = state.enlightenment
-    if e.affected and e.affected not in tiles:
-        out.append(f"enlightenment.affected: {e.affected!r} is not a planet")
+    if (e.affected or state.phase == "enlightenment") and (e.affected not in state.layout
+                                                           or not c.tile(e.affected).is_planet):
+        out.append(f"enlightenment.affected: {e.affected!r} is not a planet on the map")
     seat_problems("enlightenment.next_seat", e.next_seat, seats, out)
     for i, seat in enumerate(e.done):
         seat_problems(f"enlightenment.done[{i}]", seat, seats, out)
