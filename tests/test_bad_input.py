@@ -213,7 +213,7 @@ def _mutated(save: dict[str, Any], path: tuple[Any, ...], op: str, value: Any) -
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_a_save_changed_in_one_value_is_refused_or_plays_on(name: str, data: st.DataObject) -> None:
     game = GAMES[name]
