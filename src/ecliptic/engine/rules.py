@@ -333,7 +333,9 @@ class RulesGame(Generic[S, D, C]):
         return reason
 
     def apply(self, state: S, action: Action | str) -> list[Event]:
-        """Apply a legal action and return its events; an illegal one raises and changes nothing."""
+        """Apply a legal action and return its events. Anything else (an illegal action, bad
+        notation, something that is not an action) raises :class:`IllegalAction`, nothing else,
+        and changes nothing."""
         if isinstance(action, str):
             action = Action.parse(action)
         reason = self.why_not(state, action)

@@ -284,8 +284,16 @@ def _reference_problems(state: State, out: list[str]) -> None:
             out.append(f"battle.sector: {b.sector!r} is not a tile on the map")
         seat_problems("battle.initiator", b.initiator, seats, out)
         seat_problems("battle.defender", b.defender, seats, out)
-        seat_problems("battle.winner", b.winner, seats, out, optional=True)
-        seat_problems("battle.retreated", b.retreated, seats, out, optional=True)
+        fighters = {b.initiator, b.defender}
+        if len(fighters) != 2 or b.attacker not in fighters:
+            out.append(f"battle: {b.attacker} attacks in a battle of {sorted(fighters)}")
+        for name, fighter in (("winner", b.winner), ("retreated", b.retreated)):
+            if fighter is not None and fighter not in fighters:
+                out.append(f"battle.{name}: {fighter} does not fight this battle")
+        for name, table in (("shields", b.shields), ("destroyed_at_start", b.destroyed_at_start)):
+            _keys(f"battle.{name}", table, {str(s) for s in fighters}, out)
+            if any(x not in c.systems for systems in table.values() for x in systems):
+                out.append(f"battle.{name}: an unknown system")
     for i, seat in enumerate(state.winners):
         seat_problems(f"winners[{i}]", seat, seats, out)
     if any(not 1 <= die <= 6 for die in state.rng.dice_script) or any(x < 0 for x in state.rng.choice_script):
