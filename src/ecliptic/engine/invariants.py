@@ -40,14 +40,16 @@ def exactly_once(name: str, expected: Set[str], found: Iterable[str], out: list[
 
 def decision_problems(state: Any, kinds: Mapping[str, object], shapes: Mapping[str, Mapping[str, Any]],
                       out: list[str]) -> list[Decision]:
-    """Every pending decision is of a kind the rules serve, for a seat of the game, with the
-    data its kind reads: ``shapes[kind]`` names each key of ``data`` and its type (as the
-    codec reads types; ``tuple[str, str]``, ``Literal["stay", "launch"]``). A save file may
-    lie, and the rules index ``data`` without looking. What is wrong is added to ``out``
-    with the field that is (``stack[1].data.left: expected int, got 'x'``); the decisions
-    that passed are returned for the game's own checks of what the data refers to."""
+    """Every pending decision is of a kind the rules serve, for a seat of the game and not
+    pending for it already, with the data its kind reads: ``shapes[kind]`` names each key of
+    ``data`` and its type (as the codec reads types; ``tuple[str, str]``,
+    ``Literal["stay", "launch"]``). A save file may lie, and the rules index ``data`` without
+    looking. What is wrong is added to ``out`` with the field that is (``stack[1].data.left:
+    expected int, got 'x'``); the decisions that passed are returned for the game's own checks
+    of what the data refers to."""
     sound = []
     seats = len(state.players)
+    pending: set[tuple[str, int]] = set()
     for i, d in enumerate(state.stack):
         where = f"stack[{i}]"
         if d.kind not in kinds or d.kind not in shapes:
@@ -56,6 +58,10 @@ def decision_problems(state: Any, kinds: Mapping[str, object], shapes: Mapping[s
         if not 0 <= d.player < seats:
             out.append(f"{where}.player: {d.player} is not a seat of this game (0-{seats - 1})")
             continue
+        if (d.kind, d.player) in pending:  # (a choice is asked once; the rules never nest it in itself)
+            out.append(f"{where}: a second {d.kind} decision for seat {d.player}")
+            continue
+        pending.add((d.kind, d.player))
         shape = shapes[d.kind]
         problems = [f"{where}.data.{key}: missing" for key in shape if key not in d.data]
         problems += [f"{where}.data.{key}: not data of a {d.kind} decision" for key in d.data if key not in shape]

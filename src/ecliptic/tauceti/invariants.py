@@ -180,8 +180,9 @@ def _decision_data_problems(state: State, d: Decision, out: list[str]) -> None:
     data = d.data
     where = f"{d.kind} decision of seat {d.player}"
     wrong: list[str] = []
-    if d.kind.startswith("battle_") and state.battle is None:
-        wrong.append("no battle is being fought")
+    if d.kind.startswith("battle_") and (state.battle is None
+                                         or d.player not in (state.battle.initiator, state.battle.defender)):
+        wrong.append("the seat fights no battle")
     if d.kind == "enlighten" and state.phase != "enlightenment":
         wrong.append("it is not the Enlightenment phase")
     if d.kind == "claim" and data["sector"] not in state.layout:
