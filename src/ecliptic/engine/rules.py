@@ -310,13 +310,19 @@ class RulesGame(Generic[S, D, C]):
         d = state.stack[-1]
         return sorted(set(self.kinds[d.kind].legal(state, d)))
 
-    def why_not(self, state: S, action: Action) -> IllegalAction | None:
+    def why_not(self, state: S, action: Action | str) -> IllegalAction | None:
         """``None`` if ``action`` is legal now, else the refusal naming the broken rule (also for
-        anything that is not an action at all: ``None``, a number, ``Action("GO", (5,))``)."""
+        anything that is not an action at all: ``None``, a number, ``Action("GO", (5,))``).
+        Notation is read as :meth:`apply` reads it."""
         if state.is_over or not state.stack:
             return self._game_over()
         if action.__class__ is not Action:
-            return self._malformed(action)
+            if not isinstance(action, str):
+                return self._malformed(action)
+            try:  # notation, as apply takes it
+                action = Action.parse(action)
+            except IllegalAction as refusal:
+                return refusal
         d = state.stack[-1]
         kind = self.kinds[d.kind]
         try:
