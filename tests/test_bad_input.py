@@ -98,8 +98,9 @@ def test_a_buy_of_a_unicode_digit_quantity_is_refused_by_the_rule_not_a_crash() 
     """``BUY nano ³``: ``"³".isdigit()`` is true and ``int("³")`` raises."""
     game = TauCeti()
     state = game.new_game({"players": 2, "layout": "preset", "factions": ["Xunon", "Azars"]}, 0)
-    reason = game.why_not(state, Action.parse("BUY nano ³"))
-    assert reason is not None and reason.rule == "TC-SB-6"
+    for action in (Action.parse("BUY nano ³"), "BUY nano ³"):  # (why_not reads notation as apply does)
+        reason = game.why_not(state, action)
+        assert reason is not None and reason.rule == "TC-SB-6"
 
 
 # -- item 5: config values -----------------------------------------------------------
