@@ -8,11 +8,13 @@ is negative. :func:`problems` returns what is wrong in words (empty for a sound 
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from ecliptic.ceres.comets import SURFACE_CARDS
 from ecliptic.ceres.content import TAIL_TYPES
 from ecliptic.ceres.registry import KINDS
 from ecliptic.ceres.state import State
-from ecliptic.engine.invariants import exactly_once
+from ecliptic.engine.invariants import decision_problems, exactly_once, seat_problems
 
 
 def problems(state: State) -> list[str]:
@@ -37,6 +39,14 @@ def problems(state: State) -> list[str]:
         placed += sum(slot == seat for comet in state.comets for slot in comet.slots)
         if p.probes + placed != c.numbers.probes:
             out.append(f"Player {seat + 1}: {p.probes} + {placed} placed Mining Probes != {c.numbers.probes}")
+    seat_problems("first_player", state.first_player, len(seats), out)
+    seat_problems("turn_seat", state.turn_seat, len(seats), out)
+    for i, seat in enumerate(state.winners):
+        seat_problems(f"winners[{i}]", seat, len(seats), out)
+    if state.phase not in ("setup", "over") and not 1 <= state.round <= c.numbers.rounds:
+        out.append(f"round: {state.round} is not a round of the game (1-{c.numbers.rounds})")
+    if (state.phase == "setup") != (state.round == 0):
+        out.append(f"phase: {state.phase} in round {state.round} (the setup is round 0)")
     if sorted(state.rotation) != sorted(c.numbers.rings):
         out.append("rotation must name each ring")
     _decision_problems(state, out)
@@ -82,16 +92,18 @@ def _comets_problems(state: State, out: list[str]) -> None:
             out.append(f"Comet {comet.id} is in no valid Zone or ring")
 
 
+DECISION_DATA: dict[str, dict[str, Any]] = {
+    "turn": {},
+    "comet_probe": {"comet": str, "slot": int},
+    "tail": {"comet": str, "slot": int, "mode": Literal["stay", "launch"]},
+}
+"""The data each decision kind reads (:func:`ecliptic.engine.invariants.decision_problems`)."""
+
+
 def _decision_problems(state: State, out: list[str]) -> None:
     """Pending decisions must be ones the rules modules can serve (a save file could lie)."""
-    for d in state.stack:
-        if d.kind not in KINDS or not 0 <= d.player < len(state.players):
-            out.append(f"unknown decision {d.kind} for seat {d.player}")
-            continue
+    for d in decision_problems(state, KINDS, DECISION_DATA, out):
         if d.kind in ("comet_probe", "tail"):
-            comet = state.comet(str(d.data.get("comet")))
-            slot = d.data.get("slot")
-            if comet is None or not isinstance(slot, int) or not 0 <= slot < len(comet.slots):
+            comet = state.comet(d.data["comet"])
+            if comet is None or not 0 <= d.data["slot"] < len(comet.slots):
                 out.append(f"decision {d.kind} names no Comet slot")
-            if d.kind == "tail" and d.data.get("mode") not in ("stay", "launch"):
-                out.append("a tail decision is either after a stay or after a launch")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ecliptic.ceres.content import CometKind, Content, default_content
+from ecliptic.engine.codec import check_fields
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import Decision as Decision  # the stack's pending choices
 from ecliptic.engine.rules import StackState
@@ -36,6 +37,7 @@ class Config:
     first_player: int = 0
 
     def __post_init__(self) -> None:
+        check_fields(self)  # each value of its type, a choice among the ones listed
         if not 1 <= self.players <= 4:
             raise ValueError("Ceres is played here by 1-4 players")
         for name in self.expansions:

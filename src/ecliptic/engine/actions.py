@@ -38,6 +38,21 @@ class Action(NamedTuple):
 _new_tuple = tuple.__new__
 
 
+def number(text: str) -> int | None:
+    """The integer an action argument spells in ASCII digits (a leading ``-`` allowed, nine
+    digits at most), else ``None``. ``str.isdigit`` lets ``³`` through to an ``int()`` that
+    raises, and ``int()`` alone reads ``٣``, ``+3``, ``1_0`` and `` 3``: not the notation."""
+    digits = text[1:] if text[:1] == "-" else text
+    return int(text) if digits.isdecimal() and digits.isascii() and len(digits) <= 9 else None
+
+
+def well_formed(action: object) -> bool:
+    """Is ``action`` an :class:`Action` of a text verb and a tuple of text arguments? (What
+    the rules modules may assume of any action they are asked about.)"""
+    return (type(action) is Action and type(action.verb) is str and type(action.args) is tuple
+            and all(type(arg) is str for arg in action.args))
+
+
 def act(verb: str, *args: object) -> Action:
     """Shorthand used by the rules modules: ``act("GO", "05")``; numbers become text. (Built
     with ``tuple.__new__``, skipping the keyword handling of the generated ``Action.__new__``,

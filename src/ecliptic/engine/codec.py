@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 import types
 import typing
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 T = TypeVar("T")
+
+_INT_KEY = re.compile(r"-?[0-9]{1,18}")
+"""A table key that stands for an integer: ASCII digits only (``int()`` raises on ``²`` and
+reads ``٣``), and short (``int()`` refuses more than 4,300 digits)."""
 
 _HINTS: dict[type, dict[str, Any]] = {}
 
@@ -54,6 +59,16 @@ def encode(value: Any) -> Any:
 def decode(cls: type[T], data: Any, path: str = "") -> T:
     """Build a ``cls`` from JSON-ready data, checking every field."""
     return typing.cast(T, _decode(cls, data, path))
+
+
+def check_fields(instance: Any) -> None:
+    """Raise a :class:`DecodeError` (a ``ValueError``) naming the first field of a dataclass
+    instance whose value does not match its annotation: what a frozen ``Config`` calls from
+    ``__post_init__``, because Python does not check annotations (``players=True`` is an int,
+    ``game="medium"`` a str) and a bad value would fail far from where it was given."""
+    hints = _hints(type(instance))
+    for f in dataclasses.fields(instance):
+        _decode(hints[f.name], encode(getattr(instance, f.name)), f.name)
 
 
 def _type_name(tp: Any) -> str:
@@ -98,7 +113,7 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
         kt, vt = get_args(tp) or (Any, Any)
         out = {}
         for k, v in data.items():
-            key = int(k) if kt is int and isinstance(k, str) and k.lstrip("-").isdigit() else k
+            key = int(k) if kt is int and isinstance(k, str) and _INT_KEY.fullmatch(k) else k
             out[_decode(kt, key, f"{path}.{k}")] = _decode(vt, v, f"{path}.{k}")
         return out
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
@@ -130,8 +145,9 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
             return float(data)
         raise DecodeError(path, f"expected a number, got {data!r}")
     if tp in (int, str, bool):
-        if type(data) is not tp:
-            raise DecodeError(path, f"expected {_type_name(tp)}, got {data!r}")
+        if type(data) is not tp:  # (``type``, not ``isinstance``: ``True`` is an int in Python)
+            expected = "true or false" if tp is bool else _type_name(tp)
+            raise DecodeError(path, f"expected {expected}, got {data!r}")
         return data
     if tp is type(None):
         if data is not None:

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, Self, TypeVar, get_origin, get_type_hints
 
-from ecliptic.engine.actions import Action, ActionSpace
+from ecliptic.engine.actions import Action, ActionSpace, well_formed
 from ecliptic.engine.codec import DecodeError, decode, encode
 from ecliptic.engine.errors import IllegalAction, SaveFileError
 from ecliptic.engine.events import PUBLIC, Event
@@ -239,6 +240,10 @@ data declares it in an :class:`ecliptic.engine.events.Secrets` and reports with 
 
 _SPACES: dict[type, ActionSpace] = {}
 
+_SHORT = reprlib.Repr()
+"""Shows what was given instead of an action, shortened (it may be a long string or list)."""
+_SHORT.maxstring = _SHORT.maxother = 80
+
 
 class RulesGame(Generic[S, D, C]):
     """The generic half of the engine contract, shared by every game.
@@ -277,6 +282,10 @@ class RulesGame(Generic[S, D, C]):
     def _not_offered(self, action: Action) -> IllegalAction:
         return IllegalAction(self.not_offered_rule, f"{action} is not available now")
 
+    def _malformed(self, action: object) -> IllegalAction:
+        return IllegalAction("NOTATION", f"{_SHORT.repr(action)} is not an action: a verb and a "
+                             "tuple of text arguments, as Action.parse('GO 05') gives")
+
     def _problems(self, state: S) -> list[str]:
         """Broken conservation laws; a save file whose state has any is refused."""
         return []
@@ -301,19 +310,38 @@ class RulesGame(Generic[S, D, C]):
         d = state.stack[-1]
         return sorted(set(self.kinds[d.kind].legal(state, d)))
 
-    def why_not(self, state: S, action: Action) -> IllegalAction | None:
-        """``None`` if ``action`` is legal now, else the refusal naming the broken rule."""
+    def why_not(self, state: S, action: Action | str) -> IllegalAction | None:
+        """``None`` if ``action`` is legal now, else the refusal naming the broken rule (also for
+        anything that is not an action at all: ``None``, a number, ``Action("GO", (5,))``).
+        Notation is read as :meth:`apply` reads it."""
         if state.is_over or not state.stack:
             return self._game_over()
+        if action.__class__ is not Action:
+            if not isinstance(action, str):
+                return self._malformed(action)
+            try:  # notation, as apply takes it
+                action = Action.parse(action)
+            except IllegalAction as refusal:
+                return refusal
         d = state.stack[-1]
         kind = self.kinds[d.kind]
-        reason = kind.why_not(state, d, action)
-        if reason is None and not kind.offers(state, d, action):
-            reason = self._not_offered(action)
+        try:
+            reason = kind.why_not(state, d, action)
+            if reason is None and not kind.offers(state, d, action):
+                reason = self._not_offered(action)
+        except Exception:
+            # The rules modules assume text arguments. Checking that on every call would tax
+            # the bots' millions of calls; an action that is not well formed is refused here,
+            # once it has failed. (Equal to none of the options, it can never reach perform.)
+            if well_formed(action):
+                raise
+            return self._malformed(action)
         return reason
 
     def apply(self, state: S, action: Action | str) -> list[Event]:
-        """Apply a legal action and return its events; an illegal one raises and changes nothing."""
+        """Apply a legal action and return its events. Anything else (an illegal action, bad
+        notation, something that is not an action) raises :class:`IllegalAction`, nothing else,
+        and changes nothing."""
         if isinstance(action, str):
             action = Action.parse(action)
         reason = self.why_not(state, action)
@@ -345,7 +373,9 @@ class RulesGame(Generic[S, D, C]):
 
     def from_json(self, data: Any) -> S:
         """A state from a save; :class:`SaveFileError` if it is foreign, of another version,
-        does not match the schema, or breaks a conservation law of the components."""
+        does not match the schema, breaks a conservation law of the components, names what
+        the game does not have (a decision kind, a seat, a tile, a card) or leaves the current
+        player without a legal action: a loaded state plays on without an error."""
         if not isinstance(data, dict) or data.get("format") != self.state_format:
             raise SaveFileError(f"this is not a {self.title} save file")
         if data.get("version") != self.format_version:
@@ -357,8 +387,11 @@ class RulesGame(Generic[S, D, C]):
             raise SaveFileError(f"the save file is corrupt at {exc}") from None
         try:
             found = self._problems(state)
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
-            found = [f"{type(exc).__name__}: {exc}"]
+            if not found and not state.is_over and not self.legal_actions(state):
+                found = [f"stack[{len(state.stack) - 1}]: the {state.stack[-1].kind} decision of seat "
+                         f"{state.stack[-1].player} offers no legal action"]
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            found = [f"{type(exc).__name__}: {str(exc)[:200]}"]
         if found:
             raise SaveFileError(f"the save file is corrupt: {'; '.join(found)}")
         return state

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
+from ecliptic.engine.codec import check_fields
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import Decision as Decision  # the stack's pending choices
 from ecliptic.engine.rules import StackState
@@ -44,6 +45,7 @@ class Config:
     then most GP tokens, before sharing."""
 
     def __post_init__(self) -> None:
+        check_fields(self)  # each value of its type, a choice among the ones listed
         if not 1 <= self.players <= 4:
             raise ValueError("Tau Ceti is a game for 1-4 players")
         if self.factions and len(self.factions) != self.players:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ecliptic.engine.actions import Action, act
+from ecliptic.engine.actions import Action, act, number
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import board
@@ -34,10 +34,8 @@ def token_in(state: State, sector: str) -> bool:
 
 
 def _parse_seat(state: State, text: str) -> int | None:
-    if not text.isdigit():
-        return None
-    seat = int(text)
-    return seat if seat < len(state.players) else None
+    seat = number(text)
+    return seat if seat is not None and 0 <= seat < len(state.players) else None
 
 
 def _options(state: State, seat: int) -> list[Action]:
@@ -83,7 +81,8 @@ def _why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
 
 def _perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     sector, target_text = a.args
-    target = int(target_text)
+    target = number(target_text)
+    assert target is not None
     p = state.players[seat]
     p.battle_sector = sector
     p.battle_defender = target

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
-from ecliptic.engine.actions import Action, act
+from ecliptic.engine.actions import Action, act, number
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.wording import article, plural
@@ -265,7 +265,8 @@ def _buy_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if name not in _commodity_names(state.content):
         return illegal("TC-SB-5", f"there is no commodity called {name!r}; choose from "
                        f"{', '.join(_commodity_names(state.content))}")
-    if not qty_text.isdigit() or not 1 <= int(qty_text) <= max_buy:
+    qty = number(qty_text)
+    if qty is None or not 1 <= qty <= max_buy:
         return illegal("TC-SB-6", f"you can buy 1 to {max_buy} of one type of commodity at a time")
     if not _on_planet(state, seat):
         return illegal("TC-SB-1", "you must be on a planet to sell or buy commodities")
@@ -276,7 +277,7 @@ def _buy_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
         return illegal("TC-SB-7", f"no {_label(state, name)} Commodity token is left in the "
                        "Supply pile")
     planet = state.players[seat].position
-    cost = price(state, name, demand(state, planet, name), int(qty_text))
+    cost = price(state, name, demand(state, planet, name), qty)
     if state.players[seat].tau < cost:
         return illegal("TC-SB-6", f"{qty_text} {_label(state, name)} cost {cost}T and you have "
                        f"{state.players[seat].tau}T")
@@ -285,7 +286,8 @@ def _buy_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
 
 def _buy_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     """Pay, take one token of the type onto the quantity column, change the planet's demand."""
-    name, qty = a.args[0], int(a.args[1])
+    name, qty = a.args[0], number(a.args[1])
+    assert qty is not None
     p = state.players[seat]
     planet = p.position
     level_demand = demand(state, planet, name)

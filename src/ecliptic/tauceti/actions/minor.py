@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import combinations, combinations_with_replacement
 
-from ecliptic.engine.actions import Action, act
+from ecliptic.engine.actions import Action, act, number
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.wording import article, plural, possessive
@@ -62,10 +62,8 @@ def _is_specialist(state: State, card: str) -> bool:
 
 def _seat_arg(state: State, text: str) -> int | None:
     """``P1`` -> seat 1, if that seat plays in this game."""
-    if len(text) != 2 or text[0] != "P" or not text[1].isdigit():
-        return None
-    seat = int(text[1])
-    return seat if seat < len(state.players) else None
+    seat = number(text[1]) if len(text) == 2 and text[0] == "P" else None
+    return seat if seat is not None and 0 <= seat < len(state.players) else None
 
 
 def _held(state: State, seat: int, ktype: str) -> int:
