@@ -328,7 +328,15 @@ GOOD = HEAD + "steps:\n  - do: REF\nexpect:\n  players.Xunon.energy: 7\n"
 
 BAD_SCENARIOS: dict[str, tuple[Maker, str]] = {
     "an empty decision stack": (_write("stack.yaml", (HEAD + "setup:\n  stack: []\nsteps:\n  - do: REF\n").encode()),
-                                "stack.yaml:6: the run crashed after 0 step(s): IndexError"),
+                                "stack.yaml:6: after the setup the components do not add up"),
+    "an unknown decision kind": (_write("kind.yaml", (HEAD + "setup:\n  stack: [{kind: nosuch, player: 0}]\n"
+                                                      "steps:\n  - do: REF\n").encode()),
+                                 "kind.yaml:6: after the setup the components do not add up (each card, token and "
+                                 "cube must be in exactly one place): stack[0].kind: unknown decision kind 'nosuch'"),
+    "an unknown card in a hand": (_write("hand.yaml", (HEAD + "setup:\n  players.Azars.hand: [ZZZ99]\n"
+                                                       "steps:\n  - do: REF\n").encode()),
+                                  "hand.yaml:6: after the setup the components do not add up (each card, token and "
+                                  "cube must be in exactly one place): players[1].hand: unknown ['ZZZ99']"),
     "config.players changed by the setup": (
         _write("players.yaml", (HEAD + "setup:\n  config.players: 4\nsteps:\n  - do: REF\n").encode()),
         "players.yaml:6: the run crashed after 0 step(s): ValueError: name one faction per player"),
@@ -383,7 +391,7 @@ def test_a_setup_the_game_would_not_load_from_a_save_is_an_error_in_the_file(mon
 
     monkeypatch.setattr(rules, "from_json", refuse)
     path = tmp_path / "hand.yaml"
-    path.write_text(HEAD + "setup:\n  players.Azars.hand: [ZZZ99]\nsteps:\n  - do: REF\n")
+    path.write_text(HEAD + "setup:\n  players.Azars.tau: 5\nsteps:\n  - do: REF\n")
     result = invoke(["scenario", "run", str(path)])
     assert result.exit_code == 1
     assert (f"{path}:6: after the setup the state is not one the game can be in: the save file is corrupt: "

@@ -93,7 +93,7 @@ def test_the_tau_tie_break_is_an_option_of_the_config() -> None:
 
 @pytest.mark.rules("TC-END-6")
 def test_an_unknown_tie_break_is_refused_with_the_allowed_values() -> None:
-    with pytest.raises(ValueError, match="tie_break must be one of shared, tau, not 'coin'"):
+    with pytest.raises(ValueError, match=r"tie_break: expected one of \['shared', 'tau'\], got 'coin'"):
         new_game(tie_break="coin")
 
 
