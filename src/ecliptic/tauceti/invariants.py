@@ -30,11 +30,6 @@ def _ids_in(value: Any) -> Iterator[str]:
             yield from _ids_in(v)
 
 
-def _exactly_once(name: str, expected: set[str], places: Sequence[Sequence[str]], out: list[str]) -> None:
-    """The places may also hold other things (a decision's data), so only ``expected`` counts."""
-    exactly_once(name, expected, chain.from_iterable(places), out, others=False)
-
-
 def problems(state: State) -> list[str]:
     c = state.content
     n = c.numbers
@@ -44,33 +39,36 @@ def problems(state: State) -> list[str]:
     # they are a place only for cards found nowhere else.
     hands = [p.hand for p in state.players] + [p.face_up for p in state.players]
 
-    def places(*lists: Sequence[str]) -> list[Sequence[str]]:
+    def places(*lists: Sequence[str]) -> Iterator[str]:
         found = {x for place in lists for x in place}
-        extra = [[x for x in ids if x not in found] for ids in pending]
-        return [*lists, *extra]
+        return chain(*lists, *([x for x in ids if x not in found] for ids in pending))
 
-    _exactly_once("Crisis cards", {x.id for x in c.crisis_cards},
-                  places(state.crisis_deck, state.crisis_discard, state.enlightenment.active, *hands), out)
-    _exactly_once("Specialist cards",
-                  {x.id for x in c.specialists if not x.advanced or state.config.advanced_specialists},
-                  places(state.specialist_deck, state.specialist_discard, state.enlightenment.active,
-                         *hands), out)
-    _exactly_once("Knowledge cards", {x.id for x in c.knowledge_cards},
-                  places(state.knowledge_deck, state.knowledge_discard), out)
-    _exactly_once("Mission cards", {x.id for x in c.missions},
-                  places(state.mission_deck, state.mission_discard,
-                         *[[m.card for m in p.missions] for p in state.players]), out)
-    _exactly_once("Crisis tokens", {x.id for x in c.crisis_tokens},
-                  [*state.crisis_stacks.values(), *state.planet_crises.values()], out)
-    _exactly_once("Commodity tokens", {x.id for x in c.commodity_tokens},
-                  [list(state.planet_commodity.values()), state.demand_pile, state.supply,
-                   *[[h.token for h in p.holdings] for p in state.players]], out)
-    _exactly_once("Systems tokens", {x.id for x in c.systems_tokens},
-                  [state.depot_systems, *[list(p.systems_tokens.values()) for p in state.players]], out)
-    _exactly_once("GP tokens", {x.id for x in c.gp_tokens},
-                  places(state.gp_supply, *[p.gp_tokens for p in state.players]), out)
-    _exactly_once("Exotic Tech cards", {x.id for x in c.exotic_tech},
-                  [state.exotic_deck, *[[p.exotic_tech] if p.exotic_tech else [] for p in state.players]], out)
+    # Decision data holds other strings too, so only the expected ids count (others=False).
+    exactly_once("Crisis cards", {x.id for x in c.crisis_cards},
+                 places(state.crisis_deck, state.crisis_discard, state.enlightenment.active, *hands),
+                 out, others=False)
+    exactly_once("Specialist cards",
+                 {x.id for x in c.specialists if not x.advanced or state.config.advanced_specialists},
+                 places(state.specialist_deck, state.specialist_discard, state.enlightenment.active, *hands),
+                 out, others=False)
+    exactly_once("Knowledge cards", {x.id for x in c.knowledge_cards},
+                 places(state.knowledge_deck, state.knowledge_discard), out, others=False)
+    exactly_once("Mission cards", {x.id for x in c.missions},
+                 places(state.mission_deck, state.mission_discard,
+                        *[[m.card for m in p.missions] for p in state.players]), out, others=False)
+    exactly_once("Crisis tokens", {x.id for x in c.crisis_tokens},
+                 chain(*state.crisis_stacks.values(), *state.planet_crises.values()), out, others=False)
+    exactly_once("Commodity tokens", {x.id for x in c.commodity_tokens},
+                 chain(state.planet_commodity.values(), state.demand_pile, state.supply,
+                       *[[h.token for h in p.holdings] for p in state.players]), out, others=False)
+    exactly_once("Systems tokens", {x.id for x in c.systems_tokens},
+                 chain(state.depot_systems, *[p.systems_tokens.values() for p in state.players]),
+                 out, others=False)
+    exactly_once("GP tokens", {x.id for x in c.gp_tokens},
+                 places(state.gp_supply, *[p.gp_tokens for p in state.players]), out, others=False)
+    exactly_once("Exotic Tech cards", {x.id for x in c.exotic_tech},
+                 chain(state.exotic_deck, *[[p.exotic_tech] if p.exotic_tech else [] for p in state.players]),
+                 out, others=False)
     # Knowledge tokens: 4 of each type.
     for t in c.knowledge_types:
         count = (
