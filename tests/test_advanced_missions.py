@@ -11,12 +11,11 @@ from dataclasses import replace
 
 import pytest
 
-from ecliptic.engine.actions import Action
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import ship
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import ActiveMission, Decision, State
+from tauceti_checks import refused
 
 GAME = TauCeti()
 XUNON = 0
@@ -27,21 +26,6 @@ def new_game(*advanced: int) -> State:
                            "advanced": list(advanced)}, 1)
     assert state.current_player == XUNON and state.players[XUNON].position == "XUNO"
     return state
-
-
-def refused(state: State, action: str, rule: str) -> IllegalAction:
-    """Apply an action that must be refused; the state must not change."""
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as info:
-        GAME.apply(state, action)
-    assert info.value.rule == rule
-    assert GAME.to_json(state) == before
-    assert Action.parse(action) not in GAME.legal_actions(state)
-    return info.value
-
-
-def legal(state: State) -> set[str]:
-    return {str(a) for a in GAME.legal_actions(state)}
 
 
 def take(state: State, card: str, dice: list[int] | None = None) -> list[Event]:

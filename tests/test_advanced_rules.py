@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 
 from ecliptic.engine.actions import Action
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import battle, checks, flow, scoring, ship
 from ecliptic.tauceti.content import default_content, describe_effect
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.invariants import problems
 from ecliptic.tauceti.state import State
+from tauceti_checks import legal, refused
 
 GAME = TauCeti()
 ADVANCED_SPECIALISTS = ["S43", "S44", "S45", "S46", "S47", "S48"]
@@ -38,19 +38,6 @@ def new_game(factions: tuple[str, ...] = ("Xunon", "Azars"), advanced: tuple[int
                               "factions": list(factions), "advanced": list(advanced),
                               "advanced_specialists": specialists}
     return GAME.new_game(config, seed)
-
-
-def refused(state: State, action: str, rule: str) -> IllegalAction:
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as caught:
-        GAME.apply(state, action)
-    assert caught.value.rule == rule, caught.value
-    assert GAME.to_json(state) == before
-    return caught.value
-
-
-def legal(state: State) -> set[str]:
-    return {str(a) for a in GAME.legal_actions(state)}
 
 
 def token_on_top(state: State, token: str) -> None:

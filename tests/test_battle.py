@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import battle, flow
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import State
+from tauceti_checks import refused
 
 GAME = TauCeti()
 BORZON, ANOR = 0, 1  # seats in the two-player games below
@@ -45,14 +45,6 @@ def start_battle(state: State, sector: str = "01", initiator: int = BORZON, defe
 def kind(state: State) -> tuple[str, int]:
     d = state.decision
     return d.kind, d.player
-
-
-def refused(state: State, action: str, rule: str) -> None:
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as info:
-        GAME.apply(state, action)
-    assert info.value.rule == rule
-    assert GAME.to_json(state) == before
 
 
 def events(ev: list[Event], name: str) -> list[Event]:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.tauceti import ship
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import Holding, State
+from tauceti_checks import legal, refused
 
 GAME = TauCeti()
 ME = 0
@@ -26,19 +26,6 @@ def new_game(first: str, other: str = "Xunon") -> State:
     home = state.faction(ME).home_planet
     set_tokens(state, home, "Q18", ["Q16", "Q17"])
     return state
-
-
-def legal(state: State) -> set[str]:
-    return {str(a) for a in GAME.legal_actions(state)}
-
-
-def refused(state: State, action: str, rule: str) -> IllegalAction:
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as caught:
-        GAME.apply(state, action)
-    assert caught.value.rule == rule
-    assert GAME.to_json(state) == before
-    return caught.value
 
 
 def set_tokens(state: State, planet: str, on_planet: str, demand_pile: list[str]) -> None:

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from ecliptic.engine.actions import Action
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.tauceti import battle, flow, ship
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import ActiveMission, State
+from tauceti_checks import legal, refused
 
 GAME = TauCeti()
 BORZON, ANOR = 0, 1
@@ -27,20 +26,6 @@ def new_game(*advanced: int) -> State:
                            "advanced": list(advanced)}, 1)
     assert state.current_player == BORZON
     return state
-
-
-def legal(state: State) -> set[str]:
-    return {str(a) for a in GAME.legal_actions(state)}
-
-
-def refused(state: State, action: str, rule: str) -> IllegalAction:
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as info:
-        GAME.apply(state, action)
-    assert info.value.rule == rule
-    assert GAME.to_json(state) == before
-    assert Action.parse(action) not in GAME.legal_actions(state)
-    return info.value
 
 
 def maximized(state: State) -> State:

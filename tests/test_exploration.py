@@ -10,11 +10,11 @@ from dataclasses import replace
 
 import pytest
 
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import board, checks
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import Point, State
+from tauceti_checks import refused
 
 GAME = TauCeti()
 ANOR, BORZON, KRENJI = "Azars", "Zorhkonian", "Xunon"
@@ -50,14 +50,6 @@ def ready(state: State, seat: int, point: str, token: str, *, succeed: bool = Tr
     card = first_card(state, token)
     script(state, seat, card, 6 if succeed else 1)
     return card
-
-
-def refused(state: State, action: str) -> IllegalAction:
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as info:
-        GAME.apply(state, action)
-    assert GAME.to_json(state) == before
-    return info.value
 
 
 def kinds(events: list[Event]) -> list[str]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from ecliptic.engine.actions import act
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.tauceti import scoring
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import State
+from tauceti_checks import refused
 
 GAME = TauCeti()
 XUNON, AZARS = 0, 1
@@ -19,16 +19,6 @@ def new_game(seed: int = 1) -> State:
     state = GAME.new_game({"layout": "preset", "players": 2, "factions": ["Xunon", "Azars"]}, seed)
     assert state.current_player == XUNON and state.decision.kind == "turn"
     return state
-
-
-def refused(state: State, action: str, rule: str) -> IllegalAction:
-    """Assert that ``action`` is refused for ``rule`` and that nothing changed."""
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as info:
-        GAME.apply(state, action)
-    assert info.value.rule == rule, info.value
-    assert GAME.to_json(state) == before
-    return info.value
 
 
 def give_knowledge(state: State, seat: int, **counts: int) -> None:

@@ -6,10 +6,9 @@ from typing import Any
 
 import pytest
 
-from ecliptic.engine.actions import Action
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import ActiveMission, State
+from tauceti_checks import refused
 
 GAME = TauCeti()
 XUNON = 0  # Dr. Krenji: Science 4, cargo 3, home planet Xuno; IM costs 2 energy
@@ -20,16 +19,6 @@ def new_game() -> State:
     state = GAME.new_game({"layout": "preset", "players": 2, "factions": ["Xunon", "Azars"]}, 1)
     assert state.current_player == XUNON and state.players[XUNON].position == "XUNO"
     return state
-
-
-def refused(state: State, action: str) -> IllegalAction:
-    """Apply an action that must be refused; the state must not change."""
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as info:
-        GAME.apply(state, action)
-    assert GAME.to_json(state) == before
-    assert Action.parse(action) not in GAME.legal_actions(state)
-    return info.value
 
 
 def cards(state: State, seat: int = XUNON) -> list[str]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import Point, State
+from tauceti_checks import legal, refused
 
 GAME = TauCeti()
 KRENJI = 0
@@ -33,19 +33,6 @@ def moving(state: State) -> State:
     GAME.apply(state, "MOV")
     assert state.decision.kind == "move"
     return state
-
-
-def legal(state: State) -> set[str]:
-    return {str(a) for a in GAME.legal_actions(state)}
-
-
-def refused(state: State, action: str, rule: str) -> IllegalAction:
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as caught:
-        GAME.apply(state, action)
-    assert caught.value.rule == rule
-    assert GAME.to_json(state) == before
-    return caught.value
 
 
 # -- moving --------------------------------------------------------------------------------

@@ -14,11 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ecliptic.engine.actions import Action
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.tauceti import scoring, ship
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import State
+from tauceti_checks import legal, refused
 
 GAME = TauCeti()
 
@@ -26,21 +25,6 @@ GAME = TauCeti()
 def new_game(factions: tuple[str, ...] = ("Xunon", "Azars"), **config: Any) -> State:
     return GAME.new_game({"layout": "preset", "players": len(factions), "factions": list(factions),
                           **config}, 1)
-
-
-def legal(state: State) -> set[str]:
-    return {str(a) for a in GAME.legal_actions(state)}
-
-
-def refused(state: State, action: str, rule: str) -> IllegalAction:
-    """Apply an action that must be refused with ``rule``; the state must not change."""
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as caught:
-        GAME.apply(state, action)
-    assert caught.value.rule == rule, caught.value
-    assert GAME.to_json(state) == before
-    assert Action.parse(action) not in GAME.legal_actions(state)
-    return caught.value
 
 
 # -- 13. Advanced Rule 8 counts the level ---------------------------------------------------------

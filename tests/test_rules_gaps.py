@@ -11,12 +11,12 @@ from collections import Counter
 import pytest
 
 from ecliptic.engine.actions import act
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import board, checks, flow, scoring, ship
 from ecliptic.tauceti.content import MAJOR_ACTIONS, default_content
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import ActiveMission, Config, Point, State
+from tauceti_checks import refused
 
 GAME = TauCeti()
 CONTENT = default_content()
@@ -25,15 +25,6 @@ CONTENT = default_content()
 def new_game(*factions: str, seed: int = 1, **config: object) -> State:
     names = list(factions or ("Xunon", "Azars"))
     return GAME.new_game({"layout": "preset", "players": len(names), "factions": names, **config}, seed)
-
-
-def refused(state: State, action: str, rule: str) -> IllegalAction:
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as info:
-        GAME.apply(state, action)
-    assert info.value.rule == rule, info.value
-    assert GAME.to_json(state) == before
-    return info.value
 
 
 def pass_round(state: State) -> list[Event]:
