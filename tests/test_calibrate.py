@@ -152,6 +152,6 @@ def test_ecliptic_calibrate_learns_from_the_bots_it_is_given() -> None:
     assert out.exit_code == 0, out.output
     assert json.loads(out.output)["bots"] == ["random", "heuristic"]
     wrong = CliRunner().invoke(app, ["calibrate", "--games", "1", "--bots", "random,heuristic"])
-    assert wrong.exit_code != 0 and "2 bot(s) for 4 players" in wrong.output
+    assert wrong.exit_code != 0 and "2 bots for 4 players" in wrong.output
     bad = CliRunner().invoke(app, ["calibrate", "--games", "1", "--players", "2", "--bots", "random,genius"])
     assert bad.exit_code != 0 and "genius" in bad.output

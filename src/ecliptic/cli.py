@@ -427,7 +427,7 @@ def simulation_table(summary: SimulationSummary) -> Group:
     one column per faction, so new scoring sources only add rows)."""
     names = sorted(summary.factions)
     points = points_name(summary.game)
-    heading = Text(f"{summary.games} games of {summary.game}, {summary.players} player(s) each, "
+    heading = Text(f"{summary.games} games of {summary.game}, {plural(summary.players, 'player')} each, "
                    f"bot {summary.bot}, seed {summary.seed}", style="bold")
     wins = Table(box=box.SIMPLE_HEAD)
     for col in ("Faction", "Games", "Wins", "Win rate", f"Mean {points}"):
@@ -551,7 +551,7 @@ def calibrate(
                         console=err, disable=json_output, transient=True)
     lineup = [b.strip() for b in bots.split(",") if b.strip()] if bots else ["heuristic"] * players
     if len(lineup) != players:
-        raise _fail(err, f"--bots names {len(lineup)} bot(s) for {players} players: name one per seat")
+        raise _fail(err, f"--bots names {plural(len(lineup), 'bot')} for {players} players: name one per seat")
     try:
         for spec in set(lineup):
             make_bot(spec, 0)  # a misspelt bot is refused before any game is played

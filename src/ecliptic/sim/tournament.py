@@ -41,6 +41,7 @@ from typing import Any
 
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.files import UnreadableFile, read_json
+from ecliptic.engine.wording import plural
 from ecliptic.games import get_game
 from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, play_in_order, seed_stream
 
@@ -542,7 +543,7 @@ def tournament_table(result: TournamentResult) -> Any:
 
     seeds = (f"merged from {len(result.merged_seeds)} runs, seeds {', '.join(map(str, result.merged_seeds))}"
              if result.merged_seeds else f"seed {result.seed}")
-    heading = Text(f"{result.games} games of {result.game}, {result.players} player(s) each, "
+    heading = Text(f"{result.games} games of {result.game}, {plural(result.players, 'player')} each, "
                    f"{seeds}, bots {','.join(result.bots)}", style="bold")
     points = points_name(result.game)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
