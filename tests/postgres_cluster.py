@@ -46,6 +46,9 @@ SYSTEM_USER = "postgres"
 START_ATTEMPTS = 5
 """Another process may take the free port between our look-up and the server's bind: try another."""
 
+DEBIAN_PROGRAMS = Path("/usr/lib/postgresql")
+"""Debian installs each major version's server programs in ``<version>/bin`` here, not on the PATH."""
+
 SOCKET_PATH_MAX = 90
 """A Unix socket path has at most 107 bytes; the server adds ``/.s.PGSQL.<port>`` to its folder."""
 
@@ -75,7 +78,7 @@ def _help(reason: str) -> str:
 def find_server_programs() -> Path:
     """The folder holding ``initdb`` and ``pg_ctl``: Debian's (newest version first), else the PATH's."""
     candidates = sorted(
-        Path("/usr/lib/postgresql").glob("*/bin"),
+        DEBIAN_PROGRAMS.glob("*/bin"),
         key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else -1,
         reverse=True,
     )
@@ -165,7 +168,7 @@ class ThrowawayCluster:
             if shutil.which("runuser") is None:
                 raise PostgresUnavailable(_help("Running as root, the cluster needs runuser (util-linux), not found."))
             self._uid, self._gid = entry.pw_uid, entry.pw_gid
-        self.base = Path(tempfile.mkdtemp(prefix="ecliptic-pg-", dir=self._short_temp_dir()))
+        self.base = Path(tempfile.mkdtemp(prefix="ecliptic-pg-", dir=self._temp_dir()))
         self.data = self.base / "data"
         self.sockets = self.base / "sockets"
         self.log = self.base / "server.log"
@@ -173,10 +176,15 @@ class ThrowawayCluster:
         self.port = 0
         self._guardian: subprocess.Popen[bytes] | None = None
 
-    @staticmethod
-    def _short_temp_dir() -> str:
-        temp = tempfile.gettempdir()
-        return temp if len(temp) + len("/ecliptic-pg-XXXXXXXX/sockets") < SOCKET_PATH_MAX else "/tmp"
+    def _temp_dir(self) -> str:
+        """The temporary folder, unless the server's socket path would be too long in it, or (as root) the
+        ``postgres`` user could not reach it (pytest's own temporary folders are private to root)."""
+        temp = Path(tempfile.gettempdir()).resolve()
+        if len(str(temp)) + len("/ecliptic-pg-XXXXXXXX/sockets") >= SOCKET_PATH_MAX:
+            return "/tmp"
+        if self.as_root and not all(os.stat(folder).st_mode & 0o001 for folder in (temp, *temp.parents)):
+            return "/tmp"
+        return str(temp)
 
     def _command(self, program: str, *args: str) -> list[str]:
         command = [str(self.programs / program), *args]

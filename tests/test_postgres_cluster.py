@@ -1,6 +1,7 @@
 """The test databases work as the server's storage needs them to, on both backends (``database_url``):
 a second action at a game's index is refused by the unique index, which is what orders each game's
-actions when several server processes share one database; SQLite runs in WAL mode."""
+actions when several server processes share one database; SQLite runs in WAL mode. And a machine
+without PostgreSQL fails the PostgreSQL tests, saying what to do, unless told to skip them."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+import postgres_cluster
 from postgres_cluster import ENV, PostgresServer
 
 
@@ -85,3 +87,33 @@ def test_each_test_gets_an_empty_database_of_its_own(
     finally:
         engine.dispose()
         postgresql_server.drop_database(other)
+
+
+def _session_without_postgresql(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test session of its own, on a machine where initdb and pg_ctl are nowhere to be found."""
+    monkeypatch.setattr(postgres_cluster, "DEBIAN_PROGRAMS", pytester.path / "no-postgresql")
+    monkeypatch.setenv("PATH", str(pytester.path / "empty-bin"))
+    pytester.makeconftest('pytest_plugins = ["postgres_cluster"]')
+    pytester.makepyfile("def test_storage(postgresql_url):\n    assert postgresql_url\n")
+
+
+def test_without_postgresql_the_tests_that_need_it_fail_and_say_what_to_do(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _session_without_postgresql(pytester, monkeypatch)
+    monkeypatch.delenv(ENV, raising=False)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)  # not skipped: `make test` must not pass without PostgreSQL
+    result.stdout.fnmatch_lines(["*initdb and pg_ctl were not found*", f"*{ENV}=skip*"])
+
+
+def test_without_postgresql_the_tests_that_need_it_are_skipped_when_asked(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _session_without_postgresql(pytester, monkeypatch)
+    monkeypatch.setenv(ENV, "skip")
+    pytester.runpytest_inprocess("-p", "no:cacheprovider").assert_outcomes(skipped=1)
+    monkeypatch.setenv(ENV, "yes")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines([f"*{ENV}='yes': expected nothing, 'skip', or a postgresql:// URL*"])
