@@ -301,9 +301,11 @@ def postgresql_server() -> Iterator[PostgresServer]:
 
 
 @pytest.fixture(scope="session")
-def postgresql_url(postgresql_server: PostgresServer) -> str:
+def postgresql_url(postgresql_server: PostgresServer) -> Iterator[str]:
     """A database for the whole session (tests sharing it must not depend on each other's rows)."""
-    return postgresql_server.create_database()
+    url = postgresql_server.create_database()
+    yield url
+    postgresql_server.drop_database(url)  # on a server named by ECLIPTIC_TEST_POSTGRES, nothing is left behind
 
 
 @pytest.fixture

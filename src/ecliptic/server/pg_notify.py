@@ -170,12 +170,15 @@ class PgNotifier:
             await conn.close()
 
     async def _listen_forever(self) -> None:
+        """Listens until cancelled by ``stop``; a dropped connection is reopened with back-off (doubling
+        from ``min_delay`` to ``max_delay``, back to ``min_delay`` once a connection has lasted)."""
+        loop = asyncio.get_running_loop()
         delay = self._min_delay
         while True:
             if self._listener is None:
                 try:
                     self._listener = await self._listen()
-                except psycopg.OperationalError as error:
+                except psycopg.Error as error:
                     log.warning(
                         "cannot reach the database to listen for new actions (%s); retrying in %.1f s",
                         type(error).__name__, delay,
@@ -183,16 +186,20 @@ class PgNotifier:
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, self._max_delay)
                     continue
-                delay = self._min_delay
                 log.info("listening for new actions again")
                 if self._on_reconnect is not None:
                     await self._guarded(self._on_reconnect())
+            connected_at = loop.time()
             try:
                 async for notify in self._listener.notifies():
                     await self._deliver(notify.payload)
-            except psycopg.OperationalError:
-                log.warning("the connection listening for new actions dropped; reconnecting")
+            except psycopg.Error as error:
+                log.warning("the connection listening for new actions dropped (%s); reconnecting", type(error).__name__)
             await self._close_listener()
+            if loop.time() - connected_at > self._max_delay:
+                delay = self._min_delay
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self._max_delay)
 
     async def _deliver(self, payload: str) -> None:
         message = decode(payload)
