@@ -12,9 +12,13 @@ case "${ECLIPTIC_TEST_POSTGRES:-}" in
     skip | postgresql://* | postgres://*) exit 0 ;;
 esac
 
+# Debian keeps each major version's server programs in /usr/lib/postgresql/<version>/bin, off the PATH.
+# (ECLIPTIC_PG_LIB points elsewhere only for tests/test_ensure_postgres.py.)
+PG_LIB="${ECLIPTIC_PG_LIB:-/usr/lib/postgresql}"
+
 have_server_programs() {
     local bin
-    for bin in /usr/lib/postgresql/*/bin; do
+    for bin in "$PG_LIB"/*/bin; do
         [[ -x "$bin/initdb" && -x "$bin/pg_ctl" ]] && return 0
     done
     command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1
