@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -106,38 +106,32 @@ class PostgresServer:
 
     url: str
     """``postgresql+psycopg://user:password@host:port/dbname``"""
-    databases: list[str] = field(default_factory=list)
 
     def url_of(self, dbname: str) -> str:
         parts = urlsplit(self.url)
         return urlunsplit((parts.scheme, parts.netloc, "/" + quote(dbname), parts.query, ""))
 
-    def execute(self, sql: str) -> None:
-        """Runs one statement outside a transaction (CREATE/DROP DATABASE cannot run in one)."""
+    def _execute(self, statement: str, dbname: str) -> None:
+        """Runs ``statement`` (with ``{}`` for the database's name) outside a transaction, where CREATE
+        and DROP DATABASE must run."""
+        # Imported here: this plugin loads in every test session, also one without the server extra.
         import psycopg
+        from psycopg import sql
 
-        with psycopg.connect(libpq_url(self.url), autocommit=True) as conn:
-            conn.execute(sql.encode())
+        from ecliptic.server.pg_notify import libpq_conninfo
+
+        with psycopg.connect(libpq_conninfo(self.url), autocommit=True) as conn:
+            conn.execute(sql.SQL(statement).format(sql.Identifier(dbname)))
 
     def create_database(self) -> str:
         """A new empty database with a name no other test uses; answers its URL."""
         name = f"ecliptic_test_{secrets.token_hex(6)}"
-        self.execute(f'CREATE DATABASE "{name}"')
-        self.databases.append(name)
+        self._execute("CREATE DATABASE {}", name)
         return self.url_of(name)
 
     def drop_database(self, url: str) -> None:
-        name = urlsplit(url).path.lstrip("/")
         # FORCE: a test that left a connection open (an engine not disposed) must not block the drop.
-        self.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if name in self.databases:
-            self.databases.remove(name)
-
-
-def libpq_url(url: str) -> str:
-    """The same URL without SQLAlchemy's ``+driver`` part, as libpq (psycopg.connect) reads it."""
-    scheme, sep, rest = url.partition("://")
-    return "postgresql" + sep + rest if scheme.split("+")[0] in ("postgresql", "postgres") else url
+        self._execute("DROP DATABASE IF EXISTS {} WITH (FORCE)", urlsplit(url).path.lstrip("/"))
 
 
 @dataclass
