@@ -10,7 +10,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,server]'
 	touch $(STAMP)
 
 # A short game (8 rounds, tiles laid out at random) against bots of level normal; any other
@@ -18,7 +18,11 @@ $(STAMP): $(PY) pyproject.toml
 play: $(STAMP)
 	$(VENV)/bin/ecliptic play --game-length short --layout random --level normal
 
+# The storage tests run on SQLite and on a throw-away PostgreSQL cluster of their own
+# (tests/postgres_cluster.py): PostgreSQL is installed first when missing (with apt-get, as root;
+# ECLIPTIC_TEST_POSTGRES=skip skips those tests instead).
 test: $(STAMP)
+	bash scripts/ensure-postgres.sh
 	$(VENV)/bin/ruff check
 	$(VENV)/bin/mypy
 	$(VENV)/bin/python -m pytest

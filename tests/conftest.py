@@ -1,5 +1,6 @@
 """Every scenario file under tests/scenarios/ is a test; its failure text is the runner's report.
-Also: every test runs with a fixed, wide terminal (:func:`wide_terminal`).
+Also: every test runs with a fixed, wide terminal (:func:`wide_terminal`); ``database_url`` runs a
+storage test on both backends, SQLite and PostgreSQL (tests/postgres_cluster.py).
 
 A scenario (docs/scenarios.md) is collected as one item named after its file. It
 carries the ``rules`` marker with the rule ids the scenario names, so
@@ -16,6 +17,8 @@ import pytest
 
 from ecliptic.scenario.format import ScenarioError, load_scenario
 from ecliptic.scenario.runner import ScenarioResult, format_result, run_file
+
+pytest_plugins = ["postgres_cluster", "pytester"]
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 TERMINAL_COLUMNS = "400"
@@ -39,6 +42,17 @@ def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("ECLIPTIC_DATA_DIR", str(tmp_path_factory.mktemp("ecliptic-data")))
         yield
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of each backend the server supports, so one storage test covers both: a SQLite
+    file of this test's own, or a fresh database of the session's PostgreSQL cluster (started only
+    when a PostgreSQL case runs; ``-m "not postgresql"`` leaves them out)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'ecliptic.sqlite3'}"
+    url: str = request.getfixturevalue("fresh_postgresql_url")
+    return url
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:

@@ -1,0 +1,1 @@
+"""The game server: HTTP/WebSocket app, storage, and the notifiers between server processes."""
