@@ -10,7 +10,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,server]'
 	touch $(STAMP)
 
 # A short game (8 rounds, tiles laid out at random) against bots of level normal; any other

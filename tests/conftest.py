@@ -80,3 +80,10 @@ class ScenarioItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"scenario {self.path.name}"
+
+
+@pytest.fixture(params=["sqlite"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The database the server's tests run on: a SQLite file in a temporary folder (the
+    PostgreSQL set-up adds its own parameter)."""
+    return f"sqlite:///{tmp_path / 'server.db'}"

@@ -118,6 +118,8 @@ def _validation_message(exc: RequestValidationError) -> str:
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
         return "the request body is not valid JSON"
+    if any(e.get("type") == "missing" and tuple(e.get("loc", ())) == ("body",) for e in errors):
+        return "the request body is missing (a JSON object is expected)"
     if any(e.get("type") == "model_attributes_type" and tuple(e.get("loc", ())) == ("body",) for e in errors):
         return "the request body must be a JSON object (Content-Type: application/json)"
     parts = []

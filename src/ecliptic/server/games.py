@@ -214,6 +214,10 @@ class GameService:
         await self.live(game_id)  # replays the new game and starts its bots or clock
         return models.GameCreated(id=game_id, admin_token=admin, seats=created)
 
+    def loaded(self, game_id: str) -> Live | None:
+        """The game if this process has it in memory (for tests and tools)."""
+        return self._live.get(game_id)
+
     async def live(self, game_id: str) -> Live:
         """The game in memory, replayed from its log on first access."""
         live = self._live.get(game_id)
