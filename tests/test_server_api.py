@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import bearer, create, live, nothing_queued, recv, recv_until, server, service, tokens
 
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.games import get_game
+from server_helpers import bearer, create, live, nothing_queued, recv, recv_until, server, service, tokens
 
 
 def stored(client: TestClient, game_id: str) -> int:
@@ -68,7 +68,7 @@ def test_a_bad_new_game_is_refused_with_a_reason(database_url: str, body: dict[s
 def test_the_seat_sees_its_legal_actions_with_labels_and_the_spectator_none(database_url: str) -> None:
     with server(database_url) as c:
         created = create(c)
-        seat, headers, view = turn(c, created)
+        seat, _headers, view = turn(c, created)
         assert view["seat"] == seat and view["legal_actions"]
         st = live(c, created["id"])
         game = get_game("ceres")
@@ -88,14 +88,14 @@ def test_an_action_by_notation_or_id_is_stored_and_broadcast(database_url: str) 
         with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
             ws.send_json({"spectator": True})
             assert recv(ws)["type"] == "hello"
-            seat, headers, view = turn(c, created)
+            _, headers, view = turn(c, created)
             r = c.post(f"/api/games/{gid}/actions", headers=headers,
                        json={"action": view["legal_actions"][0]["notation"], "expected_index": 0})
             assert r.status_code == 200 and r.json()["index"] == 1 and r.json()["events"]
             assert stored(c, gid) == 1
             pushed = recv(ws)
             assert pushed["type"] == "action" and pushed["index"] == 1 and pushed["view"]["index"] == 1
-            seat, headers, view = turn(c, created)
+            _seat, headers, view = turn(c, created)
             r = c.post(f"/api/games/{gid}/actions", headers=headers,
                        json={"action": view["legal_actions"][-1]["id"], "expected_index": 1})
             assert r.status_code == 200 and r.json()["index"] == 2
@@ -142,7 +142,7 @@ def test_every_refused_action_stores_nothing_and_broadcasts_nothing(database_url
             r = c.post(f"/api/games/{gid}/actions", json={"action": "LAUNCH A99", "expected_index": 0},
                        headers=turn(c, created)[1])
             assert r.json()["rule"] == "CR-ACT-1" and "A99" in r.json()["message"]
-            seat, headers, _ = turn(c, created)
+            _seat, headers, _ = turn(c, created)
             for raw in (b"{not json", b"[1, 2]", b""):
                 r = c.post(f"/api/games/{gid}/actions", content=raw,
                            headers={**headers, "Content-Type": "application/json"})
@@ -157,7 +157,7 @@ def test_every_refused_action_stores_nothing_and_broadcasts_nothing(database_url
 def test_a_double_click_applies_once(database_url: str) -> None:
     with server(database_url) as c:
         created = create(c)
-        seat, headers, view = turn(c, created)
+        _seat, headers, view = turn(c, created)
         body = {"action": view["legal_actions"][0]["notation"], "expected_index": 0}
         first = c.post(f"/api/games/{created['id']}/actions", json=body, headers=headers)
         second = c.post(f"/api/games/{created['id']}/actions", json=body, headers=headers)
@@ -170,7 +170,7 @@ def play_randomly(c: TestClient, created: dict[str, Any], steps: int, seed: int 
     for _ in range(steps):
         if c.get(f"/api/games/{created['id']}").json()["status"] == "over":
             return
-        seat, headers, view = turn(c, created)
+        _seat, headers, view = turn(c, created)
         choice = rng.choice(view["legal_actions"])
         r = c.post(f"/api/games/{created['id']}/actions", headers=headers,
                    json={"action": choice["notation"], "expected_index": view["index"]})
@@ -285,20 +285,18 @@ def test_undo_never_after_another_player_acted_nor_a_bots_action(database_url: s
         assert r.status_code == 422 and "another player" in r.json()["message"]
         assert stored(c, gid) == index
     with server(database_url) as c:
-        created = create(c, seats=[{"name": "Ann"}, {"kind": "bot", "level": "random"}])
+        created = create(c)
         gid = created["id"]
-        ann = bearer(tokens(created)[0])
+        first, headers, _ = turn(c, created)
         with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
-            ws.send_json({"token": tokens(created)[0]})
+            ws.send_json({"spectator": True})
             recv(ws)
-            c.post(f"/api/games/{gid}/seats/0/bot", json={"bot": True, "level": "random"}, headers=ann)
-            while recv_until(ws, "action")["seat"] != 0:
-                pass
-            c.post(f"/api/games/{gid}/seats/0/bot", json={"bot": False}, headers=ann)
-        bot_moves = [r for r in live(c, gid).log if r.seat == 0]
-        assert bot_moves and all(r.actor == "bot" for r in bot_moves)
-        assert live(c, gid).log[-1].seat == 0  # only seat 0's bot has played
-        r = c.post(f"/api/games/{gid}/undo", json={"expected_index": live(c, gid).index}, headers=ann)
+            c.post(f"/api/games/{gid}/seats/{first}/bot", json={"bot": True, "level": "random"}, headers=headers)
+            recv_until(ws, "action")
+            c.post(f"/api/games/{gid}/seats/{first}/bot", json={"bot": False}, headers=headers)
+        log = live(c, gid).log
+        assert log and all(r.seat == first and r.actor == "bot" for r in log)  # the other seat's person waits
+        r = c.post(f"/api/games/{gid}/undo", json={"expected_index": len(log)}, headers=headers)
         assert r.status_code == 422 and "bot" in r.json()["message"]
 
 
@@ -311,7 +309,7 @@ def test_undo_is_refused_after_a_random_outcome_or_hidden_information(database_u
         rng = random.Random(3)
         seen = {"random": 0, "private": 0, "allowed": 0}
         for _ in range(120):
-            seat, headers, view = turn(c, created)
+            _seat, headers, view = turn(c, created)
             if view["status"] == "over":
                 break
             before = live(c, gid).state.rng.copy()
