@@ -3,14 +3,22 @@ stored and nothing broadcast), undo, bots, the record, chat, and restoring games
 
 from __future__ import annotations
 
+import os
 import random
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.games import get_game
+from ecliptic.server.storage import Storage
 from server_helpers import bearer, create, live, nothing_queued, recv, recv_until, server, service, tokens
 
 
@@ -372,3 +380,41 @@ def test_the_turn_clock_hands_the_seat_to_a_zombie_until_its_player_is_back(data
             back = c.get(f"/api/games/{gid}", headers=bearer(tokens(created)[seat])).json()
             assert back["seats"][seat]["controller"] == "person"
             assert recv_until(ws, "seat")["controller"] == "person"
+
+
+# -- ecliptic serve ---------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_ecliptic_serve_prints_where_it_is_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    port = _free_port()
+    db = tmp_path / "serve.db"
+    env = {**os.environ, "ECLIPTIC_DATABASE_URL": f"sqlite:///{db}", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-c", "from ecliptic.cli import main; main()", "serve",
+                             "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if "Application startup complete" in line:
+                break
+        assert f"http://127.0.0.1:{port}" in "".join(lines) and f"SQLite file {db}" in "".join(lines)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+            assert http.get("/api/health").json()["status"] == "ok"
+            r = http.post("/api/games", json={"game": "ceres", "seats": [{}, {}], "seed": 1})
+            assert r.status_code == 201
+        proc.send_signal(signal.SIGTERM)
+        rest, _ = proc.communicate(timeout=20)
+        assert "Application shutdown complete" in rest
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert Storage(f"sqlite:///{db}").game(r.json()["id"]) is not None

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, RedirectResponse
 from starlette.websockets import WebSocketDisconnect
 
 from ecliptic.server import auth, models
@@ -174,6 +174,10 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
                   for e in exc.errors()[:20]]
         return JSONResponse({"error": "invalid_request", "message": _validation_message(exc), "detail": detail},
                             status_code=422)
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> RedirectResponse:
+        return RedirectResponse("/docs")  # until the browser client (next issue) lives here
 
     @app.get("/api/health", response_model=models.Health)
     async def health() -> models.Health:
