@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.games import get_game
+from ecliptic.server import auth
 from ecliptic.server.storage import Storage
 from server_helpers import bearer, create, live, nothing_queued, recv, recv_until, server, service, tokens
 
@@ -418,3 +419,33 @@ def test_ecliptic_serve_prints_where_it_is_and_stops_cleanly_on_sigterm(tmp_path
             proc.kill()
             proc.wait()
     assert Storage(f"sqlite:///{db}").game(r.json()["id"]) is not None
+
+
+def test_two_servers_on_one_database_the_database_decides(database_url: str) -> None:
+    """A server that has not heard of another one's action gets 409 from the database, then
+    catches up from the log and tells its own viewers."""
+    with server(database_url) as a, server(database_url) as b:
+        created = create(a)
+        gid = created["id"]
+        _, headers, view = turn(a, created)
+        assert b.get(f"/api/games/{gid}").json()["index"] == 0  # b has it loaded, at index 0
+        with b.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.send_json({"spectator": True})
+            recv(ws)
+            first, second = view["legal_actions"][0]["notation"], view["legal_actions"][-1]["notation"]
+            assert a.post(f"/api/games/{gid}/actions", headers=headers,
+                          json={"action": first, "expected_index": 0}).status_code == 200
+            r = b.post(f"/api/games/{gid}/actions", headers=headers, json={"action": second, "expected_index": 0})
+            assert r.status_code == 409
+            assert recv_until(ws, "action")["index"] == 1
+        assert [row.notation for row in live(b, gid).log] == [first]
+        assert b.get(f"/api/games/{gid}").json()["index"] == 1
+
+
+def test_tokens_are_compared_whole_and_read_from_bearer_headers() -> None:
+    token = auth.new_token()
+    assert len(token) >= 43 and auth.matches(token, auth.token_hash(token))
+    assert not auth.matches(token[:-1], auth.token_hash(token)) and not auth.matches(None, auth.token_hash(token))
+    assert auth.find_seat(token, [(0, auth.token_hash("other")), (1, auth.token_hash(token)), (2, None)]) == 1
+    assert auth.bearer(f"Bearer {token}") == token and auth.bearer(f"bearer  {token} ") == token
+    assert auth.bearer(token) is None and auth.bearer("Basic abc") is None and auth.bearer("Bearer ") is None
