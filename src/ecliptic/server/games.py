@@ -150,6 +150,7 @@ class GameService:
         self._live: dict[str, Live] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._commits: set[asyncio.Future[None]] = set()
         self.closing = False
 
     async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -170,6 +171,8 @@ class GameService:
         for t in tasks:
             with contextlib.suppress(BaseException):
                 await t
+        if self._commits:
+            await asyncio.gather(*self._commits, return_exceptions=True)
         await self.hub.close_all()
         await asyncio.to_thread(self.bots.close)
         self.storage.close()
@@ -347,9 +350,12 @@ class GameService:
                 raise Broken(f"the rules engine failed on this action ({type(exc).__name__})") from None
             undoable = actor == PERSON and why_not_undoable(game, state, parsed, events, after, seat) is None
             row = ActionRow(live.index, seat, str(parsed), actor, undoable)
-            # Shielded: a shutdown that cancels the caller still finds the commit and the live
-            # state in agreement.
-            await asyncio.shield(self._commit(live, row, after, events))
+            # Shielded and awaited by close(): a shutdown that cancels the caller still lets the
+            # commit and the live state end in agreement.
+            commit = asyncio.ensure_future(self._commit(live, row, after, events))
+            self._commits.add(commit)
+            commit.add_done_callback(self._commits.discard)
+            await asyncio.shield(commit)
             index = live.index
         await self.notifier.publish(game_id, index)
         await self._after_change(live)
