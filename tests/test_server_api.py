@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,11 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from ecliptic.engine.actions import Action
+from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, replay, state_digest
+from ecliptic.engine.rng import Rng
+from ecliptic.engine.undo import why_not_undoable
 from ecliptic.games import get_game
 from ecliptic.server import auth
 from ecliptic.server.storage import Storage
@@ -161,6 +166,7 @@ def test_every_refused_action_stores_nothing_and_broadcasts_nothing(database_url
             assert r.status_code == 413
             assert stored(c, gid) == 0
             nothing_queued(ws)
+        assert service(c)._loading == {}  # the unknown game's request left nothing behind
 
 
 def test_a_double_click_applies_once(database_url: str) -> None:
@@ -457,3 +463,54 @@ def test_tokens_are_compared_whole_and_read_from_bearer_headers() -> None:
     assert auth.find_seat(token, [(0, auth.token_hash("other")), (1, auth.token_hash(token)), (2, None)]) == 1
     assert auth.bearer(f"Bearer {token}") == token and auth.bearer(f"bearer  {token} ") == token
     assert auth.bearer(token) is None and auth.bearer("Basic abc") is None and auth.bearer("Bearer ") is None
+
+
+class _Flip:
+    """A one-card game for the undo policy: ``FLIP`` turns the face-down card up (revealing
+    it, with no die and no private event), ``NOTE`` changes only a public counter."""
+
+    @dataclass
+    class State:
+        card: str
+        face_up: bool = False
+        notes: int = 0
+        rng: Rng = field(default_factory=Rng)
+
+        def clone(self) -> _Flip.State:
+            return replace(self, rng=self.rng.copy())
+
+    def apply(self, state: State, action: Action) -> list[Event]:
+        if action.verb == "FLIP":
+            state.face_up = True
+            return [Event("flip", f"the card is {state.card}")]
+        state.notes += 1
+        return [Event("note", "a note")]
+
+    def observe(self, state: State, seat: int | None) -> dict[str, Any]:
+        return {"card": state.card if state.face_up else "hidden", "notes": state.notes}
+
+    def determinize(self, state: State, seat: int, rng: Rng) -> State:
+        copy = state.clone()
+        if not state.face_up:
+            copy.card = rng.choice(["K01", "K02", "K03", "K04", "K05", "K06"])
+        return copy
+
+
+@pytest.mark.parametrize("verb, reason", [("NOTE", None), ("FLIP", "it revealed hidden information")])
+def test_an_action_whose_outcome_shows_a_hidden_card_cannot_be_taken_back(verb: str, reason: str | None) -> None:
+    game = _Flip()
+    before = _Flip.State("K03")
+    after = before.clone()
+    events = game.apply(after, Action(verb))
+    assert why_not_undoable(game, before, Action(verb), events, after, 0) == reason
+
+
+def test_an_action_that_moved_the_generator_or_told_some_seats_cannot_be_taken_back() -> None:
+    game = _Flip()
+    before = _Flip.State("K03", face_up=True)
+    after = before.clone()
+    after.rng.d6()
+    assert why_not_undoable(game, before, Action("NOTE"), [], after, 0) == "it had a random outcome (dice or a shuffle)"
+    secret = [Event("draw", "you draw K04", visible_to=frozenset({0}))]
+    assert why_not_undoable(game, before, Action("NOTE"), secret, before.clone(), 0) == \
+        "it showed some players hidden information"

@@ -227,12 +227,16 @@ class GameService:
         if live is not None:
             return live
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            live = self._live.get(game_id)
-            if live is None:
-                live = await self._load(game_id)
-                self._live[game_id] = live
-                self._spawn(self._after_change(live))
+        try:
+            async with lock:
+                live = self._live.get(game_id)
+                if live is None:
+                    live = await self._load(game_id)
+                    self._live[game_id] = live
+                    self._spawn(self._after_change(live))
+        finally:
+            if not lock.locked():  # (requests for unknown games must not pile up locks)
+                self._loading.pop(game_id, None)
         return live
 
     async def _load(self, game_id: str) -> Live:
