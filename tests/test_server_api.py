@@ -41,7 +41,8 @@ def turn(client: TestClient, created: dict[str, Any]) -> tuple[int, dict[str, st
 
 def test_health_and_openapi(database_url: str) -> None:
     with server(database_url) as c:
-        assert c.get("/api/health").json() == {"status": "ok", "database": "sqlite"}
+        backend = "sqlite" if database_url.startswith("sqlite") else "postgresql"
+        assert c.get("/api/health").json() == {"status": "ok", "database": backend}
         paths = c.get("/openapi.json").json()["paths"]
         assert {"/api/games", "/api/games/{game_id}/actions", "/api/games/{game_id}/undo",
                 "/api/games/{game_id}/record", "/api/games/{game_id}/chat"} <= set(paths)
