@@ -124,9 +124,10 @@ def _check(label: str, payload: Any, hidden: set[str], extra: tuple[str, ...]) -
         assert secret not in text, f"{label} shows the seed or the generator"
 
 
-def play_watched(c: TestClient, game: str, config: dict[str, Any], players: int, seed: int) -> int:
+def play_watched(c: TestClient, game: str, config: dict[str, Any], players: int, seed: int) -> tuple[int, int]:
     """A full game through the API with random legal actions; every WS message and HTTP answer
-    to every seat and to a spectator is checked. Returns the number of actions."""
+    to every seat and to a spectator is checked. Returns the number of actions and of the
+    private events the seats received over WebSocket (the filter must not drop those)."""
     secret, unseen = (tc_secret, tc_unseen) if game == "tauceti" else (ceres_secret, ceres_unseen)
     created = create(c, game, seats=[{} for _ in range(players)], config=config, seed=seed)
     gid = created["id"]
@@ -156,7 +157,7 @@ def play_watched(c: TestClient, game: str, config: dict[str, Any], players: int,
             hello = recv(ws)
             assert hello["type"] == "hello"
             check_message(v, hello)
-        steps = 0
+        steps = private = 0
         while True:
             spectator = c.get(f"/api/games/{gid}").json()
             check_message(None, spectator)
@@ -175,13 +176,15 @@ def play_watched(c: TestClient, game: str, config: dict[str, Any], players: int,
                 pushed = recv(ws)
                 assert pushed["type"] == "action" and pushed["index"] == view["index"] + 1
                 check_message(v, pushed)
+                private += sum(e["private"] for e in pushed["events"])
+                assert v is not None or not any(e["private"] for e in pushed["events"])
                 # The action's notation (it can name a card played face down) is not sent.
                 assert set(pushed) == {"type", "index", "seat", "events", "view"}
             steps += 1
         for v in viewers:
             if v is not None:
                 check_message(v, c.get(f"/api/games/{gid}", headers=bearer(keys[v])).json())
-        return steps
+        return steps, private
     finally:
         for ws in with_ws:
             ws.__exit__(None, None, None)
@@ -189,9 +192,10 @@ def play_watched(c: TestClient, game: str, config: dict[str, Any], players: int,
 
 def test_a_four_player_tau_ceti_game_over_the_api_leaks_nothing(database_url: str) -> None:
     with server(database_url) as c:
-        assert play_watched(c, "tauceti", {"game": "short", "layout": "preset"}, 4, seed=BIG_SEED + 21) > 50
+        steps, private = play_watched(c, "tauceti", {"game": "short", "layout": "preset"}, 4, seed=BIG_SEED + 21)
+        assert steps > 50 and private > 0
 
 
 def test_a_ceres_game_with_comets_over_the_api_leaks_nothing(database_url: str) -> None:
     with server(database_url) as c:
-        assert play_watched(c, "ceres", {"expansions": ["comets"]}, 4, seed=BIG_SEED + 22) > 10
+        assert play_watched(c, "ceres", {"expansions": ["comets"]}, 4, seed=BIG_SEED + 22)[0] > 10

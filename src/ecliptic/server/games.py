@@ -575,6 +575,9 @@ class GameService:
             return
         async with live.lock:
             if index == live.index and index > 0:
+                # Our own action's notice (or one we have already caught up with). A remote
+                # undo followed by a remote action can end at the same index with another
+                # log; its undo notice (a smaller index) brings the full reload first.
                 return
             rows = await self._db(self.storage.actions, game_id)
             seats = await self._db(self.storage.seats, game_id)
