@@ -310,7 +310,7 @@ async def _watch(service: GameService, ws: WebSocket, game_id: str) -> None:
             if message.get("type") == "ping":
                 conn.put({"type": "pong"})
             elif "since" in message:
-                await service.hub_resend(conn, _since(message))
+                await service.resend(conn, _since(message))
             else:
                 conn.put({"type": "error", "message": "unknown message; send {\"type\": \"ping\"} or {\"since\": n}"})
     except (WebSocketDisconnect, asyncio.CancelledError):

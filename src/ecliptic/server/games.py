@@ -550,7 +550,7 @@ class GameService:
             self._hello(live, conn, since)
             self.hub.add(conn)
 
-    async def hub_resend(self, conn: Connection, since: int | None) -> None:
+    async def resend(self, conn: Connection, since: int | None) -> None:
         """A viewer asks again for what it missed (after a gap it noticed)."""
         live = await self.live(conn.game_id)
         async with live.lock:
