@@ -135,6 +135,8 @@ def _refusals(c: TestClient, created: dict[str, Any]) -> list[tuple[str, dict[st
         ("id outside the space", {"action": 10**6, "expected_index": 0}, headers, 422, "illegal"),
         ("stale index", {"action": good, "expected_index": 5}, headers, 409, "stale_index"),
         ("missing index", {"action": good}, headers, 422, "invalid_request"),
+        ("a boolean for an id", {"action": True, "expected_index": 0}, headers, 422, "invalid_request"),
+        ("a fraction for an index", {"action": good, "expected_index": 0.5}, headers, 422, "invalid_request"),
         ("extra field", {"action": good, "expected_index": 0, "seat": 1}, headers, 422, "invalid_request"),
     ]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 """The bots a game may seat: the levels a player picks from (``ecliptic.bots.LEVELS``) and
@@ -96,8 +96,9 @@ class GameView(BaseModel):
 
 
 class ActionRequest(Strict):
-    action: str | int = Field(description="the notation ('GO 05') or the id in the game's action space")
-    expected_index: int = Field(ge=0, description="the index the client last saw (optimistic concurrency)")
+    # Strict types: JSON ``true`` or ``1.0`` is no action id and no index.
+    action: StrictStr | StrictInt = Field(description="the notation ('GO 05') or the id in the game's action space")
+    expected_index: StrictInt = Field(ge=0, description="the index the client last saw (optimistic concurrency)")
 
 
 class ActionDone(BaseModel):
@@ -106,7 +107,7 @@ class ActionDone(BaseModel):
 
 
 class UndoRequest(Strict):
-    expected_index: int = Field(ge=0)
+    expected_index: StrictInt = Field(ge=0)
 
 
 class UndoDone(BaseModel):
