@@ -46,7 +46,8 @@ def run(host: str, port: int, database: str | None, open_browser: bool,
 
     url = database_url(database)
     base = address(host, port)
-    app = create_app(url, base_url=base)
+    # Bots get every core but one (the event loop's), at least one.
+    app = create_app(url, base_url=base, bot_workers=max(1, (os.cpu_count() or 2) - 1))
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, timeout_graceful_shutdown=10,
                             log_level="info", server_header=False)
     server = uvicorn.Server(config)
