@@ -720,6 +720,28 @@ def _print_log(console: Console, path: Path, record: GameRecord) -> Any:
     return state
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="the address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="the port to listen on")] = 8000,
+    database: Annotated[str | None, typer.Option(
+        help="sqlite:///FILE or postgresql://... (default: $ECLIPTIC_DATABASE_URL, else a SQLite file "
+             "in the user's data folder)")] = None,
+    open_browser: Annotated[bool, typer.Option("--open", help="open the address in a browser")] = False,
+) -> None:
+    """Run the game server: online play with friends and bots (docs/server.md)."""
+    console = _console()
+    try:
+        from ecliptic.server.serve import run
+    except ImportError as exc:
+        raise _fail(console, f"the server needs its extra packages ({exc.name} is missing): "
+                             "pip install 'ecliptic[server]'") from None
+    try:
+        run(host, port, database, open_browser, say=lambda line: console.print(Text(line), soft_wrap=True))
+    except Exception as exc:  # a database that cannot be opened, a port in use: a message, not a traceback
+        raise _fail(console, f"the server could not start: {type(exc).__name__}: {exc}", 1) from None
+
+
 def main() -> None:
     """Entry point of the ``ecliptic`` command."""
     app()

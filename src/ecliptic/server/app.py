@@ -1,0 +1,337 @@
+"""The HTTP and WebSocket API (FastAPI): :func:`create_app` builds it for one database.
+
+The routes are thin: the game service (:mod:`ecliptic.server.games`) referees, the
+dependencies below give each route the service and the caller's token, and the Pydantic
+models (:mod:`ecliptic.server.models`) are the OpenAPI schema at ``/openapi.json``.
+
+Security measures here: request bodies above :data:`MAX_BODY` bytes are refused (413)
+before they are read whole; WebSocket messages above :data:`MAX_WS_MESSAGE` characters end
+the connection, as does sending more than :data:`WS_RATE` messages a second (beyond a burst
+of :data:`WS_BURST`); no CORS middleware (browsers keep other sites' pages out), and a
+WebSocket from a page of another origin is refused. Tokens come in an ``Authorization:
+Bearer`` header or a WebSocket's first message, never in a URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import Depends, FastAPI, Header, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse
+from starlette.websockets import WebSocketDisconnect
+
+from ecliptic.server import auth, models
+from ecliptic.server.bots import BotPool
+from ecliptic.server.games import Forbidden, GameService, ServiceError
+from ecliptic.server.hub import Connection
+from ecliptic.server.notify import Notifier
+from ecliptic.server.storage import Storage
+
+MAX_BODY = 64 * 1024
+MAX_WS_MESSAGE = 4096
+WS_RATE = 10.0
+WS_BURST = 30
+WS_AUTH_SECONDS = 10.0
+"""A WebSocket that has not authenticated by then is closed."""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """Refuse a request body longer than ``limit`` bytes with 413, whether it declares its
+    length or streams it."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        received = 0
+        started = False
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise _TooLarge
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited, watched)
+        except _TooLarge:
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"error": "too_large", "message": f"the request body is over {self.limit} bytes"}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float = WS_RATE, burst: int = WS_BURST) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.last = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return "the request body is not valid JSON"
+    if any(e.get("type") == "missing" and tuple(e.get("loc", ())) == ("body",) for e in errors):
+        return "the request body is missing (a JSON object is expected)"
+    if any(e.get("type") == "model_attributes_type" and tuple(e.get("loc", ())) == ("body",) for e in errors):
+        return "the request body must be a JSON object (Content-Type: application/json)"
+    parts = []
+    for e in errors[:5]:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    return "the request does not match the schema: " + "; ".join(parts)
+
+
+def get_service(request: Request) -> GameService:
+    """The app's game service (a dependency of every route)."""
+    return request.app.state.service  # type: ignore[no-any-return]
+
+
+def get_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    """The caller's token, from ``Authorization: Bearer <token>`` (``None`` without one)."""
+    return auth.bearer(authorization)
+
+
+Service = Annotated[GameService, Depends(get_service)]
+Token = Annotated[str | None, Depends(get_token)]
+
+
+def create_app(database_url: str, *, notifier: Notifier | None = None, bot_workers: int = 1,
+               zombie_level: str = "normal", base_url: str = "", max_body: int = MAX_BODY) -> FastAPI:
+    """The server for the database at ``database_url`` (``sqlite:///file`` or
+    ``postgresql://...``); migrations run at start-up."""
+    storage = Storage(database_url)
+    service = GameService(storage, notifier=notifier, bots=BotPool(bot_workers), zombie_level=zombie_level,
+                          base_url=base_url)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.close()
+
+    app = FastAPI(title="Ecliptic game server", version="1", lifespan=lifespan,
+                  description="Tau Ceti: Planetary Crisis and Ceres online; see docs/server.md.")
+    app.state.service = service
+    app.add_middleware(BodyLimit, limit=max_body)
+
+    @app.exception_handler(ServiceError)
+    async def refused(_: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        detail = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+                  for e in exc.errors()[:20]]
+        return JSONResponse({"error": "invalid_request", "message": _validation_message(exc), "detail": detail},
+                            status_code=422)
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> RedirectResponse:
+        return RedirectResponse("/docs")  # until the browser client (next issue) lives here
+
+    @app.get("/api/health", response_model=models.Health)
+    async def health() -> models.Health:
+        return models.Health(database="sqlite" if storage.is_sqlite else "postgresql")
+
+    @app.post("/api/games", response_model=models.GameCreated, status_code=201)
+    async def create_game(body: models.CreateGame, svc: Service) -> models.GameCreated:
+        return await svc.create(body)
+
+    @app.get("/api/games", response_model=list[models.GameSummary])
+    async def list_games(svc: Service) -> list[models.GameSummary]:
+        return await svc.list_games()
+
+    @app.get("/api/games/{game_id}", response_model=models.GameView)
+    async def get_game(game_id: str, svc: Service, token: Token) -> dict[str, Any]:
+        live = await svc.live(game_id)
+        return svc.view(live, await svc.viewer(live, token))
+
+    @app.post("/api/games/{game_id}/actions", response_model=models.ActionDone)
+    async def post_action(game_id: str, body: models.ActionRequest, svc: Service, token: Token) -> models.ActionDone:
+        live = await svc.live(game_id)
+        seat = await svc.authenticate(live, token)
+        index, events = await svc.submit(game_id, seat, body.action, body.expected_index)
+        return models.ActionDone(index=index, events=[models.EventOut(**e) for e in events])
+
+    @app.post("/api/games/{game_id}/undo", response_model=models.UndoDone)
+    async def undo(game_id: str, body: models.UndoRequest, svc: Service, token: Token) -> models.UndoDone:
+        live = await svc.live(game_id)
+        seat = await svc.authenticate(live, token)
+        return models.UndoDone(index=await svc.undo(game_id, seat, body.expected_index))
+
+    @app.post("/api/games/{game_id}/seats/{seat}/bot", response_model=models.SeatInfo)
+    async def hand_over(game_id: str, seat: int, body: models.SeatHandover, svc: Service,
+                        token: Token) -> models.SeatInfo:
+        await svc.handover(game_id, seat, token, body.bot, body.level)
+        return svc.seat_infos(await svc.live(game_id))[seat]
+
+    @app.get("/api/games/{game_id}/chat", response_model=list[models.ChatMessage])
+    async def get_chat(game_id: str, svc: Service) -> list[models.ChatMessage]:
+        return await svc.chat(game_id)
+
+    @app.post("/api/games/{game_id}/chat", response_model=models.ChatMessage, status_code=201)
+    async def post_chat(game_id: str, body: models.ChatRequest, svc: Service, token: Token) -> models.ChatMessage:
+        return await svc.post_chat(game_id, token, body.text)
+
+    @app.get("/api/games/{game_id}/record", response_model=models.GameRecordOut)
+    async def record(game_id: str, svc: Service) -> models.GameRecordOut:
+        return await svc.record(game_id)
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def watch(ws: WebSocket, game_id: str) -> None:
+        await _watch(service, ws, game_id)
+
+    return app
+
+
+def _same_origin(ws: WebSocket) -> bool:
+    """A browser names the page's origin; it must be this server's (cross-site WebSocket
+    hijacking). Clients that are not browsers send none."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == ws.headers.get("host", "")
+
+
+class _Closed(Exception):
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code, self.reason = code, reason
+
+
+async def _read(ws: WebSocket) -> dict[str, Any]:
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        data = message.get("bytes") or b""
+        if len(data) > MAX_WS_MESSAGE:
+            raise _Closed(1009, f"a message is at most {MAX_WS_MESSAGE} bytes")
+        text = data.decode("utf-8", "replace")
+    if len(text) > MAX_WS_MESSAGE:
+        raise _Closed(1009, f"a message is at most {MAX_WS_MESSAGE} characters")
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        raise _Closed(1007, "a message must be a JSON object") from None
+    if not isinstance(parsed, dict):
+        raise _Closed(1007, "a message must be a JSON object")
+    return parsed
+
+
+def _since(message: dict[str, Any]) -> int | None:
+    since = message.get("since")
+    return since if isinstance(since, int) and not isinstance(since, bool) else None
+
+
+async def _watch(service: GameService, ws: WebSocket, game_id: str) -> None:
+    """The WebSocket protocol (docs/server.md): the first message is ``{"token": ...}`` or
+    ``{"spectator": true}``, optionally with ``"since": index``; then the server pushes."""
+    if not _same_origin(ws):
+        await ws.close(code=1008)
+        return
+    await ws.accept()
+    conn: Connection | None = None
+    try:
+        first = await asyncio.wait_for(_read(ws), WS_AUTH_SECONDS)
+        try:
+            live = await service.live(game_id)
+        except ServiceError as exc:
+            raise _Closed(4404 if exc.status == 404 else 1011, exc.message) from None
+        token = first.get("token")
+        if isinstance(token, str):
+            try:
+                seat: int | None = await service.authenticate(live, token)
+            except Forbidden:
+                raise _Closed(4403, "this is none of this game's seat tokens") from None
+        elif first.get("spectator") is True:
+            seat = None
+        else:
+            raise _Closed(4401, 'the first message must be {"token": "..."} or {"spectator": true}')
+        conn = Connection(ws, game_id, seat)
+        await service.attach(conn, _since(first))
+        conn.start()
+        bucket = RateLimit()
+        while not conn.closed.is_set():
+            message = await _read(ws)
+            if not bucket.take():
+                raise _Closed(1008, "too many messages")
+            if message.get("type") == "ping":
+                conn.put({"type": "pong"})
+            elif "since" in message:
+                await service.resend(conn, _since(message))
+            else:
+                conn.put({"type": "error", "message": "unknown message; send {\"type\": \"ping\"} or {\"since\": n}"})
+    except (WebSocketDisconnect, asyncio.CancelledError):
+        pass
+    except TimeoutError:
+        await _close(ws, conn, 4401, "authenticate within 10 seconds")
+    except _Closed as exc:
+        await _close(ws, conn, exc.code, exc.reason)
+    finally:
+        if conn is not None:
+            service.hub.remove(conn)
+
+
+async def _close(ws: WebSocket, conn: Connection | None, code: int, reason: str) -> None:
+    if conn is not None:
+        conn.close(code, reason)
+        if conn.writer is not None:
+            await asyncio.wait([conn.writer], timeout=2)
+        return
+    try:
+        await ws.send_json({"type": "error", "message": reason})
+        await ws.close(code=code, reason=reason)
+    except Exception:  # already gone
+        pass

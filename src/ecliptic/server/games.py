@@ -1,0 +1,602 @@
+"""The game service: the server's referee. A game is its config, seed and action log; the
+engine decides everything else.
+
+* **Restore lazily.** A game is replayed from its log on first access, so start-up does
+  not grow with the number of stored games.
+* **One path for every action.** A person's action, a bot's and a zombie's (a seat whose
+  turn clock ran out) all go through :meth:`GameService.submit`: checked against the
+  expected index (optimistic concurrency: a double click or a retry never applies twice),
+  the seat, the engine (on a copy of the state, so a refusal changes nothing), then
+  **committed** to the database, and only then applied to the live state, acknowledged and
+  broadcast. The database's primary key on ``(game_id, action_index)`` is the final
+  arbiter between processes: a second action at an index is a 409.
+* **Only observe and filtered events leave.** Each viewer gets ``observe(state, seat)``
+  and the events ``Event.visible(seat)``; never another seat's action notation (it can name
+  a card played face down), never the seed or the generator before the end.
+* **Undo** (Board Game Arena's policy, :mod:`ecliptic.engine.undo`): only the last action,
+  only by the person who made it, only when it had no random outcome and revealed nothing;
+  undo replays the shorter log.
+* **Turn clock.** With ``clock_seconds``, each person's decision has a deadline; a task per
+  game wakes at it and, if the decision is still pending, a bot ("zombie") plays the seat
+  until its person makes any request with the seat's token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
+
+from ecliptic.engine.actions import Action
+from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.events import Event
+from ecliptic.engine.record import state_digest
+from ecliptic.engine.undo import why_not_undoable
+from ecliptic.games import get_game
+from ecliptic.present.labels import labelled
+from ecliptic.server import auth, models
+from ecliptic.server.bots import BotPool, BotTurn
+from ecliptic.server.hub import Connection, Hub, Message
+from ecliptic.server.notify import LocalNotifier, Notifier
+from ecliptic.server.storage import ActionRow, Conflict, GameRow, SeatRow, Storage
+
+log = logging.getLogger("ecliptic.server")
+T = TypeVar("T")
+
+PERSON, BOT, ZOMBIE = "person", "bot", "zombie"
+ZOMBIE_LEVEL = "normal"
+MAX_BOT_FAILURES = 3
+
+
+class ServiceError(Exception):
+    """A refusal the API answers with ``status`` and a JSON body; nothing was changed."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, **self.extra}
+
+
+class NotFound(ServiceError):
+    status, code = 404, "not_found"
+
+
+class Forbidden(ServiceError):
+    status, code = 403, "forbidden"
+
+
+class Stale(ServiceError):
+    status, code = 409, "stale_index"
+
+
+class NotOver(ServiceError):
+    status, code = 409, "game_not_over"
+
+
+class Refused(ServiceError):
+    """Illegal by the rules (``rule`` names the rule) or by the undo policy."""
+
+    status, code = 422, "illegal"
+
+
+class Invalid(ServiceError):
+    status, code = 422, "invalid"
+
+
+class Broken(ServiceError):
+    status, code = 500, "server_error"
+
+
+@dataclass
+class Live:
+    """A game in memory: its rows, its rules, the replayed state and what each action said."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    game: Any
+    state: Any
+    log: list[ActionRow]
+    setup_events: list[Event]
+    events: list[list[Event]]
+    """``events[i]``: the events of the action at index ``i``."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    deadline: float | None = None
+    clock_task: asyncio.Task[None] | None = None
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def index(self) -> int:
+        """The number of actions played: the ``expected_index`` of the next one."""
+        return len(self.log)
+
+    def seat(self, seat: int) -> SeatRow:
+        return self.seats[seat]
+
+
+def plain(data: Any) -> Any:
+    """JSON-ready data (tuples become lists; anything else is a bug shown as text)."""
+    return json.loads(json.dumps(data, default=str))
+
+
+def event_out(e: Event) -> dict[str, Any]:
+    return {"kind": e.kind, "text": e.text, "data": plain(e.data), "private": e.visible_to is not None}
+
+
+def visible_events(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
+    return [event_out(e) for e in events if e.visible(seat)]
+
+
+class GameService:
+    def __init__(self, storage: Storage, *, notifier: Notifier | None = None, bots: BotPool | None = None,
+                 zombie_level: str = ZOMBIE_LEVEL, base_url: str = "") -> None:
+        self.storage = storage
+        self.notifier: Notifier = notifier or LocalNotifier()
+        self.bots = bots or BotPool()
+        self.hub = Hub()
+        self.zombie_level = zombie_level
+        self.base_url = base_url
+        self._live: dict[str, Live] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._commits: set[asyncio.Future[None]] = set()
+        self.closing = False
+
+    async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return await asyncio.to_thread(fn, *args, **kwargs)
+
+    async def start(self) -> None:
+        await self._db(self.storage.migrate)
+        await self.notifier.start(self.sync)
+
+    async def close(self) -> None:
+        """Stop the bots and clocks (an action being committed finishes first), then the pool."""
+        self.closing = True
+        await self.notifier.stop()
+        tasks = [t for live in self._live.values() for t in (live.bot_task, live.clock_task) if t is not None]
+        tasks += list(self._tasks)
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+        if self._commits:
+            await asyncio.gather(*self._commits, return_exceptions=True)
+        await self.hub.close_all()
+        await asyncio.to_thread(self.bots.close)
+        self.storage.close()
+
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # -- creating and loading --------------------------------------------------------
+
+    async def create(self, req: models.CreateGame) -> models.GameCreated:
+        game = get_game(req.game)
+        config = dict(req.config)
+        config.setdefault("players", len(req.seats))
+        if config["players"] != len(req.seats):
+            raise Invalid(f"the config names {config['players']!r} players but {len(req.seats)} seats are given")
+        seed = req.seed if req.seed is not None else secrets.randbits(63)
+        try:
+            game.new_game(config, seed)
+        except Exception as exc:  # the engine's own checks: a config it refuses is the request's fault
+            raise Invalid(f"the game config is not valid: {exc}") from None
+        game_id = secrets.token_hex(8)
+        admin = auth.new_token()
+        rows: list[SeatRow] = []
+        created: list[models.SeatCreated] = []
+        for i, spec in enumerate(req.seats):
+            if spec.kind == PERSON:
+                token = auth.new_token()
+                name = spec.name.strip() or f"Player {i + 1}"
+                rows.append(SeatRow(i, PERSON, name, auth.token_hash(token), None, PERSON))
+                created.append(models.SeatCreated(seat=i, name=name, kind=PERSON, token=token,
+                                                  join_link=f"{self.base_url}/play/{game_id}#token={token}"))
+            else:
+                name = spec.name.strip() or f"Bot ({spec.level})"
+                rows.append(SeatRow(i, BOT, name, None, spec.level, BOT))
+                created.append(models.SeatCreated(seat=i, name=name, kind=BOT, token=None, join_link=None))
+        row = GameRow(game_id, req.game, config, seed, len(req.seats), req.clock_seconds, "playing", time.time(),
+                      None, auth.token_hash(admin))
+        await self._db(self.storage.create_game, row, rows)
+        await self.live(game_id)  # replays the new game and starts its bots or clock
+        return models.GameCreated(id=game_id, admin_token=admin, seats=created)
+
+    def loaded(self, game_id: str) -> Live | None:
+        """The game if this process has it in memory (for tests and tools)."""
+        return self._live.get(game_id)
+
+    async def live(self, game_id: str) -> Live:
+        """The game in memory, replayed from its log on first access."""
+        live = self._live.get(game_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        try:
+            async with lock:
+                live = self._live.get(game_id)
+                if live is None:
+                    live = await self._load(game_id)
+                    self._live[game_id] = live
+                    self._spawn(self._after_change(live))
+        finally:
+            if not lock.locked():  # (requests for unknown games must not pile up locks)
+                self._loading.pop(game_id, None)
+        return live
+
+    async def _load(self, game_id: str) -> Live:
+        if len(game_id) > 32:
+            raise NotFound(f"there is no game {game_id[:32]!r}…")
+        row = await self._db(self.storage.game, game_id)
+        if row is None:
+            raise NotFound(f"there is no game {game_id!r}")
+        seats = await self._db(self.storage.seats, game_id)
+        rows = await self._db(self.storage.actions, game_id)
+        game, state, setup, events = self._replay(row, rows)
+        return Live(row, seats, game, state, rows, setup, events)
+
+    def _replay(self, row: GameRow, rows: list[ActionRow]) -> tuple[Any, Any, list[Event], list[list[Event]]]:
+        game = get_game(row.game)
+        state, setup = game.new_game_events(row.config, row.seed)
+        events: list[list[Event]] = []
+        for r in rows:
+            try:
+                events.append(game.apply(state, Action.parse(r.notation)))
+            except IllegalAction as exc:
+                raise Broken(f"game {row.id}: stored action {r.index} cannot be replayed ({exc})") from None
+        return game, state, setup, events
+
+    # -- who is asking ---------------------------------------------------------------
+
+    def seat_of(self, live: Live, token: str | None) -> int | None:
+        return auth.find_seat(token, ((s.seat, s.token_hash) for s in live.seats))
+
+    def is_admin(self, live: Live, token: str | None) -> bool:
+        return auth.matches(token, live.row.admin_hash)
+
+    async def authenticate(self, live: Live, token: str | None) -> int:
+        """The seat of ``token`` (403 otherwise). A seat a zombie plays is its person's again."""
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise Forbidden("a seat token is needed (Authorization: Bearer <token>), and this is none of this game's")
+        if live.seat(seat).controller == ZOMBIE:
+            await self._set_controller(live, seat, PERSON)
+        return seat
+
+    async def viewer(self, live: Live, token: str | None) -> int | None:
+        """A seat for a seat token, ``None`` (a spectator) without a token; 403 for a wrong one."""
+        if token is None:
+            return None
+        return await self.authenticate(live, token)
+
+    # -- views -------------------------------------------------------------------------
+
+    def seat_infos(self, live: Live) -> list[models.SeatInfo]:
+        return [models.SeatInfo(seat=s.seat, name=s.name, kind=s.kind, controller=s.controller) for s in live.seats]
+
+    def view(self, live: Live, seat: int | None) -> dict[str, Any]:
+        """The GameView of ``seat`` (``None``: a spectator) as JSON-ready data."""
+        state, game = live.state, live.game
+        obs = plain(game.observe(state, seat))
+        legal: list[models.LabelledAction] = []
+        if seat is not None and state.current_player == seat and not state.is_over:
+            space = game.action_space(state)
+            for action, text in labelled(live.row.game, obs, game.legal_actions(state)):
+                legal.append(models.LabelledAction(id=space.id(action), notation=str(action), label=text))
+        last = live.log[-1] if live.log else None
+        undoable = (seat is not None and last is not None and last.seat == seat and last.actor == PERSON
+                    and last.undoable and not state.is_over)
+        return models.GameView(
+            id=live.row.id, game=live.row.game, status=live.row.status, index=live.index, seat=seat,
+            current_seat=state.current_player, seats=self.seat_infos(live), view=obs, legal_actions=legal,
+            undoable=undoable, deadline=live.deadline).model_dump()
+
+    def summary(self, row: GameRow, index: int, seats: list[SeatRow] | None) -> models.GameSummary:
+        live = self._live.get(row.id)
+        if live is not None:
+            row, index, seats = live.row, live.index, live.seats
+        infos = [models.SeatInfo(seat=s.seat, name=s.name, kind=s.kind, controller=s.controller)
+                 for s in seats or []]
+        return models.GameSummary(id=row.id, game=row.game, players=row.players, status=row.status, index=index,
+                                  created_at=row.created_at, clock_seconds=row.clock_seconds, seats=infos)
+
+    async def list_games(self) -> list[models.GameSummary]:
+        found = await self._db(self.storage.list_games)
+        out = []
+        for row, n in found:
+            seats = self._live[row.id].seats if row.id in self._live else await self._db(self.storage.seats, row.id)
+            out.append(self.summary(row, n, seats))
+        return out
+
+    # -- actions ---------------------------------------------------------------------
+
+    async def submit(self, game_id: str, seat: int, action: str | int, expected_index: int,
+                     actor: str = PERSON) -> tuple[int, list[dict[str, Any]]]:
+        """Apply ``seat``'s action: 409 if ``expected_index`` is stale, 403 if it is not the
+        seat's decision (or a bot plays the seat), 422 if the rules refuse it. Committed
+        before it is acknowledged or broadcast; a refusal stores and sends nothing."""
+        live = await self.live(game_id)
+        async with live.lock:
+            if expected_index != live.index:
+                raise Stale(f"the game is at index {live.index}, not {expected_index}: another action came first",
+                            index=live.index)
+            controller = live.seat(seat).controller
+            if actor == PERSON and controller == BOT:
+                raise Forbidden(f"a bot plays seat {seat} now; take the seat back first")
+            if actor != PERSON and controller == PERSON:
+                raise Forbidden(f"seat {seat}'s person plays it again")
+            state, game = live.state, live.game
+            if not state.is_over and state.current_player != seat:
+                raise Forbidden(f"it is not seat {seat}'s decision (seat {state.current_player} is to decide)")
+            parsed = self._parse(game, state, action)
+            after = state.clone()
+            try:
+                events = game.apply(after, parsed)
+            except IllegalAction as exc:
+                raise Refused(exc.reason, rule=exc.rule) from None
+            except Exception as exc:  # an engine bug: the copy is dropped, nothing changed
+                log.exception("engine failure in game %s at index %s", game_id, live.index)
+                raise Broken(f"the rules engine failed on this action ({type(exc).__name__})") from None
+            undoable = actor == PERSON and why_not_undoable(game, state, parsed, events, after, seat) is None
+            row = ActionRow(live.index, seat, str(parsed), actor, undoable)
+            # Shielded and awaited by close(): a shutdown that cancels the caller still lets the
+            # commit and the live state end in agreement.
+            commit = asyncio.ensure_future(self._commit(live, row, after, events))
+            self._commits.add(commit)
+            commit.add_done_callback(self._commits.discard)
+            await asyncio.shield(commit)
+            index = live.index
+        await self.notifier.publish(game_id, index)
+        await self._after_change(live)
+        return index, visible_events(events, seat)
+
+    def _parse(self, game: Any, state: Any, action: str | int) -> Action:
+        try:
+            if isinstance(action, int):
+                return game.action_space(state).action(action)  # type: ignore[no-any-return]
+            return Action.parse(action)
+        except IllegalAction as exc:
+            raise Refused(exc.reason, rule=exc.rule) from None
+
+    async def _commit(self, live: Live, row: ActionRow, after: Any, events: list[Event]) -> None:
+        try:
+            await self._db(self.storage.append_action, live.row.id, row, game_over=after.is_over)
+        except Conflict:
+            self._spawn(self.sync(live.row.id, row.index))
+            raise Stale("another action was stored at this index first", index=row.index) from None
+        live.state = after
+        live.log.append(row)
+        live.events.append(events)
+        if after.is_over:
+            live.row = replace(live.row, status="over", finished_at=time.time())
+        self.hub.send(live.row.id, lambda viewer: self._action_message(live, row, events, viewer))
+
+    def _action_message(self, live: Live, row: ActionRow, events: list[Event], viewer: int | None) -> Message:
+        return {"type": "action", "index": row.index + 1, "seat": row.seat,
+                "events": visible_events(events, viewer), "view": self.view(live, viewer)}
+
+    # -- undo --------------------------------------------------------------------------
+
+    async def undo(self, game_id: str, seat: int, expected_index: int) -> int:
+        live = await self.live(game_id)
+        async with live.lock:
+            if expected_index != live.index:
+                raise Stale(f"the game is at index {live.index}, not {expected_index}", index=live.index)
+            if not live.log:
+                raise Refused("there is no action to take back", rule="UNDO")
+            last = live.log[-1]
+            if last.seat != seat:
+                raise Refused("only your own last action can be taken back, and another player has acted since",
+                              rule="UNDO")
+            if last.actor != PERSON:
+                raise Refused("a bot played that action; it cannot be taken back", rule="UNDO")
+            if live.state.is_over:
+                raise Refused("the game is over", rule="UNDO")
+            game, before, _, events = self._replay(live.row, live.log[:-1])
+            after = before.clone()
+            action = Action.parse(last.notation)
+            told = game.apply(after, action)
+            reason = why_not_undoable(game, before, action, told, after, seat)
+            if reason is not None:
+                raise Refused(f"that action cannot be taken back: {reason}", rule="UNDO")
+            try:
+                await self._db(self.storage.undo_last, game_id, last.index)
+            except Conflict:
+                self._spawn(self.sync(game_id, last.index))
+                raise Stale("the log changed first", index=live.index) from None
+            live.state, live.events = before, events
+            live.log.pop()
+            self.hub.send(game_id, lambda viewer: {"type": "undo", "index": live.index,
+                                                   "view": self.view(live, viewer)})
+            index = live.index
+        await self.notifier.publish(game_id, index)
+        await self._after_change(live)
+        return index
+
+    # -- seats: bots, zombies, the turn clock -------------------------------------------
+
+    async def handover(self, game_id: str, seat: int, token: str | None, bot: bool, level: str | None) -> None:
+        live = await self.live(game_id)
+        if not 0 <= seat < len(live.seats):
+            raise NotFound(f"game {game_id} has no seat {seat}")
+        if not self.is_admin(live, token) and self.seat_of(live, token) != seat:
+            raise Forbidden("the admin token or this seat's token is needed")
+        s = live.seat(seat)
+        if bot:
+            await self._set_controller(live, seat, BOT, level or s.bot_level or self.zombie_level)
+        else:
+            if s.kind == BOT:
+                raise Invalid(f"seat {seat} was created for a bot; it has no person to take it back")
+            await self._set_controller(live, seat, PERSON)
+        await self._after_change(live)
+
+    async def _set_controller(self, live: Live, seat: int, controller: str, level: str | None = None) -> None:
+        s = live.seat(seat)
+        if s.controller == controller and (level is None or level == s.bot_level):
+            return
+        await self._db(self.storage.set_controller, live.row.id, seat, controller)
+        live.seats[seat] = replace(s, controller=controller, bot_level=level or s.bot_level)
+        self.hub.send(live.row.id, lambda viewer: {"type": "seat", "seat": seat, "controller": controller,
+                                                   "view": self.view(live, viewer)})
+        if controller == PERSON:
+            await self._after_change(live)
+
+    async def _after_change(self, live: Live) -> None:
+        """Start the bot or the turn clock the next decision needs."""
+        if self.closing:
+            return
+        state = live.state
+        if live.clock_task is not None and live.clock_task is not asyncio.current_task():
+            live.clock_task.cancel()
+        live.clock_task, live.deadline = None, None
+        if state.is_over:
+            return
+        seat = state.current_player
+        if live.seat(seat).controller != PERSON:
+            if live.bot_task is None or live.bot_task.done():
+                live.bot_task = asyncio.ensure_future(self._play_bots(live))
+        elif live.row.clock_seconds is not None:
+            live.deadline = time.time() + live.row.clock_seconds
+            live.clock_task = asyncio.ensure_future(self._clock(live, live.index, seat, live.row.clock_seconds))
+
+    async def _clock(self, live: Live, index: int, seat: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if live.index == index and live.state.current_player == seat and live.seat(seat).controller == PERSON:
+            log.info("game %s: seat %s's turn clock ran out; a bot plays it", live.row.id, seat)
+            live.clock_task = None
+            await self._set_controller(live, seat, ZOMBIE)
+            await self._after_change(live)
+
+    async def _play_bots(self, live: Live) -> None:
+        failures = 0
+        while not self.closing and not live.state.is_over:
+            seat = live.state.current_player
+            s = live.seat(seat)
+            if s.controller == PERSON:
+                return
+            index = live.index
+            turn = BotTurn(live.row.game, live.row.config, live.row.seed, tuple(r.notation for r in live.log), seat,
+                           s.bot_level or self.zombie_level)
+            try:
+                notation = await self.bots.choose(turn)
+                await self.submit(live.row.id, seat, notation, index, actor=s.controller)
+            except (Stale, Forbidden):
+                continue
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                log.exception("game %s: the bot of seat %s failed", live.row.id, seat)
+                if failures >= MAX_BOT_FAILURES:
+                    return
+
+    # -- chat --------------------------------------------------------------------------
+
+    async def post_chat(self, game_id: str, token: str | None, text: str) -> models.ChatMessage:
+        live = await self.live(game_id)
+        if self.is_admin(live, token):
+            seat, name = None, "admin"
+        else:
+            seat = await self.authenticate(live, token)
+            name = live.seat(seat).name
+        text = text.strip()
+        if not text:
+            raise Invalid("a chat message cannot be empty")
+        row = await self._db(self.storage.add_chat, game_id, seat, name, text)
+        message = models.ChatMessage(id=row.id, seat=row.seat, name=row.name, text=row.text,
+                                     created_at=row.created_at)
+        payload = {"type": "chat", **message.model_dump()}
+        self.hub.send(game_id, lambda viewer: payload)
+        return message
+
+    async def chat(self, game_id: str) -> list[models.ChatMessage]:
+        await self.live(game_id)
+        rows = await self._db(self.storage.chat, game_id)
+        return [models.ChatMessage(id=r.id, seat=r.seat, name=r.name, text=r.text, created_at=r.created_at)
+                for r in rows]
+
+    # -- the record --------------------------------------------------------------------
+
+    async def record(self, game_id: str) -> models.GameRecordOut:
+        live = await self.live(game_id)
+        if not live.state.is_over:
+            raise NotOver("the record (with the seed, which decides every future die) is given once the game is over")
+        return models.GameRecordOut(game=live.row.game, config=live.row.config, seed=live.row.seed,
+                                    actions=[r.notation for r in live.log],
+                                    digest=state_digest(live.game, live.state))
+
+    # -- WebSocket viewers -------------------------------------------------------------
+
+    async def attach(self, conn: Connection, since: int | None) -> None:
+        """Send the viewer its view and what it missed since ``since``, then every change:
+        under the game's lock, so no action falls between the two."""
+        live = await self.live(conn.game_id)
+        async with live.lock:
+            self._hello(live, conn, since)
+            self.hub.add(conn)
+
+    async def resend(self, conn: Connection, since: int | None) -> None:
+        """A viewer asks again for what it missed (after a gap it noticed)."""
+        live = await self.live(conn.game_id)
+        async with live.lock:
+            self._hello(live, conn, since)
+
+    def _hello(self, live: Live, conn: Connection, since: int | None) -> None:
+        missed = []
+        if since is not None and 0 <= since < live.index:
+            missed = [{"index": i + 1, "seat": live.log[i].seat, "events": visible_events(live.events[i], conn.seat)}
+                      for i in range(since, live.index)]
+        setup = visible_events(live.setup_events, conn.seat) if since is None or since < 0 else []
+        conn.put({"type": "hello", "seat": conn.seat, "index": live.index, "missed": missed,
+                  "setup_events": setup, "view": self.view(live, conn.seat)})
+
+    # -- other processes ---------------------------------------------------------------
+
+    async def sync(self, game_id: str, index: int) -> None:
+        """The notifier's callback: another process (or a lost race) changed the log; bring
+        the live game (if loaded here) up to the database and tell this process's viewers."""
+        live = self._live.get(game_id)
+        if live is None:
+            return
+        async with live.lock:
+            if index == live.index and index > 0:
+                # Our own action's notice (or one we have already caught up with). A remote
+                # undo followed by a remote action can end at the same index with another
+                # log; its undo notice (a smaller index) brings the full reload first.
+                return
+            rows = await self._db(self.storage.actions, game_id)
+            seats = await self._db(self.storage.seats, game_id)
+            live.seats = seats
+            if rows == live.log:
+                return
+            n = len(live.log)
+            if rows[:n] == live.log:
+                for r in rows[n:]:
+                    events = live.game.apply(live.state, Action.parse(r.notation))
+                    live.log.append(r)
+                    live.events.append(events)
+                    self.hub.send(game_id, lambda viewer, r=r, events=events:  # type: ignore[misc]
+                                  self._action_message(live, r, events, viewer))
+            else:
+                _, live.state, live.setup_events, live.events = self._replay(live.row, rows)
+                live.log = rows
+                self.hub.send(game_id, lambda viewer: {"type": "undo", "index": live.index,
+                                                       "view": self.view(live, viewer)})
+            if live.state.is_over:
+                live.row = replace(live.row, status="over")
+        await self._after_change(live)

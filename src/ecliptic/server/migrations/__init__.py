@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's database, applied at start (:func:`ecliptic.server.storage.migrate`)."""

@@ -1,0 +1,144 @@
+"""The typed request and response bodies of the HTTP API (they are its OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+BOT_LEVELS = ("random", "easy", "normal", "hard")
+"""The bots a game may seat: the levels a player picks from (``ecliptic.bots.LEVELS``) and
+the random bot. A free bot text (``ismcts:60s``) would let one request occupy the bot pool."""
+MAX_SEED = 2**63 - 1
+MAX_CLOCK_SECONDS = 30 * 24 * 3600.0
+MAX_CHAT = 500
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(Strict):
+    kind: Literal["person", "bot"] = "person"
+    name: str = Field("", max_length=40, description="a person's display name (a bot is named after its level)")
+    level: Literal["random", "easy", "normal", "hard"] = Field(
+        "normal", description="a bot seat's level (ignored for a person)")
+
+
+class CreateGame(Strict):
+    game: Literal["tauceti", "ceres"]
+    config: dict[str, Any] = Field(default_factory=dict, description=(
+        "the engine's config table: players, factions, game (short/full), layout, advanced, "
+        "advanced_specialists, expansions, ... (players defaults to the number of seats)"))
+    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="random (from `secrets`) when absent")
+    seats: list[SeatSpec] = Field(min_length=1, max_length=4)
+    clock_seconds: float | None = Field(None, gt=0, le=MAX_CLOCK_SECONDS, description=(
+        "the turn clock: seconds per decision, after which a bot plays the seat until its player is back"))
+
+
+class SeatCreated(BaseModel):
+    seat: int
+    name: str
+    kind: str
+    token: str | None = Field(None, description="the seat's secret token (persons only); shown once")
+    join_link: str | None = Field(None, description="the link to give the seat's player (the token after '#')")
+
+
+class GameCreated(BaseModel):
+    id: str
+    admin_token: str
+    seats: list[SeatCreated]
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str
+    kind: str
+    controller: str
+
+
+class GameSummary(BaseModel):
+    id: str
+    game: str
+    players: int
+    status: str
+    index: int | None = Field(None, description="actions played (when the game is loaded in this process)")
+    created_at: float
+    clock_seconds: float | None
+    seats: list[SeatInfo]
+
+
+class EventOut(BaseModel):
+    kind: str
+    text: str
+    data: dict[str, Any]
+    private: bool = Field(False, description="seen by some seats only")
+
+
+class LabelledAction(BaseModel):
+    id: int
+    notation: str
+    label: str
+
+
+class GameView(BaseModel):
+    id: str
+    game: str
+    status: str
+    index: int
+    seat: int | None = Field(description="whose view this is (null: a spectator)")
+    current_seat: int | None
+    seats: list[SeatInfo]
+    view: dict[str, Any] = Field(description="observe(state, seat)")
+    legal_actions: list[LabelledAction] = Field(description="only for the seat whose decision it is")
+    undoable: bool = Field(False, description="this seat may take back the last action now")
+    deadline: float | None = Field(None, description="when the turn clock runs out (Unix time)")
+
+
+class ActionRequest(Strict):
+    # Strict types: JSON ``true`` or ``1.0`` is no action id and no index.
+    action: StrictStr | StrictInt = Field(description="the notation ('GO 05') or the id in the game's action space")
+    expected_index: StrictInt = Field(ge=0, description="the index the client last saw (optimistic concurrency)")
+
+
+class ActionDone(BaseModel):
+    index: int
+    events: list[EventOut]
+
+
+class UndoRequest(Strict):
+    expected_index: StrictInt = Field(ge=0)
+
+
+class UndoDone(BaseModel):
+    index: int
+
+
+class SeatHandover(Strict):
+    bot: bool = Field(description="true: a bot plays the seat; false: its person takes it back")
+    level: Literal["random", "easy", "normal", "hard"] | None = None
+
+
+class ChatRequest(Strict):
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class ChatMessage(BaseModel):
+    id: int
+    seat: int | None
+    name: str
+    text: str
+    created_at: float
+
+
+class GameRecordOut(BaseModel):
+    game: str
+    config: dict[str, Any]
+    seed: int
+    actions: list[str]
+    digest: str
+
+
+class Health(BaseModel):
+    status: Literal["ok"] = "ok"
+    database: str

@@ -1,0 +1,65 @@
+"""``ecliptic serve``: the server on uvicorn, with its database found or named.
+
+The database is ``--database``, else ``$ECLIPTIC_DATABASE_URL``, else a SQLite file in the
+user's data folder (:func:`ecliptic.ui.session.data_dir`, ``$ECLIPTIC_DATA_DIR`` overrides
+it). Ctrl-C and SIGTERM stop uvicorn gracefully: it stops accepting, lets the requests in
+flight finish (an action is committed whole or refused, never half: each is one database
+transaction), then the app closes its bots, clocks and connections.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import webbrowser
+from collections.abc import Callable
+
+from ecliptic.server.storage import describe, sqlite_url
+
+DATABASE_ENV = "ECLIPTIC_DATABASE_URL"
+WS_MAX_SIZE = 64 * 1024
+"""The largest WebSocket frame uvicorn accepts (the app allows far less per message)."""
+
+
+def database_url(option: str | None) -> str:
+    if option:
+        return option
+    env = os.environ.get(DATABASE_ENV)
+    if env:
+        return env
+    from ecliptic.ui.session import data_dir
+
+    return sqlite_url(data_dir() / "server.db")
+
+
+def address(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def run(host: str, port: int, database: str | None, open_browser: bool,
+        say: Callable[[str], None] = print) -> None:
+    import uvicorn
+
+    from ecliptic.server.app import create_app
+
+    url = database_url(database)
+    base = address(host, port)
+    # Bots get every core but one (the event loop's), at least one.
+    app = create_app(url, base_url=base, bot_workers=max(1, (os.cpu_count() or 2) - 1))
+    config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, timeout_graceful_shutdown=10,
+                            log_level="info", server_header=False)
+    server = uvicorn.Server(config)
+    say(f"Ecliptic server at {base} (API docs: {base}/docs)")
+    say(f"Database: {describe(url)}")
+    if open_browser:
+        def open_when_started() -> None:
+            for _ in range(200):
+                if server.started:
+                    webbrowser.open(base)
+                    return
+                time.sleep(0.05)
+
+        threading.Thread(target=open_when_started, daemon=True).start()
+    server.run()

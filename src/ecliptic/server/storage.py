@@ -1,0 +1,310 @@
+"""Where the server keeps its games: a game is its config, its seed and its append-only
+action log (18xx.games, Terraforming Mars), never a snapshot of a state.
+
+SQLAlchemy Core, written for both backends: SQLite (the default, one file, WAL mode) and
+PostgreSQL through psycopg 3 (``postgresql://`` or ``postgresql+psycopg://`` URLs). The
+schema is made by the Alembic migrations in ``migrations/``, applied at start
+(:meth:`Storage.migrate`); the tables below mirror them for queries (a test checks the two
+agree).
+
+The primary key of ``actions`` is ``(game_id, action_index)``: the database, not the
+server process, is the final arbiter of which action is a game's next one, so two
+processes (or a retry) can never store two actions at one index. An undo moves the taken
+back action into ``undone`` and deletes it from ``actions`` in one transaction, so the log
+stays the exact list of actions that replay to the game, and nothing is ever lost.
+
+Seat and admin tokens are stored only as SHA-256 hashes.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("config", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("clock_seconds", sa.Float, nullable=True),
+    sa.Column("status", sa.String(8), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Column("admin_hash", sa.String(64), nullable=False),
+    sa.Index("games_created_at", "created_at"),
+)
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("bot_level", sa.String(32), nullable=True),
+    sa.Column("controller", sa.String(8), nullable=False),
+)
+actions = sa.Table(
+    "actions", metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("action_index", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("notation", sa.Text, nullable=False),
+    sa.Column("actor", sa.String(8), nullable=False),
+    sa.Column("undoable", sa.Boolean, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+undone = sa.Table(
+    "undone", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("action_index", sa.Integer, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("notation", sa.Text, nullable=False),
+    sa.Column("undone_at", sa.Float, nullable=False),
+)
+chat = sa.Table(
+    "chat", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Index("chat_game", "game_id", "id"),
+)
+
+
+class Conflict(Exception):
+    """Another action (or undo) was stored first: the caller's expected index is stale."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    game: str
+    config: dict[str, Any]
+    seed: int
+    players: int
+    clock_seconds: float | None
+    status: str
+    created_at: float
+    finished_at: float | None
+    admin_hash: str
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    kind: str
+    """``person`` or ``bot``: what the seat was created as."""
+    name: str
+    token_hash: str | None
+    bot_level: str | None
+    controller: str
+    """Who plays it now: ``person``, ``bot`` (handed to a bot) or ``zombie`` (its turn clock ran out)."""
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    index: int
+    seat: int
+    notation: str
+    actor: str
+    undoable: bool
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    id: int
+    seat: int | None
+    name: str
+    text: str
+    created_at: float
+
+
+def engine_url(url: str) -> str:
+    """A ``postgresql://`` URL names psycopg 3 (SQLAlchemy would pick psycopg2)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+def describe(url: str) -> str:
+    """Where the data is, for the start-up line, without a password."""
+    parsed = sa.make_url(engine_url(url))
+    if parsed.get_backend_name() == "sqlite":
+        return f"SQLite file {parsed.database}"
+    return f"PostgreSQL {parsed.render_as_string(hide_password=True)}"
+
+
+class Storage:
+    """The server's database. Every method is one transaction and blocks (the service runs
+    them in a worker thread)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = engine_url(url)
+        parsed = sa.make_url(self.url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        if self.is_sqlite:
+            if parsed.database and parsed.database != ":memory:":
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = sa.create_engine(
+                self.url, connect_args={"check_same_thread": False, "timeout": 30})
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = sa.create_engine(self.url, pool_pre_ping=True)
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision (Alembic), in one transaction."""
+        cfg = AlembicConfig()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        with self.engine.begin() as conn:
+            yield conn
+
+    # -- games and seats ----------------------------------------------------------------
+
+    def create_game(self, game: GameRow, seat_rows: list[SeatRow]) -> None:
+        with self._tx() as conn:
+            conn.execute(games.insert().values(
+                id=game.id, game=game.game, config=json.dumps(game.config, sort_keys=True), seed=game.seed,
+                players=game.players, clock_seconds=game.clock_seconds, status=game.status,
+                created_at=game.created_at, finished_at=game.finished_at, admin_hash=game.admin_hash))
+            conn.execute(seats.insert(), [
+                {"game_id": game.id, "seat": s.seat, "kind": s.kind, "name": s.name, "token_hash": s.token_hash,
+                 "bot_level": s.bot_level, "controller": s.controller} for s in seat_rows])
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self._tx() as conn:
+            row = conn.execute(games.select().where(games.c.id == game_id)).first()
+        return _game_row(row) if row is not None else None
+
+    def seats(self, game_id: str) -> list[SeatRow]:
+        with self._tx() as conn:
+            rows = conn.execute(seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)).all()
+        return [SeatRow(r.seat, r.kind, r.name, r.token_hash, r.bot_level, r.controller) for r in rows]
+
+    def set_controller(self, game_id: str, seat: int, controller: str) -> None:
+        with self._tx() as conn:
+            conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat)
+                         .values(controller=controller))
+
+    def list_games(self, limit: int = 100) -> list[tuple[GameRow, int]]:
+        """The newest games with their number of actions."""
+        count = (sa.select(sa.func.count()).select_from(actions)
+                 .where(actions.c.game_id == games.c.id).scalar_subquery())
+        with self._tx() as conn:
+            rows = conn.execute(sa.select(games, count.label("n"))
+                                .order_by(games.c.created_at.desc()).limit(limit)).all()
+        return [(_game_row(r), int(r.n)) for r in rows]
+
+    # -- the action log ------------------------------------------------------------------
+
+    def actions(self, game_id: str, since: int = 0) -> list[ActionRow]:
+        """The stored actions from index ``since`` on, in order."""
+        with self._tx() as conn:
+            rows = conn.execute(actions.select()
+                                .where(actions.c.game_id == game_id, actions.c.action_index >= since)
+                                .order_by(actions.c.action_index)).all()
+        return [ActionRow(r.action_index, r.seat, r.notation, r.actor, r.undoable) for r in rows]
+
+    def append_action(self, game_id: str, row: ActionRow, *, game_over: bool) -> None:
+        """Store the action at ``row.index``, or :class:`Conflict` if that index is taken (or
+        would leave a gap): committed when this returns."""
+        try:
+            with self._tx() as conn:
+                last = conn.execute(sa.select(sa.func.max(actions.c.action_index))
+                                    .where(actions.c.game_id == game_id)).scalar()
+                if (-1 if last is None else int(last)) != row.index - 1:
+                    raise Conflict(row.index)
+                conn.execute(actions.insert().values(
+                    game_id=game_id, action_index=row.index, seat=row.seat, notation=row.notation,
+                    actor=row.actor, undoable=row.undoable, created_at=time.time()))
+                if game_over:
+                    conn.execute(games.update().where(games.c.id == game_id)
+                                 .values(status="over", finished_at=time.time()))
+        except IntegrityError:
+            raise Conflict(row.index) from None
+
+    def undo_last(self, game_id: str, index: int) -> None:
+        """Take back the action at ``index``, which must be the last one (else
+        :class:`Conflict`): moved to ``undone``, deleted from the log, in one transaction."""
+        with self._tx() as conn:
+            rows = conn.execute(actions.select().where(actions.c.game_id == game_id,
+                                                       actions.c.action_index >= index)).all()
+            if len(rows) != 1 or rows[0].action_index != index:
+                raise Conflict(index)
+            r = rows[0]
+            conn.execute(undone.insert().values(game_id=game_id, action_index=index, seat=r.seat,
+                                                notation=r.notation, undone_at=time.time()))
+            deleted = conn.execute(actions.delete().where(actions.c.game_id == game_id,
+                                                          actions.c.action_index == index))
+            if deleted.rowcount != 1:
+                raise Conflict(index)
+
+    def undone(self, game_id: str) -> list[ActionRow]:
+        with self._tx() as conn:
+            rows = conn.execute(undone.select().where(undone.c.game_id == game_id).order_by(undone.c.id)).all()
+        return [ActionRow(r.action_index, r.seat, r.notation, "person", True) for r in rows]
+
+    # -- chat ----------------------------------------------------------------------------
+
+    def add_chat(self, game_id: str, seat: int | None, name: str, text: str) -> ChatRow:
+        now = time.time()
+        with self._tx() as conn:
+            result = conn.execute(chat.insert().values(game_id=game_id, seat=seat, name=name, text=text,
+                                                       created_at=now).returning(chat.c.id))
+            chat_id = int(result.scalar_one())
+        return ChatRow(chat_id, seat, name, text, now)
+
+    def chat(self, game_id: str, limit: int = 200) -> list[ChatRow]:
+        with self._tx() as conn:
+            rows = conn.execute(chat.select().where(chat.c.game_id == game_id)
+                                .order_by(chat.c.id.desc()).limit(limit)).all()
+        return [ChatRow(r.id, r.seat, r.name, r.text, r.created_at) for r in reversed(rows)]
+
+
+def _game_row(r: Any) -> GameRow:
+    return GameRow(r.id, r.game, json.loads(r.config), int(r.seed), r.players, r.clock_seconds, r.status,
+                   r.created_at, r.finished_at, r.admin_hash)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets readers go on while an action is written; ``synchronous=FULL`` makes a
+    committed action survive a power cut, not only a crash of the process."""
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()

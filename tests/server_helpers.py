@@ -1,0 +1,84 @@
+"""What the server tests share: an app on a test database, seats' headers, and WebSocket
+reads that fail after a timeout instead of hanging (TestClient's own reads wait forever)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import anyio
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from ecliptic.server import create_app
+from ecliptic.server.games import GameService, Live
+
+WAIT = 20.0
+"""Seconds a test waits for a message that must come (a bot's move included)."""
+
+
+@contextmanager
+def server(database_url: str, **options: Any) -> Iterator[TestClient]:
+    options.setdefault("zombie_level", "random")
+    with TestClient(create_app(database_url, **options)) as client:
+        yield client
+
+
+def service(client: TestClient) -> GameService:
+    svc: GameService = client.app.state.service  # type: ignore[attr-defined]
+    return svc
+
+
+def live(client: TestClient, game_id: str) -> Live:
+    found = service(client).loaded(game_id)
+    assert found is not None
+    return found
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: TestClient, game: str = "ceres", seats: list[dict[str, Any]] | None = None,
+           config: dict[str, Any] | None = None, seed: int | None = 7, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"game": game, "config": config or {},
+                            "seats": seats or [{"name": "Ann"}, {"name": "Bob"}], **extra}
+    if seed is not None:
+        body["seed"] = seed
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    created: dict[str, Any] = r.json()
+    return created
+
+
+def tokens(created: dict[str, Any]) -> dict[int, str]:
+    return {s["seat"]: s["token"] for s in created["seats"] if s["token"]}
+
+
+def recv(ws: WebSocketTestSession, timeout: float = WAIT) -> dict[str, Any]:
+    """The next message, or a failure after ``timeout`` seconds."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    ws._raise_on_close(message)
+    data: dict[str, Any] = json.loads(message["text"])
+    return data
+
+
+def recv_until(ws: WebSocketTestSession, kind: str, timeout: float = WAIT) -> dict[str, Any]:
+    """Skip messages until one of type ``kind``."""
+    while True:
+        message = recv(ws, timeout)
+        if message["type"] == kind:
+            return message
+
+
+def nothing_queued(ws: WebSocketTestSession) -> None:
+    """Nothing was sent to ``ws`` since its last read: a ping is answered first."""
+    ws.send_json({"type": "ping"})
+    assert recv(ws) == {"type": "pong"}

@@ -1,0 +1,124 @@
+"""The server's storage, on every backend the ``database_url`` fixture gives (SQLite here;
+the PostgreSQL set-up adds its own): migrations, the action log's arbiter, undo, chat,
+tokens kept as hashes only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from ecliptic.server import auth
+from ecliptic.server.storage import ActionRow, Conflict, GameRow, SeatRow, Storage, engine_url, metadata
+
+
+@pytest.fixture
+def storage(database_url: str) -> Iterator[Storage]:
+    s = Storage(database_url)
+    s.migrate()
+    yield s
+    s.close()
+
+
+def new_game(s: Storage, game_id: str = "g1", created_at: float = 1.0) -> str:
+    token = auth.new_token()
+    s.create_game(GameRow(game_id, "ceres", {"players": 2}, 2**62 + 5, 2, None, "playing", created_at, None,
+                          auth.token_hash("admin")),
+                  [SeatRow(0, "person", "Ann", auth.token_hash(token), None, "person"),
+                   SeatRow(1, "bot", "Bot", None, "random", "bot")])
+    return token
+
+
+def act(index: int, notation: str = "PASS") -> ActionRow:
+    return ActionRow(index, index % 2, notation, "person", True)
+
+
+def test_migrations_are_idempotent_and_match_the_tables(storage: Storage) -> None:
+    storage.migrate()  # a second start changes nothing
+    with storage.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+
+
+def test_sqlite_runs_in_wal_mode(storage: Storage) -> None:
+    if not storage.is_sqlite:
+        pytest.skip("SQLite only")
+    with storage.engine.connect() as conn:
+        assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+
+
+def test_a_game_round_trips(storage: Storage) -> None:
+    new_game(storage)
+    row = storage.game("g1")
+    assert row is not None and row.seed == 2**62 + 5 and row.config == {"players": 2}
+    assert [s.name for s in storage.seats("g1")] == ["Ann", "Bot"]
+    assert storage.game("nope") is None
+
+
+def test_the_log_takes_one_action_per_index_and_no_gap(storage: Storage) -> None:
+    new_game(storage)
+    storage.append_action("g1", act(0), game_over=False)
+    with pytest.raises(Conflict):
+        storage.append_action("g1", act(0, "LAUNCH A01"), game_over=False)
+    with pytest.raises(Conflict):
+        storage.append_action("g1", act(2), game_over=False)
+    storage.append_action("g1", act(1), game_over=True)
+    assert [(r.index, r.notation) for r in storage.actions("g1")] == [(0, "PASS"), (1, "PASS")]
+    assert [r.index for r in storage.actions("g1", since=1)] == [1]
+    row = storage.game("g1")
+    assert row is not None and row.status == "over" and row.finished_at is not None
+
+
+def test_the_primary_key_is_the_final_arbiter(storage: Storage) -> None:
+    """Even a writer that skips the service's check cannot store a second action at an index."""
+    new_game(storage)
+    storage.append_action("g1", act(0), game_over=False)
+    with pytest.raises(sa.exc.IntegrityError), storage.engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO actions (game_id, action_index, seat, notation, actor, undoable, "
+                             "created_at) VALUES ('g1', 0, 1, 'PASS', 'person', true, 0)"))
+
+
+def test_undo_moves_the_last_action_aside_in_one_transaction(storage: Storage) -> None:
+    new_game(storage)
+    for i in range(3):
+        storage.append_action("g1", act(i, f"A{i}"), game_over=False)
+    with pytest.raises(Conflict):
+        storage.undo_last("g1", 1)  # not the last one
+    storage.undo_last("g1", 2)
+    assert [r.notation for r in storage.actions("g1")] == ["A0", "A1"]
+    assert [(r.index, r.notation) for r in storage.undone("g1")] == [(2, "A2")]
+    storage.append_action("g1", act(2, "B2"), game_over=False)  # the index is free again
+    assert [r.notation for r in storage.actions("g1")] == ["A0", "A1", "B2"]
+
+
+def test_seats_change_hands_and_games_are_listed_newest_first(storage: Storage) -> None:
+    new_game(storage, "old", created_at=1.0)
+    new_game(storage, "new", created_at=2.0)
+    storage.append_action("old", act(0), game_over=False)
+    storage.set_controller("old", 0, "zombie")
+    assert storage.seats("old")[0].controller == "zombie"
+    assert [(g.id, n) for g, n in storage.list_games()] == [("new", 0), ("old", 1)]
+
+
+def test_chat_keeps_its_order(storage: Storage) -> None:
+    new_game(storage)
+    for text in ("one", "two", "three"):
+        storage.add_chat("g1", 0, "Ann", text)
+    assert [m.text for m in storage.chat("g1")] == ["one", "two", "three"]
+    assert [m.text for m in storage.chat("g1", limit=2)] == ["two", "three"]
+
+
+def test_only_token_hashes_are_stored(storage: Storage) -> None:
+    token = new_game(storage)
+    with storage.engine.connect() as conn:
+        dump = repr([conn.execute(t.select()).all() for t in metadata.sorted_tables])
+    assert token not in dump and "admin" not in dump.replace("'admin_hash'", "")
+    assert auth.token_hash(token) in dump
+
+
+def test_postgresql_urls_name_psycopg_3() -> None:
+    assert engine_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert engine_url("sqlite:///x.db") == "sqlite:///x.db"
