@@ -516,3 +516,22 @@ def test_an_action_that_moved_the_generator_or_told_some_seats_cannot_be_taken_b
     secret = [Event("draw", "you draw K04", visible_to=frozenset({0}))]
     assert why_not_undoable(game, before, Action("NOTE"), secret, before.clone(), 0) == \
         "it showed some players hidden information"
+
+
+@pytest.mark.postgresql
+def test_two_servers_on_postgresql_push_each_others_actions(fresh_postgresql_url: str) -> None:
+    """Two servers sharing one PostgreSQL: an action made through one reaches a client of the
+    other at once, carried by LISTEN/NOTIFY (the other server makes no request of its own)."""
+    with server(fresh_postgresql_url) as a, server(fresh_postgresql_url) as b:
+        assert type(service(a).notifier).__name__ == "PgNotifier"
+        created = create(a)
+        gid = created["id"]
+        _, headers, view = turn(a, created)
+        with b.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.send_json({"spectator": True})
+            assert recv(ws)["index"] == 0
+            action = view["legal_actions"][0]["notation"]
+            assert a.post(f"/api/games/{gid}/actions", headers=headers,
+                          json={"action": action, "expected_index": 0}).status_code == 200
+            assert recv_until(ws, "action")["index"] == 1
+        assert [row.notation for row in live(b, gid).log] == [action]

@@ -32,7 +32,7 @@ from ecliptic.server.bots import BotPool
 from ecliptic.server.games import Forbidden, GameService, ServiceError
 from ecliptic.server.hub import Connection
 from ecliptic.server.notify import Notifier
-from ecliptic.server.storage import Storage
+from ecliptic.server.storage import Storage, is_postgresql
 
 MAX_BODY = 64 * 1024
 MAX_WS_MESSAGE = 4096
@@ -143,13 +143,24 @@ Service = Annotated[GameService, Depends(get_service)]
 Token = Annotated[str | None, Depends(get_token)]
 
 
+def default_notifier(database_url: str, resync: Callable[[], Awaitable[None]]) -> Notifier | None:
+    """PostgreSQL LISTEN/NOTIFY when the database is PostgreSQL, so every ``ecliptic serve``
+    process sharing it pushes each new action to its own clients; ``None`` (the in-process
+    notifier) for SQLite, which one process serves."""
+    if not is_postgresql(database_url):
+        return None
+    from ecliptic.server.pg_notify import PgNotifier
+
+    return PgNotifier(database_url, on_reconnect=resync)
+
+
 def create_app(database_url: str, *, notifier: Notifier | None = None, bot_workers: int = 1,
                zombie_level: str = "normal", base_url: str = "", max_body: int = MAX_BODY) -> FastAPI:
     """The server for the database at ``database_url`` (``sqlite:///file`` or
     ``postgresql://...``); migrations run at start-up."""
     storage = Storage(database_url)
-    service = GameService(storage, notifier=notifier, bots=BotPool(bot_workers), zombie_level=zombie_level,
-                          base_url=base_url)
+    service = GameService(storage, notifier=notifier or default_notifier(database_url, lambda: service.resync()),
+                          bots=BotPool(bot_workers), zombie_level=zombie_level, base_url=base_url)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -567,6 +567,12 @@ class GameService:
 
     # -- other processes ---------------------------------------------------------------
 
+    async def resync(self) -> None:
+        """After the notifier lost its connection (PostgreSQL keeps no notices for a listener
+        that is away), bring every game loaded here up to the database."""
+        for game_id in list(self._live):
+            await self.sync(game_id, -1)
+
     async def sync(self, game_id: str, index: int) -> None:
         """The notifier's callback: another process (or a lost race) changed the log; bring
         the live game (if loaded here) up to the database and tell this process's viewers."""

@@ -147,6 +147,10 @@ def engine_url(url: str) -> str:
     return url
 
 
+def is_postgresql(url: str) -> bool:
+    return sa.make_url(engine_url(url)).get_backend_name() == "postgresql"
+
+
 def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
