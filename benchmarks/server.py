@@ -35,7 +35,6 @@ import random
 import re
 import resource
 import secrets
-import statistics
 import sys
 import tempfile
 import time
@@ -46,7 +45,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-
 from tests.server_process import Server, start_cold
 
 GAME = {"game": "tauceti", "config": {"game": "full", "layout": "preset"}, "seed": 16,
@@ -160,7 +158,8 @@ async def _load(base: str, game_id: str, tokens: list[str], clients: int, action
             legal = seats[current].view["legal_actions"]  # type: ignore[index]
             choice = rng.choice(legal)["notation"]
             sent = time.perf_counter()
-            answer = await http.post(f"/api/games/{game_id}/actions", headers={"Authorization": f"Bearer {tokens[current]}"},
+            answer = await http.post(f"/api/games/{game_id}/actions",
+                                     headers={"Authorization": f"Bearer {tokens[current]}"},
                                      json={"action": choice, "expected_index": index})
             round_trips.append(time.perf_counter() - sent)
             assert answer.status_code == 200, answer.text
