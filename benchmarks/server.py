@@ -62,6 +62,8 @@ class Sizes:
     actions: int
     stored_games: int
     backends: tuple[str, ...]
+    deflate: bool = True
+    """Clients offer permessage-deflate, as browsers do (``--no-deflate``: they do not)."""
 
 
 FULL = Sizes(clients=(100, 1000), actions=200, stored_games=10_000, backends=("sqlite", "postgresql"))
@@ -92,7 +94,8 @@ class Client:
         self.pongs: list[float] = []
 
 
-async def _load(base: str, game_id: str, tokens: list[str], clients: int, actions: int, seed: int) -> dict[str, Any]:
+async def _load(base: str, game_id: str, tokens: list[str], clients: int, actions: int, seed: int,
+                deflate: bool) -> dict[str, Any]:
     from websockets.asyncio.client import connect
 
     rng = random.Random(seed)
@@ -104,7 +107,8 @@ async def _load(base: str, game_id: str, tokens: list[str], clients: int, action
 
     async def open_one(c: Client) -> None:
         async with gate:
-            ws = await connect(url, max_size=2**24, open_timeout=WAIT, ping_interval=None, close_timeout=1)
+            ws = await connect(url, max_size=2**24, open_timeout=WAIT, ping_interval=None, close_timeout=1,
+                               compression="deflate" if deflate else None)
             await ws.send(json.dumps({"token": tokens[c.seat]} if c.seat is not None else {"spectator": True}))
             hello = json.loads(await ws.recv())
             assert hello["type"] == "hello", hello
@@ -198,10 +202,11 @@ def _raise_file_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def load(base: str, game_id: str, tokens: list[str], clients: int, actions: int, seed: int = 1) -> dict[str, Any]:
+def load(base: str, game_id: str, tokens: list[str], clients: int, actions: int, seed: int = 1,
+         deflate: bool = True) -> dict[str, Any]:
     ctx = multiprocessing.get_context("spawn")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_load_process, args=((base, game_id, tokens, clients, actions, seed), child))
+    proc = ctx.Process(target=_load_process, args=((base, game_id, tokens, clients, actions, seed, deflate), child))
     proc.start()
     child.close()
     result: dict[str, Any] = parent.recv()
@@ -371,7 +376,9 @@ def run(sizes: Sizes, say: Any = print) -> dict[str, Any]:
                     server = start_cold(new_database(), folder)
                     try:
                         game_id, tokens = create_game(server)
-                        figures = load(server.base_url, game_id, tokens, max(clients, len(tokens)), sizes.actions)
+                        figures = load(server.base_url, game_id, tokens, max(clients, len(tokens)), sizes.actions,
+                                       deflate=sizes.deflate)
+                        figures["deflate"] = sizes.deflate
                     finally:
                         server.stop()
                     figures["backend"] = name
@@ -385,7 +392,8 @@ def run(sizes: Sizes, say: Any = print) -> dict[str, Any]:
 def latency_line(f: dict[str, Any]) -> str:
     rt, bc, h, p = f["round_trip"], f["broadcast"], f["health"], f["ws_ping"]
     goal = "meets" if bc["p99_ms"] <= GOAL_P99_MS and rt["p99_ms"] <= GOAL_P99_MS else "misses"
-    return (f"{f['backend']:<10} {f['clients']:>5} clients, {f['actions']} actions: "
+    deflate = "" if f.get("deflate", True) else " (no deflate)"
+    return (f"{f['backend']:<10} {f['clients']:>5} clients{deflate}, {f['actions']} actions: "
             f"round trip p50 {rt['p50_ms']:.1f} ms p99 {rt['p99_ms']:.1f} ms; "
             f"broadcast p50 {bc['p50_ms']:.1f} ms p99 {bc['p99_ms']:.1f} ms "
             f"({goal} the p99 <= {GOAL_P99_MS:.0f} ms goal); "
@@ -407,6 +415,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, help="actions per run (default 200)")
     parser.add_argument("--stored-games", type=int, help="games stored for the start-up figure (default 10000)")
     parser.add_argument("--backends", help="sqlite,postgresql (default both; --quick: sqlite)")
+    parser.add_argument("--no-deflate", action="store_true", help="clients do not offer permessage-deflate")
     parser.add_argument("--json", action="store_true", help="print the report as JSON at the end")
     args = parser.parse_args(argv)
     sizes = QUICK if args.quick else FULL
@@ -414,7 +423,8 @@ def main(argv: list[str] | None = None) -> int:
         clients=tuple(int(c) for c in args.clients.split(",")) if args.clients else sizes.clients,
         actions=args.actions or sizes.actions,
         stored_games=args.stored_games or sizes.stored_games,
-        backends=tuple(args.backends.split(",")) if args.backends else sizes.backends)
+        backends=tuple(args.backends.split(",")) if args.backends else sizes.backends,
+        deflate=not args.no_deflate)
     report = run(sizes)
     if args.json:
         print(json.dumps(report, indent=1))
