@@ -63,6 +63,8 @@ class Sizes:
     stored_games: int
     backends: tuple[str, ...]
     deflate: bool = True
+    kills: int = 0
+    """``--kills N``: also run the crash-safety loop N times on each backend."""
     """Clients offer permessage-deflate, as browsers do (``--no-deflate``: they do not)."""
 
 
@@ -361,6 +363,21 @@ def startup(new_database: Any, folder: Path, stored: int) -> dict[str, Any]:
             "bytes_per_action": facts["bytes_per_action"]}
 
 
+def kill_loop(new_database: Any, folder: Path, kills: int) -> str:
+    """The crash-safety test's loop (tests/test_server_crash.py), ``kills`` times: its checks fail loudly."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test's own imports
+    import test_server_crash as crash
+    from server_process import Launcher
+
+    launcher = Launcher(folder)
+    try:
+        url = new_database()
+        return crash.summary("sqlite" if url.startswith("sqlite") else "postgresql",
+                             crash.kill_loop(url, folder, launcher, kills))
+    finally:
+        launcher.close()
+
+
 def run(sizes: Sizes, say: Any = print) -> dict[str, Any]:
     _raise_file_limit()
     report: dict[str, Any] = {"latency": [], "startup": {}, "unavailable": {}}
@@ -372,6 +389,9 @@ def run(sizes: Sizes, say: Any = print) -> dict[str, Any]:
                     report["unavailable"][name] = new_database
                     say(f"{name}: {new_database}")
                     continue
+                if sizes.kills:
+                    report.setdefault("kills", {})[name] = kill_loop(new_database, folder, sizes.kills)
+                    say(report["kills"][name])
                 for clients in sizes.clients:
                     server = start_cold(new_database(), folder)
                     try:
@@ -384,8 +404,9 @@ def run(sizes: Sizes, say: Any = print) -> dict[str, Any]:
                     figures["backend"] = name
                     report["latency"].append(figures)
                     say(latency_line(figures))
-                report["startup"][name] = startup(new_database, folder, sizes.stored_games)
-                say(startup_line(name, report["startup"][name]))
+                if sizes.stored_games:
+                    report["startup"][name] = startup(new_database, folder, sizes.stored_games)
+                    say(startup_line(name, report["startup"][name]))
     return report
 
 
@@ -411,20 +432,24 @@ def startup_line(name: str, s: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.server", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few seconds: 10 clients, 10 actions, SQLite only")
-    parser.add_argument("--clients", help="comma-separated numbers of WebSocket clients (default 100,1000)")
+    parser.add_argument("--clients",
+                        help="comma-separated numbers of WebSocket clients (default 100,1000; none: no latency run)")
     parser.add_argument("--actions", type=int, help="actions per run (default 200)")
-    parser.add_argument("--stored-games", type=int, help="games stored for the start-up figure (default 10000)")
+    parser.add_argument("--stored-games", type=int,
+                        help="games stored for the start-up figure (default 10000; 0: no start-up run)")
     parser.add_argument("--backends", help="sqlite,postgresql (default both; --quick: sqlite)")
     parser.add_argument("--no-deflate", action="store_true", help="clients do not offer permessage-deflate")
+    parser.add_argument("--kills", type=int, default=0, help="also kill -9 and restart the server N times")
     parser.add_argument("--json", action="store_true", help="print the report as JSON at the end")
     args = parser.parse_args(argv)
     sizes = QUICK if args.quick else FULL
     sizes = Sizes(
-        clients=tuple(int(c) for c in args.clients.split(",")) if args.clients else sizes.clients,
+        clients=(() if args.clients == "none" else tuple(int(c) for c in args.clients.split(","))) if args.clients
+        else sizes.clients,
         actions=args.actions or sizes.actions,
-        stored_games=args.stored_games or sizes.stored_games,
+        stored_games=sizes.stored_games if args.stored_games is None else args.stored_games,
         backends=tuple(args.backends.split(",")) if args.backends else sizes.backends,
-        deflate=not args.no_deflate)
+        deflate=not args.no_deflate, kills=args.kills)
     report = run(sizes)
     if args.json:
         print(json.dumps(report, indent=1))
