@@ -79,9 +79,6 @@ def declared(openapi: dict[str, Any], method: str, path: str, status: int) -> di
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="server bug: /openapi.json declares only 200/201 and FastAPI's 422 "
-                   "(HTTPValidationError, which every object matches); the refusals 403, 404, 409, 413 and "
-                   "the {error, message} body of every refusal are not in the schema")
 def test_every_refusal_is_declared_in_the_schema_with_its_body(tmp_path: Path) -> None:
     from server_helpers import bearer, create, server, tokens
 

@@ -140,6 +140,12 @@ def get_token(authorization: Annotated[str | None, Header()] = None) -> str | No
 
 
 Service = Annotated[GameService, Depends(get_service)]
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    status: {"model": models.Error, "description": what} for status, what in (
+        (403, "no token, a wrong token, not this seat's decision"), (404, "unknown game or seat"),
+        (409, "a stale expected_index, or the record before the end"), (413, "a request body over 64 KB"),
+        (422, "illegal, or a request that does not match the schema"))}
+"""Declared on every operation, so /openapi.json describes the refusals too (FastAPI's own 422 is replaced)."""
 Token = Annotated[str | None, Depends(get_token)]
 
 
@@ -170,7 +176,7 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
         finally:
             await service.close()
 
-    app = FastAPI(title="Ecliptic game server", version="1", lifespan=lifespan,
+    app = FastAPI(title="Ecliptic game server", version="1", lifespan=lifespan, responses=REFUSALS,
                   description="Tau Ceti: Planetary Crisis and Ceres online; see docs/server.md.")
     app.state.service = service
     app.add_middleware(BodyLimit, limit=max_body)

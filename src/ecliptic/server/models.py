@@ -139,6 +139,18 @@ class GameRecordOut(BaseModel):
     digest: str
 
 
+class Error(BaseModel):
+    """Every refusal's body (docs/server.md's refusal table)."""
+
+    model_config = ConfigDict(extra="allow")
+    error: str = Field(description="forbidden, not_found, stale_index, game_not_over, too_large, illegal, "
+                                   "invalid_request or invalid")
+    message: str
+    index: int | None = Field(None, description="stale_index: the game's index now")
+    rule: str | None = Field(None, description="illegal: the rule id")
+    detail: list[dict[str, Any]] | None = Field(None, description="invalid_request: the fields at fault")
+
+
 class Health(BaseModel):
     status: Literal["ok"] = "ok"
     database: str
