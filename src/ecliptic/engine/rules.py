@@ -286,6 +286,12 @@ class RulesGame(Generic[S, D, C]):
         return IllegalAction("NOTATION", f"{_SHORT.repr(action)} is not an action: a verb and a "
                              "tuple of text arguments, as Action.parse('GO 05') gives")
 
+    def _canonical(self, action: Action) -> Action:
+        """The canonical action for one a player may write in more than one way (Tau Ceti's
+        ``SHIELD 4,1,3`` is ``SHIELD 1,3,4``): what ``why_not`` judges and ``apply`` performs,
+        so the rules see one notation only. By default the action itself."""
+        return action
+
     def _problems(self, state: S) -> list[str]:
         """Broken conservation laws; a save file whose state has any is refused."""
         return []
@@ -323,6 +329,7 @@ class RulesGame(Generic[S, D, C]):
                 action = Action.parse(action)
             except IllegalAction as refusal:
                 return refusal
+        action = self._canonical(action)
         d = state.stack[-1]
         kind = self.kinds[d.kind]
         try:
@@ -347,6 +354,7 @@ class RulesGame(Generic[S, D, C]):
         reason = self.why_not(state, action)
         if reason is not None:
             raise reason
+        action = self._canonical(action)
         d = state.stack[-1]
         ev: list[Event] = []
         self.kinds[d.kind].perform(state, d, action, ev)

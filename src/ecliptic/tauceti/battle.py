@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 from itertools import combinations
-from typing import Any
 
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
@@ -240,7 +239,7 @@ def parse_shields(text: str) -> list[int] | None:
     return sorted(numbers)
 
 
-def canonical_shields(action: Any) -> Any:
+def canonical_shields(action: Action) -> Action:
     """``SHIELD 4,1,3`` as the canonical ``SHIELD 1,3,4``, the same choice in the notation of
     the legal actions and of the records; anything else (a malformed action too) unchanged."""
     if not (isinstance(action, Action) and action.verb == "SHIELD" and isinstance(action.args, tuple)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from ecliptic.engine.actions import Action
 from ecliptic.engine.codec import encode
-from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import RulesGame, build_config
@@ -47,10 +47,9 @@ class TauCeti(RulesGame[State, Decision, Content]):
     game_over_rule = "TC-END-1"
     not_offered_rule = "TC-ACT-3"
 
-    def why_not(self, state: State, action: Any) -> IllegalAction | None:
-        """Also reads a choice the players may write in more than one order as its canonical
-        action (``SHIELD 4,1,3`` is ``SHIELD 1,3,4``), which ``apply`` then performs."""
-        return super().why_not(state, canonical_shields(action))
+    def _canonical(self, action: Action) -> Action:
+        """Shields may be named in any order (``SHIELD 4,1,3`` is ``SHIELD 1,3,4``)."""
+        return canonical_shields(action)
 
     def _setup(self, config: Config, seed: int, ev: list[Event]) -> State:
         return new_state(config, seed)
