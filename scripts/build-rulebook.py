@@ -286,14 +286,16 @@ def parse_decisions(text: str) -> list[Decision]:
     def close() -> None:
         if current is None:
             return
-        body = " ".join(line.strip() for line in current)
-        match = re.match(r"- \*\*(.+?)\*\*\s*(.*)$", body)
+        # continuation lines join the entry; a nested bullet starts a line of its own
+        body = "".join(("\n" if line.lstrip().startswith("- ") and n else " " if n else "") + line.strip()
+                       for n, line in enumerate(current))
+        match = re.match(r"- \*\*(.+?)\*\*\s*(.*)$", body, re.DOTALL)
         topic, rest = (match.group(1), match.group(2)) if match else ("", body[2:])
-        note = re.match(r"(\([^)]*\))\s*(.*)$", rest)  # "**Ties** (changed in issue 15) — ..."
+        note = re.match(r"(\([^)]*\))\s*(.*)$", rest, re.DOTALL)  # "**Ties** (changed in issue 15) — ..."
         if note and note.group(2).startswith("—"):
             topic, rest = f"{topic} {note.group(1)}", note.group(2)
         path = [headings[k] for k in sorted(headings)]
-        base = slug(f"{path[-1] if path else ''} {topic or rest[:40]}")
+        base = f"{slug(path[-1] if path else '')[:24]}-{slug(topic or rest)[:40]}".strip("-")
         ident, n = base, 2
         while ident in seen:
             ident, n = f"{base}-{n}", n + 1
@@ -318,10 +320,7 @@ def parse_decisions(text: str) -> list[Decision]:
             current = [line]
         elif current is not None and line.startswith("  ") and line.strip():
             current.append(line)
-        elif current is not None and not line.strip():
-            close()
-            current = None
-        elif current is not None:
+        elif current is not None:  # a blank line or a paragraph ends the entry
             close()
             current = None
     close()
