@@ -346,6 +346,7 @@ def build(rules_dir: Path, root: Path = ROOT) -> tuple[dict[str, dict[str, Any]]
     for game, filename in RULEBOOK_FILES.items():
         book = parse_rulebook((rules_dir / filename).read_text())
         rules: dict[str, dict[str, Any]] = {}
+        spans: dict[str, tuple[int, int]] = {}  # rule id -> its first and last sentence
         extra: dict[str, Section] = {}
         for row in rows:
             if row.rule_id.split("-", 1)[0] not in PREFIXES[game]:
@@ -378,17 +379,31 @@ def build(rules_dir: Path, root: Path = ROOT) -> tuple[dict[str, dict[str, Any]]
                     last += 1
             if book.sentences[first].section != book.sentences[last].section:
                 problems.append(f"{row.rule_id}: the quote spans two sections")
-            entry["sentences"] = [FIGURE.sub("", s.text) for s in book.sentences[first:last + 1]]
-            section = book.sections[book.sentences[first].section]
-            entry["section"] = section.id
-            entry["_at"] = first
+            spans[row.rule_id] = (first, last)
+            entry["section"] = book.sections[book.sentences[first].section].id
             rules[row.rule_id] = entry
+        claimed = {i for first, last in spans.values() for i in range(first, last + 1)}
+        for rid, (first, last) in spans.items():
+            # a lead-in ("The various ways you can earn GPs are:") takes the list under it when
+            # no item of the list has an id of its own
+            if game == "tauceti" and book.sentences[last].text.endswith(":"):
+                end = last
+                while (end + 1 < len(book.sentences) and end + 1 not in claimed
+                       and book.sentences[end + 1].section == book.sentences[last].section
+                       and re.match(r"(•|\d+\.)\s", book.sentences[end + 1].text)):
+                    end += 1
+                spans[rid] = (first, end)
+        for rid, (first, last) in spans.items():
+            chosen = book.sentences[first:last + 1]
+            rules[rid]["sentences"] = [FIGURE.sub("", s.text) for s in chosen]
+            rules[rid]["paragraphs"] = [" ".join(FIGURE.sub("", s.text) for s in chosen if s.block == b)
+                                        for b in dict.fromkeys(s.block for s in chosen)]
+        for entry in rules.values():
+            entry.setdefault("paragraphs", entry["sentences"])
         # rules in rulebook order within each section (the ids' order for ties)
         order = {rid: n for n, rid in enumerate(rules)}
-        for rid in sorted((r for r in rules if "_at" in rules[r]), key=lambda r: (rules[r]["_at"], order[r])):
+        for rid in sorted(spans, key=lambda r: (spans[r][0], order[r])):
             next(s for s in book.sections if s.id == rules[rid]["section"]).rules.append(rid)
-        for entry in rules.values():
-            entry.pop("_at", None)
         texts = {rid: norm(" ".join(e["sentences"])) for rid, e in rules.items()}
         section_of = {rid: e["section"] for rid, e in rules.items()}
         game_decisions: dict[str, dict[str, Any]] = {}
@@ -397,8 +412,10 @@ def build(rules_dir: Path, root: Path = ROOT) -> tuple[dict[str, dict[str, Any]]
         for d in decisions:
             if d.game != game or (d.heading and d.heading[0] in NOT_RULES):
                 continue
+            # the ids an entry names say what it concerns; only an entry naming none is placed by
+            # the sentences it quotes
             concerned = [i for i in ID.findall(d.text + " " + d.topic) if i in rules]
-            for phrase in decision_quotes(d.text):
+            for phrase in [] if concerned else decision_quotes(d.text):
                 key = norm(phrase)
                 hits = [rid for rid, t in texts.items() if key in t]
                 if 0 < len(hits) <= MAX_RULES_PER_QUOTE:

@@ -82,6 +82,11 @@ def test_a_rule_carries_its_sentences_section_and_decisions() -> None:
     assert "Materials marker already left-most" in [d.topic for d in build.decisions]  # names TC-BUI-2
     tie = reference.rule("tauceti", "TC-END-6")
     assert tie is not None and any(d.topic.startswith("Ties") for d in tie.decisions)
+    goal = reference.rule("tauceti", "TC-GOAL-1")  # a lead-in takes the list under it, item by item
+    assert goal is not None and goal.paragraphs[-1] == "• Win battles" and len(goal.paragraphs) == 6
+    assert " ".join(goal.paragraphs) == goal.text
+    steal = reference.rule("tauceti", "TC-BAT-19")  # ... unless the items have ids of their own
+    assert steal is not None and steal.sentences[-1].endswith("from the loser:")
     ruling = reference.rule("tauceti", "TC-DMG-1")
     assert ruling is not None and ruling.source == "ruling"
     host = reference.rule("ceres", "CR-ACT-2")

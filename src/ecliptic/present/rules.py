@@ -40,6 +40,7 @@ class Rule:
     section: str  # the id of its section
     section_title: str
     sentences: tuple[str, ...]
+    paragraphs: tuple[str, ...]  # the same sentences by rulebook paragraph (a list's items each on its own)
     source: str  # "rulebook", "ruling" (the designers' published ruling) or "reconstruction" (Ceres' host game)
     summary: str  # the rule column of docs/rules-coverage.md
     decisions: tuple[Decision, ...]
@@ -96,7 +97,8 @@ def _load(game: str) -> Book:
     decisions = {k: Decision(d["id"], d["topic"], d["text"], tuple(d["heading"]))
                  for k, d in raw["decisions"].items()}
     titles = {s["id"]: s["title"] for s in raw["sections"]}
-    rules = {rid: Rule(game, rid, r["section"], titles[r["section"]], tuple(r["sentences"]), r["source"],
+    rules = {rid: Rule(game, rid, r["section"], titles[r["section"]], tuple(r["sentences"]), tuple(r["paragraphs"]),
+                       r["source"],
                        r["summary"], tuple(decisions[d] for d in r["decisions"]))
              for rid, r in raw["rules"].items()}
     sections = tuple(Section(s["id"], s["title"], tuple(s["path"]), tuple(rules[r] for r in s["rules"]),

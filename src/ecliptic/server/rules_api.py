@@ -36,6 +36,7 @@ class RuleOut(BaseModel):
     section: str = Field(description="the id of its section")
     section_title: str
     sentences: list[str] = Field(description="the rulebook's sentences for this rule")
+    paragraphs: list[str] = Field(description="the same sentences by rulebook paragraph (each list item alone)")
     text: str
     source: str = Field(description="rulebook, ruling (the designers' published ruling) or reconstruction")
     summary: str = Field(description="the rule as docs/rules-coverage.md quotes it")
@@ -63,8 +64,8 @@ def _decision(d: reference.Decision) -> DecisionOut:
 
 def _rule(r: reference.Rule) -> RuleOut:
     return RuleOut(game=r.game, id=r.id, section=r.section, section_title=r.section_title,
-                   sentences=list(r.sentences), text=r.text, source=r.source, summary=r.summary,
-                   anchor=r.anchor, decisions=[_decision(d) for d in r.decisions])
+                   sentences=list(r.sentences), paragraphs=list(r.paragraphs), text=r.text, source=r.source,
+                   summary=r.summary, anchor=r.anchor, decisions=[_decision(d) for d in r.decisions])
 
 
 def _known(game: str) -> None:

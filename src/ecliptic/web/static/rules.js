@@ -48,7 +48,7 @@ function markdown(text) {
 
 function decisionNode(d) {
   return el("details", { class: "decision", "data-search": `${d.topic} ${d.text}`.toLowerCase() },
-    el("summary", {}, el("span", { class: "tag", text: "Decision" }), " ", d.topic || d.heading.at(-1) || ""),
+    el("summary", {}, el("span", { class: "tag", text: "Decision" }), " ", markdown(d.topic || d.heading.at(-1) || "")),
     el("p", {}, markdown(d.text)),
     el("p", { class: "where", text: `docs/rules-decisions.md › ${d.heading.join(" › ")}` }));
 }
@@ -57,9 +57,11 @@ function ruleNode(game, rule, section) {
   const id = `${game}:${rule.id}`;
   const haystack = [rule.id, section.title, ...section.path, rule.text,
                     ...rule.decisions.map((d) => `${d.topic} ${d.text}`)].join(" ").toLowerCase();
-  const text = el("p", { class: "text" });
-  text.dataset.plain = rule.text;
-  text.textContent = rule.text;
+  const text = el("div", { class: "text" }, rule.paragraphs.map((para) => {
+    const line = el("p", { text: para });
+    line.dataset.plain = para;
+    return line;
+  }));
   return el("article", { class: "rule", id, "data-search": haystack, "aria-labelledby": `${id}:id` },
     el("h4", {},
       el("a", { class: "rid", id: `${id}:id`, href: `#${id}`, title: "Link to this rule", text: rule.id }),
@@ -112,9 +114,10 @@ function filter() {
       const match = words.every((w) => rule.dataset.search.includes(w));
       rule.hidden = !match;
       if (match) visible += 1;
-      const text = rule.querySelector(".text");
-      if (marker) highlight(text, marker);
-      else text.textContent = text.dataset.plain;
+      for (const line of rule.querySelectorAll(".text p")) {
+        if (marker) highlight(line, marker);
+        else line.textContent = line.dataset.plain;
+      }
       for (const d of rule.querySelectorAll(".decision")) {
         d.open = match && words.length > 0 && words.some((w) => d.dataset.search.includes(w));
       }
