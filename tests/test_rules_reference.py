@@ -112,6 +112,20 @@ def test_the_book_is_in_rulebook_order_with_the_advanced_rules_where_printed() -
         reference.book("chess")
 
 
+def test_each_id_section_is_found_in_one_part_of_its_rulebook() -> None:
+    """A quote found in the wrong place would put its rule under another part of the rulebook:
+    the rules of one id section (MOV, ADV3, CC-SUN) all sit under one top-level heading (the
+    components are printed in two: Global and Faction Components)."""
+    parts: dict[str, set[str]] = {}
+    for game in reference.GAMES:
+        for section in reference.book(game):
+            for r in section.rules:
+                parts.setdefault(r.id.rsplit("-", 1)[0], set()).add((section.path or (section.title,))[0])
+    spread = {code: sorted(p) for code, p in parts.items() if len(p) > 1}
+    assert spread == {"TC-COMP": ["Faction Components", "Global Components"]}
+    assert parts["TC-MOV"] == {"Move (MOV)"} and parts["TC-ADV3"] == {"Enlightenment Phase"}
+
+
 def test_search_finds_a_rulebook_sentence_by_its_words() -> None:
     found = [r.id for r in reference.search("tauceti", "WORMHOLE zero sectors")]
     assert "TC-MOV-7" in found

@@ -133,7 +133,10 @@ function filter() {
     if (box) box.hidden = loose === 0;
     section.hidden = visible === 0 && loose === 0;
     const entry = toc.querySelector(`[data-for="${CSS.escape(section.id)}"]`);
-    if (entry) entry.hidden = section.hidden;
+    if (entry) {
+      entry.hidden = section.hidden;
+      entry.querySelector(".n").textContent = ` ${visible}`;
+    }
     shown += visible;
   }
   count.textContent = words.length ? `${shown} of ${total} rules` : `${total} rules`;
@@ -183,7 +186,10 @@ async function load() {
     return;
   }
   tocBox.open = window.matchMedia("(min-width: 900px)").matches;
-  query.addEventListener("input", filter);
+  query.addEventListener("input", () => {
+    filter();
+    window.scrollTo(0, 0);  // the first matches, not wherever the page was
+  });
   window.addEventListener("hashchange", follow);
   toc.addEventListener("click", (event) => {
     if (event.target.closest("a") && !window.matchMedia("(min-width: 900px)").matches) tocBox.open = false;
