@@ -10,9 +10,15 @@ memory and fails when the committed files are out of date.
 
 How an id finds its sentences: the coverage table quotes each rule ("…" marks a cut), and the
 quoted fragments are looked up in the rulebook, in order, around the longest one; the rule's text
-is every rulebook sentence from the first fragment to the last. A decision concerns a rule when it
-names the rule's id or quotes one of its sentences (a phrase found in the texts of at most
-:data:`MAX_RULES_PER_QUOTE` rules).
+is every rulebook sentence from the first fragment to the last (for Tau Ceti, whose ids are one
+per paragraph, the whole paragraphs, and a lead-in ending with ":" takes the list items under it
+that have no id of their own). A rule printed in no rulebook (the designers' damage ruling,
+Ceres' reconstructed host game) is its own statement, in a section of its own.
+
+Which decisions concern a rule: the ids an entry of docs/rules-decisions.md names; an entry that
+names none, the rules whose sentences it quotes (a phrase found in the texts of at most
+:data:`MAX_RULES_PER_QUOTE` rules); an entry that does neither is shown with the section its
+neighbours under the same heading concern most (or the section its heading is named after).
 
 Usage: ``python scripts/build-rulebook.py`` (write) or ``--check`` (exit 1 when out of date).
 """
@@ -30,9 +36,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "ecliptic" / "present" / "rulebook"
-COVERAGE = ROOT / "docs" / "rules-coverage.md"
-DECISIONS = ROOT / "docs" / "rules-decisions.md"
-CERES_REGISTRY = ROOT / "src" / "ecliptic" / "ceres" / "rules.py"
 RULEBOOK_FILES = {"tauceti": "tau-ceti-planetary-crisis.txt", "ceres": "ceres-comets.txt"}
 TITLES = {"tauceti": "Tau Ceti: Planetary Crisis", "ceres": "Ceres: Comets"}
 PREFIXES = {"tauceti": ("TC",), "ceres": ("CC", "CR")}
@@ -271,7 +274,6 @@ class Decision:
     text: str  # markdown, as written (``code``, **bold**, *emphasis*, [links](...))
     heading: list[str]
     game: str
-    rules: list[str] = field(default_factory=list)
 
 
 def parse_decisions(text: str) -> list[Decision]:

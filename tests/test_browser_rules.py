@@ -101,7 +101,8 @@ def test_the_page_loads_both_books_with_no_console_errors(desktop: Page) -> None
 
 def test_the_search_narrows_to_the_matching_rules_as_you_type(desktop: Page) -> None:
     page = desktop.open()
-    page.locator("#q").press_sequentially("wormhole zero")
+    page.keyboard.press("/")  # the shortcut to the search box
+    page.keyboard.type("wormhole zero")
     page.wait_for_function(f"document.querySelector('#count').textContent !== '{TOTAL} rules'")
     shown = desktop.visible_rules()
     assert "tauceti:TC-MOV-7" in shown

@@ -191,6 +191,12 @@ async function load() {
     window.scrollTo(0, 0);  // the first matches, not wherever the page was
   });
   window.addEventListener("hashchange", follow);
+  document.addEventListener("keydown", (event) => {  // "/" goes to the search box, as on most sites
+    if (event.key === "/" && event.target !== query && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      query.focus();
+    }
+  });
   toc.addEventListener("click", (event) => {
     if (event.target.closest("a") && !window.matchMedia("(min-width: 900px)").matches) tocBox.open = false;
   });
