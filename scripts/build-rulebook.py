@@ -302,7 +302,9 @@ def parse_decisions(text: str) -> list[Decision]:
         while ident in seen:
             ident, n = f"{base}-{n}", n + 1
         seen.add(ident)
-        out.append(Decision(ident, topic.strip(), rest.strip().lstrip("—").strip(), path, game))
+        # an entry without a **topic** is about its heading
+        out.append(Decision(ident, topic.strip() or (path[-1] if path else ""), rest.strip().lstrip("—").strip(),
+                            path, game))
 
     for line in text.splitlines():
         if line.startswith("#"):
