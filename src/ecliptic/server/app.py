@@ -27,7 +27,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse
 from starlette.websockets import WebSocketDisconnect
 
-from ecliptic.server import auth, models
+from ecliptic.server import analysis_api, auth, models
 from ecliptic.server.bots import BotPool
 from ecliptic.server.games import Forbidden, GameService, ServiceError
 from ecliptic.server.hub import Connection
@@ -247,6 +247,8 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
     @app.websocket("/api/games/{game_id}/ws")
     async def watch(ws: WebSocket, game_id: str) -> None:
         await _watch(service, ws, game_id)
+
+    app.include_router(analysis_api.router)
 
     return app
 
