@@ -88,7 +88,7 @@ const percent = (p) => `${Math.round(p * 100)}%`;
  *  clicked or activated with Enter (to show the board at that moment). Resolves to the <svg>. */
 export async function renderWinChart(root, gameId, { onSelect = null, width = 640, height = 280 } = {}) {
   const data = await winChances(gameId);
-  const pad = { left: 44, right: 12, top: 12, bottom: 30 };
+  const pad = { left: 44, right: 12, top: 26, bottom: 30 };
   const w = width - pad.left - pad.right;
   const h = height - pad.top - pad.bottom;
   const last = Math.max(1, data.actions);
@@ -97,7 +97,7 @@ export async function renderWinChart(root, gameId, { onSelect = null, width = 64
   const names = data.seats.map((s) => s.name || `Seat ${s.seat + 1}`);
 
   const svg = el("svg", {
-    viewBox: `0 0 ${width} ${height}`, class: "win-chart", role: "img",
+    viewBox: `0 0 ${width} ${height}`, class: "win-chart", role: "img", style: "max-width: 100%; height: auto",
     "aria-label": `Chance of winning over the game, ${names.join(", ")}`,
   });
   svg.append(el("title", {}, "Chance of winning over the game (the bots' evaluator)"));
@@ -109,9 +109,14 @@ export async function renderWinChart(root, gameId, { onSelect = null, width = 64
     }, percent(p)));
   }
   svg.append(grid);
+  for (const [index, anchor] of [[0, "start"], [data.actions, "end"]]) {
+    svg.append(el("text", {
+      x: x(index), y: pad.top + h + 14, "text-anchor": anchor, "font-size": 11, fill: "currentColor",
+    }, String(index)));
+  }
   svg.append(el("text", {
     x: pad.left + w / 2, y: height - 6, "text-anchor": "middle", "font-size": 11, fill: "currentColor",
-  }, `action (0 to ${data.actions})`));
+  }, `actions played (0 to ${data.actions})`));
 
   names.forEach((name, seat) => {
     const colour = `var(--seat-${seat}, ${PALETTE[seat % PALETTE.length]})`;
@@ -154,8 +159,8 @@ export async function renderWinChart(root, gameId, { onSelect = null, width = 64
   let at = pad.left + 8;
   names.forEach((name, seat) => {
     const colour = `var(--seat-${seat}, ${PALETTE[seat % PALETTE.length]})`;
-    legend.append(el("rect", { x: at, y: pad.top + 2, width: 10, height: 10, fill: colour }));
-    legend.append(el("text", { x: at + 14, y: pad.top + 11, fill: "currentColor" }, name));
+    legend.append(el("rect", { x: at, y: 4, width: 10, height: 10, fill: colour }));
+    legend.append(el("text", { x: at + 14, y: 13, fill: "currentColor" }, name));
     at += 24 + name.length * 7;
   });
   svg.append(legend);
