@@ -218,8 +218,8 @@ def test_a_suggestion_depends_only_on_what_the_seat_sees() -> None:
     assert checked > 20 and telling >= 5, (checked, telling)
 
 
-def test_the_suggestions_option_is_kept_out_of_the_engines_config(tmp_path: Any) -> None:
-    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+def test_the_suggestions_option_is_kept_out_of_the_engines_config(database_url: str) -> None:
+    url = database_url
     with server(url) as c:
         gid = create(c, "ceres", suggestions=True)["id"]
         with service(c).storage.engine.begin() as conn:
@@ -280,8 +280,8 @@ def wait_for(check: Any, timeout: float = WAIT) -> None:
         time.sleep(0.02)
 
 
-def test_play_on_starts_a_game_at_the_position_and_it_plays_on(tmp_path: Any) -> None:
-    with server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as c:
+def test_play_on_starts_a_game_at_the_position_and_it_plays_on(database_url: str) -> None:
+    with server(database_url) as c:
         gid, _, log = finished(c, players=3)
         old = live(c, gid)
         # A position where seat s made the last copied action and decides next.

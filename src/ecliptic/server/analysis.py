@@ -175,12 +175,12 @@ class Analysis:
         if not 0 <= index <= live.index:
             raise NotFound(f"game {game_id} has no index {index}: its indices are 0 to {live.index} "
                            f"(the number of actions played)")
+        log, events = live.log[:index], live.events[:index]  # (an undo may come while the replay runs)
         if index == live.index:
             state = live.state
         else:
-            notations = tuple(r.notation for r in live.log[:index])
-            state = await asyncio.to_thread(self._state_at, live.row, notations)
-        past = replace(live, state=state, log=live.log[:index], deadline=None,
+            state = await asyncio.to_thread(self._state_at, live.row, tuple(r.notation for r in log))
+        past = replace(live, state=state, log=log, events=events, deadline=None,
                        row=replace(live.row, status="over" if state.is_over else "playing"))
         view = svc.view(past, seat)
         view.update(legal_actions=[], undoable=False, deadline=None)
