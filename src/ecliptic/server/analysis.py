@@ -201,8 +201,10 @@ class Analysis:
                 self._states.move_to_end((row.id, n))
                 return base[1]
         game = get_game(row.game)
-        start, state = (base[0], base[1].clone()) if base is not None else (0, game.new_game(dict(row.config),
-                                                                                              row.seed))
+        if base is None:
+            start, state = 0, game.new_game(dict(row.config), row.seed)
+        else:
+            start, state = base[0], base[1].clone()  # a kept state is never changed
         for notation in notations[start:]:
             game.apply(state, Action.parse(notation))
         with self._states_lock:
