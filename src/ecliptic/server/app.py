@@ -27,7 +27,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse
 from starlette.websockets import WebSocketDisconnect
 
-from ecliptic.server import auth, models, rules_api
+from ecliptic.server import analysis_api, auth, models, rules_api
 from ecliptic.server.bots import BotPool
 from ecliptic.server.games import Forbidden, GameService, ServiceError
 from ecliptic.server.hub import Connection
@@ -249,6 +249,7 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
         await _watch(service, ws, game_id)
 
     app.include_router(rules_api.router)
+    app.include_router(analysis_api.router)
     return app
 
 

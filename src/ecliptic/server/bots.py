@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.record import GameRecord, replay
 from ecliptic.games import get_game
+
+J = TypeVar("J")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -54,8 +59,13 @@ class BotPool:
             self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
         return self._executor
 
+    async def run(self, fn: Callable[[J], R], job: J) -> R:
+        """Any of the server's CPU-bound jobs (a bot's choice, a suggested move, a game's win
+        chances) in a worker, so the event loop never waits on one."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), fn, job)
+
     async def choose(self, turn: BotTurn) -> str:
-        return await asyncio.get_running_loop().run_in_executor(self._pool(), choose, turn)
+        return await self.run(choose, turn)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -29,7 +29,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -50,6 +50,8 @@ log = logging.getLogger("ecliptic.server")
 T = TypeVar("T")
 
 PERSON, BOT, ZOMBIE = "person", "bot", "zombie"
+REPLAY = "replay"
+"""The actor of the actions a game played on from a finished one copied from it."""
 ZOMBIE_LEVEL = "normal"
 MAX_BOT_FAILURES = 3
 
@@ -185,7 +187,9 @@ class GameService:
 
     # -- creating and loading --------------------------------------------------------
 
-    async def create(self, req: models.CreateGame) -> models.GameCreated:
+    async def create(self, req: models.CreateGame, prefix: Sequence[ActionRow] = ()) -> models.GameCreated:
+        """A new game; ``prefix`` are actions it starts with, stored with it in one transaction
+        (play on from a finished game's position: :mod:`ecliptic.server.analysis` checks them)."""
         game = get_game(req.game)
         config = dict(req.config)
         config.setdefault("players", len(req.seats))
@@ -212,8 +216,8 @@ class GameService:
                 rows.append(SeatRow(i, BOT, name, None, spec.level, BOT))
                 created.append(models.SeatCreated(seat=i, name=name, kind=BOT, token=None, join_link=None))
         row = GameRow(game_id, req.game, config, seed, len(req.seats), req.clock_seconds, "playing", time.time(),
-                      None, auth.token_hash(admin))
-        await self._db(self.storage.create_game, row, rows)
+                      None, auth.token_hash(admin), suggestions=req.suggestions)
+        await self._db(self.storage.create_game, row, rows, list(prefix))
         await self.live(game_id)  # replays the new game and starts its bots or clock
         return models.GameCreated(id=game_id, admin_token=admin, seats=created)
 
@@ -403,6 +407,9 @@ class GameService:
             if last.seat != seat:
                 raise Refused("only your own last action can be taken back, and another player has acted since",
                               rule="UNDO")
+            if last.actor == REPLAY:
+                raise Refused("that action was copied from the finished game this one plays on from; "
+                              "the copied actions cannot be taken back", rule="UNDO")
             if last.actor != PERSON:
                 raise Refused("a bot played that action; it cannot be taken back", rule="UNDO")
             if live.state.is_over:

@@ -34,6 +34,8 @@ class CreateGame(Strict):
     seats: list[SeatSpec] = Field(min_length=1, max_length=4)
     clock_seconds: float | None = Field(None, gt=0, le=MAX_CLOCK_SECONDS, description=(
         "the turn clock: seconds per decision, after which a bot plays the seat until its player is back"))
+    suggestions: bool = Field(False, description=(
+        "the players may ask for a suggested move and their win chance (POST /api/games/{id}/suggest)"))
 
 
 class SeatCreated(BaseModel):
@@ -137,6 +139,42 @@ class GameRecordOut(BaseModel):
     seed: int
     actions: list[str]
     digest: str
+
+
+class Suggestion(BaseModel):
+    index: int = Field(description="the index of the decision the move is suggested for")
+    notation: str
+    label: str
+    win_chance: float = Field(ge=0, le=1, description=(
+        "the seat's chance of winning as the evaluator judges the position, from copies of the game in which "
+        "everything the seat cannot see is re-dealt"))
+
+
+class WinChancePoint(BaseModel):
+    index: int
+    chances: list[float] = Field(description="each seat's chance of winning at this index (the result at the end)")
+
+
+class WinChances(BaseModel):
+    id: str
+    game: str
+    seats: list[SeatInfo]
+    actions: int = Field(description="the number of actions of the game")
+    points: list[WinChancePoint] = Field(description="at most 100 indices, evenly spread, the first and last included")
+
+
+class PlayOn(Strict):
+    index: StrictInt = Field(ge=0, description="the number of the finished game's actions the new game starts with")
+    seat: StrictInt = Field(0, ge=0, description="the asker's seat; bots play the others")
+    level: Literal["random", "easy", "normal", "hard"] = Field("normal", description="the bots' level")
+    name: str = Field("", max_length=40)
+    suggestions: bool = False
+
+
+class AnalysisInfo(BaseModel):
+    id: str
+    suggestions: bool = Field(description="the game allows POST /suggest")
+    copied: int = Field(description="the actions copied from the finished game this one plays on from (0: none)")
 
 
 class Error(BaseModel):

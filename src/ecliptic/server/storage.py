@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +33,10 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+SERVER_KEY = "_server"
+"""The key of the stored config under which the server keeps a game's own options (``suggestions``).
+No engine config has it, and :func:`_game_row` takes it out on reading, so the engine, the bots and
+the record only ever see the engine's config; an option costs no schema migration."""
 
 metadata = sa.MetaData()
 
@@ -107,6 +111,8 @@ class GameRow:
     created_at: float
     finished_at: float | None
     admin_hash: str
+    suggestions: bool = False
+    """The players may ask for a suggested move (``POST /suggest``); chosen when the game is created."""
 
 
 @dataclass(frozen=True)
@@ -198,15 +204,23 @@ class Storage:
 
     # -- games and seats ----------------------------------------------------------------
 
-    def create_game(self, game: GameRow, seat_rows: list[SeatRow]) -> None:
+    def create_game(self, game: GameRow, seat_rows: list[SeatRow], log: Sequence[ActionRow] = ()) -> None:
+        """Store a new game, with ``log`` as its first actions (a game played on from a position of a
+        finished one), in one transaction."""
+        config = {**game.config, SERVER_KEY: {"suggestions": True}} if game.suggestions else game.config
         with self._tx() as conn:
             conn.execute(games.insert().values(
-                id=game.id, game=game.game, config=json.dumps(game.config, sort_keys=True), seed=game.seed,
+                id=game.id, game=game.game, config=json.dumps(config, sort_keys=True), seed=game.seed,
                 players=game.players, clock_seconds=game.clock_seconds, status=game.status,
                 created_at=game.created_at, finished_at=game.finished_at, admin_hash=game.admin_hash))
             conn.execute(seats.insert(), [
                 {"game_id": game.id, "seat": s.seat, "kind": s.kind, "name": s.name, "token_hash": s.token_hash,
                  "bot_level": s.bot_level, "controller": s.controller} for s in seat_rows])
+            if log:
+                now = time.time()
+                conn.execute(actions.insert(), [
+                    {"game_id": game.id, "action_index": r.index, "seat": r.seat, "notation": r.notation,
+                     "actor": r.actor, "undoable": r.undoable, "created_at": now} for r in log])
 
     def game(self, game_id: str) -> GameRow | None:
         with self._tx() as conn:
@@ -299,8 +313,10 @@ class Storage:
 
 
 def _game_row(r: Any) -> GameRow:
-    return GameRow(r.id, r.game, json.loads(r.config), int(r.seed), r.players, r.clock_seconds, r.status,
-                   r.created_at, r.finished_at, r.admin_hash)
+    config = json.loads(r.config)
+    server = config.pop(SERVER_KEY, None) or {}
+    return GameRow(r.id, r.game, config, int(r.seed), r.players, r.clock_seconds, r.status,
+                   r.created_at, r.finished_at, r.admin_hash, suggestions=bool(server.get("suggestions", False)))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -1,0 +1,106 @@
+"""extras.js in Chromium: the win-chance chart of a finished game is drawn as an SVG line per
+seat, and the board at an index and play on reach the server; no
+console errors. The server runs in a thread (uvicorn) with extras.js mounted beside the API,
+so the test needs none of the other pages."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.staticfiles import StaticFiles
+
+from ecliptic.server import create_app
+from test_server_analysis import finished
+
+sync_api = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+CHROMIUM = Path("/usr/bin/chromium")
+STATIC = Path(__file__).parent.parent / "src" / "ecliptic" / "web" / "static"
+ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+PAGE = "<!doctype html><html><head><title>extras</title></head><body><main id=chart></main></body></html>"
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def base_url(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    app.mount("/test-static", StaticFiles(directory=STATIC))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < end and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{server.config.port}", app
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+class Http:
+    """What test_server_analysis.finished needs of a client: the app, and GET over HTTP."""
+
+    def __init__(self, http: httpx.Client, app: Any) -> None:
+        self.http, self.app = http, app
+
+    def get(self, path: str) -> httpx.Response:
+        return self.http.get(path)
+
+
+def test_the_win_chart_is_drawn_and_the_calls_reach_the_server(base_url: tuple[str, Any]) -> None:
+    url, app = base_url
+    with httpx.Client(base_url=url) as http:
+        gid, keys, _ = finished(Http(http, app), "tauceti", players=3)  # type: ignore[arg-type]
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"], headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.route(f"{url}/extras-test", lambda route: route.fulfill(body=PAGE, content_type="text/html"))
+            page.goto(f"{url}/extras-test")
+            drawn = page.evaluate("""async ([gid, token]) => {
+                const x = await import("/test-static/extras.js");
+                const picked = [];
+                const svg = await x.renderWinChart(document.getElementById("chart"), gid,
+                                                   {onSelect: (i) => picked.push(i)});
+                const dot = svg.querySelectorAll("circle[data-seat='0']")[20];
+                dot.dispatchEvent(new MouseEvent("click"));
+                const past = await x.viewAt(gid, token, 40);
+                const mine = await x.playOnFrom(gid, 40, 2, "random");
+                return {
+                    lines: [...svg.querySelectorAll("polyline")].map((l) => l.getAttribute("points").split(" ").length),
+                    seats: [...svg.querySelectorAll("polyline")].map((l) => l.dataset.seat),
+                    picked, clicked: Number(dot.dataset.index),
+                    pastIndex: past.index, pastSeat: past.seat, legal: past.legal_actions.length,
+                    playOn: [typeof mine.id, mine.seat, typeof mine.token],
+                };
+            }""", [gid, keys[0]])
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "extras-win-chart-1280x800.png"))
+        finally:
+            browser.close()
+    assert drawn["lines"] == [100, 100, 100] and drawn["seats"] == ["0", "1", "2"]
+    assert drawn["picked"] == [drawn["clicked"]] and drawn["clicked"] > 0
+    assert (drawn["pastIndex"], drawn["pastSeat"], drawn["legal"]) == (40, 0, 0)
+    assert drawn["playOn"] == ["string", 2, "string"]
+    assert errors == []
