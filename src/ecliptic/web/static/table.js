@@ -1,0 +1,130 @@
+// The table, drawn from the server's GameView: renderTable(root, gameView, ui).
+//
+// Everything comes from gameView.view (the seat's observation) and gameView.present (names,
+// score, prices, banner); the actions only say which drawn things are click targets. The
+// client decides no rule: a thing is a target because a legal action names its key.
+
+import { h } from "./svg.js";
+import { drawTauCetiBoard } from "./tauceti-board.js";
+import { drawInterfaces } from "./tauceti-interfaces.js";
+import { drawTcx } from "./tauceti-tcx.js";
+import { drawBelt } from "./ceres-belt.js";
+import { drawCeresPlayers } from "./ceres-players.js";
+
+/** Draw the whole table of `gameView` into `root`, replacing what was there. */
+export function renderTable(root, gameView, ui) {
+  const ctx = makeContext(gameView, ui || {});
+  const game = gameView.game || (gameView.view && gameView.view.game);
+  const parts = game === "ceres"
+    ? [banner(ctx), drawBelt(ctx), drawCeresPlayers(ctx)]
+    : [drawTauCetiBoard(ctx), drawInterfaces(ctx), drawTcx(ctx)];
+  const table = h("div", { class: `ecl-table ecl-${game === "ceres" ? "ceres" : "tauceti"}` }, parts);
+  root.replaceChildren(table);
+  root._eclUi = ui || {};
+  if (!root._eclWired) {
+    root._eclWired = true;
+    root.addEventListener("click", (event) => activate(root, event));
+    root.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " " || event.key === "Spacebar") activate(root, event);
+    });
+  }
+  return table;
+}
+
+/** What every drawing module needs: the view, names, and the key -> state sets. */
+function makeContext(gameView, ui) {
+  const present = gameView.present || {};
+  const targets = new Map();
+  for (const a of gameView.legal_actions || []) {
+    for (const key of a.targets || []) {
+      if (!targets.has(key)) targets.set(key, a);
+    }
+  }
+  const refused = new Set();
+  for (const r of gameView.refused || []) {
+    for (const key of r.targets || []) if (!targets.has(key)) refused.add(key);
+  }
+  const selected = ui.selected instanceof Set ? ui.selected : new Set(ui.selected || []);
+  const view = gameView.view || {};
+  const seat = ui.seat !== undefined && ui.seat !== null ? ui.seat
+    : (gameView.seat !== undefined ? gameView.seat : view.observer);
+  return {
+    gameView,
+    view,
+    present,
+    names: present.names || {},
+    seatNames: seatNames(ui.names, gameView.seats),
+    seat: seat === undefined ? null : seat,
+    targets,
+    refused,
+    selected,
+    /** Attributes that make a drawn thing a click target for `key` (class target/refused/selected). */
+    t(key, label, klass) {
+      const classes = klass ? [klass] : [];
+      const attrs = { "data-target": key };
+      const action = targets.get(key);
+      if (action) {
+        classes.push("target");
+        attrs.tabindex = 0;
+        attrs.role = "button";
+        attrs["aria-label"] = label ? `${label}: ${action.label || action.notation || ""}` : key;
+      } else if (refused.has(key)) {
+        classes.push("refused");
+        attrs.tabindex = 0;
+        attrs.role = "button";
+        attrs["aria-label"] = `${label || key} (not allowed now)`;
+      }
+      if (selected.has(key)) {
+        classes.push("selected");
+        attrs["aria-pressed"] = "true";
+      }
+      if (classes.length) attrs.class = classes.join(" ");
+      return attrs;
+    },
+  };
+}
+
+/** ui.names may be the seats' display names (a list or {seat: name}); else "Seat N". */
+function seatNames(given, seats) {
+  const out = {};
+  if (Array.isArray(seats)) {
+    seats.forEach((s, i) => {
+      const name = s && (s.name || s.player || s.label);
+      if (typeof name === "string" && name) out[s.seat !== undefined ? s.seat : i] = name;
+    });
+  }
+  if (Array.isArray(given)) given.forEach((n, i) => { if (typeof n === "string") out[i] = n; });
+  else if (given && typeof given === "object") {
+    for (const k in given) if (typeof given[k] === "string") out[k] = given[k];
+  }
+  return out;
+}
+
+/** The innermost actionable thing under the event: a target (or refused/selected thing) wins
+ *  over a plain drawn thing inside it, so a ship in a target sector clicks the sector. */
+function activate(root, event) {
+  const start = event.target instanceof Element ? event.target : null;
+  if (!start) return;
+  let plain = null;
+  for (let node = start; node && node !== root; node = node.parentElement) {
+    if (!node.hasAttribute || !node.hasAttribute("data-target")) continue;
+    const c = node.classList;
+    if (c.contains("target") || c.contains("refused") || c.contains("selected")) {
+      fire(root, node, event);
+      return;
+    }
+    if (!plain) plain = node;
+  }
+  if (plain && event.type === "click") fire(root, plain, event);
+}
+
+function fire(root, node, event) {
+  const ui = root._eclUi || {};
+  if (event.type === "keydown") event.preventDefault();
+  if (typeof ui.onTarget === "function") ui.onTarget(node.getAttribute("data-target"), event);
+}
+
+function banner(ctx) {
+  const text = ctx.present.banner;
+  return text ? h("div", { class: "ecl-banner", role: "note" }, text) : null;
+}

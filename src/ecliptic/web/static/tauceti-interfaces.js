@@ -1,0 +1,160 @@
+// Every player's Interface side by side: the viewing seat's in full, the others' public facts.
+// The hand, GP token ids and face-down Enlightenment cards exist in the view only for their
+// owner, so an opponent's Interface cannot show them: it shows counts.
+
+import { h, nameOf, textOf, cls, stat } from "./svg.js";
+
+// "4 Action markers" (the rulebook's component list) when the view does not say how many are left.
+const ACTION_MARKERS = 4;
+
+export function drawInterfaces(ctx) {
+  const players = ctx.view.players || [];
+  const order = players.map((p) => p.seat);
+  if (ctx.seat !== null && order.includes(ctx.seat)) {
+    order.splice(order.indexOf(ctx.seat), 1);
+    order.unshift(ctx.seat);
+  }
+  return h("div", { class: "ecl-interfaces" }, order.map((seat) => drawInterface(ctx, players[seat])));
+}
+
+function scoreOf(ctx, seat) {
+  const rows = ctx.present.score || [];
+  return rows.find((r) => r.seat === seat) || null;
+}
+
+function drawInterface(ctx, p) {
+  const v = ctx.view;
+  const names = ctx.names;
+  const mine = p.seat === ctx.seat;
+  const current = v.current_player === p.seat;
+  const person = ctx.seatNames[p.seat];
+  const score = scoreOf(ctx, p.seat);
+  const left = typeof p.markers_left === "number" ? p.markers_left
+    : ACTION_MARKERS - (p.markers_used || 0) - (p.markers_lost || 0);
+  const head = h("header", null,
+    h("span", { class: "swatch" }),
+    h("b", { title: textOf(names, p.faction) }, nameOf(names, p.faction)),
+    " ", h("span", { class: "character", title: textOf(names, p.character) }, nameOf(names, p.character)),
+    person ? h("span", { class: "person" }, ` · ${person}`) : null,
+    mine ? h("span", { class: "badge" }, "you") : null,
+    current ? h("span", { class: "badge turn" }, "to play") : null,
+    p.passed ? h("span", { class: "badge passed" }, "passed") : null,
+    score ? h("span", { class: "score", title: scoreTitle(score) }, `${score.total} GP`) : null);
+  const stats = h("div", { class: "stats" },
+    stat("TAU", p.tau),
+    stat("Energy", p.energy),
+    stat("Materials", p.materials),
+    typeof p.recruit_cost === "number" ? stat("Recruit", `${p.recruit_cost}T`) : null,
+    stat("Action markers", left, { title: `${p.markers_used || 0} used, ${p.markers_lost || 0} lost` }),
+    stat("Hand", p.hand_size),
+    stat("GP tokens", `${p.gp_tokens} (${p.gp_token_points} GP)`),
+    stat("Orbitals left", p.orbitals_home),
+    stat("At", nameOf(names, p.position)),
+    p.diplomacy ? stat("Diplomacy", "yes") : null,
+    p.free_upgrades ? stat("Free upgrades", p.free_upgrades) : null,
+    p.battle_sector ? stat("Battle token", nameOf(names, p.battle_sector)) : null,
+    p.claim ? stat("Claim token", nameOf(names, p.claim)) : null);
+  return h("section", {
+    ...ctx.t(`player:${p.seat}`, `${p.faction} Interface`, `iface f-${cls(p.faction)}${mine ? " mine" : ""}${current ? " current" : ""}`),
+    "aria-label": `${p.faction} Interface`,
+  },
+  head, stats, skills(ctx, p), systems(ctx, p), knowledge(ctx, p, mine),
+  holdings(ctx, p), missions(ctx, p), mine ? secrets(ctx, p) : null,
+  score ? scoreLine(score) : null);
+}
+
+function scoreTitle(score) {
+  const by = score.by_source || {};
+  return Object.keys(by).map((k) => `${k}: ${by[k]}`).join(", ") || "no GP yet";
+}
+
+function scoreLine(score) {
+  const by = score.by_source || {};
+  const keys = Object.keys(by).filter((k) => by[k]);
+  if (!keys.length) return null;
+  return h("div", { class: "by-source" }, "GP so far: ", keys.map((k) => h("span", { class: "src" }, `${k} ${by[k]}`)));
+}
+
+/** Skill dice with the face-up Specialists whose bonus they include. */
+function skills(ctx, p) {
+  const names = ctx.names;
+  const sk = p.skills || {};
+  return h("div", { class: "skills" },
+    h("h4", null, "Skills (dice)"),
+    h("div", { class: "row" }, Object.keys(sk).map((k) => h("span", { class: `skill sk-${cls(k)}`, title: `${k}: ${sk[k]} dice` }, h("b", null, k.slice(0, 3)), ` ${sk[k]}`))),
+    (p.face_up || []).length ? h("div", { class: "row face-up" }, "Specialists: ",
+      p.face_up.map((c) => card(ctx, c))) : null,
+    p.exotic_tech ? h("div", { class: "row" }, "Exotic Tech: ", card(ctx, p.exotic_tech, p.exotic_spent ? "spent" : "")) : null);
+}
+
+export function card(ctx, id, extra) {
+  return h("span", { ...ctx.t(`card:${id}`, nameOf(ctx.names, id), `card${extra ? " " + extra : ""}`), title: textOf(ctx.names, id) },
+    nameOf(ctx.names, id));
+}
+
+function systems(ctx, p) {
+  const sys = p.systems || {};
+  const rows = Object.keys(sys).map((name) => {
+    const x = sys[name];
+    const label = `${p.faction} ${name}: power ${x.power}${x.damage ? `, ${x.damage} damage` : ""}${x.virus ? `, ${x.virus} virus` : ""}`;
+    return h("tr", { ...ctx.t(`system:${p.seat}:${name}`, label, `system${x.damage ? " damaged" : ""}`), title: label },
+      h("th", null, name),
+      h("td", { class: "power" }, String(x.effective !== undefined ? x.effective : x.power),
+        x.effective !== undefined && x.effective !== x.power ? h("s", { class: "was" }, String(x.power)) : null),
+      h("td", { class: "upgrade" }, x.token ? h("span", { class: "token", title: textOf(ctx.names, x.token) }, nameOf(ctx.names, x.token)) : ""),
+      h("td", { class: "damage" }, x.damage ? "✖".repeat(Math.min(x.damage, 6)) : ""),
+      h("td", { class: "virus" }, x.virus ? "◆".repeat(Math.min(x.virus, 6)) : ""));
+  });
+  return h("table", { class: "systems" },
+    h("caption", null, "Systems"),
+    h("thead", null, h("tr", null, h("th", null, ""), h("th", null, "power"), h("th", null, "upgrade"), h("th", null, "damage"), h("th", null, "virus"))),
+    h("tbody", null, rows));
+}
+
+function knowledge(ctx, p, mine) {
+  const k = p.knowledge || {};
+  const held = Object.keys(k).filter((t) => k[t]);
+  if (!held.length) return null;
+  return h("div", { class: "knowledge" }, "Knowledge: ",
+    held.map((t) => h("span", {
+      ...(mine ? ctx.t(`knowledge:${t}`, `${t} Knowledge`, `ktoken k-${cls(t)}`) : { class: `ktoken k-${cls(t)}` }),
+      title: `${t} Knowledge token${ctx.names[t] && ctx.names[t].text ? ": " + ctx.names[t].text : ""}`,
+    }, `${t} ×${k[t]}`)));
+}
+
+function holdings(ctx, p) {
+  const list = p.holdings || [];
+  if (!list.length) return null;
+  return h("div", { class: "holdings" }, "Commodities: ",
+    list.map((x) => {
+      const entry = ctx.names[x.token] || {};
+      const commodity = entry.commodity || entry.name || x.token;
+      return h("span", { ...ctx.t(`commodity:${commodity}`, commodity, `commodity${x.engineered ? " engineered" : ""}`), title: textOf(ctx.names, x.token) },
+        `${commodity} ×${x.quantity}${x.engineered ? " (engineered)" : ""}`);
+    }));
+}
+
+function missions(ctx, p) {
+  const list = p.missions || [];
+  if (!list.length) return null;
+  return h("div", { class: "missions" }, "Missions: ",
+    list.map((m) => {
+      const id = m.card;
+      const notes = [m.picked_up ? "picked up" : null, m.unauthorized ? "unauthorized" : null,
+        m.route ? `route ${m.route}` : null].filter(Boolean).join(", ");
+      return h("span", { ...ctx.t(`card:${id}`, nameOf(ctx.names, id), "card mission"), title: textOf(ctx.names, id) + (notes ? ` (${notes})` : "") },
+        nameOf(ctx.names, id), notes ? h("small", null, ` ${notes}`) : null);
+    }));
+}
+
+/** What only the owner sees: the hand, the GP tokens' rewards, the face-down Enlightenment cards. */
+function secrets(ctx, p) {
+  const hand = p.hand || [];
+  const gps = p.gp_token_ids || [];
+  const played = (ctx.view.enlightenment && ctx.view.enlightenment.mine) || [];
+  return h("div", { class: "secrets" },
+    h("div", { class: "hand" }, h("h4", null, `Hand (${hand.length})`), hand.map((c) => card(ctx, c))),
+    gps.length ? h("div", { class: "gps" }, "GP tokens: ", gps.map((g) =>
+      h("span", { ...ctx.t(`gp:${g}`, nameOf(ctx.names, g), "gp"), title: textOf(ctx.names, g) }, nameOf(ctx.names, g)))) : null,
+    played.length ? h("div", { class: "enlightened" }, "Played face down: ", played.map((c) => card(ctx, c, "face-down"))) : null);
+}
