@@ -72,6 +72,7 @@ _TARGETS: tuple[tuple[str, str], ...] = (
     (r"^(DAMAGE|FIX) (\S+)$", "system:{seat}:{1}"),
     (r"^(BUY|SELL|ENG) (\S+)", "commodity:{1}"),
     (r"^SELL-K (\S+)$", "knowledge:{0}"),
+    (r"^(LAUNCH|JUMP) (C\d+)$", "comet:{1}"),
     (r"^(LAUNCH|JUMP) (\S+)$", "asteroid:{1}"),
     (r"^TAIL (\d)$", "tail:{0}"),
 )
@@ -195,6 +196,7 @@ class BoardPage:
         self.page = page
         self.base = base
         self.errors: list[str] = []
+        page.set_default_timeout(5000)
         page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.route(base + "/harness.html", lambda route: route.fulfill(body=HARNESS, content_type="text/html"))

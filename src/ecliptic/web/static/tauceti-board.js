@@ -24,13 +24,15 @@ export function drawTauCetiBoard(ctx) {
     if (y < minY) minY = y; if (y > maxY) maxY = y;
   }
   const pad = SIZE + 6;
-  const top = v.next_large_tile ? 44 : 0;
-  const vb = [minX - pad, minY - pad - top, maxX - minX + 2 * pad, maxY - minY + 2 * pad + top];
   const byTile = groupOnTiles(v);
+  const away = [];
+  for (const tile in byTile) if (!(tile in layout)) away.push(...byTile[tile].ships);
+  const top = v.next_large_tile || away.length ? 44 : 0;
+  const vb = [minX - pad, minY - pad - top, maxX - minX + 2 * pad, maxY - minY + 2 * pad + top];
   const tiles = [];
   for (const id in layout) tiles.push(drawTile(ctx, id, layout[id], byTile[id] || { ships: [], claims: [] }));
   const free = cells.map((c) => drawCell(ctx, c));
-  const offMap = drawOffMap(ctx, byTile, layout, vb);
+  const offMap = away.length ? drawOffMap(ctx, away, vb) : null;
   return s("svg", {
     class: "ecl-map", viewBox: vb.map((n) => n.toFixed(0)).join(" "),
     role: "img", "aria-label": "The star map", preserveAspectRatio: "xMidYMid meet",
@@ -239,13 +241,14 @@ function drawCell(ctx, c) {
     s("text", { "text-anchor": "middle", y: 4 }, c.id));
 }
 
-/** A ship whose position is not a tile of the layout is still drawn (beside the map). */
-function drawOffMap(ctx, byTile, layout, vb) {
-  const lost = [];
-  for (const tile in byTile) if (!(tile in layout)) lost.push(...byTile[tile].ships);
-  if (!lost.length) return null;
-  const g = s("g", { class: "off-map", transform: `translate(${vb[0] + 20},${vb[1] + vb[3] - 40})` });
-  g.append(shipsOn(ctx, lost));
+/** Ships whose position is not (yet) a tile of the layout: during setup the home planets
+ *  are still to be placed. Drawn in the band above the map. */
+function drawOffMap(ctx, ships, vb) {
+  const g = s("g", { class: "off-map", transform: `translate(${(vb[0] + vb[2] - 14 - ships.length * 17).toFixed(1)},${(vb[1] + 2).toFixed(1)})` },
+    s("text", { class: "off-map-label", x: ships.length * 8.5, y: 10, "text-anchor": "middle" }, "not on the map yet"));
+  const row = shipsOn(ctx, ships);
+  row.setAttribute("transform", `translate(${ships.length * 8.5},0)`);
+  g.append(row);
   return g;
 }
 

@@ -59,7 +59,7 @@ function drawInterface(ctx, p) {
     "aria-label": `${p.faction} Interface`,
   },
   head, stats, skills(ctx, p), systems(ctx, p), knowledge(ctx, p, mine),
-  holdings(ctx, p), missions(ctx, p), mine ? secrets(ctx, p) : null,
+  holdings(ctx, p), missions(ctx, p), mine ? secrets(ctx, p) : shownHand(ctx, p), choosing(ctx, p),
   score ? scoreLine(score) : null);
 }
 
@@ -157,4 +157,24 @@ function secrets(ctx, p) {
     gps.length ? h("div", { class: "gps" }, "GP tokens: ", gps.map((g) =>
       h("span", { ...ctx.t(`gp:${g}`, nameOf(ctx.names, g), "gp"), title: textOf(ctx.names, g) }, nameOf(ctx.names, g)))) : null,
     played.length ? h("div", { class: "enlightened" }, "Played face down: ", played.map((c) => card(ctx, c, "face-down"))) : null);
+}
+
+/** A hand the view shows to this seat although it is not its own (a battle's winner looks at
+ *  the loser's hand before stealing). */
+function shownHand(ctx, p) {
+  if (!Array.isArray(p.hand)) return null;
+  return h("div", { class: "hand shown" }, h("h4", null, `Hand, shown to you (${p.hand.length})`), p.hand.map((c) => card(ctx, c)));
+}
+
+/** The cards the deciding seat chooses from (in the decision's data only for that seat). */
+function choosing(ctx, p) {
+  const d = ctx.view.decision;
+  if (!d || d.player !== p.seat || !d.data) return null;
+  const cards = [];
+  for (const key of ["cards", "drawn"]) {
+    const list = d.data[key];
+    if (Array.isArray(list)) for (const c of list) if (typeof c === "string") cards.push(c);
+  }
+  if (!cards.length) return null;
+  return h("div", { class: "choosing" }, h("h4", null, "Choosing from"), cards.map((c) => card(ctx, c)));
 }
