@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from benchmarks.web_redraw import CHROMIUM, BoardPage, board_page, game_view, mid_game_4p, play_to
 
 pytest.importorskip("playwright")
