@@ -72,9 +72,8 @@ function drawRing(ctx, ring, i, zones) {
     }, tip(`${ring} ring, Zone ${z}`)));
   }
   const rot = (ctx.view.rotation || {})[ring];
-  const [lx, ly] = polar(outer - RING_W / 2, -Math.PI / 2 - 0.0001);
-  g.append(s("text", { class: "ring-label", x: lx.toFixed(1) - 0, y: (ly + 3).toFixed(1), "text-anchor": "middle" },
-    `${ring}${rot !== undefined ? ` ↻${rot}` : ""}`));
+  g.append(s("text", { class: "ring-label", x: -246, y: -236 + i * 12 },
+    `${ring} ring${rot !== undefined ? ` · rotated ${rot}` : ""}`));
   return g;
 }
 

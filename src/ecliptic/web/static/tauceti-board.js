@@ -105,7 +105,7 @@ function drawTile(ctx, id, [q, r], on) {
     s("text", { class: "tile-label", y: -29, "text-anchor": "middle" }, label),
     kind !== "planet" && kind !== "tau-ceti" && entry.name && entry.name !== id
       ? s("text", { class: "tile-name", y: -19, "text-anchor": "middle" }, short(entry.name, 16)) : null,
-    values(entry, kind),
+    kind === "planet" ? null : values(entry, -10),
   );
   if (kind === "planet") g.append(planetThings(ctx, id));
   g.append(pointsOn(ctx, id));
@@ -116,12 +116,12 @@ function drawTile(ctx, id, [q, r], on) {
 }
 
 /** End-game values printed on the tile (present.names[id].orbital_gp / cube_gp when given). */
-function values(entry, kind) {
+function values(entry, y) {
   const parts = [];
   if (typeof entry.orbital_gp === "number" && entry.orbital_gp > 0) parts.push(`orbital ${entry.orbital_gp} GP`);
   if (typeof entry.cube_gp === "number" && entry.cube_gp > 0) parts.push(`cube ${entry.cube_gp} GP`);
   if (!parts.length) return null;
-  return s("text", { class: "tile-gp", y: kind === "planet" ? 40 : -10, "text-anchor": "middle" }, parts.join(" · "));
+  return s("text", { class: "tile-gp", y, "text-anchor": "middle" }, parts.join(" · "));
 }
 
 function short(text, n) {
@@ -135,9 +135,11 @@ function planetThings(ctx, id) {
   const g = s("g", { class: "planet-things" });
   const commodity = v.planet_commodity[id];
   if (commodity) {
-    g.append(s("text", { class: "commodity", y: -18, "text-anchor": "middle" },
+    g.append(s("text", { class: "commodity", y: -19, "text-anchor": "middle" },
       tip(textOf(names, commodity)), nameOf(names, commodity)));
   }
+  const gp = values(names[id] || {}, -11);
+  if (gp) g.append(gp);
   const crises = (v.planet_crises && v.planet_crises[id]) || [];
   const virus = (v.virus_on && v.virus_on[id]) || 0;
   const n = crises.length + virus;
@@ -151,7 +153,7 @@ function planetThings(ctx, id) {
       s("text", { y: 3.5, "text-anchor": "middle" }, c.crisis_type[0])));
   }
   for (let k = 0; k < virus; k++) {
-    g.append(s("g", { class: "virus", transform: `translate(${xAt(i++).toFixed(1)},-4)` },
+    g.append(s("g", { class: "virus", transform: `translate(${xAt(i++).toFixed(1)},0)` },
       tip("Virus crystal"), s("polygon", { points: "0,-6 4,0 0,6 -4,0" })));
   }
   return g;
@@ -162,7 +164,7 @@ function pointsOn(ctx, tile) {
   const g = s("g", { class: "points" });
   const pts = ctx.view.points || {};
   const ids = Object.keys(pts).filter((p) => pts[p].sector === tile).sort();
-  const y = ctx.view.planet_commodity && tile in ctx.view.planet_commodity ? 10 : 2;
+  const y = ctx.view.planet_commodity && tile in ctx.view.planet_commodity ? 12 : 2;
   ids.forEach((pid, i) => {
     const pt = pts[pid];
     const x = (i - (ids.length - 1) / 2) * 20;

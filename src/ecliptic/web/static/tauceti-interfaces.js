@@ -52,15 +52,22 @@ function drawInterface(ctx, p) {
     stat("At", nameOf(names, p.position)),
     p.diplomacy ? stat("Diplomacy", "yes") : null,
     p.free_upgrades ? stat("Free upgrades", p.free_upgrades) : null,
+    played(ctx, p),
     p.battle_sector ? stat("Battle token", nameOf(names, p.battle_sector)) : null,
     p.claim ? stat("Claim token", nameOf(names, p.claim)) : null);
-  return h("section", {
-    ...ctx.t(`player:${p.seat}`, `${p.faction} Interface`, `iface f-${cls(p.faction)}${mine ? " mine" : ""}${current ? " current" : ""}`),
-    "aria-label": `${p.faction} Interface`,
-  },
+  const attrs = ctx.t(`player:${p.seat}`, `${p.faction} Interface`, `iface f-${cls(p.faction)}${mine ? " mine" : ""}${current ? " current" : ""}`);
+  if (!attrs["aria-label"]) attrs["aria-label"] = `${p.faction} Interface`;
+  return h("section", attrs,
   head, stats, skills(ctx, p), systems(ctx, p), knowledge(ctx, p, mine),
   holdings(ctx, p), missions(ctx, p), mine ? secrets(ctx, p) : shownHand(ctx, p), choosing(ctx, p),
   score ? scoreLine(score) : null);
+}
+
+/** Cards played face down in the Enlightenment phase: their number is public. */
+function played(ctx, p) {
+  const e = ctx.view.enlightenment;
+  const n = e && e.played ? e.played[String(p.seat)] : 0;
+  return n ? stat("Enlightenment cards", n) : null;
 }
 
 function scoreTitle(score) {
