@@ -36,7 +36,6 @@ CHROMIUM = "/usr/bin/chromium"
 
 HARNESS = """<!doctype html><html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/table.css">
 <style>body { margin: 8px; background: #0d1020; }</style></head>
 <body><div id="root"></div>
 <script type="module">

@@ -174,6 +174,16 @@ def test_a_seat_sees_no_other_hand_and_its_own(board: BoardPage) -> None:
                 assert c not in text
 
 
+def test_the_table_links_its_stylesheet_once(board: BoardPage) -> None:
+    state, seat = mid_game_4p()
+    gv = game_view("tauceti", state, seat)
+    board.draw(gv, seat)
+    board.draw(gv, seat)
+    assert count(board, 'link[rel="stylesheet"][href$="/table.css"]') == 1
+    colour = board.page.eval_on_selector(".ecl-map .ship path", "e => getComputedStyle(e).fill")
+    assert colour not in ("", "none", "rgb(0, 0, 0)")  # the faction colours applied
+
+
 def test_a_spectator_sees_the_table(board: BoardPage) -> None:
     state, _ = mid_game_4p()
     gv = game_view("tauceti", state, None)

@@ -19,7 +19,8 @@ export function renderTable(root, gameView, ui) {
     ? [banner(ctx), drawBelt(ctx), drawCeresPlayers(ctx)]
     : [drawTauCetiBoard(ctx), drawInterfaces(ctx), drawTcx(ctx)];
   const table = h("div", { class: `ecl-table ecl-${game === "ceres" ? "ceres" : "tauceti"}` }, parts);
-  root.replaceChildren(table);
+  ensureStyles(root.ownerDocument || document);
+  root.replaceChildren(h("div", { class: "ecl-host" }, table));
   root._eclUi = ui || {};
   if (!root._eclWired) {
     root._eclWired = true;
@@ -29,6 +30,14 @@ export function renderTable(root, gameView, ui) {
     });
   }
   return table;
+}
+
+const CSS_URL = new URL("./table.css", import.meta.url).href;
+
+/** The table's stylesheet, linked once into the page that draws it (if the page has not). */
+function ensureStyles(doc) {
+  for (const link of doc.querySelectorAll('link[rel="stylesheet"]')) if (link.href === CSS_URL) return;
+  doc.head.append(h("link", { rel: "stylesheet", href: CSS_URL, "data-ecl-table": "" }));
 }
 
 /** What every drawing module needs: the view, names, and the key -> state sets. */
@@ -52,7 +61,7 @@ function makeContext(gameView, ui) {
     gameView,
     view,
     present,
-    names: present.names || {},
+    names: idNames(present.names, ui.names),
     seatNames: seatNames(ui.names, gameView.seats),
     seat: seat === undefined ? null : seat,
     targets,
@@ -82,6 +91,15 @@ function makeContext(gameView, ui) {
       return attrs;
     },
   };
+}
+
+/** present.names, with any {id: {name, text}} entries the page passes in ui.names on top. */
+function idNames(fromView, given) {
+  const out = Object.assign({}, fromView || {});
+  if (given && typeof given === "object" && !Array.isArray(given)) {
+    for (const k in given) if (given[k] && typeof given[k] === "object") out[k] = given[k];
+  }
+  return out;
 }
 
 /** ui.names may be the seats' display names (a list or {seat: name}); else "Seat N". */
