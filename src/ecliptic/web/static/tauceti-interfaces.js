@@ -99,23 +99,23 @@ export function card(ctx, id, extra) {
     nameOf(ctx.names, id));
 }
 
+/** The six systems as a compact grid: power (after damage), the upgrade token, damage and virus. */
 function systems(ctx, p) {
   const sys = p.systems || {};
-  const rows = Object.keys(sys).map((name) => {
-    const x = sys[name];
-    const label = `${p.faction} ${name}: power ${x.power}${x.damage ? `, ${x.damage} damage` : ""}${x.virus ? `, ${x.virus} virus` : ""}`;
-    return h("tr", { ...ctx.t(`system:${p.seat}:${name}`, label, `system${x.damage ? " damaged" : ""}`), title: label },
-      h("th", null, name),
-      h("td", { class: "power" }, String(x.effective !== undefined ? x.effective : x.power),
-        x.effective !== undefined && x.effective !== x.power ? h("s", { class: "was" }, String(x.power)) : null),
-      h("td", { class: "upgrade" }, x.token ? h("span", { class: "token", title: textOf(ctx.names, x.token) }, nameOf(ctx.names, x.token)) : ""),
-      h("td", { class: "damage" }, x.damage ? "✖".repeat(Math.min(x.damage, 6)) : ""),
-      h("td", { class: "virus" }, x.virus ? "◆".repeat(Math.min(x.virus, 6)) : ""));
-  });
-  return h("table", { class: "systems" },
-    h("caption", null, "Systems"),
-    h("thead", null, h("tr", null, h("th", null, ""), h("th", null, "power"), h("th", null, "upgrade"), h("th", null, "damage"), h("th", null, "virus"))),
-    h("tbody", null, rows));
+  return h("div", { class: "systems", role: "group", "aria-label": `${p.faction} systems` },
+    Object.keys(sys).map((name) => {
+      const x = sys[name];
+      const effective = x.effective !== undefined ? x.effective : x.power;
+      const label = `${p.faction} ${name}: power ${effective}${effective !== x.power ? ` (${x.power} before damage)` : ""}`
+        + `${x.token ? `, upgraded with ${nameOf(ctx.names, x.token)}` : ""}${x.damage ? `, ${x.damage} damage` : ""}${x.virus ? `, ${x.virus} virus` : ""}`;
+      return h("div", { ...ctx.t(`system:${p.seat}:${name}`, label, `system${x.damage ? " damaged" : ""}${x.virus ? " infected" : ""}`), title: label },
+        h("span", { class: "sys-name" }, name),
+        h("b", { class: "power" }, String(effective)),
+        effective !== x.power ? h("s", { class: "was" }, String(x.power)) : null,
+        x.token ? h("span", { class: "upgrade", title: textOf(ctx.names, x.token) }, "▲") : null,
+        x.damage ? h("span", { class: "damage" }, "✖".repeat(Math.min(x.damage, 6))) : null,
+        x.virus ? h("span", { class: "virus" }, "◆".repeat(Math.min(x.virus, 6))) : null);
+    }));
 }
 
 function knowledge(ctx, p, mine) {
