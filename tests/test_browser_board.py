@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmarks.web_redraw import CHROMIUM, BoardPage, board_page, game_view, mid_game_4p, play_to
+from benchmarks.web_redraw import CHROMIUM, BoardPage, board_page, crowded_4p, game_view, mid_game_4p, play_to
 
 pytest.importorskip("playwright")
 if not shutil.which(CHROMIUM):
@@ -174,6 +174,19 @@ def test_a_seat_sees_no_other_hand_and_its_own(board: BoardPage) -> None:
                 assert c not in text
 
 
+def test_a_crowded_table_draws_every_cube_orbital_token_and_crystal(board: BoardPage) -> None:
+    state, seat = crowded_4p()
+    gv = game_view("tauceti", state, seat)
+    board.draw(gv, seat)
+    counts = tauceti_counts(gv["view"])
+    assert counts[".ecl-map .cube"] == 5 and counts[".ecl-map .orbital"] == 3 and counts[".ecl-map .virus"] == 2
+    assert_drawn(board, counts)
+    assert_face_down_hidden(board, gv["view"])
+    assert count(board, ".ecl-map .point.face-up.k-Cosmic") == 1
+    assert count(board, ".ecl-map .point circle.claimed.f-" + gv["view"]["players"][3]["faction"]) == 1
+    assert count(board, ".iface.mine .system.damaged") == 2
+
+
 def test_the_table_links_its_stylesheet_once(board: BoardPage) -> None:
     state, seat = mid_game_4p()
     gv = game_view("tauceti", state, seat)
@@ -210,7 +223,7 @@ def test_screenshots(board: BoardPage, width: int, height: int) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     board.page.set_viewport_size({"width": width, "height": height})
     try:
-        state, seat = mid_game_4p()
+        state, seat = crowded_4p()
         board.draw(game_view("tauceti", state, seat), seat)
         overflow = board.page.evaluate("document.documentElement.scrollWidth")
         board.page.screenshot(path=str(ARTIFACTS / f"board-tauceti-{width}x{height}.png"), full_page=True)

@@ -196,7 +196,7 @@ function shipsOn(ctx, ships) {
     const x = (i - (ships.length - 1) / 2) * 17;
     const current = ctx.view.current_player === p.seat;
     const label = `${p.faction} starship (${nameOf(ctx.names, p.character)})`;
-    g.append(s("g", { ...ctx.t(`player:${p.seat}`, label, `ship f-${cls(p.faction)}${current ? " current" : ""}${p.seat === ctx.seat ? " mine" : ""}`), transform: `translate(${x.toFixed(1)},24)` },
+    g.append(s("g", { ...ctx.t(`player:${p.seat}`, label, `ship f-${cls(p.faction)}${current ? " current" : ""}${p.seat === ctx.seat ? " mine" : ""}`), transform: `translate(${x.toFixed(1)},19)` },
       tip(label),
       s("path", { d: "M0,-9 L6,6 L0,3 L-6,6 Z" })));
   });
@@ -213,10 +213,10 @@ function tokensOn(ctx, tile, on) {
   const g = s("g", { class: "tokens" });
   orbitals.forEach((seat, i) => {
     const f = typeof seat === "number" ? factionOf(ctx, seat) : String(seat);
-    g.append(s("circle", { class: `orbital f-${cls(f)}`, cx: -24 + i * 9, cy: 38, r: 4 }, tip(`Orbital of ${f}`)));
+    g.append(s("circle", { class: `orbital f-${cls(f)}`, cx: -6 - (i % 3) * 9, cy: 33 - Math.floor(i / 3) * 9, r: 4 }, tip(`Orbital of ${f}`)));
   });
   cubes.forEach((f, i) => {
-    g.append(s("rect", { class: `cube f-${cls(f)}`, x: 6 + (i % 4) * 8, y: 33 - Math.floor(i / 4) * 8, width: 6.5, height: 6.5 },
+    g.append(s("rect", { class: `cube f-${cls(f)}`, x: 2 + (i % 3) * 8, y: 29 - Math.floor(i / 3) * 8, width: 6.5, height: 6.5 },
       tip(`Resource cube of ${f}`)));
   });
   on.claims.forEach((p, i) => {
