@@ -137,9 +137,10 @@ def test_a_legal_target_is_clickable_and_keyboard_reachable(board: BoardPage) ->
         assert target.get_attribute("aria-label")
         target.click()
         assert clicked(board) == [[key, "click"]]
-        target.focus()
-        board.page.keyboard.press("Enter")
-        assert clicked(board) == [[key, "keydown"]]
+        for press in ("Enter", " "):
+            target.focus()
+            board.page.keyboard.press(press)
+            assert clicked(board) == [[key, "keydown"]]
 
 
 def test_selected_and_refused_keys_are_marked(board: BoardPage) -> None:
@@ -155,6 +156,20 @@ def test_selected_and_refused_keys_are_marked(board: BoardPage) -> None:
     assert count(board, f'.target:not(.selected)[data-target="system:{seat}:shields"]') == 1
     assert count(board, f'.refused[data-target="system:{seat}:cargo"]') == 1
     assert count(board, ".target") == 2
+    clicked(board)
+    board.page.locator(f'.refused[data-target="system:{seat}:cargo"]').click()
+    assert clicked(board) == [[f"system:{seat}:cargo", "click"]]  # the page may show why not
+
+
+def test_a_bare_game_view_is_drawn_from_the_observation_alone(board: BoardPage) -> None:
+    """An older server sends no present, refused or targets: the table still draws, by ids."""
+    for game, state in (("tauceti", mid_game_4p()[0]), ("ceres", play_to("ceres", {"players": 2}, 1, 5))):
+        gv = game_view(game, state, 0)
+        bare = {"game": game, "view": gv["view"], "legal_actions": [{"notation": a["notation"]}
+                                                                   for a in gv["legal_actions"]]}
+        board.draw(bare, 0)
+        assert count(board, ".ecl-interfaces .iface") == len(gv["view"]["players"])
+        assert count(board, ".target") == 0
 
 
 def test_a_seat_sees_no_other_hand_and_its_own(board: BoardPage) -> None:

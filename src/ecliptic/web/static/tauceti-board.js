@@ -135,7 +135,7 @@ function planetThings(ctx, id) {
   const g = s("g", { class: "planet-things" });
   const commodity = v.planet_commodity[id];
   if (commodity) {
-    g.append(s("text", { class: "commodity", y: -19, "text-anchor": "middle" },
+    g.append(s("text", { ...ctx.t(`commodity:${commodity}`, `${nameOf(names, commodity)} sold at ${nameOf(names, id)}`, "commodity"), y: -19, "text-anchor": "middle" },
       tip(textOf(names, commodity)), nameOf(names, commodity)));
   }
   const gp = values(names[id] || {}, -11);
