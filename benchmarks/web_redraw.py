@@ -65,6 +65,7 @@ window.ready = true;
 # -- GameViews from real observations ----------------------------------------------------------
 
 _TARGETS: tuple[tuple[str, str], ...] = (
+    (r"^(GO|PLACE) (-?\d+,-?\d+)$", "cell:{1}"),
     (r"^(GO|PLACE) (\S+)$", "sector:{1}"),
     (r"^EXP (\S+)$", "point:{0}"),
     (r"^(PLAY|PLAY-S|DELIVER|PICKUP|KEEP) (\S+)$", "card:{1}"),
@@ -98,27 +99,32 @@ def _strings(data: Any) -> Iterator[str]:
             yield from _strings(v)
 
 
+def _amounts(resources: dict[str, int], vp: int = 0) -> str:
+    parts = [f"{n} {r}" for r, n in resources.items() if n] + ([f"{vp} VP"] if vp else [])
+    return ", ".join(parts) or "nothing"
+
+
 def names_for(game: str, obs: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """present.names for every printed component id the observation mentions (only those)."""
+    """present.names for every printed component id the observation mentions (only those), worded
+    as the presentation module words them (its texts are what the table reads values off)."""
     mentioned = set(_strings(obs))
     out: dict[str, dict[str, Any]] = {}
     if game == "ceres":
         from ecliptic.ceres.content import default_content as ceres_content
-        from ecliptic.ui import ceres_terminal
 
         c = ceres_content()
         for a in c.asteroids:
             if a.id in mentioned:
-                out[a.id] = {"name": a.id, "text": ceres_terminal.asteroid_label(a.id),
-                             "resources": dict(a.resources), "vp": a.vp}
+                out[a.id] = {"name": f"Asteroid {a.id} ({a.ring} Ring)",
+                             "text": f"Launch here (CR-ACT-2): gain {_amounts(a.resources, a.vp)}."}
         for t in c.tail_tokens:
             if t.id in mentioned:
-                out[t.id] = {"name": t.id, "text": ceres_terminal.tail_token_label(t.id),
-                             "resources": dict(t.resources), "vp": t.vp}
+                out[t.id] = {"name": f"{t.tail} token {t.id}",
+                             "text": f"Gives {_amounts(t.resources, t.vp)} (CC-ACT-5)."}
         for n in c.nucleus_cards:
             if n.id in mentioned:
-                out[n.id] = {"name": n.id, "text": n.kind,
-                             "tables": [{"resources": dict(t.resources), "vp": t.vp} for t in n.tables]}
+                tables = "; ".join(f"table {i + 1}: {_amounts(x.resources, x.vp)}" for i, x in enumerate(n.tables))
+                out[n.id] = {"name": f"{n.kind} Nucleus card {n.id}", "text": f"{tables} (CC-NEAR-1, CC-SUN-2)."}
         return out
     from ecliptic.tauceti.content import default_content
     from ecliptic.ui import terminal
@@ -126,40 +132,61 @@ def names_for(game: str, obs: dict[str, Any]) -> dict[str, dict[str, Any]]:
     c = default_content()
     for tile in c.tiles:
         if tile.id in mentioned:
-            out[tile.id] = {"name": tile.name, "text": f"{tile.kind.replace('_', ' ')}", "kind": tile.kind,
-                            "orbital_gp": tile.orbital_gp, "cube_gp": tile.cube_gp}
+            parts = [tile.kind.replace("_", " ")]
+            if tile.orbital_gp:
+                parts.append(f"{tile.orbital_gp} GP per orbital at the end")
+            if tile.cube_gp:
+                parts.append(f"{tile.cube_gp} GP per Resource cube of its faction at the end")
+            out[tile.id] = {"name": tile.name, "text": f"{tile.name} ({tile.id}): " + ", ".join(parts) + "."}
     for f in c.factions:
-        if f.name in mentioned:
-            out[f.name] = {"name": f.name, "text": f"home planet {f.home_planet}"}
-        if f.character in mentioned:
-            out[f.character] = {"name": f.character, "text": f"{f.name} captain"}
+        for thing in (f.name, f.character):
+            if thing in mentioned:
+                out[thing] = {"name": f"{f.character} of the {f.name}", "text": f"Home planet {f.home_planet}."}
+    for cm in c.commodities:
+        out[cm.name] = {"name": cm.label, "text": f"{cm.label}, priced by the {cm.resource} Market level."}
     for word in mentioned:
         if re.fullmatch(r"[CSMK]\d\d", word):
             out[word] = {"name": terminal.card_label(word), "text": terminal.card_label(word)}
         elif re.fullmatch(r"Q\d\d", word):
-            commodity = c.commodity_token(word).commodity
-            out[word] = {"name": commodity, "commodity": commodity, "text": f"{commodity} token"}
+            label = c.commodity(c.commodity_token(word).commodity).label
+            out[word] = {"name": f"{label} token", "text": f"A {label} Commodity token."}
     return out
 
 
-def game_view(game: str, state: Any, seat: int | None) -> dict[str, Any]:
-    """A GameView of ``state`` for ``seat`` as the server's contract has it (COMMON2.md)."""
+def _presented(game: str, state: Any, seat: int | None, obs: dict[str, Any]) -> tuple[list[Any], list[Any], Any]:
+    """legal_actions, refused and present from the presentation module when this tree has it
+    (ecliptic.present.view), else from the stand-ins above."""
     g = get_game(game)
-    obs = g.observe(state, seat)
     current = obs["current_player"]
     actions = g.legal_actions(state) if current is not None and current == seat else []
-    legal = [{"id": i, "notation": str(a), "label": str(a), "group": str(a).split()[0], "cost": "",
-              "effect": "", "targets": targets_of(str(a), seat), "select": "one", "help": ""}
-             for i, a in enumerate(actions)]
+    try:
+        from ecliptic.present import view as present_view
+    except ImportError:
+        present_view = None
+    if present_view is not None:
+        rows = [dict(p.to_json(), id=i) for i, p in enumerate(present_view.actions(g, state, seat, obs, actions))]
+        refused = present_view.refusals(g, state, seat, obs, actions) if actions else []
+        return rows, refused, present_view.block(g, state, seat, obs, rows)
+    rows = [{"id": i, "notation": str(a), "label": str(a), "group": str(a).split()[0], "cost": "",
+             "effect": "", "targets": targets_of(str(a), seat), "select": "one", "help": ""}
+            for i, a in enumerate(actions)]
     score = [{"seat": p["seat"], "total": p["vp"]["total"] if game == "ceres" else p["gp_token_points"],
               "by_source": {"GP tokens": p.get("gp_token_points", 0)} if game != "ceres"
               else {k: v for k, v in p["vp"].items() if k != "total"}}
              for p in obs["players"]]
     present = {"names": names_for(game, obs), "score": score, "prices": None, "decision": "",
                "banner": "The host game is a reconstruction." if game == "ceres" else None}
+    return rows, [], present
+
+
+def game_view(game: str, state: Any, seat: int | None) -> dict[str, Any]:
+    """A GameView of ``state`` for ``seat`` as the server's contract has it (COMMON2.md)."""
+    g = get_game(game)
+    obs = json.loads(json.dumps(g.observe(state, seat)))
+    legal, refused, present = _presented(game, state, seat, obs)
     return {"id": "g1", "game": game, "status": "over" if state.is_over else "playing", "index": 0,
-            "seat": seat, "current_seat": current, "seats": [], "view": json.loads(json.dumps(obs)),
-            "legal_actions": legal, "undoable": False, "deadline": None, "present": present, "refused": []}
+            "seat": seat, "current_seat": obs["current_player"], "seats": [], "view": obs,
+            "legal_actions": legal, "undoable": False, "deadline": None, "present": present, "refused": refused}
 
 
 def play_to(game: str, config: dict[str, Any], seed: int, steps: int | None) -> Any:
@@ -262,7 +289,8 @@ def main(redraws: int = 200) -> None:
     tau = game_view("tauceti", state, seat)
     ceres = game_view("ceres", play_to("ceres", {"players": 4, "expansions": ["comets"]}, 3, 25), 0)
     with board_page() as board:
-        for name, gv, s in (("Tau Ceti, 4 players, mid-game (crowded)", tau, seat), ("Ceres with Comets, 4 players", ceres, 0)):
+        cases = (("Tau Ceti, 4 players, mid-game (crowded)", tau, seat), ("Ceres with Comets, 4 players", ceres, 0))
+        for name, gv, s in cases:
             board.page.evaluate("([gv, seat]) => window.bench(gv, seat, 20)", [gv, s])  # warm-up
             times = sorted(board.page.evaluate("([gv, seat, n]) => window.bench(gv, seat, n)", [gv, s, redraws]))
             p95 = times[min(len(times) - 1, int(0.95 * len(times)))]

@@ -228,7 +228,7 @@ def test_setup_shows_the_tile_to_place_and_where_it_may_go(board: BoardPage) -> 
     assert gv["view"]["next_large_tile"]
     board.draw(gv, seat)
     cells = [k for a in gv["legal_actions"] for k in a["targets"]]
-    assert cells and all(k.startswith("sector:") and "," in k for k in cells)
+    assert cells and all(k.startswith("cell:") for k in cells)
     assert count(board, ".ecl-map .free-cell.target") == len(cells)
     assert count(board, ".ecl-map .next-tile") == 1
 

@@ -3,7 +3,7 @@
 // Zone with the Mining Probe that claimed them, and the Comets with their Surface card slots,
 // Tail tokens and Nucleus tables.
 
-import { s, h, tip, nameOf, textOf } from "./svg.js";
+import { s, h, tip, textOf, factsOf } from "./svg.js";
 
 const RING_ORDER = ["Outer", "Intermediate", "Inner"];
 const R_OUT = 200;
@@ -77,12 +77,6 @@ function drawRing(ctx, ring, i, zones) {
   return g;
 }
 
-function abbreviate(entry) {
-  if (!entry || !entry.resources) return "";
-  const res = Object.entries(entry.resources).map(([k, n]) => `${k[0]}${n}`).join(" ");
-  return `${res}${entry.vp ? ` ${entry.vp}VP` : ""}`;
-}
-
 function seatLabel(ctx, seat) {
   return ctx.seatNames[seat] || `Player ${seat + 1}`;
 }
@@ -94,13 +88,14 @@ function drawAsteroid(ctx, id, a, rings, zones, k, n) {
   const angle = mid(a.zone, zones) + (k - (n - 1) / 2) * (span / Math.max(n, 2)) * 0.8;
   const [x, y] = polar(r, angle);
   const entry = ctx.names[id];
+  const gain = factsOf(ctx.names, id).gain;
   const owned = a.probe !== null && a.probe !== undefined;
-  const label = `Asteroid ${nameOf(ctx.names, id)} (${a.ring} ring, Zone ${a.zone})${owned ? `, Mining Probe of ${seatLabel(ctx, a.probe)}` : ""}`;
+  const label = `Asteroid ${id} (${a.ring} ring, Zone ${a.zone})${owned ? `, Mining Probe of ${seatLabel(ctx, a.probe)}` : ""}`;
   return s("g", { ...ctx.t(`asteroid:${id}`, label, "asteroid"), transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
     tip(`${label}${entry && entry.text ? ": " + entry.text : ""}`),
     s("circle", { class: "rock", r: 15 }),
     s("text", { class: "aid", y: -2, "text-anchor": "middle" }, id),
-    s("text", { class: "gain", y: 8, "text-anchor": "middle" }, abbreviate(entry)),
+    gain ? s("text", { class: "gain", y: 8, "text-anchor": "middle" }, gain) : null,
     owned ? s("circle", { class: `probe o-${a.probe}`, cx: 11, cy: -11, r: 5 }, tip(`Mining Probe of ${seatLabel(ctx, a.probe)}`)) : null);
 }
 
@@ -130,7 +125,7 @@ function drawComets(ctx) {
   return h("div", { class: "ecl-comets" }, comets.map((c) => {
     const where = c.removed ? "removed" : c.in_belt ? `${c.ring} ring, Zone ${c.zone}` : "not yet in the belt";
     const nucleus = ctx.names[c.nucleus];
-    const tables = nucleus && Array.isArray(nucleus.tables) ? nucleus.tables : null;
+    const tables = factsOf(ctx.names, c.nucleus).tables;
     const head = h("header", null,
       h("b", { ...ctx.t(`comet:${c.id}`, `Comet ${c.id}`, `comet ${cometClass(c)}`), title: textOf(ctx.names, c.id) }, `Comet ${c.id}`),
       ` · ${c.kind || ""} · ${where}`);
@@ -141,14 +136,14 @@ function drawComets(ctx) {
       }, seat !== null && seat !== undefined ? String(seat + 1) : "·")));
     const rows = [h("tr", null, h("th", null, ""), (c.tails || []).map((_, i) =>
       h("th", { ...ctx.t(`tail:${i + 1}`, `Tail ${i + 1} of Comet ${c.id}`, "tail-head") }, `Tail ${i + 1}`)))];
-    rows.push(h("tr", { class: "nucleus" }, h("th", { title: textOf(ctx.names, c.nucleus) }, `Nucleus ${nameOf(ctx.names, c.nucleus)}`),
+    rows.push(h("tr", { class: "nucleus" }, h("th", { title: textOf(ctx.names, c.nucleus) }, `Nucleus ${c.nucleus}`),
       (c.tails || []).map((_, i) => h("td", { class: "table-cell", title: nucleus && nucleus.text ? nucleus.text : "" },
-        tables && tables[i] ? abbreviate(tables[i]) : `table ${i + 1}`))));
+        tables[i] || `table ${i + 1}`))));
     TAIL_ROWS.forEach((kind, row) => {
       rows.push(h("tr", null, h("th", null, kind), (c.tails || []).map((t, i) => {
         const tok = t[row];
         return h("td", { ...ctx.t(`tail:${i + 1}`, `Tail ${i + 1} of Comet ${c.id}`, `tail-cell${tok ? " has" : ""}`), title: tok ? textOf(ctx.names, tok) : "" },
-          tok ? h("span", { class: "tail-token" }, nameOf(ctx.names, tok), ctx.names[tok] && ctx.names[tok].resources ? ` ${abbreviate(ctx.names[tok])}` : "") : "–");
+          tok ? h("span", { class: "tail-token" }, tok, factsOf(ctx.names, tok).gain ? ` ${factsOf(ctx.names, tok).gain}` : "") : "–");
       })));
     });
     return h("section", { class: `comet-card ${cometClass(c)}${c.removed ? " removed" : ""}` }, head, slots, h("table", { class: "tails" }, h("tbody", null, rows)));

@@ -1,7 +1,7 @@
 // The Ceres players' boards: Resources, Mining Probes left, VP by source, Tail tokens and the
 // Asteroids each one has claimed.
 
-import { h, nameOf, textOf, stat } from "./svg.js";
+import { h, textOf, stat } from "./svg.js";
 
 export function drawCeresPlayers(ctx) {
   const v = ctx.view;
@@ -23,8 +23,8 @@ export function drawCeresPlayers(ctx) {
         stat("Mining Probes", p.probes)),
       sources.length ? h("div", { class: "by-source" }, sources.map((k) => h("span", { class: "src" }, `${k.replace("_", " ")} ${vp[k]}`))) : null,
       (p.tail_tokens || []).length ? h("div", { class: "row" }, "Tail tokens: ", p.tail_tokens.map((t) =>
-        h("span", { class: "tail-token", title: textOf(ctx.names, t) }, nameOf(ctx.names, t)))) : null,
+        h("span", { class: "tail-token", title: textOf(ctx.names, t) }, t))) : null,
       (p.asteroids || []).length ? h("div", { class: "row" }, "Asteroids: ", p.asteroids.map((a) =>
-        h("span", { ...ctx.t(`asteroid:${a}`, `Asteroid ${a}`, "asteroid-ref"), title: textOf(ctx.names, a) }, nameOf(ctx.names, a)))) : null);
+        h("span", { ...ctx.t(`asteroid:${a}`, `Asteroid ${a}`, "asteroid-ref"), title: textOf(ctx.names, a) }, a))) : null);
   }));
 }

@@ -79,3 +79,49 @@ export function hexPoints(x, y, size) {
 export function stat(label, value, attrs) {
   return h("span", { class: "stat", ...(attrs || {}) }, h("b", null, label), " ", String(value));
 }
+
+/** The printed facts of a component, for drawing on it: structured fields of its
+ *  present.names entry when the server gives them, else read off its text (the presentation
+ *  module words them "2 GP per orbital", "gain 1 Ice, 1 VP", "Gives 2 Metal, 1 VP",
+ *  "table 1: 2 Ice, 5 VP"). Only words are read here, never a rule. */
+export function factsOf(names, id) {
+  const e = (names && names[id]) || {};
+  const text = typeof e.text === "string" ? e.text : "";
+  const num = (re) => { const m = text.match(re); return m ? Number(m[1]) : undefined; };
+  const out = {
+    orbital_gp: typeof e.orbital_gp === "number" ? e.orbital_gp : num(/(\d+) GP per orbital/),
+    cube_gp: typeof e.cube_gp === "number" ? e.cube_gp : num(/(\d+) GP per Resource cube/),
+    gain: e.resources ? amountsShort(e.resources, e.vp) : shortAmounts((text.match(/(?:gain|Gives) ([^;(]+?)(?:[;(]|\.?$)/) || [])[1]),
+    tables: Array.isArray(e.tables) ? e.tables.map((t) => amountsShort(t.resources || {}, t.vp))
+      : [...text.matchAll(/table (\d+): ([^;(]+)/g)].map((m) => shortAmounts(m[2])),
+    commodity: e.commodity,
+  };
+  return out;
+}
+
+function amountsShort(resources, vp) {
+  const parts = Object.entries(resources).filter(([, n]) => n).map(([k, n]) => `${n}${k.slice(0, 3)}`);
+  if (vp) parts.push(`${vp}VP`);
+  return parts.join(" ");
+}
+
+/** "2 Ice, 1 Metal, 3 VP" -> "2Ice 1Met 3VP". */
+function shortAmounts(words) {
+  if (!words) return "";
+  return words.split(",").map((w) => w.trim()).filter(Boolean).map((w) => {
+    const m = w.match(/^(\d+) (\S+)/);
+    return m ? `${m[1]}${m[2] === "VP" ? "VP" : m[2].slice(0, 3)}` : w;
+  }).join(" ");
+}
+
+/** The commodity name a Commodity token (Q..) stands for: present.names[Q].commodity, else
+ *  the commodity whose name entry the token's name begins with ("Xunari algae token"). */
+export function commodityOfToken(names, token, known) {
+  const e = (names && names[token]) || {};
+  if (e.commodity) return e.commodity;
+  for (const c of known) {
+    const n = names[c] && names[c].name;
+    if (n && typeof e.name === "string" && e.name.startsWith(n)) return c;
+  }
+  return null;
+}

@@ -5,7 +5,7 @@
 // names, texts and end-game values come from present.names. Empty cells that an action names
 // (PLACE q,r during setup, GO q,r into the Outer Limits) are drawn as dashed outlines.
 
-import { s, tip, nameOf, textOf, cls, hexCentre, hexPoints } from "./svg.js";
+import { s, tip, nameOf, textOf, cls, hexCentre, hexPoints, factsOf } from "./svg.js";
 
 const SIZE = 50;
 const CELL_RE = /^-?\d+,-?\d+$/;
@@ -41,7 +41,7 @@ export function drawTauCetiBoard(ctx) {
   v.next_large_tile ? drawNextTile(ctx, v.next_large_tile, vb) : null);
 }
 
-/** Empty positions that a legal or refused action names: keys like sector:-1,2 or cell:-1,2. */
+/** Empty positions that a legal action names: keys like cell:-1,2 (or sector:-1,2). */
 function candidateCells(ctx, layout) {
   const taken = new Set(Object.values(layout).map((c) => `${c[0]},${c[1]}`));
   const out = new Map();
@@ -53,7 +53,8 @@ function candidateCells(ctx, layout) {
     out.set(key, { key, q, r, id });
   };
   for (const key of ctx.targets.keys()) consider(key);
-  for (const key of ctx.refused) consider(key);
+  // Refused moves into empty space are not drawn: they would cover the sky in dashed cells
+  // (the page lists them with their reasons).
   return [...out.values()];
 }
 
@@ -105,7 +106,7 @@ function drawTile(ctx, id, [q, r], on) {
     s("text", { class: "tile-label", y: -29, "text-anchor": "middle" }, label),
     kind !== "planet" && kind !== "tau-ceti" && entry.name && entry.name !== id
       ? s("text", { class: "tile-name", y: -19, "text-anchor": "middle" }, short(entry.name, 16)) : null,
-    kind === "planet" ? null : values(entry, -10),
+    kind === "planet" ? null : values(ctx, id, -10),
   );
   if (kind === "planet") g.append(planetThings(ctx, id));
   g.append(pointsOn(ctx, id));
@@ -115,11 +116,12 @@ function drawTile(ctx, id, [q, r], on) {
   return g;
 }
 
-/** End-game values printed on the tile (present.names[id].orbital_gp / cube_gp when given). */
-function values(entry, y) {
+/** End-game values printed on the tile (from its present.names entry). */
+function values(ctx, id, y) {
+  const f = factsOf(ctx.names, id);
   const parts = [];
-  if (typeof entry.orbital_gp === "number" && entry.orbital_gp > 0) parts.push(`orbital ${entry.orbital_gp} GP`);
-  if (typeof entry.cube_gp === "number" && entry.cube_gp > 0) parts.push(`cube ${entry.cube_gp} GP`);
+  if (f.orbital_gp) parts.push(`orbital ${f.orbital_gp} GP`);
+  if (f.cube_gp) parts.push(`cube ${f.cube_gp} GP`);
   if (!parts.length) return null;
   return s("text", { class: "tile-gp", y, "text-anchor": "middle" }, parts.join(" · "));
 }
@@ -138,7 +140,7 @@ function planetThings(ctx, id) {
     g.append(s("text", { ...ctx.t(`commodity:${commodity}`, `${nameOf(names, commodity)} sold at ${nameOf(names, id)}`, "commodity"), y: -19, "text-anchor": "middle" },
       tip(textOf(names, commodity)), nameOf(names, commodity)));
   }
-  const gp = values(names[id] || {}, -11);
+  const gp = values(ctx, id, -11);
   if (gp) g.append(gp);
   const crises = (v.planet_crises && v.planet_crises[id]) || [];
   const virus = (v.virus_on && v.virus_on[id]) || 0;

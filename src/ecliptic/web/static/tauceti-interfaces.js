@@ -2,7 +2,7 @@
 // The hand, GP token ids and face-down Enlightenment cards exist in the view only for their
 // owner, so an opponent's Interface cannot show them: it shows counts.
 
-import { h, nameOf, textOf, cls, stat } from "./svg.js";
+import { h, nameOf, textOf, cls, stat, commodityOfToken } from "./svg.js";
 
 // "4 Action markers" (the rulebook's component list) when the view does not say how many are left.
 const ACTION_MARKERS = 4;
@@ -33,8 +33,8 @@ function drawInterface(ctx, p) {
     : ACTION_MARKERS - (p.markers_used || 0) - (p.markers_lost || 0);
   const head = h("header", null,
     h("span", { class: "swatch" }),
-    h("b", { title: textOf(names, p.faction) }, nameOf(names, p.faction)),
-    " ", h("span", { class: "character", title: textOf(names, p.character) }, nameOf(names, p.character)),
+    h("b", { title: textOf(names, p.faction) }, p.faction),
+    " ", h("span", { class: "character", title: textOf(names, p.character) }, p.character),
     person ? h("span", { class: "person" }, ` · ${person}`) : null,
     mine ? h("span", { class: "badge" }, "you") : null,
     current ? h("span", { class: "badge turn" }, "to play") : null,
@@ -134,11 +134,23 @@ function holdings(ctx, p) {
   if (!list.length) return null;
   return h("div", { class: "holdings" }, "Commodities: ",
     list.map((x) => {
-      const entry = ctx.names[x.token] || {};
-      const commodity = entry.commodity || entry.name || x.token;
-      return h("span", { ...ctx.t(`commodity:${commodity}`, commodity, `commodity${x.engineered ? " engineered" : ""}`), title: textOf(ctx.names, x.token) },
-        `${commodity} ×${x.quantity}${x.engineered ? " (engineered)" : ""}`);
+      const commodity = commodityOfToken(ctx.names, x.token, knownCommodities(ctx));
+      const label = commodity ? nameOf(ctx.names, commodity) : nameOf(ctx.names, x.token).replace(/ token$/, "");
+      const attrs = commodity ? ctx.t(`commodity:${commodity}`, label, "commodity") : { class: "commodity" };
+      if (x.engineered) attrs.class += " engineered";
+      return h("span", { ...attrs, title: textOf(ctx.names, x.token) },
+        `${label} ×${x.quantity}${x.engineered ? " (engineered)" : ""}`);
     }));
+}
+
+/** The commodity names the view spells out (the Supply, the planets' commodities, the prices). */
+function knownCommodities(ctx) {
+  const v = ctx.view;
+  const set = new Set(v.supply || []);
+  for (const k in v.planet_commodity || {}) set.add(v.planet_commodity[k]);
+  for (const k in ctx.present.prices || {}) set.add(k);
+  for (const k in ctx.names) if (/^[a-z]+$/.test(k)) set.add(k);
+  return [...set];
 }
 
 function missions(ctx, p) {
