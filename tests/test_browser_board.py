@@ -202,6 +202,21 @@ def test_a_crowded_table_draws_every_cube_orbital_token_and_crystal(board: Board
     assert count(board, ".iface.mine .system.damaged") == 2
 
 
+def test_a_battle_shows_its_shields(board: BoardPage) -> None:
+    """Random play into a battle: the systems each side shields are marked on its Interface."""
+    from ecliptic.games import get_game
+
+    g = get_game("tauceti")
+    state = play_to("tauceti", {"players": 4}, 5, 272)  # random play with seed 5 is mid-battle here
+    assert state.battle is not None
+    state.battle.shields = {str(state.battle.defender): ["weapons", "cargo"]}
+    gv = game_view("tauceti", state, state.battle.defender)
+    board.draw(gv, state.battle.defender)
+    assert count(board, ".iface.mine .system.shielded") == 2
+    assert count(board, ".ecl-tcx .battle-panel") == 1
+    assert g.observe(state, 0)["battle"]["sector"] in board.page.locator(".battle-panel").inner_text()
+
+
 def test_the_table_links_its_stylesheet_once(board: BoardPage) -> None:
     state, seat = mid_game_4p()
     gv = game_view("tauceti", state, seat)

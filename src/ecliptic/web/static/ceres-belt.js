@@ -93,10 +93,10 @@ function drawAsteroid(ctx, id, a, rings, zones, k, n) {
   const label = `Asteroid ${id} (${a.ring} ring, Zone ${a.zone})${owned ? `, Mining Probe of ${seatLabel(ctx, a.probe)}` : ""}`;
   return s("g", { ...ctx.t(`asteroid:${id}`, label, "asteroid"), transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
     tip(`${label}${entry && entry.text ? ": " + entry.text : ""}`),
-    s("circle", { class: "rock", r: 15 }),
+    s("circle", { class: "rock", r: 17 }),
     s("text", { class: "aid", y: -2, "text-anchor": "middle" }, id),
     gain ? s("text", { class: "gain", y: 8, "text-anchor": "middle" }, gain) : null,
-    owned ? s("circle", { class: `probe o-${a.probe}`, cx: 11, cy: -11, r: 5 }, tip(`Mining Probe of ${seatLabel(ctx, a.probe)}`)) : null);
+    owned ? s("circle", { class: `probe o-${a.probe}`, cx: 13, cy: -12, r: 5 }, tip(`Mining Probe of ${seatLabel(ctx, a.probe)}`)) : null);
 }
 
 function drawCometMark(ctx, c, rings, zones) {

@@ -102,13 +102,19 @@ export function card(ctx, id, extra) {
 /** The six systems as a compact grid: power (after damage), the upgrade token, damage and virus. */
 function systems(ctx, p) {
   const sys = p.systems || {};
+  const b = ctx.view.battle;
+  const shielded = new Set((b && b.shields && b.shields[String(p.seat)]) || []);
+  const destroyed = new Set((b && b.destroyed_at_start && b.destroyed_at_start[String(p.seat)]) || []);
   return h("div", { class: "systems", role: "group", "aria-label": `${p.faction} systems` },
     Object.keys(sys).map((name) => {
       const x = sys[name];
+      const guard = shielded.has(name) ? ", shielded in this battle" : destroyed.has(name) ? ", destroyed at the battle's start" : "";
       const effective = x.effective !== undefined ? x.effective : x.power;
       const label = `${p.faction} ${name}: power ${effective}${effective !== x.power ? ` (${x.power} before damage)` : ""}`
-        + `${x.token ? `, upgraded with ${nameOf(ctx.names, x.token)}` : ""}${x.damage ? `, ${x.damage} damage` : ""}${x.virus ? `, ${x.virus} virus` : ""}`;
-      return h("div", { ...ctx.t(`system:${p.seat}:${name}`, label, `system${x.damage ? " damaged" : ""}${x.virus ? " infected" : ""}`), title: label },
+        + `${x.token ? `, upgraded with ${nameOf(ctx.names, x.token)}` : ""}${x.damage ? `, ${x.damage} damage` : ""}${x.virus ? `, ${x.virus} virus` : ""}${guard}`;
+      const klass = `system${x.damage ? " damaged" : ""}${x.virus ? " infected" : ""}${shielded.has(name) ? " shielded" : ""}`;
+      return h("div", { ...ctx.t(`system:${p.seat}:${name}`, label, klass), title: label },
+        shielded.has(name) ? h("span", { class: "shield-mark", "aria-hidden": "true" }, "⛨") : null,
         h("span", { class: "sys-name" }, name),
         h("b", { class: "power" }, String(effective)),
         effective !== x.power ? h("s", { class: "was" }, String(x.power)) : null,
