@@ -134,7 +134,10 @@ def test_a_legal_target_is_clickable_and_keyboard_reachable(board: BoardPage) ->
         target = board.page.locator(f'.target[data-target="{key}"]').first
         assert target.get_attribute("role") == "button"
         assert target.get_attribute("tabindex") == "0"
-        assert target.get_attribute("aria-label")
+        label = target.get_attribute("aria-label")
+        assert label
+        # role=img makes its children presentational (ARIA): no target may sit inside one
+        assert target.evaluate("e => !e.parentElement.closest('[role=img]')")
         target.click()
         assert clicked(board) == [[key, "click"]]
         for press in ("Enter", " "):

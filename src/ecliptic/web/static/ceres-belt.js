@@ -17,7 +17,7 @@ export function drawBelt(ctx) {
   for (const a in belt) zones = Math.max(zones, belt[a].zone || 0);
   for (const c of v.comets || []) zones = Math.max(zones, c.zone || 0);
   zones = Math.max(zones, 1);
-  const svg = s("svg", { class: "ecl-belt", viewBox: "-250 -250 500 500", role: "img", "aria-label": "The Asteroid Belt" });
+  const svg = s("svg", { class: "ecl-belt", viewBox: "-250 -250 500 500", role: "group", "aria-label": "The Asteroid Belt" });
   rings.forEach((ring, i) => svg.append(drawRing(ctx, ring, i, zones)));
   for (let z = 1; z <= zones; z++) {
     const [x, y] = polar(R_OUT + 16, mid(z, zones));

@@ -35,7 +35,7 @@ export function drawTauCetiBoard(ctx) {
   const offMap = away.length ? drawOffMap(ctx, away, vb) : null;
   return s("svg", {
     class: "ecl-map", viewBox: vb.map((n) => n.toFixed(0)).join(" "),
-    role: "img", "aria-label": "The star map", preserveAspectRatio: "xMidYMid meet",
+    role: "group", "aria-label": "The star map", preserveAspectRatio: "xMidYMid meet",
   },
   tiles, free, offMap,
   v.next_large_tile ? drawNextTile(ctx, v.next_large_tile, vb) : null);
@@ -109,6 +109,11 @@ function drawTile(ctx, id, [q, r], on) {
     kind === "planet" ? null : values(ctx, id, -10),
   );
   if (kind === "planet") g.append(planetThings(ctx, id));
+  if (v.enlightenment && v.enlightenment.affected === id) {
+    g.classList.add("enlightenment");
+    g.append(s("text", { class: "enlightenment-mark", x: 0, y: 42, "text-anchor": "middle" },
+      tip("The planet the Enlightenment phase affects this round"), "✦ Enlightenment"));
+  }
   g.append(pointsOn(ctx, id));
   if (on.ships && on.ships.length) g.append(shipsOn(ctx, on.ships));
   const extras = tokensOn(ctx, id, on);
