@@ -146,6 +146,16 @@ def test_a_legal_target_is_clickable_and_keyboard_reachable(board: BoardPage) ->
             assert clicked(board) == [[key, "keydown"]]
 
 
+def test_a_redraw_keeps_the_keyboard_focus(board: BoardPage) -> None:
+    state, seat = mid_game_4p()
+    gv = game_view("tauceti", state, seat)
+    key = next(k for a in gv["legal_actions"] for k in a["targets"])
+    board.draw(gv, seat)
+    board.page.locator(f'.target[data-target="{key}"]').first.focus()
+    board.draw(gv, seat)  # what the page does after every action and every message
+    assert board.page.evaluate("document.activeElement.dataset.target") == key
+
+
 def test_selected_and_refused_keys_are_marked(board: BoardPage) -> None:
     state, seat = mid_game_4p()
     gv = game_view("tauceti", state, seat)

@@ -19,8 +19,11 @@ export function renderTable(root, gameView, ui) {
     ? [banner(ctx), drawBelt(ctx), drawCeresPlayers(ctx)]
     : [drawTauCetiBoard(ctx), drawInterfaces(ctx), drawTcx(ctx)];
   const table = h("div", { class: `ecl-table ecl-${game === "ceres" ? "ceres" : "tauceti"}` }, parts);
-  ensureStyles(root.ownerDocument || document);
+  const doc = root.ownerDocument || document;
+  ensureStyles(doc);
+  const focused = focusedTarget(root, doc);
   root.replaceChildren(h("div", { class: "ecl-host" }, table));
+  if (focused) refocus(root, focused);
   root._eclUi = ui || {};
   if (!root._eclWired) {
     root._eclWired = true;
@@ -38,6 +41,22 @@ const CSS_URL = new URL("./table.css", import.meta.url).href;
 function ensureStyles(doc) {
   for (const link of doc.querySelectorAll('link[rel="stylesheet"]')) if (link.href === CSS_URL) return;
   doc.head.append(h("link", { rel: "stylesheet", href: CSS_URL, "data-ecl-table": "" }));
+}
+
+/** The focused target (its key and which of the things with that key), so that a redraw
+ *  (after every action) leaves the keyboard where it was. */
+function focusedTarget(root, doc) {
+  const el = doc.activeElement;
+  if (!el || !root.contains(el) || !el.hasAttribute("data-target")) return null;
+  const key = el.getAttribute("data-target");
+  const same = [...root.querySelectorAll("[data-target]")].filter((e) => e.getAttribute("data-target") === key);
+  return { key, index: Math.max(0, same.indexOf(el)) };
+}
+
+function refocus(root, { key, index }) {
+  const same = [...root.querySelectorAll("[tabindex][data-target]")].filter((e) => e.getAttribute("data-target") === key);
+  const el = same[Math.min(index, same.length - 1)];
+  if (el) el.focus({ preventScroll: true });
 }
 
 /** What every drawing module needs: the view, names, and the key -> state sets. */
