@@ -240,6 +240,18 @@ def test_the_table_links_its_stylesheet_once(board: BoardPage) -> None:
     assert colour not in ("", "none", "rgb(0, 0, 0)")  # the faction colours applied
 
 
+def test_a_finished_game_shows_the_winners_and_final_scores(board: BoardPage) -> None:
+    for game in ("tauceti", "ceres"):
+        state = play_to(game, {"players": 2}, 1, None)
+        assert state.is_over
+        gv = game_view(game, state, 0)
+        board.draw(gv, 0)
+        assert count(board, ".iface .badge.winner") == len(gv["view"]["winners"])
+        scores = board.page.eval_on_selector_all(".iface .score", "els => els.map(e => e.textContent)")
+        finals = [s["total"] for s in gv["view"]["final_scores"]]
+        assert sorted(int(s.split()[0]) for s in scores) == sorted(finals)
+
+
 def test_a_spectator_sees_the_table(board: BoardPage) -> None:
     state, _ = mid_game_4p()
     gv = game_view("tauceti", state, None)

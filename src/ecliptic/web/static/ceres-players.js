@@ -17,6 +17,7 @@ export function drawCeresPlayers(ctx) {
         mine ? h("span", { class: "badge" }, "you") : null,
         current ? h("span", { class: "badge turn" }, "to play") : null,
         p.passed ? h("span", { class: "badge passed" }, "passed") : null,
+        (v.winners || []).includes(p.seat) ? h("span", { class: "badge winner" }, "winner") : null,
         h("span", { class: "score", title: sources.map((k) => `${k.replace("_", " ")}: ${vp[k]}`).join(", ") }, `${vp.total ?? 0} VP`)),
       h("div", { class: "stats" },
         Object.keys(p.resources || {}).map((k) => stat(k, p.resources[k])),

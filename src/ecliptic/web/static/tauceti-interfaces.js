@@ -17,7 +17,14 @@ export function drawInterfaces(ctx) {
   return h("div", { class: "ecl-interfaces" }, order.map((seat) => drawInterface(ctx, players[seat])));
 }
 
+/** The final score once the game is over (view.final_scores), else the running score. */
 function scoreOf(ctx, seat) {
+  const final = (ctx.view.final_scores || [])[seat];
+  if (final && typeof final.total === "number") {
+    const by = {};
+    for (const k in final) if (k !== "total") by[k] = final[k];
+    return { seat, total: final.total, by_source: by, final: true };
+  }
   const rows = ctx.present.score || [];
   return rows.find((r) => r.seat === seat) || null;
 }
@@ -39,7 +46,8 @@ function drawInterface(ctx, p) {
     mine ? h("span", { class: "badge" }, "you") : null,
     current ? h("span", { class: "badge turn" }, "to play") : null,
     p.passed ? h("span", { class: "badge passed" }, "passed") : null,
-    score ? h("span", { class: "score", title: scoreTitle(score) }, `${score.total} GP`) : null);
+    (v.winners || []).includes(p.seat) ? h("span", { class: "badge winner" }, "winner") : null,
+    score ? h("span", { class: "score", title: scoreTitle(score) }, `${score.total} GP${score.final ? " final" : ""}`) : null);
   const stats = h("div", { class: "stats" },
     stat("TAU", p.tau),
     stat("Energy", p.energy),
@@ -79,7 +87,8 @@ function scoreLine(score) {
   const by = score.by_source || {};
   const keys = Object.keys(by).filter((k) => by[k]);
   if (!keys.length) return null;
-  return h("div", { class: "by-source" }, "GP so far: ", keys.map((k) => h("span", { class: "src" }, `${k} ${by[k]}`)));
+  return h("div", { class: "by-source" }, score.final ? "Final GP: " : "GP so far: ",
+    keys.map((k) => h("span", { class: "src" }, `${k.replace(/_/g, " ")} ${by[k]}`)));
 }
 
 /** Skill dice with the face-up Specialists whose bonus they include. */
