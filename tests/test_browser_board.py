@@ -56,6 +56,8 @@ def tauceti_counts(obs: dict[str, Any]) -> dict[str, int]:
         ".ecl-map .battle": len(obs["battles"]),
         ".ecl-map .claim": sum(1 for p in obs["players"] if p["claim"]),
         ".ecl-interfaces .iface": len(obs["players"]),
+        ".ecl-map .tile.kind-planet": sum(1 for t in obs["layout"] if t in obs["planet_commodity"]),
+        ".ecl-map .tile.kind-outer": sum(1 for t in obs["layout"] if t.isdigit() and int(t) > 10),
     }
 
 

@@ -69,18 +69,32 @@ function groupOnTiles(v) {
   return by;
 }
 
-function tileKind(v, id) {
-  if (id === "TC") return "tau-ceti";
-  if (v.planet_commodity && id in v.planet_commodity) return "planet";
-  const n = Number(id);
-  if (n === 10) return "asteroid";
-  if (n >= 1 && n <= 9) return "sector";
-  return "outer";
+/** The printed kind of a tile ("sector", "cosmic energy", ...): present.names[id].kind, else
+ *  the kind its text names ("Zuron Asteroid (10): asteroid, ..."). */
+function printedKind(names, id) {
+  const e = names[id] || {};
+  if (typeof e.kind === "string") return e.kind.replace(/_/g, " ").toLowerCase();
+  const m = typeof e.text === "string" ? e.text.match(/\):\s*([a-z _]+?)[,.]/) : null;
+  return m ? m[1].replace(/_/g, " ") : "";
 }
 
+/** tau-ceti, planet, sector, asteroid or outer (with the Outer Limit tile's own kind). */
+function tileKind(v, names, id) {
+  const printed = printedKind(names, id);
+  if (id === "TC" || printed === "tau ceti") return ["tau-ceti", ""];
+  if ((v.planet_commodity && id in v.planet_commodity) || printed === "planet") return ["planet", ""];
+  if (printed === "sector") return ["sector", ""];
+  if (printed === "asteroid") return ["asteroid", ""];
+  if (printed) return ["outer", printed.replace(/ /g, "-")];
+  const n = Number(id);
+  if (n === 10) return ["asteroid", ""];
+  if (n >= 1 && n <= 9) return ["sector", ""];
+  return ["outer", outerKind(names, id)];
+}
+
+/** An Outer Limit tile's kind from its name when no kind is given ("Wormhole A"). */
 function outerKind(names, id) {
-  const e = names[id] || {};
-  const word = `${e.kind || ""} ${e.name || ""}`.toLowerCase();
+  const word = String((names[id] || {}).name || "").toLowerCase();
   if (word.includes("wormhole")) return "wormhole";
   if (word.includes("asteroid")) return "asteroid-field";
   if (word.includes("cosmic")) return "cosmic-energy";
@@ -90,13 +104,12 @@ function outerKind(names, id) {
 function drawTile(ctx, id, [q, r], on) {
   const v = ctx.view;
   const names = ctx.names;
-  const kind = tileKind(v, id);
+  const [kind, sub] = tileKind(v, names, id);
   const [x, y] = hexCentre(q, r, SIZE);
   const entry = names[id] || {};
   const label = kind === "tau-ceti" ? nameOf(names, id) === "TC" ? "TAU CETI" : nameOf(names, id)
     : kind === "planet" ? nameOf(names, id)
       : id;
-  const sub = kind === "outer" ? outerKind(names, id) : "";
   const klass = `tile kind-${kind}${sub ? " " + sub : ""}${kind === "planet" ? " planet-" + cls(id) : ""}`;
   const title = textOf(names, id) + (kind === "planet" && v.planet_commodity[id]
     ? ` · commodity ${nameOf(names, v.planet_commodity[id])}` : "");
