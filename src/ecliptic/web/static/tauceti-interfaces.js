@@ -59,6 +59,7 @@ function drawInterface(ctx, p) {
     stat("Orbitals left", p.orbitals_home),
     stat("At", nameOf(names, p.position)),
     p.diplomacy ? stat("Diplomacy", "yes") : null,
+    p.cargo_cube ? stat("Cargo", "a Resource cube") : null,
     p.free_upgrades ? stat("Free upgrades", p.free_upgrades) : null,
     played(ctx, p),
     p.battle_sector ? stat("Battle token", nameOf(names, p.battle_sector)) : null,
