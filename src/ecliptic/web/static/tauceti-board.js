@@ -116,6 +116,7 @@ function drawTile(ctx, id, [q, r], on) {
   const g = s("g", { ...ctx.t(`sector:${id}`, nameOf(names, id), klass), transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
     tip(title),
     s("polygon", { class: "hex", points: hexPoints(0, 0, SIZE - 1.5) }),
+    decor(kind, sub),
     s("text", { class: "tile-label", y: -29, "text-anchor": "middle" }, label),
     kind !== "planet" && kind !== "tau-ceti" && entry.name && entry.name !== id
       ? s("text", { class: "tile-name", y: -19, "text-anchor": "middle" }, short(entry.name, 16)) : null,
@@ -124,14 +125,29 @@ function drawTile(ctx, id, [q, r], on) {
   if (kind === "planet") g.append(planetThings(ctx, id));
   if (v.enlightenment && v.enlightenment.affected === id) {
     g.classList.add("enlightenment");
-    g.append(s("text", { class: "enlightenment-mark", x: 0, y: 42, "text-anchor": "middle" },
-      tip("The planet the Enlightenment phase affects this round"), "✦ Enlightenment"));
+    g.append(s("circle", { class: "enlightenment-ring", r: 36, cy: 4 },
+      tip("The planet the Enlightenment phase affects this round")));
   }
   g.append(pointsOn(ctx, id));
   if (on.ships && on.ships.length) g.append(shipsOn(ctx, on.ships));
   const extras = tokensOn(ctx, id, on);
   if (extras) g.append(extras);
   return g;
+}
+
+/** The tile's picture, faint behind what lies on it: a star, a planet, rocks, a wormhole. */
+function decor(kind, sub) {
+  if (kind === "tau-ceti") return s("g", { class: "decor" }, s("circle", { class: "star-glow", r: 34 }), s("circle", { class: "star", r: 16 }));
+  if (kind === "planet") return s("g", { class: "decor" }, s("circle", { class: "planet-disc", r: 30, cy: 4 }));
+  if (kind === "asteroid" || sub === "asteroid-field") {
+    return s("g", { class: "decor rocks" }, [[-22, 8, 4], [20, 14, 5], [-10, 30, 3], [26, -4, 3], [-28, -8, 3], [8, 34, 4]]
+      .map(([cx, cy, r]) => s("circle", { cx, cy, r })));
+  }
+  if (sub === "wormhole") return s("g", { class: "decor swirl" }, [30, 21, 12].map((r) => s("circle", { r, cy: 6 })));
+  if (sub === "cosmic-energy") {
+    return s("g", { class: "decor rays" }, s("path", { d: "M-30,6 L30,6 M0,-22 L0,36 M-20,-14 L20,26 M20,-14 L-20,26" }));
+  }
+  return null;
 }
 
 /** End-game values printed on the tile (from its present.names entry). */
@@ -173,7 +189,7 @@ function planetThings(ctx, id) {
       s("text", { y: 3.5, "text-anchor": "middle" }, c.crisis_type[0])));
   }
   for (let k = 0; k < virus; k++) {
-    g.append(s("g", { class: "virus", transform: `translate(${xAt(i++).toFixed(1)},0)` },
+    g.append(s("g", { class: "virus", transform: `translate(${xAt(i++).toFixed(1)},2)` },
       tip("Virus crystal"), s("polygon", { points: "0,-6 4,0 0,6 -4,0" })));
   }
   return g;
