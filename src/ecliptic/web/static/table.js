@@ -62,10 +62,11 @@ function refocus(root, { key, index }) {
 /** What every drawing module needs: the view, names, and the key -> state sets. */
 function makeContext(gameView, ui) {
   const present = gameView.present || {};
-  const targets = new Map();
+  const targets = new Map();  // key -> the legal actions that name it
   for (const a of gameView.legal_actions || []) {
     for (const key of a.targets || []) {
-      if (!targets.has(key)) targets.set(key, a);
+      if (!targets.has(key)) targets.set(key, []);
+      targets.get(key).push(a);
     }
   }
   const refused = new Set();
@@ -90,12 +91,12 @@ function makeContext(gameView, ui) {
     t(key, label, klass) {
       const classes = klass ? [klass] : [];
       const attrs = { "data-target": key };
-      const action = targets.get(key);
-      if (action) {
+      const actions = targets.get(key);
+      if (actions) {
         classes.push("target");
         attrs.tabindex = 0;
         attrs.role = "button";
-        attrs["aria-label"] = label ? `${label}: ${action.label || action.notation || ""}` : key;
+        attrs["aria-label"] = `${label || key}: ${actionsText(actions)}`;
       } else if (refused.has(key)) {
         classes.push("refused");
         attrs.tabindex = 0;
@@ -119,6 +120,13 @@ function idNames(fromView, given) {
     for (const k in given) if (given[k] && typeof given[k] === "object") out[k] = given[k];
   }
   return out;
+}
+
+/** What clicking a target offers, for its aria-label: the first actions' labels. */
+function actionsText(actions) {
+  const labels = actions.slice(0, 3).map((a) => a.label || a.notation || "");
+  const more = actions.length - labels.length;
+  return labels.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
 
 /** ui.names may be the seats' display names (a list or {seat: name}); else "Seat N". */

@@ -271,8 +271,7 @@ function tokensOn(ctx, tile, on) {
 
 function drawCell(ctx, c) {
   const [x, y] = hexCentre(c.q, c.r, SIZE);
-  const action = ctx.targets.get(c.key);
-  const label = action && action.label ? action.label : `Empty space ${c.id}`;
+  const label = `Empty space ${c.id}`;
   return s("g", { ...ctx.t(c.key, label, "tile free-cell"), transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
     tip(label),
     s("polygon", { class: "hex", points: hexPoints(0, 0, SIZE - 4) }),
