@@ -3,6 +3,25 @@
 // Everything comes from gameView.view (the seat's observation) and gameView.present (names,
 // score, prices, banner); the actions only say which drawn things are click targets. The
 // client decides no rule: a thing is a target because a legal action names its key.
+//
+// Modules: tauceti-board.js (the hex map), tauceti-interfaces.js (every player's Interface),
+// tauceti-tcx.js (the TCX and supplies), ceres-belt.js (rings x zones, Comets), ceres-players.js,
+// svg.js (element helpers and reading printed facts off present.names). table.css is linked
+// by the first draw when the page has not linked it.
+//
+// What is read from the GameView besides the observation:
+// - legal_actions[].targets / refused[].targets: the keys <kind>:<id> (COMMON2.md); a key in a
+//   legal action is a target (class target, tabindex 0, role button, aria-label), one only in
+//   refused is class refused, one in ui.selected is class selected. cell:q,r (or sector:q,r)
+//   keys of empty positions are drawn as dashed cells.
+// - present.names[id] = {name, text}: names and tooltips. A tile's end-game values, what an
+//   Asteroid, Tail token or Nucleus table gives and a Commodity token's commodity are taken
+//   from structured fields when sent (orbital_gp, cube_gp, resources/vp, tables, commodity),
+//   else from the text's words.
+// - present.score (running GP by source), present.prices (at the seat's planet), present.banner.
+// - seats[].name: the people's names on the boards.
+// Clicks and Enter/Space on a drawn thing call ui.onTarget(key, event); the innermost
+// target (or refused/selected thing) wins over a plain thing inside it.
 
 import { h } from "./svg.js";
 import { drawTauCetiBoard } from "./tauceti-board.js";
