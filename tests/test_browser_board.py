@@ -249,7 +249,7 @@ def test_a_finished_game_shows_the_winners_and_final_scores(board: BoardPage) ->
         gv = game_view(game, state, 0)
         board.draw(gv, 0)
         assert count(board, ".iface .badge.winner") == len(gv["view"]["winners"])
-        scores = board.page.eval_on_selector_all(".iface .score", "els => els.map(e => e.textContent)")
+        scores = board.page.eval_on_selector_all(".iface .t-score", "els => els.map(e => e.textContent)")
         finals = [s["total"] for s in gv["view"]["final_scores"]]
         assert sorted(int(s.split()[0]) for s in scores) == sorted(finals)
 

@@ -18,14 +18,14 @@ export function drawCeresPlayers(ctx) {
         current ? h("span", { class: "badge turn" }, "to play") : null,
         p.passed ? h("span", { class: "badge passed" }, "passed") : null,
         (v.winners || []).includes(p.seat) ? h("span", { class: "badge winner" }, "winner") : null,
-        h("span", { class: "score", title: sources.map((k) => `${k.replace("_", " ")}: ${vp[k]}`).join(", ") }, `${vp.total ?? 0} VP`)),
+        h("span", { class: "t-score", title: sources.map((k) => `${k.replace("_", " ")}: ${vp[k]}`).join(", ") }, `${vp.total ?? 0} VP`)),
       h("div", { class: "stats" },
         Object.keys(p.resources || {}).map((k) => stat(k, p.resources[k])),
         stat("Mining Probes", p.probes)),
       sources.length ? h("div", { class: "by-source" }, sources.map((k) => h("span", { class: "src" }, `${k.replace("_", " ")} ${vp[k]}`))) : null,
-      (p.tail_tokens || []).length ? h("div", { class: "row" }, "Tail tokens: ", p.tail_tokens.map((t) =>
+      (p.tail_tokens || []).length ? h("div", { class: "t-row" }, "Tail tokens: ", p.tail_tokens.map((t) =>
         h("span", { class: "tail-token", title: textOf(ctx.names, t) }, t))) : null,
-      (p.asteroids || []).length ? h("div", { class: "row" }, "Asteroids: ", p.asteroids.map((a) =>
+      (p.asteroids || []).length ? h("div", { class: "t-row" }, "Asteroids: ", p.asteroids.map((a) =>
         h("span", { ...ctx.t(`asteroid:${a}`, `Asteroid ${a}`, "asteroid-ref"), title: textOf(ctx.names, a) }, a))) : null);
   }));
 }

@@ -47,7 +47,7 @@ function drawInterface(ctx, p) {
     current ? h("span", { class: "badge turn" }, "to play") : null,
     p.passed ? h("span", { class: "badge passed" }, "passed") : null,
     (v.winners || []).includes(p.seat) ? h("span", { class: "badge winner" }, "winner") : null,
-    score ? h("span", { class: "score", title: scoreTitle(score) }, `${score.total} GP${score.final ? " final" : ""}`) : null);
+    score ? h("span", { class: "t-score", title: scoreTitle(score) }, `${score.total} GP${score.final ? " final" : ""}`) : null);
   const stats = h("div", { class: "stats" },
     stat("TAU", p.tau),
     stat("Energy", p.energy),
@@ -98,10 +98,10 @@ function skills(ctx, p) {
   const sk = p.skills || {};
   return h("div", { class: "skills" },
     h("h4", null, "Skills (dice)"),
-    h("div", { class: "row" }, Object.keys(sk).map((k) => h("span", { class: `skill sk-${cls(k)}`, title: `${k}: ${sk[k]} dice` }, h("b", null, k.slice(0, 3)), ` ${sk[k]}`))),
-    (p.face_up || []).length ? h("div", { class: "row face-up" }, "Specialists: ",
+    h("div", { class: "t-row" }, Object.keys(sk).map((k) => h("span", { class: `skill sk-${cls(k)}`, title: `${k}: ${sk[k]} dice` }, h("b", null, k.slice(0, 3)), ` ${sk[k]}`))),
+    (p.face_up || []).length ? h("div", { class: "t-row face-up" }, "Specialists: ",
       p.face_up.map((c) => card(ctx, c))) : null,
-    p.exotic_tech ? h("div", { class: "row" }, "Exotic Tech: ", card(ctx, p.exotic_tech, p.exotic_spent ? "spent" : "")) : null);
+    p.exotic_tech ? h("div", { class: "t-row" }, "Exotic Tech: ", card(ctx, p.exotic_tech, p.exotic_spent ? "spent" : "")) : null);
 }
 
 export function card(ctx, id, extra) {

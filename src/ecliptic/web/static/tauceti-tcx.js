@@ -14,7 +14,7 @@ export function drawTcx(ctx) {
 function market(ctx) {
   const m = ctx.view.market || {};
   return h("div", { class: "market" }, h("h4", null, "Market levels"),
-    h("div", { class: "row" }, Object.keys(m).map((k) =>
+    h("div", { class: "t-row" }, Object.keys(m).map((k) =>
       h("span", { ...ctx.t(`market:${k}`, `${k} Market level ${m[k]}`, `level sk-${cls(k)}`), title: `${k} Market level ${m[k]}` },
         h("b", null, k), " ", h("span", { class: "pips" }, "●".repeat(Math.max(0, Math.min(m[k], 8)))), ` ${m[k]}`))));
 }
@@ -22,7 +22,7 @@ function market(ctx) {
 function crisisStacks(ctx) {
   const c = ctx.view.crisis_stacks || {};
   return h("div", { class: "crisis-stacks" }, h("h4", null, "Crisis token stacks"),
-    h("div", { class: "row" }, Object.keys(c).map((k) =>
+    h("div", { class: "t-row" }, Object.keys(c).map((k) =>
       h("span", { class: `stack k-${cls(k)}`, title: `${k}: ${c[k]} Crisis tokens left` }, `${k} ${c[k]}`))));
 }
 
@@ -36,11 +36,11 @@ function piles(ctx) {
   const v = ctx.view;
   const supply = counts(v.supply || []);
   return h("div", { class: "piles" }, h("h4", null, "Supply and Demand"),
-    h("div", { class: "row" }, "Supply: ",
+    h("div", { class: "t-row" }, "Supply: ",
       Object.keys(supply).sort().map((c) =>
         h("span", { ...ctx.t(`commodity:${c}`, `${nameOf(ctx.names, c)} in the Supply`, "commodity"), title: textOf(ctx.names, c) },
           `${nameOf(ctx.names, c)} ×${supply[c]}`))),
-    h("div", { class: "row" }, stat("Demand pile", v.demand_pile),
+    h("div", { class: "t-row" }, stat("Demand pile", v.demand_pile),
       v.enlightenment && v.enlightenment.affected ? stat("Enlightenment", nameOf(ctx.names, v.enlightenment.affected)) : null));
 }
 
@@ -63,9 +63,9 @@ function depot(ctx) {
   const k = v.depot_knowledge || {};
   const systems = v.depot_systems || [];
   return h("div", { class: "depot" }, h("h4", null, "Galactic Depot"),
-    h("div", { class: "row" }, "Knowledge: ", Object.keys(k).map((t) =>
+    h("div", { class: "t-row" }, "Knowledge: ", Object.keys(k).map((t) =>
       h("span", { ...ctx.t(`knowledge:${t}`, `${t} Knowledge in the Depot`, `ktoken k-${cls(t)}`), title: `${t}: ${k[t]} in the Depot${ctx.names[t] && ctx.names[t].text ? " · " + ctx.names[t].text : ""}` }, `${t} ${k[t]}`))),
-    h("div", { class: "row systems-tokens", title: systems.map((y) => textOf(ctx.names, y)).join("\n") },
+    h("div", { class: "t-row systems-tokens", title: systems.map((y) => textOf(ctx.names, y)).join("\n") },
       `Systems tokens: ${systems.length}`));
 }
 
@@ -74,12 +74,12 @@ function decks(ctx) {
   const d = v.decks || {};
   const discards = v.discards || {};
   return h("div", { class: "decks" }, h("h4", null, "Decks"),
-    h("div", { class: "row" }, Object.keys(d).map((k) => {
+    h("div", { class: "t-row" }, Object.keys(d).map((k) => {
       const gone = discards[k] || [];
       return h("span", { class: "deck", title: gone.length ? `discarded: ${gone.map((c) => nameOf(ctx.names, c)).join(", ")}` : "" },
         `${k.replace("_", " ")} ${d[k]}${gone.length ? ` (${gone.length} discarded)` : ""}`);
     })),
-    h("div", { class: "row" }, stat("GP tokens", v.gp_supply), stat("Damage", v.damage_supply),
+    h("div", { class: "t-row" }, stat("GP tokens", v.gp_supply), stat("Damage", v.damage_supply),
       stat("Diplomacy", v.diplomacy_left),
       v.bag ? h("span", { class: "stat", title: Object.entries(v.bag).map(([f, n]) => `${f} ${n}`).join(", ") },
         h("b", null, "Cube bag"), ` ${Object.values(v.bag).reduce((a, b) => a + b, 0)}`) : null));
