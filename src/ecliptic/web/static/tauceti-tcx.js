@@ -6,9 +6,10 @@ import { h, nameOf, textOf, cls, stat } from "./svg.js";
 
 export function drawTcx(ctx) {
   const v = ctx.view;
-  return h("div", { class: "ecl-tcx", "aria-label": "Tau Ceti Exchange" },
+  return h("div", { class: "ecl-tcx", role: "group", "aria-label": "Tau Ceti Exchange" },
     h("h3", null, "TCX", h("span", { class: "round" }, ` · round ${v.round} · ${v.phase}`)),
-    market(ctx), crisisStacks(ctx), piles(ctx), prices(ctx), depot(ctx), decks(ctx), battle(ctx));
+    h("div", { class: "tcx-parts" }, market(ctx), crisisStacks(ctx), piles(ctx), prices(ctx), depot(ctx), decks(ctx)),
+    battle(ctx));
 }
 
 function market(ctx) {
