@@ -23,12 +23,17 @@ export function drawTauCetiBoard(ctx) {
     if (x < minX) minX = x; if (x > maxX) maxX = x;
     if (y < minY) minY = y; if (y > maxY) maxY = y;
   }
-  const pad = SIZE + 6;
+  const padX = SIZE * 0.87 + 3;  // a pointy-top hex is √3/2 of its radius wide each side
+  const pad = SIZE + 4;
   const byTile = groupOnTiles(v);
   const away = [];
   for (const tile in byTile) if (!(tile in layout)) away.push(...byTile[tile].ships);
   const top = v.next_large_tile || away.length ? 44 : 0;
-  const vb = [minX - pad, minY - pad - top, maxX - minX + 2 * pad, maxY - minY + 2 * pad + top];
+  const vb = [minX - padX, minY - pad - top, maxX - minX + 2 * padX, maxY - minY + 2 * pad + top];
+  if (vb[2] < 240) {  // room for the tile to place and the ships not yet on the map
+    vb[0] -= (240 - vb[2]) / 2;
+    vb[2] = 240;
+  }
   const tiles = [];
   for (const id in layout) tiles.push(drawTile(ctx, id, layout[id], byTile[id] || { ships: [], claims: [] }));
   const free = cells.map((c) => drawCell(ctx, c));
@@ -282,9 +287,9 @@ function drawCell(ctx, c) {
  *  are still to be placed. Drawn in the band above the map. */
 function drawOffMap(ctx, ships, vb) {
   const g = s("g", { class: "off-map", transform: `translate(${(vb[0] + vb[2] - 14 - ships.length * 17).toFixed(1)},${(vb[1] + 2).toFixed(1)})` },
-    s("text", { class: "off-map-label", x: ships.length * 8.5, y: 10, "text-anchor": "middle" }, "not on the map yet"));
+    s("text", { class: "off-map-label", x: ships.length * 8.5, y: 7, "text-anchor": "middle" }, "not on the map yet"));
   const row = shipsOn(ctx, ships);
-  row.setAttribute("transform", `translate(${ships.length * 8.5},0)`);
+  row.setAttribute("transform", `translate(${ships.length * 8.5},5)`);
   g.append(row);
   return g;
 }
