@@ -34,9 +34,10 @@ export function drawTauCetiBoard(ctx) {
     vb[0] -= (240 - vb[2]) / 2;
     vb[2] = 240;
   }
-  const tiles = [];
-  for (const id in layout) tiles.push(drawTile(ctx, id, layout[id], byTile[id] || { ships: [], claims: [] }));
-  const free = cells.map((c) => drawCell(ctx, c));
+  // Row by row, left to right: the order the keyboard visits the tiles in.
+  const ids = Object.keys(layout).sort((a, b) => layout[a][1] - layout[b][1] || layout[a][0] - layout[b][0]);
+  const tiles = ids.map((id) => drawTile(ctx, id, layout[id], byTile[id] || { ships: [], claims: [] }));
+  const free = cells.sort((a, b) => a.r - b.r || a.q - b.q).map((c) => drawCell(ctx, c));
   const offMap = away.length ? drawOffMap(ctx, away, vb) : null;
   return s("svg", {
     class: "ecl-map", viewBox: vb.map((n) => n.toFixed(0)).join(" "),
