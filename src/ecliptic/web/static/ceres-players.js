@@ -1,0 +1,31 @@
+// The Ceres players' boards: Resources, Mining Probes left, VP by source, Tail tokens and the
+// Asteroids each one has claimed.
+
+import { h, textOf, stat } from "./svg.js";
+
+export function drawCeresPlayers(ctx) {
+  const v = ctx.view;
+  return h("div", { class: "ecl-interfaces ceres-players" }, (v.players || []).map((p) => {
+    const mine = p.seat === ctx.seat;
+    const current = v.current_player === p.seat;
+    const person = ctx.seatNames[p.seat];
+    const vp = p.vp || {};
+    const sources = Object.keys(vp).filter((k) => k !== "total");
+    return h("section", { ...ctx.t(`player:${p.seat}`, p.name || `Player ${p.seat + 1}`, `iface o-${p.seat}${mine ? " mine" : ""}${current ? " current" : ""}`) },
+      h("header", null, h("span", { class: "swatch" }), h("b", null, p.name || `Player ${p.seat + 1}`),
+        person ? h("span", { class: "person" }, ` · ${person}`) : null,
+        mine ? h("span", { class: "badge" }, "you") : null,
+        current ? h("span", { class: "badge turn" }, "to play") : null,
+        p.passed ? h("span", { class: "badge passed" }, "passed") : null,
+        (v.winners || []).includes(p.seat) ? h("span", { class: "badge winner" }, "winner") : null,
+        h("span", { class: "t-score", title: sources.map((k) => `${k.replace("_", " ")}: ${vp[k]}`).join(", ") }, `${vp.total ?? 0} VP`)),
+      h("div", { class: "stats" },
+        Object.keys(p.resources || {}).map((k) => stat(k, p.resources[k])),
+        stat("Mining Probes", p.probes)),
+      sources.length ? h("div", { class: "by-source" }, sources.map((k) => h("span", { class: "src" }, `${k.replace("_", " ")} ${vp[k]}`))) : null,
+      (p.tail_tokens || []).length ? h("div", { class: "t-row" }, "Tail tokens: ", p.tail_tokens.map((t) =>
+        h("span", { class: "tail-token", title: textOf(ctx.names, t) }, t))) : null,
+      (p.asteroids || []).length ? h("div", { class: "t-row" }, "Asteroids: ", p.asteroids.map((a) =>
+        h("span", { ...ctx.t(`asteroid:${a}`, `Asteroid ${a}`, "asteroid-ref"), title: textOf(ctx.names, a) }, a))) : null);
+  }));
+}

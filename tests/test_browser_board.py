@@ -1,0 +1,294 @@
+"""The table drawn in SVG (src/ecliptic/web/static/table.js) in Chromium, from real observations.
+
+Each GameView is built from a real game (random play) by benchmarks.web_redraw.game_view, which
+follows the server's contract; the page loads the table's ES modules from a static HTTP server
+in a thread (no Ecliptic server needed). For every configuration the table draws one element per
+thing the observation has, raises no console error, hides what the seat may not see, and turns
+the legal actions' target keys into clickable, keyboard-reachable targets.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from benchmarks.web_redraw import CHROMIUM, BoardPage, board_page, crowded_4p, game_view, mid_game_4p, play_to
+
+pytest.importorskip("playwright")
+if not shutil.which(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (make test installs it)", allow_module_level=True)
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+KNOWLEDGE_TYPES = ("Biohazard", "Chemical", "Cosmic", "Geological", "Technological", "Political")
+
+
+@pytest.fixture(scope="module")
+def board() -> Iterator[BoardPage]:
+    with board_page() as b:
+        yield b
+
+
+@pytest.fixture(autouse=True)
+def no_console_errors(board: BoardPage) -> Iterator[None]:
+    board.errors.clear()
+    yield
+    assert board.errors == []
+
+
+def count(board: BoardPage, selector: str) -> int:
+    n: int = board.page.locator(selector).count()
+    return n
+
+
+def tauceti_counts(obs: dict[str, Any]) -> dict[str, int]:
+    """What the map must show, counted from the Python observation."""
+    return {
+        ".ecl-map .tile:not(.free-cell):not(.next-tile)": len(obs["layout"]),
+        ".ecl-map .point": len(obs["points"]),
+        ".ecl-map .ship": len(obs["players"]),
+        ".ecl-map .cube": sum(len(c) for c in obs["cubes"].values()),
+        ".ecl-map .orbital": sum(len(o) for o in obs["orbitals"].values()),
+        ".ecl-map .crisis": sum(len(c) for c in obs["planet_crises"].values()),
+        ".ecl-map .virus": sum(obs["virus_on"].values()),
+        ".ecl-map .battle": len(obs["battles"]),
+        ".ecl-map .claim": sum(1 for p in obs["players"] if p["claim"]),
+        ".ecl-interfaces .iface": len(obs["players"]),
+        ".ecl-map .tile.kind-planet": sum(1 for t in obs["layout"] if t in obs["planet_commodity"]),
+        ".ecl-map .tile.kind-outer": sum(1 for t in obs["layout"] if t.isdigit() and int(t) > 10),
+    }
+
+
+def ceres_counts(obs: dict[str, Any]) -> dict[str, int]:
+    return {
+        ".ecl-belt .asteroid": len(obs["belt"]),
+        ".ecl-belt .probe": sum(1 for a in obs["belt"].values() if a["probe"] is not None),
+        ".ecl-comets .slot.probe": sum(1 for c in obs["comets"] for s in c["slots"] if s is not None),
+        ".ecl-comets .comet-card": len(obs["comets"]),
+        ".ecl-belt .comet-mark": sum(1 for c in obs["comets"] if c["in_belt"] and not c["removed"]),
+        ".ecl-interfaces .iface": len(obs["players"]),
+    }
+
+
+def assert_drawn(board: BoardPage, counts: dict[str, int]) -> None:
+    got = {sel: count(board, sel) for sel in counts}
+    assert got == counts
+
+
+def assert_face_down_hidden(board: BoardPage, obs: dict[str, Any]) -> None:
+    """A face-down Knowledge token shows no type, neither on the map nor in its tooltip."""
+    hidden = [pid for pid, pt in obs["points"].items() if pt["token"] == "hidden"]
+    texts: list[str] = board.page.eval_on_selector_all(
+        ".ecl-map .point.face-down", "els => els.map(e => e.textContent)")
+    assert len(texts) == len(hidden)
+    for text in texts:
+        assert not any(k in text for k in KNOWLEDGE_TYPES), text
+
+
+TAUCETI_CONFIGS = [(layout, players) for layout in ("players", "random", "preset") for players in (1, 2, 3, 4)]
+
+
+@pytest.mark.parametrize(("layout", "players"), TAUCETI_CONFIGS)
+def test_tauceti_table_draws_every_thing_of_the_observation(board: BoardPage, layout: str, players: int) -> None:
+    config = {"players": players, "layout": layout}
+    for steps in (1, 60, 160, None):  # setup, early, mid-game, (usually) over
+        state = play_to("tauceti", config, 11 * players + len(layout), steps)
+        seat = state.current_player if state.current_player is not None else 0
+        gv = game_view("tauceti", state, seat)
+        board.draw(gv, seat)
+        assert_drawn(board, tauceti_counts(gv["view"]))
+        assert_face_down_hidden(board, gv["view"])
+        targets = {k for a in gv["legal_actions"] for k in a["targets"]}
+        drawn = set(board.page.eval_on_selector_all(".target", "els => els.map(e => e.dataset.target)"))
+        assert targets <= drawn, targets - drawn
+
+
+def test_ceres_table_draws_every_thing_with_and_without_comets(board: BoardPage) -> None:
+    for players in (1, 2, 3, 4):
+        for expansions in ([], ["comets"]):
+            for steps in (0, 12, None):
+                state = play_to("ceres", {"players": players, "expansions": expansions}, players, steps)
+                seat = state.current_player if state.current_player is not None else 0
+                gv = game_view("ceres", state, seat)
+                board.draw(gv, seat)
+                assert_drawn(board, ceres_counts(gv["view"]))
+                assert board.page.locator(".ecl-banner").inner_text() == gv["present"]["banner"]
+                targets = {k for a in gv["legal_actions"] for k in a["targets"]}
+                drawn = set(board.page.eval_on_selector_all(".target", "els => els.map(e => e.dataset.target)"))
+                assert targets <= drawn, targets - drawn
+
+
+def clicked(board: BoardPage) -> list[list[str]]:
+    got: list[list[str]] = board.page.evaluate("window.clicked.splice(0)")
+    return got
+
+
+def test_a_legal_target_is_clickable_and_keyboard_reachable(board: BoardPage) -> None:
+    state, seat = mid_game_4p()
+    gv = game_view("tauceti", state, seat)
+    keys = [k for a in gv["legal_actions"] for k in a["targets"]]
+    assert keys, "the mid-game position offers targets"
+    board.draw(gv, seat)
+    clicked(board)
+    for key in dict.fromkeys(keys):
+        target = board.page.locator(f'.target[data-target="{key}"]').first
+        assert target.get_attribute("role") == "button"
+        assert target.get_attribute("tabindex") == "0"
+        label = target.get_attribute("aria-label")
+        assert label
+        # role=img makes its children presentational (ARIA): no target may sit inside one
+        assert target.evaluate("e => !e.parentElement.closest('[role=img]')")
+        target.click()
+        assert clicked(board) == [[key, "click"]]
+        for press in ("Enter", " "):
+            target.focus()
+            board.page.keyboard.press(press)
+            assert clicked(board) == [[key, "keydown"]]
+
+
+def test_a_redraw_keeps_the_keyboard_focus(board: BoardPage) -> None:
+    state, seat = mid_game_4p()
+    gv = game_view("tauceti", state, seat)
+    key = next(k for a in gv["legal_actions"] for k in a["targets"])
+    board.draw(gv, seat)
+    board.page.locator(f'.target[data-target="{key}"]').first.focus()
+    board.draw(gv, seat)  # what the page does after every action and every message
+    assert board.page.evaluate("document.activeElement.dataset.target") == key
+
+
+def test_selected_and_refused_keys_are_marked(board: BoardPage) -> None:
+    state, seat = mid_game_4p()
+    gv = game_view("tauceti", state, seat)
+    gv["legal_actions"] = [{"id": 0, "notation": "X", "label": "X", "group": "Shield", "cost": "", "effect": "",
+                            "targets": [f"system:{seat}:weapons", f"system:{seat}:shields"],
+                            "select": "set", "help": ""}]
+    gv["refused"] = [{"notation": "Y", "label": "Y", "group": "Shield", "targets": [f"system:{seat}:cargo"],
+                      "rule": "TC-BAT-1", "reason": "no"}]
+    board.draw(gv, seat, selected=[f"system:{seat}:weapons"])
+    assert count(board, f'.target.selected[data-target="system:{seat}:weapons"]') == 1
+    assert count(board, f'.target:not(.selected)[data-target="system:{seat}:shields"]') == 1
+    assert count(board, f'.refused[data-target="system:{seat}:cargo"]') == 1
+    assert count(board, ".target") == 2
+    clicked(board)
+    board.page.locator(f'.refused[data-target="system:{seat}:cargo"]').click()
+    assert clicked(board) == [[f"system:{seat}:cargo", "click"]]  # the page may show why not
+
+
+def test_a_bare_game_view_is_drawn_from_the_observation_alone(board: BoardPage) -> None:
+    """An older server sends no present, refused or targets: the table still draws, by ids."""
+    for game, state in (("tauceti", mid_game_4p()[0]), ("ceres", play_to("ceres", {"players": 2}, 1, 5))):
+        gv = game_view(game, state, 0)
+        bare = {"game": game, "view": gv["view"], "legal_actions": [{"notation": a["notation"]}
+                                                                   for a in gv["legal_actions"]]}
+        board.draw(bare, 0)
+        assert count(board, ".ecl-interfaces .iface") == len(gv["view"]["players"])
+        assert count(board, ".target") == 0
+
+
+def test_a_seat_sees_no_other_hand_and_its_own(board: BoardPage) -> None:
+    state = play_to("tauceti", {"players": 3}, 4, 120)
+    for seat in range(3):
+        gv = game_view("tauceti", state, seat)
+        board.draw(gv, seat)
+        own = gv["view"]["players"][seat]["hand"]
+        assert count(board, ".iface .hand .card") == len(own)
+        assert count(board, ".iface.mine") == 1
+        others = [c for p in state.players if p.seat != seat for c in p.hand]
+        text = board.page.locator("#root").inner_text()
+        names = gv["present"]["names"]
+        for c in others:
+            if c not in own:
+                assert c not in names  # the names table only names what the seat sees
+                assert c not in text
+
+
+def test_a_crowded_table_draws_every_cube_orbital_token_and_crystal(board: BoardPage) -> None:
+    state, seat = crowded_4p()
+    gv = game_view("tauceti", state, seat)
+    board.draw(gv, seat)
+    counts = tauceti_counts(gv["view"])
+    assert counts[".ecl-map .cube"] == 5 and counts[".ecl-map .orbital"] == 3 and counts[".ecl-map .virus"] == 2
+    assert_drawn(board, counts)
+    assert_face_down_hidden(board, gv["view"])
+    assert count(board, ".ecl-map .point.face-up.k-Cosmic") == 1
+    assert count(board, ".ecl-map .point circle.claimed.f-" + gv["view"]["players"][3]["faction"]) == 1
+    assert count(board, ".iface.mine .system.damaged") == 2
+
+
+def test_a_battle_shows_its_shields(board: BoardPage) -> None:
+    """Random play into a battle: the systems each side shields are marked on its Interface."""
+    from ecliptic.games import get_game
+
+    g = get_game("tauceti")
+    state = play_to("tauceti", {"players": 4}, 5, 272)  # random play with seed 5 is mid-battle here
+    assert state.battle is not None
+    state.battle.shields = {str(state.battle.defender): ["weapons", "cargo"]}
+    gv = game_view("tauceti", state, state.battle.defender)
+    board.draw(gv, state.battle.defender)
+    assert count(board, ".iface.mine .system.shielded") == 2
+    assert count(board, ".ecl-tcx .battle-panel") == 1
+    assert g.observe(state, 0)["battle"]["sector"] in board.page.locator(".battle-panel").inner_text()
+
+
+def test_the_table_links_its_stylesheet_once(board: BoardPage) -> None:
+    state, seat = mid_game_4p()
+    gv = game_view("tauceti", state, seat)
+    board.draw(gv, seat)
+    board.draw(gv, seat)
+    assert count(board, 'link[rel="stylesheet"][href$="/table.css"]') == 1
+    colour = board.page.eval_on_selector(".ecl-map .ship path", "e => getComputedStyle(e).fill")
+    assert colour not in ("", "none", "rgb(0, 0, 0)")  # the faction colours applied
+
+
+def test_a_finished_game_shows_the_winners_and_final_scores(board: BoardPage) -> None:
+    for game in ("tauceti", "ceres"):
+        state = play_to(game, {"players": 2}, 1, None)
+        assert state.is_over
+        gv = game_view(game, state, 0)
+        board.draw(gv, 0)
+        assert count(board, ".iface .badge.winner") == len(gv["view"]["winners"])
+        scores = board.page.eval_on_selector_all(".iface .t-score", "els => els.map(e => e.textContent)")
+        finals = [s["total"] for s in gv["view"]["final_scores"]]
+        assert sorted(int(s.split()[0]) for s in scores) == sorted(finals)
+
+
+def test_a_spectator_sees_the_table(board: BoardPage) -> None:
+    state, _ = mid_game_4p()
+    gv = game_view("tauceti", state, None)
+    board.draw(gv, None)
+    assert count(board, ".iface.mine") == 0
+    assert count(board, ".target") == 0
+    assert_drawn(board, tauceti_counts(gv["view"]))
+
+
+def test_setup_shows_the_tile_to_place_and_where_it_may_go(board: BoardPage) -> None:
+    state = play_to("tauceti", {"players": 2}, 2, 1)
+    seat = state.current_player
+    gv = game_view("tauceti", state, seat)
+    assert gv["view"]["next_large_tile"]
+    board.draw(gv, seat)
+    cells = [k for a in gv["legal_actions"] for k in a["targets"]]
+    assert cells and all(k.startswith("cell:") for k in cells)
+    assert count(board, ".ecl-map .free-cell.target") == len(cells)
+    assert count(board, ".ecl-map .next-tile") == 1
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_screenshots(board: BoardPage, width: int, height: int) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    board.page.set_viewport_size({"width": width, "height": height})
+    try:
+        state, seat = crowded_4p()
+        board.draw(game_view("tauceti", state, seat), seat)
+        overflow = board.page.evaluate("document.documentElement.scrollWidth")
+        board.page.screenshot(path=str(ARTIFACTS / f"board-tauceti-{width}x{height}.png"), full_page=True)
+        assert overflow <= width  # the map scales and the Interfaces wrap: no sideways scrolling
+        ceres = play_to("ceres", {"players": 4, "expansions": ["comets"]}, 3, 25)
+        board.draw(game_view("ceres", ceres, 0), 0)
+        overflow = board.page.evaluate("document.documentElement.scrollWidth")
+        board.page.screenshot(path=str(ARTIFACTS / f"board-ceres-{width}x{height}.png"), full_page=True)
+        assert overflow <= width
+    finally:
+        board.page.set_viewport_size({"width": 1280, "height": 800})
