@@ -106,7 +106,7 @@ class Client:
 
         if "patch" in message:
             assert message["base"] == self.rev, "a patch for another view than the one this client has"
-            self.view = apply(self.view, message["patch"])
+            self.view = apply(self.view, message["patch"], in_place=True)
         else:
             self.view = message["view"]
         self.rev = message.get("rev")

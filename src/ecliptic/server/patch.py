@@ -116,10 +116,12 @@ def _index(container: list[Any], token: str, adding: bool) -> int:
     return i
 
 
-def apply(doc: Any, ops: list[Op]) -> Any:
-    """``doc`` with ``ops`` applied (``doc`` itself is not changed); a ``ValueError`` for an
+def apply(doc: Any, ops: list[Op], *, in_place: bool = False) -> Any:
+    """``doc`` with ``ops`` applied (``doc`` itself is not changed, unless ``in_place``: a
+    client that keeps only the newest view need not copy it); a ``ValueError`` for an
     operation that does not fit the document (the client then asks for the whole view)."""
-    doc = copy.deepcopy(doc)
+    if not in_place:
+        doc = copy.deepcopy(doc)
     for op in ops:
         try:
             doc = _apply_one(doc, op)
