@@ -10,9 +10,14 @@ games, disk bytes per stored action, on SQLite and PostgreSQL (docs/server-bench
   the clients spectators. Each action is chosen at random from the deciding seat's own view
   (pushed to it by the WebSocket) and sent by HTTP; the next is sent once every client has
   the last one. **Round trip**: the ``POST /actions`` from send to its 200. **Broadcast**: from
-  that send to the ``action`` message's arrival at each other client (the other seats and the
-  spectators). Baselines from the same run and server: ``GET /api/health`` (the HTTP floor)
-  and a WebSocket ping → pong (the WebSocket floor).
+  that send to the ``action`` message's arrival at each other client: the other seats (the
+  issue's goal: round trip and this, p99 <= 50 ms at 1,000 clients), the spectators, and all.
+  Baselines from the same run and server: ``GET /api/health`` (the HTTP floor) and a WebSocket
+  ping → pong (the WebSocket floor, each time another client's socket).
+* The clients ask for view patches (``--full-views``: they do not); a seat's client applies
+  them (it chooses its actions from its view), a spectator's only counts them. Also reported:
+  the server's and the load generator's CPU time per action (less sensitive than latency to
+  other work on the machine), the mean size of an ``action`` message, the load average.
 * **Start-up**: ``ecliptic serve`` from launch to its first answer, on a database holding
   ``--stored-games`` games (each with a played-out log, inserted through the server's storage
   tables in one transaction), against an empty database; then the first view of a stored
@@ -175,6 +180,8 @@ async def _load(base: str, game_id: str, tokens: list[str], clients: int, action
 
     round_trips: list[float] = []
     broadcasts: list[float] = []
+    to_seats: list[float] = []
+    to_spectators: list[float] = []
     health: list[float] = []
     pings: list[float] = []
     seats = {c.seat: c for c in everyone if c.seat is not None}
@@ -200,6 +207,8 @@ async def _load(base: str, game_id: str, tokens: list[str], clients: int, action
             new = index + 1
             await until(lambda n=new: all(n in c.arrived for c in everyone))
             broadcasts.extend(c.arrived[new] - sent for c in everyone if c.seat != current)
+            to_seats.extend(c.arrived[new] - sent for c in everyone if c.seat is not None and c.seat != current)
+            to_spectators.extend(c.arrived[new] - sent for c in everyone if c.seat is None)
             played += 1
             # the floors, measured between actions on the same server and connections
             started = time.perf_counter()
@@ -220,7 +229,8 @@ async def _load(base: str, game_id: str, tokens: list[str], clients: int, action
     await asyncio.gather(*(ws.close() for _, ws in sockets), return_exceptions=True)
     per_action = max(1, played)
     return {"clients": len(everyone), "actions": played, "connect_s": connect_s, "round_trip": ms(round_trips),
-            "broadcast": ms(broadcasts), "health": ms(health), "ws_ping": ms(pings),
+            "broadcast": ms(broadcasts), "broadcast_seats": ms(to_seats), "broadcast_spectators": ms(to_spectators),
+            "health": ms(health), "ws_ping": ms(pings),
             "server_cpu_ms_per_action": None if server_cpu is None or server_after is None
             else (server_after - server_cpu) * 1000 / per_action,
             "load_cpu_ms_per_action": own_cpu * 1000 / per_action,
@@ -452,7 +462,8 @@ def run(sizes: Sizes, say: Any = print) -> dict[str, Any]:
 
 def latency_line(f: dict[str, Any]) -> str:
     rt, bc, h, p = f["round_trip"], f["broadcast"], f["health"], f["ws_ping"]
-    goal = "meets" if bc["p99_ms"] <= GOAL_P99_MS and rt["p99_ms"] <= GOAL_P99_MS else "misses"
+    seats, spectators = f.get("broadcast_seats", bc), f.get("broadcast_spectators", bc)
+    goal = "meets" if seats["p99_ms"] <= GOAL_P99_MS and rt["p99_ms"] <= GOAL_P99_MS else "misses"
     kind = "" if f.get("deflate", True) else " (no deflate)"
     kind += "" if f.get("patches", True) else " (full views)"
     server_cpu = f.get("server_cpu_ms_per_action")
@@ -461,8 +472,10 @@ def latency_line(f: dict[str, Any]) -> str:
     machine = "" if load_average is None else f"; load average {load_average[0]:.1f} -> {load_average[1]:.1f}"
     return (f"{f['backend']:<10} {f['clients']:>5} clients{kind}, {f['actions']} actions: "
             f"round trip p50 {rt['p50_ms']:.1f} ms p99 {rt['p99_ms']:.1f} ms; "
-            f"broadcast p50 {bc['p50_ms']:.1f} ms p99 {bc['p99_ms']:.1f} ms "
-            f"({goal} the p99 <= {GOAL_P99_MS:.0f} ms goal); "
+            f"broadcast to the other seats p50 {seats['p50_ms']:.1f} ms p99 {seats['p99_ms']:.1f} ms "
+            f"({goal} the p99 <= {GOAL_P99_MS:.0f} ms goal), "
+            f"to the spectators p50 {spectators['p50_ms']:.1f} ms p99 {spectators['p99_ms']:.1f} ms, "
+            f"to all p50 {bc['p50_ms']:.1f} ms p99 {bc['p99_ms']:.1f} ms; "
             f"baselines: health p50 {h['p50_ms']:.1f} ms, ws ping p50 {p['p50_ms']:.1f} ms; "
             f"round trip / health {rt['p50_ms'] / h['p50_ms']:.1f}x; connect {f['connect_s']:.1f} s; "
             f"{cpu}load generator CPU {f.get('load_cpu_ms_per_action', 0):.1f} ms/action, "

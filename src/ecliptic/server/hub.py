@@ -88,6 +88,10 @@ class Connection:
                 await self.ws.close(code=self.close_code, reason=self.close_reason)
 
 
+def spectators_last(conn: Connection) -> bool:
+    return conn.seat is None
+
+
 class Hub:
     def __init__(self) -> None:
         self._games: dict[str, set[Connection]] = {}
@@ -110,12 +114,15 @@ class Hub:
         """Queue ``build(seat)`` on every connection of the game, built and encoded once per
         viewer (and, for patching connections, diffed once per viewer and base): a thousand
         spectators share one JSON text instead of a thousand encodings (benchmarks/server.py
-        measured the broadcast p99 at 1,000 clients halved by it)."""
+        measured the broadcast p99 at 1,000 clients halved by it). The seats' connections
+        are queued first: their writers run first, so a player's message does not wait
+        behind a thousand spectators' copies (the sending itself is most of an action's cost
+        at that many viewers, docs/server-benchmark.md)."""
         built: dict[int | None, Message | None] = {}
         whole: dict[int | None, str] = {}
         views: dict[int | None, tuple[str, Any]] = {}
         patched: dict[tuple[int | None, str], str] = {}
-        for conn in self.connections(game_id):
+        for conn in sorted(self.connections(game_id), key=spectators_last):
             seat = conn.seat
             if seat not in built:
                 built[seat] = build(seat)
