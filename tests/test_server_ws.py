@@ -7,6 +7,7 @@ against what the true state says it may not see (the may-not-see functions of
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -204,6 +205,32 @@ def test_spectators_with_one_view_share_one_diff_and_one_text(monkeypatch: pytes
     for text, old in ((texts[0], v1), (texts[4], {"index": 0, "board": {}, "x": []})):
         assert patch.apply(old, json.loads(text)["patch"]) == v2
     assert json.loads(plain.queue.get_nowait()) == {"type": "action", "index": 2, "view": v2}  # no opt-in: whole
+
+
+def test_seats_are_sent_a_broadcast_at_once_and_spectators_a_moment_later_in_order() -> None:
+    """Players first (the hub's docstring): a spectator's copy waits SPECTATOR_DELAY, and
+    nothing sent to that connection meanwhile overtakes it, nor does its closing drop it."""
+
+    async def scenario() -> None:
+        hub = hub_module.Hub()
+        seat = hub_module.Connection(None, "g", 0)  # type: ignore[arg-type]
+        watcher = hub_module.Connection(None, "g", None)  # type: ignore[arg-type]
+        late = hub_module.Connection(None, "g", None)  # type: ignore[arg-type]
+        for conn in (seat, watcher, late):
+            hub.add(conn)
+        hub.send("g", lambda viewer: {"type": "action", "index": 1, "for": viewer})
+        assert seat.queue.qsize() == 1 and watcher.queue.qsize() == late.queue.qsize() == 0
+        watcher.put({"type": "pong"})  # e.g. a ping answered, or a hello after {"since": ...}
+        late.close()
+        assert [json.loads(watcher.queue.get_nowait())["index"], watcher.queue.get_nowait()] == [1, {"type": "pong"}]
+        assert json.loads(late.queue.get_nowait())["index"] == 1 and late.queue.get_nowait() is None
+        hub.send("g", lambda viewer: {"type": "action", "index": 2, "for": viewer})
+        assert watcher.queue.qsize() == 0
+        await asyncio.sleep(hub_module.SPECTATOR_DELAY * 4)
+        assert json.loads(watcher.queue.get_nowait()) == {"type": "action", "index": 2, "for": None}
+        assert [json.loads(seat.queue.get_nowait())["index"] for _ in range(2)] == [1, 2]
+
+    asyncio.run(scenario())
 
 
 # -- hidden information over the API ------------------------------------------------------

@@ -7,6 +7,12 @@ distinct viewer and queues it on each of that viewer's connections. Each connect
 own bounded queue and writer task, so a slow client delays nobody; a client that falls too
 far behind is disconnected (it reconnects and asks for what it missed).
 
+Players first: a broadcast is queued on the seats' connections at once and on the
+spectators' :data:`SPECTATOR_DELAY` later. At a thousand viewers sending the copies is most
+of an action's cost (tens of milliseconds, docs/server-benchmark.md); this way neither the
+other players' messages nor the acting player's acknowledgement wait behind them. Nothing
+overtakes a held message: any other message to that connection releases it first.
+
 A connection that asked for patches (``"patches": true`` in its first message) is sent, in
 place of each new whole view, the JSON Patch from the view it was sent last (its *base*) to
 the new one (:mod:`ecliptic.server.patch`), computed once per viewer and base: the
@@ -26,6 +32,9 @@ from ecliptic.server.patch import diff, encode, rev
 
 Message = dict[str, Any]
 QUEUE_LIMIT = 256
+SPECTATOR_DELAY = 0.005
+"""Seconds a broadcast's spectator copies wait: long enough for the rest of an action's
+request (its PostgreSQL NOTIFY included) to answer first, short enough to go unnoticed."""
 
 
 class Connection:
@@ -35,6 +44,8 @@ class Connection:
         self.base: tuple[str, Any] | None = None
         """A patching connection's last view sent, with its rev: what the next patch applies to."""
         self.queue: asyncio.Queue[Message | str | None] = asyncio.Queue(QUEUE_LIMIT)
+        self.held: list[str] = []
+        """Broadcast texts to be queued a moment later (:meth:`hold`), in order."""
         self.writer: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
         self.close_code, self.close_reason = 1000, ""
@@ -48,10 +59,26 @@ class Connection:
         connection's base; it is told the view's rev."""
         if self.closed.is_set():
             return
+        self.release()
         if self.patches and isinstance(message, dict) and "view" in message:
             text = encode(message["view"])
             self.base = (rev(text), message["view"])
             message = {**message, "rev": self.base[0]}
+        self._enqueue(message)
+
+    def hold(self, text: str) -> None:
+        """Keep a broadcast's text until :meth:`release` (or any other message) queues it."""
+        if not self.closed.is_set():
+            self.held.append(text)
+
+    def release(self) -> None:
+        held, self.held = self.held, []
+        for text in held:
+            self._enqueue(text)
+
+    def _enqueue(self, message: Message | str) -> None:
+        if self.closed.is_set():
+            return
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
@@ -63,6 +90,7 @@ class Connection:
         """Stop after what is queued (the writer then closes the socket with ``code``); a
         reason is also sent as an error message."""
         if not self.closed.is_set():
+            self.release()
             self.closed.set()
             self.close_code, self.close_reason = code, reason
             with contextlib.suppress(asyncio.QueueFull):
@@ -88,8 +116,9 @@ class Connection:
                 await self.ws.close(code=self.close_code, reason=self.close_reason)
 
 
-def spectators_last(conn: Connection) -> bool:
-    return conn.seat is None
+def release(conns: list[Connection]) -> None:
+    for conn in conns:
+        conn.release()
 
 
 class Hub:
@@ -111,43 +140,51 @@ class Hub:
         return list(self._games.get(game_id, ()))
 
     def send(self, game_id: str, build: Callable[[int | None], Message | None]) -> None:
-        """Queue ``build(seat)`` on every connection of the game, built and encoded once per
-        viewer (and, for patching connections, diffed once per viewer and base): a thousand
-        spectators share one JSON text instead of a thousand encodings (benchmarks/server.py
-        measured the broadcast p99 at 1,000 clients halved by it). The seats' connections
-        are queued first: their writers run first, so a player's message does not wait
-        behind a thousand spectators' copies (the sending itself is most of an action's cost
-        at that many viewers, docs/server-benchmark.md)."""
+        """Queue ``build(seat)`` on every connection of the game (the spectators' a moment
+        later, see the module's docstring), built and encoded once per viewer, and for
+        patching connections diffed once per viewer and base: a thousand spectators share one
+        JSON text instead of a thousand encodings (benchmarks/server.py measured the
+        broadcast p99 at 1,000 clients halved by it)."""
         built: dict[int | None, Message | None] = {}
         whole: dict[int | None, str] = {}
         views: dict[int | None, tuple[str, Any]] = {}
         patched: dict[tuple[int | None, str], str] = {}
-        for conn in sorted(self.connections(game_id), key=spectators_last):
+        held: list[Connection] = []
+        for conn in self.connections(game_id):
             seat = conn.seat
             if seat not in built:
                 built[seat] = build(seat)
             message = built[seat]
             if message is None:
                 continue
-            if not conn.patches or "view" not in message or conn.base is None:
-                if conn.patches and "view" in message:
-                    conn.put(message)  # no base yet: the whole view, which becomes it
-                    continue
+            if conn.patches and "view" in message and conn.base is not None:
+                if seat not in views:
+                    views[seat] = (rev(encode(message["view"])), message["view"])
+                new_rev, view = views[seat]
+                key = (seat, conn.base[0])
+                if key not in patched:
+                    body = {k: v for k, v in message.items() if k != "view"}
+                    body.update(base=conn.base[0], rev=new_rev, patch=diff(conn.base[1], view))
+                    patched[key] = encode(body)
+                text = patched[key]
+                conn.base = (new_rev, view)
+            elif conn.patches and "view" in message:
+                conn.put(message)  # no base yet: the whole view, which becomes it
+                continue
+            else:
                 if seat not in whole:
                     whole[seat] = encode(message)
-                conn.put(whole[seat])
-                continue
-            if seat not in views:
-                view = message["view"]
-                views[seat] = (rev(encode(view)), view)
-            new_rev, view = views[seat]
-            key = (seat, conn.base[0])
-            if key not in patched:
-                body = {k: v for k, v in message.items() if k != "view"}
-                body.update(base=conn.base[0], rev=new_rev, patch=diff(conn.base[1], view))
-                patched[key] = encode(body)
-            conn.put(patched[key])
-            conn.base = (new_rev, view)
+                text = whole[seat]
+            if seat is None:
+                conn.hold(text)
+                held.append(conn)
+            else:
+                conn.put(text)
+        if held:
+            try:
+                asyncio.get_running_loop().call_later(SPECTATOR_DELAY, release, held)
+            except RuntimeError:  # no event loop (a test of the hub alone): at once
+                release(held)
 
     async def close_all(self) -> None:
         conns = [c for cs in self._games.values() for c in cs]
