@@ -1,9 +1,9 @@
 """View patches: what changed between two views a viewer was sent, as a JSON Patch.
 
-At a thousand WebSocket viewers the server's cost of an action is mostly sending the same
-whole view (about 8 KB in Tau Ceti) to each of them, although an action changes little of
-it. A connection that opts in (docs/server.md) is sent the difference from the view it has
-instead: a list of RFC 6902 operations (``add``, ``remove``, ``replace``; paths are JSON
+At a thousand WebSocket viewers an action sends a thousand copies of a view (about 8 KB in
+Tau Ceti: 8 MB on the network), although it changes little of the view. A connection that
+opts in (docs/server.md) is sent the difference from the view it has instead (about 650
+bytes; docs/server-benchmark.md: the bytes, not the server's CPU, are what this saves): a list of RFC 6902 operations (``add``, ``remove``, ``replace``; paths are JSON
 Pointers, RFC 6901). RFC 7386's merge patch would be simpler, but it cannot set a value to
 ``null`` (a ``null`` removes the member), and views hold ``null`` where a value is absent.
 
@@ -43,9 +43,8 @@ def pointer(path: tuple[str | int, ...]) -> str:
 def diff(old: Any, new: Any) -> list[Op]:
     """Operations that turn ``old`` into ``new`` (both JSON data: dicts, lists, str, int,
     float, bool, None). ``True`` and ``1`` differ here, as they do in JavaScript, and ``1``
-and ``1.0`` are one number, as they are there. Where
-    the operations on a container would be longer than the container itself, they are one
-    ``replace`` of it."""
+    and ``1.0`` are one number, as they are there. Where the operations on a container would
+    be longer than the container itself, they are one ``replace`` of it."""
     ops: list[Op] = []
     _diff(old, new, (), ops)
     return ops
