@@ -148,6 +148,8 @@ async def _load(base: str, game_id: str, tokens: list[str], clients: int, action
             c.take(hello)
             sockets.append((c, ws))
 
+    failures: list[str] = []
+
     async def read(c: Client, ws: Any) -> None:
         with suppress(Exception):
             async for text in ws:
@@ -157,7 +159,10 @@ async def _load(base: str, game_id: str, tokens: list[str], clients: int, action
                     c.arrived[int(found.group(2))] = now
                     c.action_bytes += len(text)
                     if c.seat is not None:
-                        c.take(json.loads(text))
+                        try:
+                            c.take(json.loads(text))
+                        except (AssertionError, ValueError) as exc:  # reported, not a silent time-out
+                            failures.append(f"seat {c.seat}: {exc}")
                     progress.set()
                 elif text.startswith('{"type":"pong"') or '"pong"' in text[:20]:
                     c.pongs.append(now)
@@ -171,6 +176,8 @@ async def _load(base: str, game_id: str, tokens: list[str], clients: int, action
     async def until(done: Any) -> None:
         deadline = time.perf_counter() + WAIT
         while not done():
+            if failures:
+                raise RuntimeError(failures[0])
             progress.clear()
             remaining = deadline - time.perf_counter()
             if remaining <= 0:

@@ -194,3 +194,25 @@ def test_patch_js_applies_every_patch_as_the_python_reference_does() -> None:
         with pytest.raises(ValueError):
             apply(doc, [op])
         assert "error" in result, (doc, op, result)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_next_view_takes_a_whole_view_applies_a_patch_to_its_base_and_refuses_another_base() -> None:
+    old, new = {"index": 1, "view": {"a": [1]}}, {"index": 2, "view": {"a": [1, 2]}}
+    r1, r2 = rev(encode(old)), rev(encode(new))
+    messages = [{"type": "hello", "view": old, "rev": r1},
+                {"type": "action", "base": r1, "rev": r2, "patch": diff(old, new)},
+                {"type": "action", "base": "0" * 16, "rev": r2, "patch": []}]
+    script = f"""
+import {{ nextView }} from {json.dumps(PATCH_JS.as_uri())};
+const [hello, patched, stray] = {json.dumps(messages)};
+const first = nextView(null, null, hello);
+const second = nextView(first.view, first.rev, patched);
+process.stdout.write(JSON.stringify([first, second, nextView(second.view, second.rev, stray)]));
+"""
+    node = shutil.which("node")
+    assert node is not None
+    done = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60,
+                          check=True)
+    first, second, stray = json.loads(done.stdout)
+    assert first == {"view": old, "rev": r1} and second == {"view": new, "rev": r2} and stray is None

@@ -3,8 +3,9 @@
 At a thousand WebSocket viewers an action sends a thousand copies of a view (about 8 KB in
 Tau Ceti: 8 MB on the network), although it changes little of the view. A connection that
 opts in (docs/server.md) is sent the difference from the view it has instead (about 650
-bytes; docs/server-benchmark.md: the bytes, not the server's CPU, are what this saves): a list of RFC 6902 operations (``add``, ``remove``, ``replace``; paths are JSON
-Pointers, RFC 6901). RFC 7386's merge patch would be simpler, but it cannot set a value to
+bytes; docs/server-benchmark.md: the bytes, not the server's CPU, are what this saves): a
+list of RFC 6902 operations (``add``, ``remove``, ``replace``; paths are JSON Pointers,
+RFC 6901). RFC 7386's merge patch would be simpler, but it cannot set a value to
 ``null`` (a ``null`` removes the member), and views hold ``null`` where a value is absent.
 
 A view's **rev** is a digest of its JSON text, so a client can tell which view a patch
