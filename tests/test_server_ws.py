@@ -233,6 +233,23 @@ def test_seats_are_sent_a_broadcast_at_once_and_spectators_a_moment_later_in_ord
     asyncio.run(scenario())
 
 
+def test_spectators_are_released_a_chunk_per_turn_of_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hub_module, "RELEASE_CHUNK", 2)
+
+    async def scenario() -> None:
+        conns = [hub_module.Connection(None, "g", None) for _ in range(5)]  # type: ignore[arg-type]
+        for conn in conns:
+            conn.hold("text")
+        hub_module.release(conns)
+        assert [c.queue.qsize() for c in conns] == [1, 1, 0, 0, 0]
+        await asyncio.sleep(0)
+        assert [c.queue.qsize() for c in conns] == [1, 1, 1, 1, 0]
+        await asyncio.sleep(0)
+        assert [c.queue.qsize() for c in conns] == [1] * 5 and not any(c.held for c in conns)
+
+    asyncio.run(scenario())
+
+
 # -- hidden information over the API ------------------------------------------------------
 
 BIG_SEED = 6_150_473_189_227_950_000

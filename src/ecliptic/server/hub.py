@@ -35,6 +35,10 @@ QUEUE_LIMIT = 256
 SPECTATOR_DELAY = 0.005
 """Seconds a broadcast's spectator copies wait: long enough for the rest of an action's
 request (its PostgreSQL NOTIFY included) to answer first, short enough to go unnoticed."""
+RELEASE_CHUNK = 100
+"""Spectator connections released per turn of the event loop: between two chunks it reads
+its sockets (a request's database answer, a new request), so a thousand sends do not hold
+everything else up."""
 
 
 class Connection:
@@ -116,9 +120,17 @@ class Connection:
                 await self.ws.close(code=self.close_code, reason=self.close_reason)
 
 
-def release(conns: list[Connection]) -> None:
-    for conn in conns:
+def release(conns: list[Connection], start: int = 0) -> None:
+    """Queue the held messages of ``conns[start:]``, :data:`RELEASE_CHUNK` connections per turn
+    of the event loop (all at once without one)."""
+    end = start + RELEASE_CHUNK
+    for conn in conns[start:end]:
         conn.release()
+    if end < len(conns):
+        try:
+            asyncio.get_running_loop().call_soon(release, conns, end)
+        except RuntimeError:
+            release(conns, end)
 
 
 class Hub:
