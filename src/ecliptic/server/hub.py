@@ -8,7 +8,8 @@ own bounded queue and writer task, so a slow client delays nobody; a client that
 far behind is disconnected (it reconnects and asks for what it missed).
 
 Players first: a broadcast is queued on the seats' connections at once and on the
-spectators' :data:`SPECTATOR_DELAY` later. At a thousand viewers sending the copies is most
+spectators' :data:`SPECTATOR_DELAY` later, :data:`RELEASE_CHUNK` connections per turn of the
+event loop. At a thousand viewers sending the copies is most
 of an action's cost (tens of milliseconds, docs/server-benchmark.md); this way neither the
 other players' messages nor the acting player's acknowledgement wait behind them. Nothing
 overtakes a held message: any other message to that connection releases it first.
