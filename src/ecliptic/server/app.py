@@ -318,7 +318,7 @@ async def _watch(service: GameService, ws: WebSocket, game_id: str) -> None:
             seat = None
         else:
             raise _Closed(4401, 'the first message must be {"token": "..."} or {"spectator": true}')
-        conn = Connection(ws, game_id, seat)
+        conn = Connection(ws, game_id, seat, patches=first.get("patches") is True)
         await service.attach(conn, _since(first))
         conn.start()
         bucket = RateLimit()

@@ -20,6 +20,12 @@ from ecliptic.server.storage import describe, sqlite_url
 DATABASE_ENV = "ECLIPTIC_DATABASE_URL"
 WS_MAX_SIZE = 64 * 1024
 """The largest WebSocket frame uvicorn accepts (the app allows far less per message)."""
+WS_PER_MESSAGE_DEFLATE = False
+"""No permessage-deflate, though browsers offer it: each connection would compress its own
+copy of every message (its compressor keeps context between messages, so one compressed
+frame cannot serve two connections), which at 1,000 viewers was the larger part of an
+action's cost (docs/server-benchmark.md). The messages are small (a patch, a few hundred
+bytes) and a browser on localhost or behind a reverse proxy gains nothing from it."""
 
 
 def database_url(option: str | None) -> str:
@@ -48,7 +54,8 @@ def run(host: str, port: int, database: str | None, open_browser: bool,
     base = address(host, port)
     # Bots get every core but one (the event loop's), at least one.
     app = create_app(url, base_url=base, bot_workers=max(1, (os.cpu_count() or 2) - 1))
-    config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, timeout_graceful_shutdown=10,
+    config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_SIZE,
+                            ws_per_message_deflate=WS_PER_MESSAGE_DEFLATE, timeout_graceful_shutdown=10,
                             log_level="info", server_header=False)
     server = uvicorn.Server(config)
     say(f"Ecliptic server at {base} (API docs: {base}/docs)")
