@@ -277,7 +277,7 @@ class GameService:
                     live = await self._load(game_id)
                     await self._settle_wake(live)
                     self._live[game_id] = live
-                    self._spawn(self._after_change(live))
+                    await self._after_change(live)  # before the first view: it shows the deadline
         finally:
             if not lock.locked():  # (requests for unknown games must not pile up locks)
                 self._loading.pop(game_id, None)
