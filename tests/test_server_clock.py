@@ -14,17 +14,21 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config as AlembicConfig
 from fastapi.testclient import TestClient
 
 from ecliptic.engine.record import GameRecord, replay
-from ecliptic.server import create_app
+from ecliptic.server import auth, create_app
 from ecliptic.server.bots import BotPool
-from ecliptic.server.storage import Storage, games
+from ecliptic.server.storage import MIGRATIONS, GameRow, SeatRow, Storage, games, seats
 from server_helpers import WAIT, bearer, create, recv, service, tokens
+from server_process import start_cold
 
 BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
 
@@ -147,6 +151,23 @@ def test_a_game_only_bots_play_resumes_after_a_restart_without_a_visitor(databas
         assert replay(record).is_over
 
 
+def test_ecliptic_serve_resumes_the_games_due_once_it_listens(database_url: str, tmp_path: Path) -> None:
+    """The real command: a stored game whose bot is to move is played to its end by a server
+    nobody visits (its wake-up is started by uvicorn's start-up hook, after the socket is bound)."""
+    s = stored(database_url)
+    s.migrate()
+    s.create_game(GameRow("botsonly", "ceres", {"players": 2}, 5, 2, None, "playing", time.time(), None,
+                          auth.token_hash("admin"), time.time()),
+                  [SeatRow(i, "bot", f"Bot {i}", None, "random", "bot") for i in (0, 1)])
+    server = start_cold(database_url, tmp_path)
+    try:
+        eventually(lambda: s.game("botsonly").status == "over", "the bots finishing the game",  # type: ignore[union-attr]
+                   timeout=60)
+    finally:
+        server.stop()
+        s.close()
+
+
 def test_a_person_to_decide_without_a_clock_is_not_resumed_at_start_up(database_url: str) -> None:
     """Start-up loads only the games due: the query selects them on the ``wake_at`` index."""
     with app_on(database_url, bots=Never()) as a:
@@ -184,6 +205,36 @@ def test_several_servers_resuming_one_bot_game_keep_one_move_per_index_quietly(
         assert [r.notation for r in service(b).loaded(gid).log] == [n for _, n, _ in log]  # type: ignore[union-attr]
     loud = [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
     assert loud == [], [r.getMessage() for r in loud]
+
+
+def test_an_upgrade_from_0001_stores_a_wake_time_for_the_games_in_progress(database_url: str) -> None:
+    """Games stored by a server without deadlines: one without a clock is marked due, replayed
+    once at the next start and given its true wake time; one with a clock gets a whole clock
+    from the upgrade, kept from then on."""
+    old = Storage(database_url)
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with old.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        for gid, clock in (("noclock", None), ("clock", 3600.0)):
+            conn.execute(sa.text(
+                "INSERT INTO games (id, game, config, seed, players, clock_seconds, status, created_at, admin_hash) "
+                "VALUES (:id, 'ceres', '{\"players\": 2}', 7, 2, :clock, 'playing', 1.0, :admin)"),
+                {"id": gid, "clock": clock, "admin": auth.token_hash("admin")})
+            conn.execute(seats.insert(), [{"game_id": gid, "seat": i, "kind": "person", "name": f"P{i}",
+                                           "token_hash": auth.token_hash(f"{gid}{i}"), "bot_level": None,
+                                           "controller": "person"} for i in (0, 1)])
+    before = time.time()
+    old.migrate()
+    noclock, clock = old.game("noclock"), old.game("clock")
+    assert noclock is not None and clock is not None and noclock.wake_at is not None and clock.wake_at is not None
+    assert before <= noclock.wake_at <= time.time() and before + 3600 <= clock.wake_at <= time.time() + 3600
+    old.close()
+    with app_on(database_url, bots=Never()) as c:
+        eventually(lambda: service(c).storage.game("noclock").wake_at is None,  # type: ignore[union-attr]
+                   "the game without a clock settled: a person is to decide")
+        assert c.get("/api/games/clock").json()["deadline"] == clock.wake_at
 
 
 # -- unloading idle games ---------------------------------------------------------------------

@@ -174,7 +174,7 @@ def visible_events(events: list[Event], seat: int | None) -> list[dict[str, Any]
 class GameService:
     def __init__(self, storage: Storage, *, notifier: Notifier | None = None, bots: BotPool | None = None,
                  zombie_level: str = ZOMBIE_LEVEL, base_url: str = "", idle_seconds: float = IDLE_SECONDS,
-                 wake_seconds: float = WAKE_SECONDS) -> None:
+                 wake_seconds: float = WAKE_SECONDS, resume_when_listening: bool = False) -> None:
         self.storage = storage
         self.notifier: Notifier = notifier or LocalNotifier()
         self.bots = bots or BotPool()
@@ -183,6 +183,10 @@ class GameService:
         self.base_url = base_url
         self.idle_seconds = idle_seconds
         self.wake_seconds = wake_seconds
+        self.resume_when_listening = resume_when_listening
+        """Wait for :meth:`listening` before resuming the games due (``ecliptic serve`` calls it
+        once uvicorn has bound its socket); otherwise they are resumed as soon as it starts."""
+        self._listening: asyncio.Event | None = None
         self._live: dict[str, Live] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -197,8 +201,16 @@ class GameService:
         games due (after this returns, so the server listens first) and unloading idle ones."""
         await self._db(self.storage.migrate)
         await self.notifier.start(self.sync)
+        self._listening = asyncio.Event()
+        if not self.resume_when_listening:
+            self._listening.set()
         self._spawn(self._wake_due())
         self._spawn(self._unload_idle())
+
+    def listening(self) -> None:
+        """The server accepts connections now: resume the games due."""
+        if self._listening is not None:
+            self._listening.set()
 
     async def close(self) -> None:
         """Stop the bots and clocks (an action being committed finishes first), then the pool."""
@@ -723,6 +735,8 @@ class GameService:
         """Load the games that need the server within ``wake_seconds`` (a bot's or zombie's
         decision, a turn clock running out), now and every ``wake_seconds``: one indexed
         query, never a scan of the stored games. Loading one starts its bot or clock."""
+        assert self._listening is not None
+        await self._listening.wait()
         while not self.closing:
             try:
                 due = await self._db(self.storage.due_games, time.time() + self.wake_seconds)

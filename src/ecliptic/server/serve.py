@@ -14,11 +14,15 @@ need the server without a visitor (a bot to play, a turn clock running out).
 from __future__ import annotations
 
 import os
+import socket
 import threading
 import time
 import webbrowser
 from collections.abc import Callable
 
+import uvicorn
+
+from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS, GameService
 from ecliptic.server.storage import describe, sqlite_url
 
 DATABASE_ENV = "ECLIPTIC_DATABASE_URL"
@@ -58,22 +62,33 @@ def address(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
+class _Server(uvicorn.Server):
+    """Uvicorn, telling the game service once it listens: the games that need the server (a bot
+    to move, a deadline due) are resumed only then, so they never delay the first answer."""
+
+    def __init__(self, config: uvicorn.Config, service: GameService) -> None:
+        super().__init__(config)
+        self.service = service
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            self.service.listening()
+
+
 def run(host: str, port: int, database: str | None, open_browser: bool,
         say: Callable[[str], None] = print) -> None:
-    import uvicorn
-
     from ecliptic.server.app import create_app
 
     url = database_url(database)
     base = address(host, port)
     # Bots get every core but one (the event loop's), at least one.
-    from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS
-
     app = create_app(url, base_url=base, bot_workers=max(1, (os.cpu_count() or 2) - 1),
-                     idle_seconds=seconds(IDLE_ENV, IDLE_SECONDS), wake_seconds=seconds(WAKE_ENV, WAKE_SECONDS))
+                     idle_seconds=seconds(IDLE_ENV, IDLE_SECONDS), wake_seconds=seconds(WAKE_ENV, WAKE_SECONDS),
+                     resume_when_listening=True)
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, timeout_graceful_shutdown=10,
                             log_level="info", server_header=False)
-    server = uvicorn.Server(config)
+    server = _Server(config, app.state.service)
     say(f"Ecliptic server at {base} (API docs: {base}/docs)")
     say(f"Database: {describe(url)}")
     if open_browser:
