@@ -23,7 +23,7 @@ engine decides everything else.
   the seat as soon as the game is loaded again.
 * **Resume without a visitor.** A game whose next decision is a bot's (or a zombie's), or
   whose deadline comes, is loaded by :meth:`GameService._wake_due` in the background: one
-  query on the indexed ``wake_at`` every ``wake_seconds`` (the first right after start-up).
+  query on the indexed ``wake_at`` every ``wake_seconds`` (the first once the server listens).
   Several processes sharing a database may all play one bot's move; the database keeps the
   first, the others get a 409 and catch up.
 * **Unload idle games.** A loaded game with no viewer, no bot thinking, no clock running and
