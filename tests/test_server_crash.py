@@ -439,6 +439,9 @@ def race(base_url: str, game: Raced, rng: random.Random, killer: Killer, figures
             except httpx.TransportError:
                 died.set()
                 stop.set()
+            except Exception as exc:  # a failure in a client thread fails the test, not only the thread
+                errors.append(f"{type(exc).__name__}: {exc}")
+                stop.set()
 
     def after(http: httpx.Client, headers: dict[str, str], op: Op, r: random.Random) -> None:
         """The first tab's acknowledged action: sent again, or taken back at once (or both)."""
@@ -482,6 +485,9 @@ def race(base_url: str, game: Raced, rng: random.Random, killer: Killer, figures
                     time.sleep(r.uniform(0.005, 0.03))
             except httpx.TransportError:
                 died.set()
+                stop.set()
+            except Exception as exc:  # a failure in a client thread fails the test, not only the thread
+                errors.append(f"{type(exc).__name__}: {exc}")
                 stop.set()
 
     threads = [threading.Thread(target=tab, args=(f"{seat}{tab_}", seat, tab_ == "a", rng.getrandbits(32)))

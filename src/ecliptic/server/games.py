@@ -198,7 +198,8 @@ class GameService:
 
     async def start(self) -> None:
         """Migrate, listen to other processes, and start the background work: resuming the
-        games due (after this returns, so the server listens first) and unloading idle ones."""
+        games due (at once, or with ``resume_when_listening`` once :meth:`listening` is
+        called) and unloading idle ones."""
         await self._db(self.storage.migrate)
         await self.notifier.start(self.sync)
         self._listening = asyncio.Event()
