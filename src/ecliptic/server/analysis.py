@@ -180,7 +180,7 @@ class Analysis:
             state = live.state
         else:
             state = await asyncio.to_thread(self._state_at, live.row, tuple(r.notation for r in log))
-        past = replace(live, state=state, log=log, events=events, deadline=None,
+        past = replace(live, state=state, log=log, events=events,
                        row=replace(live.row, status="over" if state.is_over else "playing"))
         view = svc.view(past, seat)
         view.update(legal_actions=[], undoable=False, deadline=None)

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ecliptic.server import analysis_api, auth, models, rules_api
 from ecliptic.server.bots import BotPool
-from ecliptic.server.games import Forbidden, GameService, ServiceError
+from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS, Forbidden, GameService, ServiceError
 from ecliptic.server.hub import Connection
 from ecliptic.server.notify import Notifier
 from ecliptic.server.storage import Storage, is_postgresql
@@ -161,12 +161,17 @@ def default_notifier(database_url: str, resync: Callable[[], Awaitable[None]]) -
 
 
 def create_app(database_url: str, *, notifier: Notifier | None = None, bot_workers: int = 1,
-               zombie_level: str = "normal", base_url: str = "", max_body: int = MAX_BODY) -> FastAPI:
+               zombie_level: str = "normal", base_url: str = "", max_body: int = MAX_BODY,
+               idle_seconds: float = IDLE_SECONDS, wake_seconds: float = WAKE_SECONDS,
+               resume_when_listening: bool = False) -> FastAPI:
     """The server for the database at ``database_url`` (``sqlite:///file`` or
-    ``postgresql://...``); migrations run at start-up."""
+    ``postgresql://...``); migrations run at start-up. ``idle_seconds``: a game unused that
+    long leaves memory; ``wake_seconds``: how often the games due (bots, clocks) are looked for."""
     storage = Storage(database_url)
     service = GameService(storage, notifier=notifier or default_notifier(database_url, lambda: service.resync()),
-                          bots=BotPool(bot_workers), zombie_level=zombie_level, base_url=base_url)
+                          bots=BotPool(bot_workers), zombie_level=zombie_level, base_url=base_url,
+                          idle_seconds=idle_seconds, wake_seconds=wake_seconds,
+                          resume_when_listening=resume_when_listening)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

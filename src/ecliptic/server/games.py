@@ -16,9 +16,20 @@ engine decides everything else.
 * **Undo** (Board Game Arena's policy, :mod:`ecliptic.engine.undo`): only the last action,
   only by the person who made it, only when it had no random outcome and revealed nothing;
   undo replays the shorter log.
-* **Turn clock.** With ``clock_seconds``, each person's decision has a deadline; a task per
-  game wakes at it and, if the decision is still pending, a bot ("zombie") plays the seat
-  until its person makes any request with the seat's token.
+* **Turn clock.** With ``clock_seconds``, each person's decision has a deadline, stored with
+  the change that started it (``games.wake_at``); a task per game wakes at it and, if the
+  decision is still pending, a bot ("zombie") plays the seat until its person makes any
+  request with the seat's token. A deadline that passed while the server was down zombies
+  the seat as soon as the game is loaded again.
+* **Resume without a visitor.** A game whose next decision is a bot's (or a zombie's), or
+  whose deadline comes, is loaded by :meth:`GameService._wake_due` in the background: one
+  query on the indexed ``wake_at`` every ``wake_seconds`` (the first once the server listens).
+  Several processes sharing a database may all play one bot's move; the database keeps the
+  first, the others get a 409 and catch up.
+* **Unload idle games.** A loaded game with no viewer, no bot thinking, no clock running and
+  no request for ``idle_seconds`` is dropped from memory (:meth:`GameService.unload_idle`);
+  the next access replays it. Every service call holds the game ``busy`` while it may wait,
+  so a game is never dropped in the middle of a request or with its lock held.
 """
 
 from __future__ import annotations
@@ -29,7 +40,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -44,7 +55,7 @@ from ecliptic.server import auth, models
 from ecliptic.server.bots import BotPool, BotTurn
 from ecliptic.server.hub import Connection, Hub, Message
 from ecliptic.server.notify import LocalNotifier, Notifier
-from ecliptic.server.storage import ActionRow, Conflict, GameRow, SeatRow, Storage
+from ecliptic.server.storage import KEEP, ActionRow, Conflict, GameRow, SeatRow, Storage, Wake
 
 log = logging.getLogger("ecliptic.server")
 T = TypeVar("T")
@@ -54,6 +65,10 @@ REPLAY = "replay"
 """The actor of the actions a game played on from a finished one copied from it."""
 ZOMBIE_LEVEL = "normal"
 MAX_BOT_FAILURES = 3
+IDLE_SECONDS = 600.0
+"""A loaded game nobody has used for this long is dropped from memory."""
+WAKE_SECONDS = 30.0
+"""How often the database is asked for the games that need the server (bots, clocks)."""
 
 
 class ServiceError(Exception):
@@ -114,9 +129,24 @@ class Live:
     events: list[list[Event]]
     """``events[i]``: the events of the action at index ``i``."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    deadline: float | None = None
     clock_task: asyncio.Task[None] | None = None
     bot_task: asyncio.Task[None] | None = None
+    used: float = field(default_factory=time.monotonic)
+    """When a request last used the game (``time.monotonic``), for unloading idle games."""
+    busy: int = 0
+    """Service calls using the game now: a busy game is never unloaded."""
+    stuck: bool = False
+    """Its bot failed :data:`MAX_BOT_FAILURES` times: kept loaded, so no reload retries it in a loop."""
+
+    @property
+    def deadline(self) -> float | None:
+        """The turn clock's deadline of the pending person's decision (Unix time): the stored
+        ``wake_at`` while a person with a clock is to decide. Read off the row, which a commit
+        updates before it broadcasts, so a pushed view never shows the previous deadline."""
+        state = self.state
+        if self.row.clock_seconds is None or state.is_over or self.seat(state.current_player).controller != PERSON:
+            return None
+        return self.row.wake_at
 
     @property
     def index(self) -> int:
@@ -125,6 +155,17 @@ class Live:
 
     def seat(self, seat: int) -> SeatRow:
         return self.seats[seat]
+
+
+def next_wake(state: Any, seats: list[SeatRow], clock_seconds: float | None, now: float) -> float | None:
+    """When the game in ``state`` needs the server without a visitor (``games.wake_at``): now
+    for a bot's or zombie's decision, the turn clock's deadline for a person's, ``None``
+    without a clock or once over."""
+    if state.is_over:
+        return None
+    if seats[state.current_player].controller != PERSON:
+        return now
+    return None if clock_seconds is None else now + clock_seconds
 
 
 def plain(data: Any) -> Any:
@@ -142,13 +183,20 @@ def visible_events(events: list[Event], seat: int | None) -> list[dict[str, Any]
 
 class GameService:
     def __init__(self, storage: Storage, *, notifier: Notifier | None = None, bots: BotPool | None = None,
-                 zombie_level: str = ZOMBIE_LEVEL, base_url: str = "") -> None:
+                 zombie_level: str = ZOMBIE_LEVEL, base_url: str = "", idle_seconds: float = IDLE_SECONDS,
+                 wake_seconds: float = WAKE_SECONDS, resume_when_listening: bool = False) -> None:
         self.storage = storage
         self.notifier: Notifier = notifier or LocalNotifier()
         self.bots = bots or BotPool()
         self.hub = Hub()
         self.zombie_level = zombie_level
         self.base_url = base_url
+        self.idle_seconds = idle_seconds
+        self.wake_seconds = wake_seconds
+        self.resume_when_listening = resume_when_listening
+        """Wait for :meth:`listening` before resuming the games due (``ecliptic serve`` calls it
+        once uvicorn has bound its socket); otherwise they are resumed as soon as it starts."""
+        self._listening: asyncio.Event | None = None
         self._live: dict[str, Live] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -159,8 +207,21 @@ class GameService:
         return await asyncio.to_thread(fn, *args, **kwargs)
 
     async def start(self) -> None:
+        """Migrate, listen to other processes, and start the background work: resuming the
+        games due (at once, or with ``resume_when_listening`` once :meth:`listening` is
+        called) and unloading idle ones."""
         await self._db(self.storage.migrate)
         await self.notifier.start(self.sync)
+        self._listening = asyncio.Event()
+        if not self.resume_when_listening:
+            self._listening.set()
+        self._spawn(self._wake_due())
+        self._spawn(self._unload_idle())
+
+    def listening(self) -> None:
+        """The server accepts connections now: resume the games due."""
+        if self._listening is not None:
+            self._listening.set()
 
     async def close(self) -> None:
         """Stop the bots and clocks (an action being committed finishes first), then the pool."""
@@ -197,7 +258,7 @@ class GameService:
             raise Invalid(f"the config names {config['players']!r} players but {len(req.seats)} seats are given")
         seed = req.seed if req.seed is not None else secrets.randbits(63)
         try:
-            game.new_game(config, seed)
+            initial = game.new_game(config, seed)
         except Exception as exc:  # the engine's own checks: a config it refuses is the request's fault
             raise Invalid(f"the game config is not valid: {exc}") from None
         game_id = secrets.token_hex(8)
@@ -215,8 +276,13 @@ class GameService:
                 name = spec.name.strip() or f"Bot ({spec.level})"
                 rows.append(SeatRow(i, BOT, name, None, spec.level, BOT))
                 created.append(models.SeatCreated(seat=i, name=name, kind=BOT, token=None, join_link=None))
-        row = GameRow(game_id, req.game, config, seed, len(req.seats), req.clock_seconds, "playing", time.time(),
-                      None, auth.token_hash(admin), suggestions=req.suggestions)
+        start = initial
+        for r in prefix:  # (checked by the caller: a replayed finished game's own actions)
+            game.apply(start, Action.parse(r.notation))
+        now = time.time()
+        wake = next_wake(start, rows, req.clock_seconds, now)
+        row = GameRow(game_id, req.game, config, seed, len(req.seats), req.clock_seconds, "playing", now,
+                      None, auth.token_hash(admin), suggestions=req.suggestions, wake_at=wake)
         await self._db(self.storage.create_game, row, rows, list(prefix))
         await self.live(game_id)  # replays the new game and starts its bots or clock
         return models.GameCreated(id=game_id, admin_token=admin, seats=created)
@@ -229,6 +295,7 @@ class GameService:
         """The game in memory, replayed from its log on first access."""
         live = self._live.get(game_id)
         if live is not None:
+            live.used = time.monotonic()
             return live
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         try:
@@ -236,8 +303,9 @@ class GameService:
                 live = self._live.get(game_id)
                 if live is None:
                     live = await self._load(game_id)
+                    await self._settle_wake(live)
                     self._live[game_id] = live
-                    self._spawn(self._after_change(live))
+                    await self._after_change(live)  # before the first view: it shows the deadline
         finally:
             if not lock.locked():  # (requests for unknown games must not pile up locks)
                 self._loading.pop(game_id, None)
@@ -251,8 +319,43 @@ class GameService:
             raise NotFound(f"there is no game {game_id!r}")
         seats = await self._db(self.storage.seats, game_id)
         rows = await self._db(self.storage.actions, game_id)
-        game, state, setup, events = self._replay(row, rows)
+        # In a worker thread: a long log (or many games resumed at start) does not stall the loop.
+        game, state, setup, events = await asyncio.to_thread(self._replay, row, rows)
         return Live(row, seats, game, state, rows, setup, events)
+
+    async def _settle_wake(self, live: Live) -> None:
+        """Make the stored wake time fit the loaded game where it cannot be right: a bot's
+        decision not marked due, a clock with no deadline (a game stored before deadlines
+        were), a deadline with no clock to run. A stored deadline that fits is kept, even
+        one that passed while the server was down: that seat is zombied at once."""
+        now, stored = time.time(), live.row.wake_at
+        wanted = next_wake(live.state, live.seats, live.row.clock_seconds, now)
+        if wanted is None:
+            fixed = None
+        elif live.seat(live.state.current_player).controller != PERSON:
+            fixed = stored if stored is not None and stored <= now else now
+        else:
+            fixed = wanted if stored is None else stored
+        if fixed != stored:
+            await self._db(self.storage.set_wake, live.row.id, fixed)
+            live.row = replace(live.row, wake_at=fixed)
+
+    @contextlib.asynccontextmanager
+    async def _using(self, game_id: str) -> AsyncIterator[Live]:
+        """The game, held busy (never unloaded) until the block ends."""
+        live = await self.live(game_id)
+        with self._busy(live):
+            yield live
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _busy(live: Live) -> Iterator[None]:
+        live.busy += 1
+        try:
+            yield
+        finally:
+            live.busy -= 1
+            live.used = time.monotonic()
 
     def _replay(self, row: GameRow, rows: list[ActionRow]) -> tuple[Any, Any, list[Event], list[list[Event]]]:
         game = get_game(row.game)
@@ -279,7 +382,8 @@ class GameService:
         if seat is None:
             raise Forbidden("a seat token is needed (Authorization: Bearer <token>), and this is none of this game's")
         if live.seat(seat).controller == ZOMBIE:
-            await self._set_controller(live, seat, PERSON)
+            with self._busy(live):
+                await self._set_controller(live, seat, PERSON)
         return seat
 
     async def viewer(self, live: Live, token: str | None) -> int | None:
@@ -334,39 +438,39 @@ class GameService:
         """Apply ``seat``'s action: 409 if ``expected_index`` is stale, 403 if it is not the
         seat's decision (or a bot plays the seat), 422 if the rules refuse it. Committed
         before it is acknowledged or broadcast; a refusal stores and sends nothing."""
-        live = await self.live(game_id)
-        async with live.lock:
-            if expected_index != live.index:
-                raise Stale(f"the game is at index {live.index}, not {expected_index}: another action came first",
-                            index=live.index)
-            controller = live.seat(seat).controller
-            if actor == PERSON and controller == BOT:
-                raise Forbidden(f"a bot plays seat {seat} now; take the seat back first")
-            if actor != PERSON and controller == PERSON:
-                raise Forbidden(f"seat {seat}'s person plays it again")
-            state, game = live.state, live.game
-            if not state.is_over and state.current_player != seat:
-                raise Forbidden(f"it is not seat {seat}'s decision (seat {state.current_player} is to decide)")
-            parsed = self._parse(game, state, action)
-            after = state.clone()
-            try:
-                events = game.apply(after, parsed)
-            except IllegalAction as exc:
-                raise Refused(exc.reason, rule=exc.rule) from None
-            except Exception as exc:  # an engine bug: the copy is dropped, nothing changed
-                log.exception("engine failure in game %s at index %s", game_id, live.index)
-                raise Broken(f"the rules engine failed on this action ({type(exc).__name__})") from None
-            undoable = actor == PERSON and why_not_undoable(game, state, parsed, events, after, seat) is None
-            row = ActionRow(live.index, seat, str(parsed), actor, undoable)
-            # Shielded and awaited by close(): a shutdown that cancels the caller still lets the
-            # commit and the live state end in agreement.
-            commit = asyncio.ensure_future(self._commit(live, row, after, events))
-            self._commits.add(commit)
-            commit.add_done_callback(self._commits.discard)
-            await asyncio.shield(commit)
-            index = live.index
-        await self.notifier.publish(game_id, index)
-        await self._after_change(live)
+        async with self._using(game_id) as live:
+            async with live.lock:
+                if expected_index != live.index:
+                    raise Stale(f"the game is at index {live.index}, not {expected_index}: another action came first",
+                                index=live.index)
+                controller = live.seat(seat).controller
+                if actor == PERSON and controller == BOT:
+                    raise Forbidden(f"a bot plays seat {seat} now; take the seat back first")
+                if actor != PERSON and controller == PERSON:
+                    raise Forbidden(f"seat {seat}'s person plays it again")
+                state, game = live.state, live.game
+                if not state.is_over and state.current_player != seat:
+                    raise Forbidden(f"it is not seat {seat}'s decision (seat {state.current_player} is to decide)")
+                parsed = self._parse(game, state, action)
+                after = state.clone()
+                try:
+                    events = game.apply(after, parsed)
+                except IllegalAction as exc:
+                    raise Refused(exc.reason, rule=exc.rule) from None
+                except Exception as exc:  # an engine bug: the copy is dropped, nothing changed
+                    log.exception("engine failure in game %s at index %s", game_id, live.index)
+                    raise Broken(f"the rules engine failed on this action ({type(exc).__name__})") from None
+                undoable = actor == PERSON and why_not_undoable(game, state, parsed, events, after, seat) is None
+                row = ActionRow(live.index, seat, str(parsed), actor, undoable)
+                # Shielded and awaited by close(): a shutdown that cancels the caller still lets the
+                # commit and the live state end in agreement.
+                commit = asyncio.ensure_future(self._commit(live, row, after, events))
+                self._commits.add(commit)
+                commit.add_done_callback(self._commits.discard)
+                await asyncio.shield(commit)
+                index = live.index
+            await self.notifier.publish(game_id, index)
+            await self._after_change(live)
         return index, visible_events(events, seat)
 
     def _parse(self, game: Any, state: Any, action: str | int) -> Action:
@@ -378,14 +482,16 @@ class GameService:
             raise Refused(exc.reason, rule=exc.rule) from None
 
     async def _commit(self, live: Live, row: ActionRow, after: Any, events: list[Event]) -> None:
+        wake = next_wake(after, live.seats, live.row.clock_seconds, time.time())
         try:
-            await self._db(self.storage.append_action, live.row.id, row, game_over=after.is_over)
+            await self._db(self.storage.append_action, live.row.id, row, game_over=after.is_over, wake_at=wake)
         except Conflict:
-            self._spawn(self.sync(live.row.id, row.index))
+            self._spawn(self.sync(live.row.id, -1))
             raise Stale("another action was stored at this index first", index=row.index) from None
         live.state = after
         live.log.append(row)
         live.events.append(events)
+        live.row = replace(live.row, wake_at=wake)
         if after.is_over:
             live.row = replace(live.row, status="over", finished_at=time.time())
         self.hub.send(live.row.id, lambda viewer: self._action_message(live, row, events, viewer))
@@ -397,97 +503,114 @@ class GameService:
     # -- undo --------------------------------------------------------------------------
 
     async def undo(self, game_id: str, seat: int, expected_index: int) -> int:
-        live = await self.live(game_id)
-        async with live.lock:
-            if expected_index != live.index:
-                raise Stale(f"the game is at index {live.index}, not {expected_index}", index=live.index)
-            if not live.log:
-                raise Refused("there is no action to take back", rule="UNDO")
-            last = live.log[-1]
-            if last.seat != seat:
-                raise Refused("only your own last action can be taken back, and another player has acted since",
-                              rule="UNDO")
-            if last.actor == REPLAY:
-                raise Refused("that action was copied from the finished game this one plays on from; "
-                              "the copied actions cannot be taken back", rule="UNDO")
-            if last.actor != PERSON:
-                raise Refused("a bot played that action; it cannot be taken back", rule="UNDO")
-            if live.state.is_over:
-                raise Refused("the game is over", rule="UNDO")
-            game, before, _, events = self._replay(live.row, live.log[:-1])
-            after = before.clone()
-            action = Action.parse(last.notation)
-            told = game.apply(after, action)
-            reason = why_not_undoable(game, before, action, told, after, seat)
-            if reason is not None:
-                raise Refused(f"that action cannot be taken back: {reason}", rule="UNDO")
-            try:
-                await self._db(self.storage.undo_last, game_id, last.index)
-            except Conflict:
-                self._spawn(self.sync(game_id, last.index))
-                raise Stale("the log changed first", index=live.index) from None
-            live.state, live.events = before, events
-            live.log.pop()
-            self.hub.send(game_id, lambda viewer: {"type": "undo", "index": live.index,
-                                                   "view": self.view(live, viewer)})
-            index = live.index
-        await self.notifier.publish(game_id, index)
-        await self._after_change(live)
+        async with self._using(game_id) as live:
+            async with live.lock:
+                if expected_index != live.index:
+                    raise Stale(f"the game is at index {live.index}, not {expected_index}", index=live.index)
+                if not live.log:
+                    raise Refused("there is no action to take back", rule="UNDO")
+                last = live.log[-1]
+                if last.seat != seat:
+                    raise Refused("only your own last action can be taken back, and another player has acted since",
+                                  rule="UNDO")
+                if last.actor == REPLAY:
+                    raise Refused("that action was copied from the finished game this one plays on from; "
+                                  "the copied actions cannot be taken back", rule="UNDO")
+                if last.actor != PERSON:
+                    raise Refused("a bot played that action; it cannot be taken back", rule="UNDO")
+                if live.state.is_over:
+                    raise Refused("the game is over", rule="UNDO")
+                game, before, _, events = self._replay(live.row, live.log[:-1])
+                after = before.clone()
+                action = Action.parse(last.notation)
+                told = game.apply(after, action)
+                reason = why_not_undoable(game, before, action, told, after, seat)
+                if reason is not None:
+                    raise Refused(f"that action cannot be taken back: {reason}", rule="UNDO")
+                wake = next_wake(before, live.seats, live.row.clock_seconds, time.time())
+                try:
+                    await self._db(self.storage.undo_last, game_id, last.index, wake_at=wake)
+                except Conflict:
+                    self._spawn(self.sync(game_id, -1))
+                    raise Stale("the log changed first", index=live.index) from None
+                live.state, live.events = before, events
+                live.log.pop()
+                live.row = replace(live.row, wake_at=wake)
+                self.hub.send(game_id, lambda viewer: {"type": "undo", "index": live.index,
+                                                       "view": self.view(live, viewer)})
+                index = live.index
+            await self.notifier.publish(game_id, index)
+            await self._after_change(live)
         return index
 
     # -- seats: bots, zombies, the turn clock -------------------------------------------
 
     async def handover(self, game_id: str, seat: int, token: str | None, bot: bool, level: str | None) -> None:
-        live = await self.live(game_id)
-        if not 0 <= seat < len(live.seats):
-            raise NotFound(f"game {game_id} has no seat {seat}")
-        if not self.is_admin(live, token) and self.seat_of(live, token) != seat:
-            raise Forbidden("the admin token or this seat's token is needed")
-        s = live.seat(seat)
-        if bot:
-            await self._set_controller(live, seat, BOT, level or s.bot_level or self.zombie_level)
-        else:
-            if s.kind == BOT:
-                raise Invalid(f"seat {seat} was created for a bot; it has no person to take it back")
-            await self._set_controller(live, seat, PERSON)
+        async with self._using(game_id) as live:
+            if not 0 <= seat < len(live.seats):
+                raise NotFound(f"game {game_id} has no seat {seat}")
+            if not self.is_admin(live, token) and self.seat_of(live, token) != seat:
+                raise Forbidden("the admin token or this seat's token is needed")
+            s = live.seat(seat)
+            if bot:
+                await self._set_controller(live, seat, BOT, level or s.bot_level or self.zombie_level)
+            else:
+                if s.kind == BOT:
+                    raise Invalid(f"seat {seat} was created for a bot; it has no person to take it back")
+                await self._set_controller(live, seat, PERSON)
+
+    async def _set_controller(self, live: Live, seat: int, controller: str, level: str | None = None, *,
+                              clock_at: int | None = None) -> None:
+        """Hand ``seat`` to ``controller``, stored with the game's new wake time when the
+        seat is the one to decide. Under the game's lock, so no action falls between the
+        check and the change; ``clock_at``: only if the game is still at that index with
+        the seat's person to decide (a turn clock running out)."""
+        async with live.lock:
+            s = live.seat(seat)
+            state = live.state
+            if clock_at is not None:
+                if live.index != clock_at or state.is_over or state.current_player != seat or s.controller != PERSON:
+                    return
+                log.info("game %s: seat %s's turn clock ran out; a bot plays it", live.row.id, seat)
+            if s.controller == controller and (level is None or level == s.bot_level):
+                return
+            seats = list(live.seats)
+            seats[seat] = replace(s, controller=controller, bot_level=level or s.bot_level)
+            wake: Wake = KEEP
+            if not state.is_over and state.current_player == seat:
+                wake = next_wake(state, seats, live.row.clock_seconds, time.time())
+            await self._db(self.storage.set_controller, live.row.id, seat, controller, level=level, wake_at=wake)
+            live.seats = seats
+            live.stuck = False  # a seat changing hands gives its bot another go
+            if wake is not KEEP:
+                live.row = replace(live.row, wake_at=wake)
+            self.hub.send(live.row.id, lambda viewer: {"type": "seat", "seat": seat, "controller": controller,
+                                                       "view": self.view(live, viewer)})
         await self._after_change(live)
 
-    async def _set_controller(self, live: Live, seat: int, controller: str, level: str | None = None) -> None:
-        s = live.seat(seat)
-        if s.controller == controller and (level is None or level == s.bot_level):
-            return
-        await self._db(self.storage.set_controller, live.row.id, seat, controller)
-        live.seats[seat] = replace(s, controller=controller, bot_level=level or s.bot_level)
-        self.hub.send(live.row.id, lambda viewer: {"type": "seat", "seat": seat, "controller": controller,
-                                                   "view": self.view(live, viewer)})
-        if controller == PERSON:
-            await self._after_change(live)
-
     async def _after_change(self, live: Live) -> None:
-        """Start the bot or the turn clock the next decision needs."""
+        """Start the bot or the turn clock the next decision needs (the clock runs to the
+        stored deadline, so a restart or another process keeps it)."""
         if self.closing:
             return
         state = live.state
         if live.clock_task is not None and live.clock_task is not asyncio.current_task():
             live.clock_task.cancel()
-        live.clock_task, live.deadline = None, None
+        live.clock_task = None
         if state.is_over:
             return
         seat = state.current_player
         if live.seat(seat).controller != PERSON:
-            if live.bot_task is None or live.bot_task.done():
+            if (live.bot_task is None or live.bot_task.done()) and not live.stuck:
                 live.bot_task = asyncio.ensure_future(self._play_bots(live))
-        elif live.row.clock_seconds is not None:
-            live.deadline = time.time() + live.row.clock_seconds
-            live.clock_task = asyncio.ensure_future(self._clock(live, live.index, seat, live.row.clock_seconds))
+        elif live.row.clock_seconds is not None and live.row.wake_at is not None:
+            live.clock_task = asyncio.ensure_future(self._clock(live, live.index, seat, live.row.wake_at))
 
-    async def _clock(self, live: Live, index: int, seat: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        if live.index == index and live.state.current_player == seat and live.seat(seat).controller == PERSON:
-            log.info("game %s: seat %s's turn clock ran out; a bot plays it", live.row.id, seat)
+    async def _clock(self, live: Live, index: int, seat: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        if live.clock_task is asyncio.current_task():
             live.clock_task = None
-            await self._set_controller(live, seat, ZOMBIE)
-            await self._after_change(live)
+        await self._set_controller(live, seat, ZOMBIE, clock_at=index)
 
     async def _play_bots(self, live: Live) -> None:
         failures = 0
@@ -502,29 +625,34 @@ class GameService:
             try:
                 notation = await self.bots.choose(turn)
                 await self.submit(live.row.id, seat, notation, index, actor=s.controller)
-            except (Stale, Forbidden):
-                continue
+            except Stale:
+                # Another process (or a person) stored an action at this index first: the
+                # database kept one, this move is dropped. Catch up before thinking again.
+                await self.sync(live.row.id, -1)
+            except Forbidden:
+                continue  # the seat changed hands meanwhile: the loop looks again
             except asyncio.CancelledError:
                 raise
             except Exception:
                 failures += 1
                 log.exception("game %s: the bot of seat %s failed", live.row.id, seat)
                 if failures >= MAX_BOT_FAILURES:
+                    live.stuck = True
                     return
 
     # -- chat --------------------------------------------------------------------------
 
     async def post_chat(self, game_id: str, token: str | None, text: str) -> models.ChatMessage:
-        live = await self.live(game_id)
-        if self.is_admin(live, token):
-            seat, name = None, "admin"
-        else:
-            seat = await self.authenticate(live, token)
-            name = live.seat(seat).name
-        text = text.strip()
-        if not text:
-            raise Invalid("a chat message cannot be empty")
-        row = await self._db(self.storage.add_chat, game_id, seat, name, text)
+        async with self._using(game_id) as live:
+            if self.is_admin(live, token):
+                seat, name = None, "admin"
+            else:
+                seat = await self.authenticate(live, token)
+                name = live.seat(seat).name
+            text = text.strip()
+            if not text:
+                raise Invalid("a chat message cannot be empty")
+            row = await self._db(self.storage.add_chat, game_id, seat, name, text)
         message = models.ChatMessage(id=row.id, seat=row.seat, name=row.name, text=row.text,
                                      created_at=row.created_at)
         payload = {"type": "chat", **message.model_dump()}
@@ -532,8 +660,8 @@ class GameService:
         return message
 
     async def chat(self, game_id: str) -> list[models.ChatMessage]:
-        await self.live(game_id)
-        rows = await self._db(self.storage.chat, game_id)
+        async with self._using(game_id):
+            rows = await self._db(self.storage.chat, game_id)
         return [models.ChatMessage(id=r.id, seat=r.seat, name=r.name, text=r.text, created_at=r.created_at)
                 for r in rows]
 
@@ -552,15 +680,13 @@ class GameService:
     async def attach(self, conn: Connection, since: int | None) -> None:
         """Send the viewer its view and what it missed since ``since``, then every change:
         under the game's lock, so no action falls between the two."""
-        live = await self.live(conn.game_id)
-        async with live.lock:
+        async with self._using(conn.game_id) as live, live.lock:
             self._hello(live, conn, since)
             self.hub.add(conn)
 
     async def resend(self, conn: Connection, since: int | None) -> None:
         """A viewer asks again for what it missed (after a gap it noticed)."""
-        live = await self.live(conn.game_id)
-        async with live.lock:
+        async with self._using(conn.game_id) as live, live.lock:
             self._hello(live, conn, since)
 
     def _hello(self, live: Live, conn: Connection, since: int | None) -> None:
@@ -586,6 +712,11 @@ class GameService:
         live = self._live.get(game_id)
         if live is None:
             return
+        with self._busy(live):
+            await self._sync(live, index)
+
+    async def _sync(self, live: Live, index: int) -> None:
+        game_id = live.row.id
         async with live.lock:
             if index == live.index and index > 0:
                 # Our own action's notice (or one we have already caught up with). A remote
@@ -593,8 +724,10 @@ class GameService:
                 # log; its undo notice (a smaller index) brings the full reload first.
                 return
             rows = await self._db(self.storage.actions, game_id)
-            seats = await self._db(self.storage.seats, game_id)
-            live.seats = seats
+            live.seats = await self._db(self.storage.seats, game_id)
+            row = await self._db(self.storage.game, game_id)
+            if row is not None:  # its wake time (a deadline) as the other process stored it
+                live.row = replace(live.row, wake_at=row.wake_at)
             if rows == live.log:
                 return
             n = len(live.log)
@@ -613,3 +746,49 @@ class GameService:
             if live.state.is_over:
                 live.row = replace(live.row, status="over")
         await self._after_change(live)
+
+    # -- background work: resuming games that need the server, unloading idle ones -------
+
+    async def _wake_due(self) -> None:
+        """Load the games that need the server within ``wake_seconds`` (a bot's or zombie's
+        decision, a turn clock running out), now and every ``wake_seconds``: one indexed
+        query, never a scan of the stored games. Loading one starts its bot or clock."""
+        assert self._listening is not None
+        await self._listening.wait()
+        while not self.closing:
+            try:
+                due = await self._db(self.storage.due_games, time.time() + self.wake_seconds)
+            except Exception as exc:  # the database is away: try again at the next round
+                log.warning("could not ask the database for the games due: %s: %s", type(exc).__name__, exc)
+                due = []
+            for game_id in due:
+                if self.closing:
+                    return
+                if game_id not in self._live:
+                    try:
+                        await self.live(game_id)
+                    except ServiceError as exc:
+                        log.warning("game %s could not be resumed: %s", game_id, exc.message)
+            await asyncio.sleep(self.wake_seconds)
+
+    async def _unload_idle(self) -> None:
+        while not self.closing:
+            await asyncio.sleep(max(0.05, min(60.0, self.idle_seconds / 4)))
+            self.unload_idle()
+
+    def unload_idle(self) -> list[str]:
+        """Drop the idle games from memory (their next access replays them); the ids dropped."""
+        now = time.monotonic()
+        idle = [game_id for game_id, live in self._live.items() if self._idle(live, now)]
+        for game_id in idle:
+            del self._live[game_id]
+        if idle:
+            log.info("unloaded %d idle game(s)", len(idle))
+        return idle
+
+    def _idle(self, live: Live, now: float) -> bool:
+        return (live.busy == 0 and not live.lock.locked() and now - live.used >= self.idle_seconds
+                and not self.hub.connections(live.row.id)
+                and (live.bot_task is None or live.bot_task.done())
+                and (live.clock_task is None or live.clock_task.done())
+                and not live.stuck)

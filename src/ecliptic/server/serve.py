@@ -5,19 +5,29 @@ user's data folder (:func:`ecliptic.ui.session.data_dir`, ``$ECLIPTIC_DATA_DIR``
 it). Ctrl-C and SIGTERM stop uvicorn gracefully: it stops accepting, lets the requests in
 flight finish (an action is committed whole or refused, never half: each is one database
 transaction), then the app closes its bots, clocks and connections.
+
+``$ECLIPTIC_IDLE_SECONDS`` (default 600) is how long a game nobody uses stays in memory;
+``$ECLIPTIC_WAKE_SECONDS`` (default 30) how often the database is asked for the games that
+need the server without a visitor (a bot to play, a turn clock running out).
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import threading
 import time
 import webbrowser
 from collections.abc import Callable
 
+import uvicorn
+
+from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS, GameService
 from ecliptic.server.storage import describe, sqlite_url
 
 DATABASE_ENV = "ECLIPTIC_DATABASE_URL"
+IDLE_ENV = "ECLIPTIC_IDLE_SECONDS"
+WAKE_ENV = "ECLIPTIC_WAKE_SECONDS"
 WS_MAX_SIZE = 64 * 1024
 """The largest WebSocket frame uvicorn accepts (the app allows far less per message)."""
 WS_PER_MESSAGE_DEFLATE = False
@@ -39,25 +49,53 @@ def database_url(option: str | None) -> str:
     return sqlite_url(data_dir() / "server.db")
 
 
+def seconds(name: str, default: float) -> float:
+    """A positive number of seconds from the environment variable ``name``."""
+    text = os.environ.get(name)
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise ValueError(f"${name} must be a positive number of seconds, not {text!r}")
+    return value
+
+
 def address(host: str, port: int) -> str:
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}"
 
 
+class _Server(uvicorn.Server):
+    """Uvicorn, telling the game service once it listens: the games that need the server (a bot
+    to move, a deadline due) are resumed only then, so they never delay the first answer."""
+
+    def __init__(self, config: uvicorn.Config, service: GameService) -> None:
+        super().__init__(config)
+        self.service = service
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            self.service.listening()
+
+
 def run(host: str, port: int, database: str | None, open_browser: bool,
         say: Callable[[str], None] = print) -> None:
-    import uvicorn
-
     from ecliptic.server.app import create_app
 
     url = database_url(database)
     base = address(host, port)
     # Bots get every core but one (the event loop's), at least one.
-    app = create_app(url, base_url=base, bot_workers=max(1, (os.cpu_count() or 2) - 1))
+    app = create_app(url, base_url=base, bot_workers=max(1, (os.cpu_count() or 2) - 1),
+                     idle_seconds=seconds(IDLE_ENV, IDLE_SECONDS), wake_seconds=seconds(WAKE_ENV, WAKE_SECONDS),
+                     resume_when_listening=True)
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_SIZE,
                             ws_per_message_deflate=WS_PER_MESSAGE_DEFLATE, timeout_graceful_shutdown=10,
                             log_level="info", server_header=False)
-    server = uvicorn.Server(config)
+    server = _Server(config, app.state.service)
     say(f"Ecliptic server at {base} (API docs: {base}/docs)")
     say(f"Database: {describe(url)}")
     if open_browser:

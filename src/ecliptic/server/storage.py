@@ -13,6 +13,13 @@ processes (or a retry) can never store two actions at one index. An undo moves t
 back action into ``undone`` and deletes it from ``actions`` in one transaction, so the log
 stays the exact list of actions that replay to the game, and nothing is ever lost.
 
+``games.wake_at`` (indexed) is when a game needs the server without a visitor: the turn
+clock's deadline of a person's decision, or the moment a bot's (or a zombie's) decision came
+due; ``NULL`` while it waits for a person with no clock, or is over. It is written in the
+transaction that changes the decision (an action, an undo, a seat changing hands), so a
+restarted server, or another process, finds the same deadline, and a start-up asks only
+for the games due (:meth:`Storage.due_games`) instead of replaying every stored game.
+
 Seat and admin tokens are stored only as SHA-256 hashes.
 """
 
@@ -23,6 +30,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +60,9 @@ games = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("finished_at", sa.Float, nullable=True),
     sa.Column("admin_hash", sa.String(64), nullable=False),
+    sa.Column("wake_at", sa.Float, nullable=True),
     sa.Index("games_created_at", "created_at"),
+    sa.Index("games_wake_at", "wake_at"),
 )
 seats = sa.Table(
     "seats", metadata,
@@ -99,6 +109,16 @@ class Conflict(Exception):
     """Another action (or undo) was stored first: the caller's expected index is stale."""
 
 
+class Keep(Enum):
+    """``wake_at=KEEP``: leave the stored wake time as it is."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+Wake = float | None | Keep
+
+
 @dataclass(frozen=True)
 class GameRow:
     id: str
@@ -113,6 +133,8 @@ class GameRow:
     admin_hash: str
     suggestions: bool = False
     """The players may ask for a suggested move (``POST /suggest``); chosen when the game is created."""
+    wake_at: float | None = None
+    """When the game needs the server without a visitor (the module's docstring)."""
 
 
 @dataclass(frozen=True)
@@ -212,7 +234,8 @@ class Storage:
             conn.execute(games.insert().values(
                 id=game.id, game=game.game, config=json.dumps(config, sort_keys=True), seed=game.seed,
                 players=game.players, clock_seconds=game.clock_seconds, status=game.status,
-                created_at=game.created_at, finished_at=game.finished_at, admin_hash=game.admin_hash))
+                created_at=game.created_at, finished_at=game.finished_at, admin_hash=game.admin_hash,
+                wake_at=game.wake_at))
             conn.execute(seats.insert(), [
                 {"game_id": game.id, "seat": s.seat, "kind": s.kind, "name": s.name, "token_hash": s.token_hash,
                  "bot_level": s.bot_level, "controller": s.controller} for s in seat_rows])
@@ -232,10 +255,28 @@ class Storage:
             rows = conn.execute(seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)).all()
         return [SeatRow(r.seat, r.kind, r.name, r.token_hash, r.bot_level, r.controller) for r in rows]
 
-    def set_controller(self, game_id: str, seat: int, controller: str) -> None:
+    def set_controller(self, game_id: str, seat: int, controller: str, *, level: str | None = None,
+                       wake_at: Wake = KEEP) -> None:
+        """Hand ``seat`` to ``controller`` (with the bot ``level``, when given) and, unless
+        ``KEEP``, store the game's new wake time in the same transaction."""
+        values: dict[str, Any] = {"controller": controller}
+        if level is not None:
+            values["bot_level"] = level
         with self._tx() as conn:
-            conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat)
-                         .values(controller=controller))
+            conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values))
+            _set_wake(conn, game_id, wake_at)
+
+    def set_wake(self, game_id: str, wake_at: float | None) -> None:
+        with self._tx() as conn:
+            _set_wake(conn, game_id, wake_at)
+
+    def due_games(self, until: float, limit: int = 1000) -> list[str]:
+        """The games that need the server by ``until`` (a bot's decision, a turn clock running
+        out), soonest first: one query on the ``wake_at`` index, whatever the number of stored games."""
+        with self._tx() as conn:
+            rows = conn.execute(sa.select(games.c.id).where(games.c.wake_at <= until)
+                                .order_by(games.c.wake_at).limit(limit)).all()
+        return [r.id for r in rows]
 
     def list_games(self, limit: int = 100) -> list[tuple[GameRow, int]]:
         """The newest games with their number of actions."""
@@ -256,9 +297,10 @@ class Storage:
                                 .order_by(actions.c.action_index)).all()
         return [ActionRow(r.action_index, r.seat, r.notation, r.actor, r.undoable) for r in rows]
 
-    def append_action(self, game_id: str, row: ActionRow, *, game_over: bool) -> None:
-        """Store the action at ``row.index``, or :class:`Conflict` if that index is taken (or
-        would leave a gap): committed when this returns."""
+    def append_action(self, game_id: str, row: ActionRow, *, game_over: bool, wake_at: Wake = KEEP) -> None:
+        """Store the action at ``row.index`` (and the game's wake time for the next decision),
+        or :class:`Conflict` if that index is taken (or would leave a gap): committed when this
+        returns."""
         try:
             with self._tx() as conn:
                 last = conn.execute(sa.select(sa.func.max(actions.c.action_index))
@@ -270,13 +312,16 @@ class Storage:
                     actor=row.actor, undoable=row.undoable, created_at=time.time()))
                 if game_over:
                     conn.execute(games.update().where(games.c.id == game_id)
-                                 .values(status="over", finished_at=time.time()))
+                                 .values(status="over", finished_at=time.time(), wake_at=None))
+                else:
+                    _set_wake(conn, game_id, wake_at)
         except IntegrityError:
             raise Conflict(row.index) from None
 
-    def undo_last(self, game_id: str, index: int) -> None:
+    def undo_last(self, game_id: str, index: int, *, wake_at: Wake = KEEP) -> None:
         """Take back the action at ``index``, which must be the last one (else
-        :class:`Conflict`): moved to ``undone``, deleted from the log, in one transaction."""
+        :class:`Conflict`): moved to ``undone``, deleted from the log, with the game's new
+        wake time, in one transaction."""
         with self._tx() as conn:
             rows = conn.execute(actions.select().where(actions.c.game_id == game_id,
                                                        actions.c.action_index >= index)).all()
@@ -289,6 +334,7 @@ class Storage:
                                                           actions.c.action_index == index))
             if deleted.rowcount != 1:
                 raise Conflict(index)
+            _set_wake(conn, game_id, wake_at)
 
     def undone(self, game_id: str) -> list[ActionRow]:
         with self._tx() as conn:
@@ -312,11 +358,17 @@ class Storage:
         return [ChatRow(r.id, r.seat, r.name, r.text, r.created_at) for r in reversed(rows)]
 
 
+def _set_wake(conn: Connection, game_id: str, wake_at: Wake) -> None:
+    if wake_at is not KEEP:
+        conn.execute(games.update().where(games.c.id == game_id).values(wake_at=wake_at))
+
+
 def _game_row(r: Any) -> GameRow:
     config = json.loads(r.config)
     server = config.pop(SERVER_KEY, None) or {}
     return GameRow(r.id, r.game, config, int(r.seed), r.players, r.clock_seconds, r.status,
-                   r.created_at, r.finished_at, r.admin_hash, suggestions=bool(server.get("suggestions", False)))
+                   r.created_at, r.finished_at, r.admin_hash, suggestions=bool(server.get("suggestions", False)),
+                   wake_at=r.wake_at)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
