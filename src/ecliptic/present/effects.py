@@ -1,0 +1,315 @@
+"""What each legal action costs and does, as the engine itself says by performing it.
+
+No rule is written here. Each action is applied to copies of ``determinize(state, seat)``
+(never the true state: its generator would foretell dice and draws) and the acting seat's
+public facts (TAU, energy, materials, Action markers, Knowledge, skills, systems, holdings,
+cards in hand, GP tokens, orbitals, cubes, position; Ceres' Resources, probes, VP) are
+compared before and after, as that seat's observation shows them. A fact that went down
+and is spent (TAU, energy, a Knowledge token, an Action marker...) is a cost, the rest is
+the effect.
+
+* **Random outcomes.** The copies' generator is a :class:`Tripwire`: the first die, shuffle
+  or random draw stops the action there. What changed before it is deterministic (the energy
+  and the Action marker an Exploration pays, the TAU a purchase costs) and is shown; the
+  rest is said to be random ("rolls the dice"), as the undo policy would judge it.
+* **Hidden outcomes.** Two copies re-deal what the seat cannot see differently; a fact
+  that comes out differently in them depends on a hidden thing (the Knowledge token an
+  Exploration reveals, the card a Recruit draws) and is shown only as far as the copies
+  agree (``+1 card in hand``, ``+1 Knowledge token``), with a note that it is not known yet.
+
+The determinizations use fixed seeds (a copy depends only on what the seat sees and on the
+seed), so the same position always reads the same.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from ecliptic.engine.actions import Action
+from ecliptic.engine.rng import Rng
+from ecliptic.engine.wording import plural
+from ecliptic.present.tauceti_components import commodity_label, tile_name
+
+log = logging.getLogger("ecliptic.present")
+
+SAMPLES = 2
+"""Determinized copies each action is tried on (two tell a hidden outcome from a certain one)."""
+_SEEDS = (0x5EE_D001, 0x5EE_D002, 0x5EE_D003)
+
+Facts = dict[str, Any]
+
+
+class RandomOutcome(Exception):
+    """The action reached a die roll (``dice``), a shuffle (``shuffle``) or a random draw (``draw``)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+@dataclass
+class Tripwire(Rng):
+    """A generator that stops the action at its first random step."""
+
+    def _stop(self, what: str) -> NoReturn:
+        raise RandomOutcome(what)
+
+    def next_u64(self) -> int:
+        self._stop("draw")
+
+    def below(self, n: int) -> int:
+        self._stop("draw")
+
+    def d6(self) -> int:
+        self._stop("dice")
+
+    def roll(self, count: int) -> list[int]:
+        self._stop("dice")
+
+    def shuffle(self, items: list[Any]) -> None:
+        self._stop("shuffle")
+
+
+@dataclass(frozen=True)
+class Effect:
+    cost: str
+    effect: str
+    random: str | None
+    """``dice``, ``shuffle`` or ``draw`` when the action reaches a random step, else ``None``."""
+    hidden: bool
+
+
+# -- a seat's facts, read off its observation -----------------------------------------------
+
+_SPENT = "spent"
+"""A fact that is a cost when it goes down."""
+
+
+def tauceti_facts(obs: dict[str, Any], seat: int) -> tuple[Facts, set[str]]:
+    """The acting seat's countable and named facts, and which of them are spent."""
+    p = obs["players"][seat]
+    faction = p["faction"]
+    facts: Facts = {"TAU": p["tau"], "energy": p["energy"], "materials": p["materials"],
+                    "Action marker": -(p["markers_used"] + p["markers_lost"]), "card in hand": p["hand_size"],
+                    "face-up card": len(p["face_up"]), "GP token": p["gp_tokens"], "GP on tokens": p["gp_token_points"],
+                    "Interplanetary Mission": len(p["missions"]), "free upgrade": p["free_upgrades"],
+                    "at": p["position"], "Claim token on": p["claim"], "battle in": p["battle_sector"],
+                    "Exotic Tech": p["exotic_tech"], "passed": p["passed"], "cube in the cargo hold": p["cargo_cube"],
+                    "Diplomacy card": p["diplomacy"], "Battle token": len(obs["battles"])}
+    spent = {"TAU", "energy", "materials", "Action marker", "card in hand", "GP token", "GP on tokens"}
+    for k, n in p["knowledge"].items():
+        facts[f"{k} Knowledge"] = n
+        spent.add(f"{k} Knowledge")
+    facts["Knowledge token"] = sum(p["knowledge"].values())
+    spent.add("Knowledge token")
+    for skill, dice in p["skills"].items():
+        facts[f"{skill} skill"] = dice
+    for name, s in p["systems"].items():
+        facts[f"{name} power"] = s["effective"]
+        facts[f"damage on {name}"] = s["damage"]
+        facts[f"virus crystal on {name}"] = s["virus"]
+    held: dict[str, int] = {}
+    for h in p["holdings"]:
+        held[h["token"]] = h["quantity"]
+    facts["commodities"] = tuple(sorted(held.items()))
+    for tile, owners in obs["orbitals"].items():
+        facts[f"orbital in {tile}"] = owners.count(seat)
+    for tile, cubes in obs["cubes"].items():
+        facts[f"Resource cube on {tile}"] = cubes.count(faction)
+    for planet, crises in obs["planet_crises"].items():
+        for c in crises:
+            facts[f"crisis {c['id']}"] = planet
+    for resource, level in obs["market"].items():
+        facts[f"{resource} Market level"] = level
+    return facts, spent
+
+
+def ceres_facts(obs: dict[str, Any], seat: int) -> tuple[Facts, set[str]]:
+    p = obs["players"][seat]
+    facts: Facts = {r: n for r, n in p["resources"].items()}
+    spent = set(facts)
+    facts["Mining Probe"] = p["probes"]
+    spent.add("Mining Probe")
+    facts["VP"] = p["vp"]["total"]
+    facts["Tail token"] = len(p["tail_tokens"])
+    for a in p["asteroids"]:
+        facts[f"claims {a}"] = True
+    return facts, spent
+
+
+FACTS: dict[str, Callable[[dict[str, Any], int], tuple[Facts, set[str]]]] = {
+    "tauceti": tauceti_facts, "ceres": ceres_facts}
+
+
+def _diff(before: Facts, after: Facts) -> dict[str, tuple[Any, Any]]:
+    return {k: (before.get(k), after.get(k)) for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+
+
+# -- the words ---------------------------------------------------------------------------------
+
+
+def _commodity_words(old: Any, new: Any) -> list[str]:
+    from ecliptic.present.tauceti_components import content
+
+    def named(held: Any) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for token, qty in held or ():
+            try:
+                out[content().commodity_token(token).commodity] = qty
+            except KeyError:
+                out[token] = qty
+        return out
+
+    a, b = named(old), named(new)
+    words = []
+    for name in sorted(a.keys() | b.keys()):
+        d = b.get(name, 0) - a.get(name, 0)
+        if d:
+            words.append(f"{'+' if d > 0 else ''}{d} {commodity_label(name)}")
+    return words
+
+
+def _words(key: str, old: Any, new: Any) -> str:
+    """One change in words (``+1 Industry skill``, ``to Tau Ceti Prime``, ``passes``)."""
+    if key == "at":
+        return f"to {tile_name(new)}" if new else ""
+    if key.startswith("crisis "):
+        return f"removes the crisis {key.removeprefix('crisis ')}" if new is None else ""
+    if key.startswith("claims "):
+        return f"claims Asteroid {key.removeprefix('claims ')}"
+    if isinstance(new, bool) or isinstance(old, bool) or new is None or old is None or isinstance(new, str):
+        if key == "passed":
+            return "passes" if new else ""
+        if new in (None, False):
+            return f"loses the {key}" if key not in ("battle in", "Claim token on") else ""
+        return f"{key} {new}" if isinstance(new, str) else f"gains the {key}"
+    if isinstance(new, int) and isinstance(old, int):
+        d = new - old
+        return f"{'+' if d > 0 else ''}{d} {key}"
+    return ""
+
+
+def describe(game: str, before: Facts, spent: set[str], after: Facts, same_in_all: set[str]) -> tuple[str, str]:
+    """The cost and the effect, from the facts before and after (only the keys in
+    ``same_in_all`` are certain; the others came out differently in the copies)."""
+    costs: list[str] = []
+    gains: list[str] = []
+    changes = _diff(before, after)
+    # The total of Knowledge tokens stands in for the types when the types are not certain.
+    types_known = all(k in same_in_all for k in changes if k.endswith(" Knowledge"))
+    for key in sorted(changes, key=_order):
+        if key not in same_in_all:
+            continue
+        old, new = changes[key]
+        if key == "Knowledge token" and types_known:
+            continue
+        if key.endswith(" Knowledge") and not types_known:
+            continue
+        if key == "GP on tokens" and "GP token" in changes:
+            continue
+        if key == "commodities":
+            for w in _commodity_words(old, new):
+                (costs if w.startswith("-") else gains).append(w)
+            continue
+        if isinstance(old, int) and isinstance(new, int) and not isinstance(new, bool) and new < old and key in spent:
+            costs.append(f"{old - new} {key}")
+            continue
+        w = _words(key, old, new)
+        if w:
+            gains.append(w)
+    return ", ".join(costs), ", ".join(gains)
+
+
+_FIRST = ("Action marker", "energy", "TAU")
+
+
+def _order(key: str) -> tuple[int, str]:
+    return (_FIRST.index(key) if key in _FIRST else len(_FIRST), key)
+
+
+_RANDOM_WORDS = {"dice": "rolls the dice", "shuffle": "shuffles a deck", "draw": "a random draw follows"}
+
+
+def random_words(what: str, group: str) -> str:
+    if what == "dice" and group == "Battle":
+        return "rolls the battle dice"
+    return _RANDOM_WORDS.get(what, "a random outcome follows")
+
+
+# -- the mechanism -------------------------------------------------------------------------
+
+
+def samples(game: Any, state: Any, seat: int) -> list[Any]:
+    """The determinized copies (each action is applied to a clone of each)."""
+    return [game.determinize(state, seat, Rng.from_seed(seed)) for seed in _SEEDS[:SAMPLES]]
+
+
+def _try(game: Any, copy: Any, action: Action) -> tuple[Any, str | None]:
+    trial = copy.clone()
+    trial.rng = Tripwire()
+    try:
+        game.apply(trial, action)
+    except RandomOutcome as stop:
+        return trial, stop.what
+    return trial, None
+
+
+def effects(game: Any, name: str, copies: Sequence[Any], seat: int, actions: Sequence[Action],
+            groups: Sequence[str]) -> list[Effect]:
+    """The :class:`Effect` of each of ``seat``'s ``actions`` (their groups name the dice)."""
+    facts_of = FACTS[name]
+    base = [facts_of(game.observe(c, seat), seat) for c in copies]
+    out = []
+    for action, group in zip(actions, groups, strict=True):
+        try:
+            out.append(_effect(game, copies, base, facts_of, seat, action, group))
+        except Exception:  # the view must not fail on a presentation problem; the log says what
+            log.exception("no effect text for %s", action)
+            out.append(Effect("", "", None, False))
+    return out
+
+
+def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]],
+            facts_of: Callable[[dict[str, Any], int], tuple[Facts, set[str]]], seat: int, action: Action,
+            group: str) -> Effect:
+    results: list[Facts] = []
+    random: str | None = None
+    first: Any = None
+    for copy in copies:
+        trial, stopped = _try(game, copy, action)
+        if first is None:
+            first = None if stopped else trial
+        random = random or stopped
+        try:
+            results.append(facts_of(game.observe(trial, seat), seat)[0])
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            # A half-performed action (stopped at its first random step) may not be observable.
+            results.append(base[len(results)][0])
+    diffs = [_diff(b[0], r) for b, r in zip(base, results, strict=True)]
+    keys = set().union(*diffs)
+    same = {k for k in keys if all(d.get(k) == diffs[0].get(k) for d in diffs)}
+    hidden = same != keys
+    cost, effect = describe(game.name, base[0][0], base[0][1], results[0], same)
+    notes = [effect] if effect else []
+    follow = _follow_up(first, seat, action) if first is not None else ""
+    if follow:
+        notes.append(follow)
+    if hidden:
+        notes.append("reveals what you cannot see yet")
+    if random:
+        notes.append(random_words(random, group))
+    return Effect(cost, "; ".join(notes), random, hidden)
+
+
+def _follow_up(trial: Any, seat: int, action: Action) -> str:
+    """The route length of a move: what the engine's move decision holds after the step."""
+    if trial.is_over or not trial.stack:
+        return ""
+    d = trial.stack[-1]
+    if d.player == seat and d.kind == "move" and isinstance(d.data.get("left"), int):
+        left = d.data["left"]
+        return f"up to {plural(left, 'sector')}" if action.verb == "MOV" else f"{plural(left, 'sector')} left"
+    return ""
