@@ -115,6 +115,7 @@ def tauceti_facts(obs: dict[str, Any], seat: int) -> tuple[Facts, set[str]]:
     for h in p["holdings"]:
         held[h["token"]] = h["quantity"]
     facts["commodities"] = tuple(sorted(held.items()))
+    facts["engineered"] = tuple(sorted(_commodity(h["token"]) for h in p["holdings"] if h.get("engineered")))
     for tile, owners in obs["orbitals"].items():
         facts[f"orbital in {tile}"] = owners.count(seat)
     for tile, cubes in obs["cubes"].items():
@@ -125,6 +126,15 @@ def tauceti_facts(obs: dict[str, Any], seat: int) -> tuple[Facts, set[str]]:
     for resource, level in obs["market"].items():
         facts[f"{resource} Market level"] = level
     return facts, spent
+
+
+def _commodity(token: str) -> str:
+    from ecliptic.present.tauceti_components import content
+
+    try:
+        return content().commodity_token(token).commodity
+    except KeyError:
+        return token
 
 
 def ceres_facts(obs: dict[str, Any], seat: int) -> tuple[Facts, set[str]]:
@@ -172,6 +182,9 @@ def _commodity_words(old: Any, new: Any) -> list[str]:
     return words
 
 
+_COUNTED = ("orbital in ", "Resource cube on ")
+
+
 def _words(key: str, old: Any, new: Any) -> str:
     """One change in words (``+1 Industry skill``, ``to Tau Ceti Prime``, ``passes``)."""
     if key == "at":
@@ -180,6 +193,11 @@ def _words(key: str, old: Any, new: Any) -> str:
         return f"removes the crisis {key.removeprefix('crisis ')}" if new is None else ""
     if key.startswith("claims "):
         return f"claims Asteroid {key.removeprefix('claims ')}"
+    if key.startswith(_COUNTED) and not isinstance(new, bool) and not isinstance(old, bool):
+        d = (new or 0) - (old or 0)
+        return f"{'+' if d > 0 else ''}{d} {key} ({tile_name(key.split()[-1])})"
+    if key == "engineered":
+        return ", ".join(f"reverse engineers the {commodity_label(c)}" for c in sorted(set(new) - set(old)))
     if isinstance(new, bool) or isinstance(old, bool) or new is None or old is None or isinstance(new, str):
         if key == "passed":
             return "passes" if new else ""
@@ -212,7 +230,10 @@ def describe(game: str, before: Facts, spent: set[str], after: Facts, same_in_al
             continue
         if key == "commodities":
             for w in _commodity_words(old, new):
-                (costs if w.startswith("-") else gains).append(w)
+                if w.startswith("-"):
+                    costs.append(w[1:])
+                else:
+                    gains.append(w)
             continue
         if isinstance(old, int) and isinstance(new, int) and not isinstance(new, bool) and new < old and key in spent:
             costs.append(f"{old - new} {key}")
@@ -248,10 +269,14 @@ def samples(game: Any, state: Any, seat: int) -> list[Any]:
 
 
 def _try(game: Any, copy: Any, action: Action) -> tuple[Any, str | None]:
+    """``action`` performed on a clone of ``copy`` by its decision kind, up to its first random
+    step. The automatic steps that follow (the next seat's turn, the end of the phase) are
+    not run: they are not what the action does."""
     trial = copy.clone()
     trial.rng = Tripwire()
+    d = trial.stack[-1]
     try:
-        game.apply(trial, action)
+        game.kinds[d.kind].perform(trial, d, game._canonical(action), [])
     except RandomOutcome as stop:
         return trial, stop.what
     return trial, None
@@ -278,6 +303,7 @@ def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]]
     results: list[Facts] = []
     random: str | None = None
     first: Any = None
+    kind = copies[0].stack[-1].kind
     for copy in copies:
         trial, stopped = _try(game, copy, action)
         if first is None:
@@ -294,7 +320,7 @@ def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]]
     hidden = same != keys
     cost, effect = describe(game.name, base[0][0], base[0][1], results[0], same)
     notes = [effect] if effect else []
-    follow = _follow_up(first, seat, action) if first is not None else ""
+    follow = _follow_up(first, seat, kind, action) if first is not None else ""
     if follow:
         notes.append(follow)
     if hidden:
@@ -304,12 +330,17 @@ def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]]
     return Effect(cost, "; ".join(notes), random, hidden)
 
 
-def _follow_up(trial: Any, seat: int, action: Action) -> str:
-    """The route length of a move: what the engine's move decision holds after the step."""
+def _follow_up(trial: Any, seat: int, kind: str, action: Action) -> str:
+    """The choice the action leads the seat to (its route length for a move: what the
+    engine's move decision holds after the step)."""
     if trial.is_over or not trial.stack:
         return ""
     d = trial.stack[-1]
-    if d.player == seat and d.kind == "move" and isinstance(d.data.get("left"), int):
+    if d.player != seat:
+        return ""
+    if d.kind == "move" and isinstance(d.data.get("left"), int):
         left = d.data["left"]
         return f"up to {plural(left, 'sector')}" if action.verb == "MOV" else f"{plural(left, 'sector')} left"
+    if d.kind not in (kind, "turn"):
+        return f"then: {d.kind.replace('_', ' ')}"
     return ""

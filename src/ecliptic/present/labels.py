@@ -17,12 +17,39 @@ from ecliptic.present import ceres_components as cc
 from ecliptic.present.tauceti_components import CARD_ID, card_label, tile_name
 
 
-def tauceti_note(action: Action) -> str:
+def _crisis_note(obs: dict[str, Any], token: str) -> str:
+    """A Crisis token on the map as the table shows it: its type, the resource, the planet."""
+    for planet, crises in obs.get("planet_crises", {}).items():
+        for c in crises:
+            if c["id"] == token:
+                return f"{c['crisis_type']} crisis ({c['resource']}) on {tile_name(planet)}"
+    return ""
+
+
+def _seat_note(obs: dict[str, Any], arg: str, verb: str) -> str:
+    """The player a BATTLE is against or a TRADE-K offered to."""
+    number = arg.removeprefix("P")
+    players = obs.get("players", [])
+    if not number.isdigit() or int(number) >= len(players):
+        return ""
+    return f"{'against' if verb == 'BATTLE' else 'with'} {players[int(number)]['faction']}"
+
+
+def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
     """What a Tau Ceti action's ids stand for, when the id alone says little: a card's face, a
-    tile's name."""
+    tile's name, a Crisis token's type and planet, the player it is against."""
     notes = []
-    for arg in action.args:
-        if CARD_ID.match(arg) and arg[0] in "CSM":
+    obs = obs or {}
+    for i, arg in enumerate(action.args):
+        if arg[:1] == "X" and arg[1:].isdigit():
+            crisis = _crisis_note(obs, arg)
+            if crisis:
+                notes.append(crisis)
+        elif (action.verb == "BATTLE" and i == 1) or (action.verb == "TRADE-K" and arg[:1] == "P"):
+            seat = _seat_note(obs, arg, action.verb)
+            if seat:
+                notes.append(seat)
+        elif CARD_ID.match(arg) and arg[0] in "CSM":
             label = card_label(arg)
             if label != arg:
                 notes.append(label.removeprefix(arg + " "))
@@ -61,7 +88,7 @@ def note(game: str, obs: dict[str, Any], action: Action) -> str:
     """What ``action`` stands for, or ``""`` when its notation says it all."""
     if game == "ceres":
         return ceres_note(obs, action)
-    return tauceti_note(action)
+    return tauceti_note(action, obs)
 
 
 def label(game: str, obs: dict[str, Any], action: Action) -> str:
