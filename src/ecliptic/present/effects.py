@@ -235,8 +235,15 @@ def describe(game: str, before: Facts, spent: set[str], after: Facts, same_in_al
                 else:
                     gains.append(w)
             continue
+        worth = ""
+        if key == "GP token" and "GP on tokens" in changes and "GP on tokens" in same_in_all:
+            was, now = changes["GP on tokens"]
+            worth = f" ({abs(now - was)} GP)"
         if isinstance(old, int) and isinstance(new, int) and not isinstance(new, bool) and new < old and key in spent:
-            costs.append(f"{old - new} {key}")
+            costs.append(f"{old - new} {key}{worth}")
+            continue
+        if worth:
+            gains.append(f"+{new - old} {key}{worth}")
             continue
         w = _words(key, old, new)
         if w:
