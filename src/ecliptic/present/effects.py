@@ -12,7 +12,7 @@ the effect.
   or random draw stops the action there. What changed before it is deterministic (the energy
   and the Action marker an Exploration pays, the TAU a purchase costs) and is shown; the
   rest is said to be random ("rolls the dice"), as the undo policy would judge it.
-* **Hidden outcomes.** Two copies re-deal what the seat cannot see differently; a fact
+* **Hidden outcomes.** The copies re-deal what the seat cannot see differently; a fact
   that comes out differently in them depends on a hidden thing (the Knowledge token an
   Exploration reveals, the card a Recruit draws) and is shown only as far as the copies
   agree (``+1 card in hand``, ``+1 Knowledge token``), with a note that it is not known yet.
@@ -35,8 +35,9 @@ from ecliptic.present.tauceti_components import commodity_label, tile_name
 
 log = logging.getLogger("ecliptic.present")
 
-SAMPLES = 2
-"""Determinized copies each action is tried on (two tell a hidden outcome from a certain one)."""
+SAMPLES = 3
+"""Determinized copies each action is tried on: a fact that comes out alike in all of them is
+certain (three, so that a hidden outcome of few possibilities rarely agrees by chance)."""
 _SEEDS = (0x5EE_D001, 0x5EE_D002, 0x5EE_D003)
 
 Facts = dict[str, Any]
@@ -150,8 +151,29 @@ def ceres_facts(obs: dict[str, Any], seat: int) -> tuple[Facts, set[str]]:
     return facts, spent
 
 
-FACTS: dict[str, Callable[[dict[str, Any], int], tuple[Facts, set[str]]]] = {
-    "tauceti": tauceti_facts, "ceres": ceres_facts}
+def tauceti_state_facts(game: Any, state: Any, seat: int) -> tuple[Facts, set[str]]:
+    """:func:`tauceti_facts` of the seat's observation, from the parts of it they read only: the
+    seat's own player view (the observation's own function) and the public board counts.
+    (The whole observation of every trial was most of the cost of a view.)"""
+    from ecliptic.tauceti.observation import _player_view
+
+    part = {
+        "players": {seat: _player_view(state, seat, seat, frozenset({seat}))},
+        "orbitals": state.orbitals,
+        "cubes": state.cubes,
+        "planet_crises": {planet: [{"id": t} for t in toks] for planet, toks in state.planet_crises.items()},
+        "market": state.market,
+        "battles": state.battles,
+    }
+    return tauceti_facts(part, seat)
+
+
+def ceres_state_facts(game: Any, state: Any, seat: int) -> tuple[Facts, set[str]]:
+    return ceres_facts(game.observe(state, seat), seat)
+
+
+FACTS: dict[str, Callable[[Any, Any, int], tuple[Facts, set[str]]]] = {
+    "tauceti": tauceti_state_facts, "ceres": ceres_state_facts}
 
 
 def _diff(before: Facts, after: Facts) -> dict[str, tuple[Any, Any]]:
@@ -293,7 +315,7 @@ def effects(game: Any, name: str, copies: Sequence[Any], seat: int, actions: Seq
             groups: Sequence[str]) -> list[Effect]:
     """The :class:`Effect` of each of ``seat``'s ``actions`` (their groups name the dice)."""
     facts_of = FACTS[name]
-    base = [facts_of(game.observe(c, seat), seat) for c in copies]
+    base = [facts_of(game, c, seat) for c in copies]
     out = []
     for action, group in zip(actions, groups, strict=True):
         try:
@@ -305,7 +327,7 @@ def effects(game: Any, name: str, copies: Sequence[Any], seat: int, actions: Seq
 
 
 def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]],
-            facts_of: Callable[[dict[str, Any], int], tuple[Facts, set[str]]], seat: int, action: Action,
+            facts_of: Callable[[Any, Any, int], tuple[Facts, set[str]]], seat: int, action: Action,
             group: str) -> Effect:
     results: list[Facts] = []
     random: str | None = None
@@ -317,7 +339,7 @@ def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]]
             first = None if stopped else trial
         random = random or stopped
         try:
-            results.append(facts_of(game.observe(trial, seat), seat)[0])
+            results.append(facts_of(game, trial, seat)[0])
         except (KeyError, IndexError, TypeError, ValueError, AttributeError):
             # A half-performed action (stopped at its first random step) may not be observable.
             results.append(base[len(results)][0])
