@@ -378,3 +378,16 @@ def test_the_ceres_server_view_has_the_banner(tmp_path: Any) -> None:
         view = c.get(f"/api/games/{created['id']}").json()
         assert "reconstruction" in view["present"]["banner"]
         assert view["present"]["names"] and view["present"]["prices"] is None
+
+
+def test_every_rule_id_the_texts_quote_is_a_rule_of_the_coverage_list() -> None:
+    from pathlib import Path
+
+    import ecliptic.present as package
+
+    known = set(re.findall(r"\| ((?:TC|CC|CR)-[A-Z0-9]+-\d+) \|",
+                           (Path(__file__).parent.parent / "docs" / "rules-coverage.md").read_text()))
+    quoted: set[str] = set()
+    for module in Path(package.__file__).parent.glob("*.py"):
+        quoted |= set(re.findall(r"\b(?:TC|CC|CR)-[A-Z0-9]+-\d+\b", module.read_text()))
+    assert quoted and quoted <= known, sorted(quoted - known)

@@ -45,27 +45,31 @@ class Presented:
                 "effect": self.effect, "targets": self.targets, "select": self.select, "help": self.help}
 
 
-def actions(game: Any, state: Any, seat: int, obs: dict[str, Any], legal: Sequence[Action]) -> list[Presented]:
-    """The seat's legal actions (its own decision), presented, in the given order."""
+def actions(game: Any, state: Any, seat: int, obs: dict[str, Any], legal: Sequence[Action],
+            copies: Sequence[Any] | None = None) -> list[Presented]:
+    """The seat's legal actions (its own decision), presented, in the given order. ``copies``
+    are the determinized copies to try them on (:func:`ecliptic.present.effects.samples`)."""
     if not legal:
         return []
     name = game.name
     kind = state.stack[-1].kind
     groups = [group(name, kind, a) for a in legal]
-    told = effects(game, name, samples(game, state, seat), seat, legal, groups)
+    told = effects(game, name, copies or samples(game, state, seat), seat, legal, groups)
     return [Presented(a, label(name, obs, a), g, e.cost, e.effect, targets(name, obs, seat, a), select(name, a),
                       action_help(name, a))
             for a, g, e in zip(legal, groups, told, strict=True)]
 
 
-def refusals(game: Any, state: Any, seat: int, obs: dict[str, Any], legal: Sequence[Action]) -> list[dict[str, Any]]:
-    """The not-legal candidates of ``seat``'s decision, with the rule and the reason."""
+def refusals(game: Any, copy: Any, seat: int, obs: dict[str, Any], legal: Sequence[Action]) -> list[dict[str, Any]]:
+    """The not-legal candidates of ``seat``'s decision, with the rule and the reason. They are
+    judged on ``copy``, a determinized copy of the state (its legal actions are the true
+    state's), so that no reason can depend on what the seat does not see."""
     name = game.name
-    kind = state.stack[-1].kind
+    kind = copy.stack[-1].kind
     seen = strings(obs)
     return [{"notation": str(a), "label": label(name, obs, a), "group": group(name, kind, a),
              "targets": targets(name, obs, seat, a), "rule": rule, "reason": reason}
-            for a, rule, reason in refused(game, state, seen, set(legal))]
+            for a, rule, reason in refused(game, copy, seen, set(legal))]
 
 
 def block(game: Any, state: Any, seat: int | None, obs: dict[str, Any],
@@ -92,7 +96,8 @@ def present(game: Any, state: Any, seat: int | None, obs: dict[str, Any]) -> dic
     refused_rows: list[dict[str, Any]] = []
     if seat is not None and not state.is_over and state.current_player == seat:
         legal = game.legal_actions(state)
-        legal_rows = [p.to_json() for p in actions(game, state, seat, obs, legal)]
-        refused_rows = refusals(game, state, seat, obs, legal)
+        copies = samples(game, state, seat)
+        legal_rows = [p.to_json() for p in actions(game, state, seat, obs, legal, copies)]
+        refused_rows = refusals(game, copies[0], seat, obs, legal)
     return {"legal_actions": legal_rows, "refused": refused_rows,
             "present": block(game, state, seat, obs, [*legal_rows, *refused_rows])}
