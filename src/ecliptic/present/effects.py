@@ -85,10 +85,6 @@ class Effect:
 
 # -- a seat's facts, read off its observation -----------------------------------------------
 
-_SPENT = "spent"
-"""A fact that is a cost when it goes down."""
-
-
 def tauceti_facts(obs: dict[str, Any], seat: int) -> tuple[Facts, set[str]]:
     """The acting seat's countable and named facts, and which of them are spent."""
     p = obs["players"][seat]
@@ -232,7 +228,7 @@ def _words(key: str, old: Any, new: Any) -> str:
     return ""
 
 
-def describe(game: str, before: Facts, spent: set[str], after: Facts, same_in_all: set[str]) -> tuple[str, str]:
+def describe(before: Facts, spent: set[str], after: Facts, same_in_all: set[str]) -> tuple[str, str]:
     """The cost and the effect, from the facts before and after (only the keys in
     ``same_in_all`` are certain; the others came out differently in the copies)."""
     costs: list[str] = []
@@ -347,7 +343,7 @@ def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]]
     keys = set().union(*diffs)
     same = {k for k in keys if all(d.get(k) == diffs[0].get(k) for d in diffs)}
     hidden = same != keys
-    cost, effect = describe(game.name, base[0][0], base[0][1], results[0], same)
+    cost, effect = describe(base[0][0], base[0][1], results[0], same)
     notes = [effect] if effect else []
     follow = _follow_up(first, seat, kind, action) if first is not None else ""
     if follow:
