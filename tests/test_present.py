@@ -164,7 +164,7 @@ def test_resolve_names_its_crisis_token_by_type_resource_and_planet() -> None:
     obs = TC.observe(state, XUNON)
     out = present(TC, state, XUNON, obs)
     row = next(r for r in out["legal_actions"] if r["notation"] == "RESOLVE X06 K3")
-    assert row["label"] == "RESOLVE X06 K3 (Chemical crisis (Industry) on Azar)"
+    assert row["label"] == "RESOLVE X06 K3 (Chemical crisis (Industry) on Azar, with 3 Knowledge tokens)"
     assert row["group"] == "Crisis" and row["targets"] == ["crisis:X06"]
     assert row["cost"] == "3 Chemical Knowledge"
     assert "removes the crisis X06" in row["effect"] and "+1 GP token" in row["effect"]

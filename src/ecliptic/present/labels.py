@@ -15,6 +15,7 @@ from typing import Any
 from ecliptic.engine.actions import Action
 from ecliptic.present import ceres_components as cc
 from ecliptic.present.tauceti_components import CARD_ID, card_label, tile_name
+from ecliptic.tauceti.actions.minor import DEPOT, K3
 
 
 def _crisis_note(obs: dict[str, Any], token: str) -> str:
@@ -49,6 +50,10 @@ def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
             seat = _seat_note(obs, arg, action.verb)
             if seat:
                 notes.append(seat)
+        elif action.verb == "RESOLVE" and arg == K3:
+            notes.append("with 3 Knowledge tokens")
+        elif action.verb == "TRADE-K" and arg == DEPOT:
+            notes.append("with the Galactic Depot")
         elif CARD_ID.match(arg) and arg[0] in "CSM":
             label = card_label(arg)
             if label != arg:
