@@ -122,6 +122,8 @@ def tauceti_facts(obs: dict[str, Any], seat: int) -> tuple[Facts, set[str]]:
             facts[f"crisis {c['id']}"] = planet
     for resource, level in obs["market"].items():
         facts[f"{resource} Market level"] = level
+    if "shielded" in obs:
+        facts["shielded"] = obs["shielded"]
     return facts, spent
 
 
@@ -153,7 +155,7 @@ def tauceti_state_facts(game: Any, state: Any, seat: int) -> tuple[Facts, set[st
     (The whole observation of every trial was most of the cost of a view.)"""
     from ecliptic.tauceti.observation import _player_view
 
-    part = {
+    part: dict[str, Any] = {
         "players": {seat: _player_view(state, seat, seat, frozenset({seat}))},
         "orbitals": state.orbitals,
         "cubes": state.cubes,
@@ -161,6 +163,8 @@ def tauceti_state_facts(game: Any, state: Any, seat: int) -> tuple[Facts, set[st
         "market": state.market,
         "battles": state.battles,
     }
+    if state.battle is not None and str(seat) in state.battle.shields:
+        part["shielded"] = tuple(state.battle.shields[str(seat)])
     return tauceti_facts(part, seat)
 
 
@@ -214,6 +218,10 @@ def _words(key: str, old: Any, new: Any) -> str:
     if key.startswith(_COUNTED) and not isinstance(new, bool) and not isinstance(old, bool):
         d = (new or 0) - (old or 0)
         return f"{'+' if d > 0 else ''}{d} {key} ({tile_name(key.split()[-1])})"
+    if key == "shielded":
+        return f"shields {', '.join(new) or 'no system'}"
+    if key == "battle in":
+        return f"Battle token in {tile_name(new)}" if new else ""
     if key == "engineered":
         return ", ".join(f"reverse engineers the {commodity_label(c)}" for c in sorted(set(new) - set(old)))
     if isinstance(new, bool) or isinstance(old, bool) or new is None or old is None or isinstance(new, str):
