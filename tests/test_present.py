@@ -13,6 +13,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ecliptic.ceres.game import Ceres
 from ecliptic.engine.actions import Action
@@ -391,3 +393,32 @@ def test_every_rule_id_the_texts_quote_is_a_rule_of_the_coverage_list() -> None:
     for module in Path(package.__file__).parent.glob("*.py"):
         quoted |= set(re.findall(r"\b(?:TC|CC|CR)-[A-Z0-9]+-\d+\b", module.read_text()))
     assert quoted and quoted <= known, sorted(quoted - known)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), game_name=st.sampled_from(["tauceti", "ceres"]))
+def test_a_certain_cost_and_effect_is_what_the_true_state_would_show(seed: int, game_name: str) -> None:
+    """At positions of a random game, every action the presentation calls certain (no random
+    step, nothing hidden) reads the same when it is tried on the true state itself: the texts
+    are the engine's change, not a guess of the re-dealt copies."""
+    game = TC if game_name == "tauceti" else CERES
+    config = {"players": 3} if game is TC else {"players": 3, "expansions": ["comets"]}
+    state = game.new_game(config, seed)
+    rng = random.Random(seed)
+    compared = 0
+    for step in range(400):
+        if state.is_over:
+            break
+        if step % 20 == 0:
+            seat = state.current_player
+            legal = game.legal_actions(state)
+            groups = [group(game.name, state.decision.kind, a) for a in legal]
+            guessed = effects_module.effects(game, game.name, effects_module.samples(game, state, seat), seat,
+                                             legal, groups)
+            true = effects_module.effects(game, game.name, [state], seat, legal, groups)
+            for action, g, t in zip(legal, guessed, true, strict=True):
+                if g.random is None and not g.hidden:
+                    assert (g.cost, g.effect) == (t.cost, t.effect), action
+                    compared += 1
+        game.apply(state, rng.choice(game.legal_actions(state)))
+    assert compared
