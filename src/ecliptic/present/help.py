@@ -1,5 +1,6 @@
-"""The tooltip of an action: what its verb does, with the rule id that says so, and the text
-of the card or token it names."""
+"""The tooltip of an action: what its verb does, with the rule id that says so, and the names
+of the components it names (their texts are in the view's ``present.names`` once, not
+repeated in every action that names them)."""
 
 from __future__ import annotations
 
@@ -78,8 +79,7 @@ def action_help(game: str, action: Action) -> str:
     found = verb_help(game, action.verb)
     if found is not None:
         parts.append(f"{found[0]} ({found[1]}).")
-    for arg in action.args:
-        named = name_of(game, arg)
-        if named is not None:
-            parts.append(f"{named[0]}: {named[1]}")
+    named = [f"{arg}: {found[0]}" for arg in action.args if (found := name_of(game, arg)) is not None]
+    if named:
+        parts.append("; ".join(named) + ".")
     return " ".join(parts)
