@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ecliptic.ceres import belt
 from ecliptic.ceres.game import Ceres
 from ecliptic.engine.actions import Action
 from ecliptic.engine.rng import Rng
@@ -239,13 +240,17 @@ def test_ceres_shows_the_reconstruction_banner_and_launch_costs() -> None:
     seat = state.current_player
     out = present(CERES, state, seat, CERES.observe(state, seat))
     assert "reconstruction" in out["present"]["banner"]
-    for row in out["legal_actions"]:
-        if row["notation"].startswith("LAUNCH A"):
-            after = state.clone()
-            CERES.apply(after, row["notation"])
-            assert row["targets"] == [f"asteroid:{row['notation'].split()[1]}"]
-            assert "1 Mining Probe" in row["cost"]
-            assert f"claims Asteroid {row['notation'].split()[1]}" in row["effect"]
+    launches = [r for r in out["legal_actions"] if r["notation"].startswith("LAUNCH A")]
+    assert any("Ice" in state.content.asteroid(r["notation"].split()[1]).resources for r in launches)
+    for row in launches:
+        asteroid = row["notation"].split()[1]
+        a = state.content.asteroid(asteroid)
+        # The Ice paid and the Ice the Asteroid gives are shown apart, not as their net change.
+        assert row["cost"] == f"{belt.launch_cost(state, a.ring)} Ice, 1 Mining Probe"
+        if a.resources.get("Ice"):
+            assert f"+{a.resources['Ice']} Ice" in row["effect"]
+        assert row["targets"] == [f"asteroid:{asteroid}"]
+        assert f"claims Asteroid {asteroid}" in row["effect"]
 
 
 # -- one text for the terminal and the browser ------------------------------------------------------

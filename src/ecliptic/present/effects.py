@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, NoReturn
 
 from ecliptic.engine.actions import Action
@@ -168,6 +169,55 @@ def tauceti_state_facts(game: Any, state: Any, seat: int) -> tuple[Facts, set[st
     return tauceti_facts(part, seat)
 
 
+def tauceti_spendable(state: Any, seat: int) -> dict[str, int]:
+    """The spent facts of :func:`tauceti_facts`, read cheaply: taken after every event of a trial."""
+    p = state.players[seat]
+    out = {"TAU": p.tau, "energy": p.energy, "materials": p.materials,
+           "Action marker": -(p.markers_used + p.markers_lost), "card in hand": len(p.hand),
+           "GP token": len(p.gp_tokens)}
+    for k, n in p.knowledge.items():
+        out[f"{k} Knowledge"] = n
+    out["Knowledge token"] = sum(p.knowledge.values())
+    return out
+
+
+def ceres_spendable(state: Any, seat: int) -> dict[str, int]:
+    p = state.players[seat]
+    out = dict(p.resources)
+    out["Mining Probe"] = p.probes
+    return out
+
+
+SPENDABLE: dict[str, Callable[[Any, int], dict[str, int]]] = {
+    "tauceti": tauceti_spendable, "ceres": ceres_spendable}
+
+
+class _Recorder(list[Any]):
+    """The events list a trial is performed with: the spent facts are read again after every
+    event, so that a payment and a gain of the same resource (a Launch pays Ice and the
+    Asteroid gives Ice) are shown as what they are, not as their net change."""
+
+    def __init__(self, read: Callable[[], dict[str, int]]) -> None:
+        super().__init__()
+        self.read = read
+        self.points = [read()]
+
+    def append(self, event: Any) -> None:
+        super().append(event)
+        self.points.append(self.read())
+
+    def flows(self) -> dict[str, tuple[int, int]]:
+        """``{fact: (spent, gained)}`` over the trial, for every fact read."""
+        self.points.append(self.read())
+        out: dict[str, tuple[int, int]] = {}
+        for key in self.points[0]:
+            values = [p.get(key, 0) for p in self.points]
+            spent = sum(max(0, a - b) for a, b in pairwise(values))
+            gained = sum(max(0, b - a) for a, b in pairwise(values))
+            out[key] = (spent, gained)
+        return out
+
+
 def ceres_state_facts(game: Any, state: Any, seat: int) -> tuple[Facts, set[str]]:
     return ceres_facts(game.observe(state, seat), seat)
 
@@ -236,18 +286,26 @@ def _words(key: str, old: Any, new: Any) -> str:
     return ""
 
 
-def describe(before: Facts, spent: set[str], after: Facts, same_in_all: set[str]) -> tuple[str, str]:
-    """The cost and the effect, from the facts before and after (only the keys in
-    ``same_in_all`` are certain; the others came out differently in the copies)."""
+@dataclass(frozen=True)
+class Flow:
+    """What a trial paid of a spent fact and what it gained of it."""
+
+    spent: int
+    gained: int
+
+
+def describe(changes: dict[str, Any], same_in_all: set[str]) -> tuple[str, str]:
+    """The cost and the effect, from the changes of the facts (``(old, new)``, or a
+    :class:`Flow` for a spent fact); only the keys in ``same_in_all`` are certain, the others
+    came out differently in the copies."""
     costs: list[str] = []
     gains: list[str] = []
-    changes = _diff(before, after)
     # The total of Knowledge tokens stands in for the types when the types are not certain.
     types_known = all(k in same_in_all for k in changes if k.endswith(" Knowledge"))
     for key in sorted(changes, key=_order):
         if key not in same_in_all:
             continue
-        old, new = changes[key]
+        change = changes[key]
         if key == "Knowledge token" and types_known:
             continue
         if key.endswith(" Knowledge") and not types_known:
@@ -255,23 +313,23 @@ def describe(before: Facts, spent: set[str], after: Facts, same_in_all: set[str]
         if key == "GP on tokens" and "GP token" in changes:
             continue
         if key == "commodities":
-            for w in _commodity_words(old, new):
+            for w in _commodity_words(*change):
                 if w.startswith("-"):
                     costs.append(w[1:])
                 else:
                     gains.append(w)
             continue
-        worth = ""
-        if key == "GP token" and "GP on tokens" in changes and "GP on tokens" in same_in_all:
-            was, now = changes["GP on tokens"]
-            worth = f" ({abs(now - was)} GP)"
-        if isinstance(old, int) and isinstance(new, int) and not isinstance(new, bool) and new < old and key in spent:
-            costs.append(f"{old - new} {key}{worth}")
+        if isinstance(change, Flow):
+            worth = ""
+            if key == "GP token" and "GP on tokens" in changes and "GP on tokens" in same_in_all:
+                was, now = changes["GP on tokens"]
+                worth = f" ({abs(now - was)} GP)"
+            if change.spent:
+                costs.append(f"{change.spent} {key}{worth}")
+            if change.gained:
+                gains.append(f"+{change.gained} {key}{worth}")
             continue
-        if worth:
-            gains.append(f"+{new - old} {key}{worth}")
-            continue
-        w = _words(key, old, new)
+        w = _words(key, *change)
         if w:
             gains.append(w)
     return ", ".join(costs), ", ".join(gains)
@@ -301,18 +359,21 @@ def samples(game: Any, state: Any, seat: int) -> list[Any]:
     return [game.determinize(state, seat, Rng.from_seed(seed)) for seed in _SEEDS[:SAMPLES]]
 
 
-def _try(game: Any, copy: Any, action: Action) -> tuple[Any, str | None]:
+def _try(game: Any, copy: Any, seat: int, action: Action) -> tuple[Any, str | None, dict[str, tuple[int, int]]]:
     """``action`` performed on a clone of ``copy`` by its decision kind, up to its first random
-    step. The automatic steps that follow (the next seat's turn, the end of the phase) are
-    not run: they are not what the action does."""
+    step, and the seat's spent facts' flows. The automatic steps that follow (the next seat's
+    turn, the end of the phase) are not run: they are not what the action does."""
     trial = copy.clone()
     trial.rng = Tripwire()
     d = trial.stack[-1]
+    read = SPENDABLE[game.name]
+    told = _Recorder(lambda: read(trial, seat))
+    stopped = None
     try:
-        game.kinds[d.kind].perform(trial, d, game._canonical(action), [])
+        game.kinds[d.kind].perform(trial, d, game._canonical(action), told)
     except RandomOutcome as stop:
-        return trial, stop.what
-    return trial, None
+        stopped = stop.what
+    return trial, stopped, told.flows()
 
 
 def effects(game: Any, name: str, copies: Sequence[Any], seat: int, actions: Sequence[Action],
@@ -333,25 +394,30 @@ def effects(game: Any, name: str, copies: Sequence[Any], seat: int, actions: Seq
 def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]],
             facts_of: Callable[[Any, Any, int], tuple[Facts, set[str]]], seat: int, action: Action,
             group: str) -> Effect:
-    results: list[Facts] = []
     random: str | None = None
     first: Any = None
     kind = copies[0].stack[-1].kind
-    for copy in copies:
-        trial, stopped = _try(game, copy, action)
+    diffs: list[dict[str, Any]] = []
+    for i, copy in enumerate(copies):
+        trial, stopped, flows = _try(game, copy, seat, action)
         if first is None:
             first = None if stopped else trial
         random = random or stopped
         try:
-            results.append(facts_of(game, trial, seat)[0])
+            after = facts_of(game, trial, seat)[0]
         except (KeyError, IndexError, TypeError, ValueError, AttributeError):
             # A half-performed action (stopped at its first random step) may not be observable.
-            results.append(base[len(results)][0])
-    diffs = [_diff(b[0], r) for b, r in zip(base, results, strict=True)]
+            after = base[i][0]
+        diff: dict[str, Any] = _diff(base[i][0], after)
+        for key, (paid, gained) in flows.items():  # spent facts: what was paid and what was gained
+            diff.pop(key, None)
+            if paid or gained:
+                diff[key] = Flow(paid, gained)
+        diffs.append(diff)
     keys = set().union(*diffs)
     same = {k for k in keys if all(d.get(k) == diffs[0].get(k) for d in diffs)}
     hidden = same != keys
-    cost, effect = describe(base[0][0], base[0][1], results[0], same)
+    cost, effect = describe(diffs[0], same)
     notes = [effect] if effect else []
     follow = _follow_up(first, seat, kind, action) if first is not None else ""
     if follow:
