@@ -9,7 +9,6 @@ ask :func:`note`, so the two front ends never describe an action differently.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from ecliptic.engine.actions import Action
@@ -99,8 +98,3 @@ def note(game: str, obs: dict[str, Any], action: Action) -> str:
 def label(game: str, obs: dict[str, Any], action: Action) -> str:
     text = note(game, obs, action)
     return f"{action} ({text})" if text else str(action)
-
-
-def labelled(game: str, obs: dict[str, Any], actions: Sequence[Action]) -> list[tuple[Action, str]]:
-    """Each action with its label, in the given (the engine's sorted) order."""
-    return [(a, label(game, obs, a)) for a in actions]
