@@ -342,13 +342,18 @@ def _order(key: str) -> tuple[int, str]:
     return (_FIRST.index(key) if key in _FIRST else len(_FIRST), key)
 
 
-_RANDOM_WORDS = {"dice": "rolls the dice", "shuffle": "shuffles a deck", "draw": "a random draw follows"}
+_RANDOM_WORDS = {"dice": ("rolls the dice", "may roll the dice"),
+                 "shuffle": ("shuffles a deck", "may shuffle a deck"),
+                 "draw": ("a random draw follows", "a random draw may follow")}
 
 
-def random_words(what: str, group: str) -> str:
+def random_words(what: str, group: str, always: bool = True) -> str:
+    """The random step in words; ``always`` is false when only some copies reached it (it
+    hangs on something hidden, such as the Outer Limit tile a move draws)."""
     if what == "dice" and group == "Battle":
-        return "rolls the battle dice"
-    return _RANDOM_WORDS.get(what, "a random outcome follows")
+        return "rolls the battle dice" if always else "may roll the battle dice"
+    certain, maybe = _RANDOM_WORDS.get(what, ("a random outcome follows", "a random outcome may follow"))
+    return certain if always else maybe
 
 
 # -- the mechanism -------------------------------------------------------------------------
@@ -395,6 +400,7 @@ def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]]
             facts_of: Callable[[Any, Any, int], tuple[Facts, set[str]]], seat: int, action: Action,
             group: str) -> Effect:
     random: str | None = None
+    stops = 0
     first: Any = None
     kind = copies[0].stack[-1].kind
     diffs: list[dict[str, Any]] = []
@@ -403,6 +409,7 @@ def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]]
         if first is None:
             first = None if stopped else trial
         random = random or stopped
+        stops += stopped is not None
         try:
             after = facts_of(game, trial, seat)[0]
         except (KeyError, IndexError, TypeError, ValueError, AttributeError):
@@ -425,7 +432,7 @@ def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]]
     if hidden:
         notes.append("reveals what you cannot see yet")
     if random:
-        notes.append(random_words(random, group))
+        notes.append(random_words(random, group, always=stops == len(copies)))
     return Effect(cost, "; ".join(notes), random, hidden)
 
 
