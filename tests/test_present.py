@@ -365,7 +365,8 @@ def test_the_server_view_carries_the_presentation_for_the_deciding_seat_only(tmp
             assert view["legal_actions"] == [] and view["refused"] == []
         assert spectator["present"]["prices"] is None and mine["present"]["prices"] is not None
         assert mine["present"]["decision"].startswith("Your turn")
-        assert theirs["present"]["decision"].startswith("Waiting for")
+        faction = mine["view"]["players"][seat]["faction"]
+        assert theirs["present"]["decision"] == f"Waiting for {faction} (seat {seat}) to decide their turn."
         assert [s["seat"] for s in mine["present"]["score"]] == [0, 1]
         assert mine["present"]["banner"] is None
         # After an action every viewer's view is made again for the new position.
@@ -385,6 +386,13 @@ def test_the_ceres_server_view_has_the_banner(tmp_path: Any) -> None:
         view = c.get(f"/api/games/{created['id']}").json()
         assert "reconstruction" in view["present"]["banner"]
         assert view["present"]["names"] and view["present"]["prices"] is None
+
+
+@pytest.mark.parametrize("game", [TC, CERES], ids=["tauceti", "ceres"])
+def test_every_decision_kind_is_put_in_words_for_the_seats_that_wait(game: Any) -> None:
+    from ecliptic.present.decision import WAITING_WORDS
+
+    assert set(game.kinds) <= set(WAITING_WORDS)
 
 
 def test_every_rule_id_the_texts_quote_is_a_rule_of_the_coverage_list() -> None:

@@ -72,6 +72,19 @@ def ceres_prompt(obs: Obs) -> str:
     return f"Decision: {kind.replace('_', ' ')}."
 
 
+WAITING_WORDS = {
+    "turn": "their turn", "place_tile": "where to place a tile", "enlighten": "which cards to play face down",
+    "reroll": "whether to re-roll a skill check", "damage": "where damage goes", "move": "where to move",
+    "claim": "where to put their Claim token", "keep_specialist": "which Specialist to keep",
+    "keep_mission": "which mission to keep", "trade_offer": "a Knowledge trade offered to them",
+    "sell": "what to sell", "repair": "what to repair", "virus": "where the virus crystal goes",
+    "battle_prepare": "the Specialists for the battle", "battle_shield": "their shields", "battle_attack": "the attack",
+    "battle_takeover": "what to take over", "battle_steal": "what to steal",
+    "comet_probe": "whether their probe stays on the Comet", "tail": "which Tail token to take",
+}
+"""What another seat is deciding, in words (a decision kind not listed is named as it is)."""
+
+
 def seat_name(game: str, obs: Obs, seat: int) -> str:
     p = obs["players"][seat]
     return str(p["name"]) if game == "ceres" else f"{p['faction']} (seat {seat})"
@@ -83,7 +96,8 @@ def decision_text(game: str, obs: Obs, seat: int | None) -> str:
     if d is None:
         return "The game is over."
     if seat is None or d["player"] != seat:
-        return f"Waiting for {seat_name(game, obs, d['player'])}: {d['kind'].replace('_', ' ')}."
+        what = WAITING_WORDS.get(d["kind"], d["kind"].replace("_", " "))
+        return f"Waiting for {seat_name(game, obs, d['player'])} to decide {what}."
     if game == "ceres":
         return ceres_prompt(obs)
     text, details = tauceti_prompt(obs, seat)
