@@ -17,8 +17,9 @@ from ecliptic.ceres.content import TAIL_TYPES, Content, default_content
 Obs = dict[str, Any]
 
 TAIL_LABELS = {"Coma": "Coma", "Ion": "Ion", "Dust": "Dust Tail"}
-BANNER = ("Ceres' own rulebook is not available: the host game is a reconstruction (rule ids CR-…), "
-          "the Comets expansion follows its rulebook (CC-…); see docs/ceres.md.")
+BANNER = ("Ceres' base rules are not public: the Comets expansion is played as its rulebook is written "
+          "(rule ids CC-…), on a host game that is a reconstruction, not base Ceres (rule ids CR-…; "
+          "docs/ceres.md).")
 
 
 def content() -> Content:
