@@ -4,9 +4,12 @@ No rule is written here. Each action is applied to copies of ``determinize(state
 (never the true state: its generator would foretell dice and draws) and the acting seat's
 public facts (TAU, energy, materials, Action markers, Knowledge, skills, systems, holdings,
 cards in hand, GP tokens, orbitals, cubes, position; Ceres' Resources, probes, VP) are
-compared before and after, as that seat's observation shows them. A fact that went down
-and is spent (TAU, energy, a Knowledge token, an Action marker...) is a cost, the rest is
-the effect.
+compared before and after, as that seat's observation shows them. What a spent fact (TAU,
+energy, a Knowledge token, an Action marker, Ice...) lost is a cost, the rest is the effect;
+the spent facts are read after every event the engine emits, so a payment and a gain of the
+same thing (a Launch pays Ice, the Asteroid gives Ice) show apart. Only the action's own
+decision kind performs it: the automatic steps after it (the next seat, the end of the
+phase) are not what it does.
 
 * **Random outcomes.** The copies' generator is a :class:`Tripwire`: the first die, shuffle
   or random draw stops the action there. What changed before it is deterministic (the energy
