@@ -20,6 +20,7 @@ from ecliptic.bots.base import BotSpecError
 from ecliptic.ceres.game import Ceres
 from ecliptic.engine.errors import SaveFileError
 from ecliptic.engine.record import GameRecord, replay, state_digest
+from ecliptic.present.view import actions as present_actions
 from ecliptic.ui import ceres_terminal as ct
 
 GAME = Ceres()
@@ -360,6 +361,6 @@ def test_the_board_is_the_same_whatever_the_hidden_cards_are() -> None:
         obs = GAME.observe(st, 0)
         con.print(ct.render_board(obs, 0))
         con.print(ct.describe_decision(obs, 0))
-        con.print(ct.action_menu(obs, GAME.legal_actions(st)))
+        con.print(ct.action_menu(present_actions(GAME, st, 0, obs, GAME.legal_actions(st))))
         shown.append(out.getvalue())
     assert shown[0] == shown[1]

@@ -32,6 +32,7 @@ from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.wording import plural
 from ecliptic.games import GAME_NAMES, get_game, points_name
+from ecliptic.present.view import actions as present_actions
 from ecliptic.sim.simulate import SimulationError, SimulationSummary, all_cores
 from ecliptic.sim.simulate import simulate as run_simulation
 from ecliptic.tauceti.battle import canonical_shields
@@ -117,7 +118,7 @@ class PlaySession(Session):
         return terminal.describe_decision(obs, self.human)
 
     def render_menu(self, obs: dict[str, Any], actions: list[Action]) -> RenderableType:
-        return terminal.action_menu(actions)
+        return terminal.action_menu(present_actions(self.game, self.state, self.human, obs, actions))
 
     def render_final(self, obs: dict[str, Any]) -> RenderableType:
         return terminal.render_final(obs)

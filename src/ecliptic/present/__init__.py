@@ -1,1 +1,3 @@
-"""What a person reads: action labels (the terminal game and the web client share them)."""
+"""What a person reads beside the observation: action labels, groups, costs and effects, click
+targets, refusals, component names, the running score, prices and the decision in words. The
+terminal game and the server's view share it (docs/present.md); no rule is written here."""

@@ -2,35 +2,99 @@
 
 The label is the action's notation followed by what its ids stand for, read off the printed
 components and the seat's observation (a card's face, a tile's name, the Asteroid a LAUNCH
-reaches and the Ice it costs): ``GO 05 (Tau Ceti Prime)``. The notes are the terminal
-menu's own (:func:`ecliptic.ui.terminal.annotate`, :func:`ecliptic.ui.ceres_terminal.annotate`),
-so the two front ends never describe an action differently.
+reaches and the Ice it costs): ``GO 05 (Tau Ceti Prime)``. The terminal menus
+(:mod:`ecliptic.ui.terminal`, :mod:`ecliptic.ui.ceres_terminal`) and the server's view both
+ask :func:`note`, so the two front ends never describe an action differently.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from ecliptic.engine.actions import Action
+from ecliptic.present import ceres_components as cc
+from ecliptic.present.tauceti_components import CARD_ID, card_label, tile_name
+from ecliptic.tauceti.actions.minor import DEPOT, K3
+
+
+def _crisis_note(obs: dict[str, Any], token: str) -> str:
+    """A Crisis token on the map as the table shows it: its type, the resource, the planet."""
+    for planet, crises in obs.get("planet_crises", {}).items():
+        for c in crises:
+            if c["id"] == token:
+                return f"{c['crisis_type']} crisis ({c['resource']}) on {tile_name(planet)}"
+    return ""
+
+
+def _seat_note(obs: dict[str, Any], arg: str, verb: str) -> str:
+    """The player a BATTLE is against or a TRADE-K offered to."""
+    number = arg.removeprefix("P")
+    players = obs.get("players", [])
+    if not number.isdigit() or int(number) >= len(players):
+        return ""
+    return f"{'against' if verb == 'BATTLE' else 'with'} {players[int(number)]['faction']}"
+
+
+def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
+    """What a Tau Ceti action's ids stand for, when the id alone says little: a card's face, a
+    tile's name, a Crisis token's type and planet, the player it is against."""
+    notes = []
+    obs = obs or {}
+    for i, arg in enumerate(action.args):
+        if arg[:1] == "X" and arg[1:].isdigit():
+            crisis = _crisis_note(obs, arg)
+            if crisis:
+                notes.append(crisis)
+        elif (action.verb == "BATTLE" and i == 1) or (action.verb == "TRADE-K" and arg[:1] == "P"):
+            seat = _seat_note(obs, arg, action.verb)
+            if seat:
+                notes.append(seat)
+        elif action.verb == "RESOLVE" and arg == K3:
+            notes.append("with 3 Knowledge tokens")
+        elif action.verb == "TRADE-K" and arg == DEPOT:
+            notes.append("with the Galactic Depot")
+        elif CARD_ID.match(arg) and arg[0] in "CSM":
+            label = card_label(arg)
+            if label != arg:
+                notes.append(label.removeprefix(arg + " "))
+        else:
+            name = tile_name(arg)
+            if name not in (arg, f"Sector {arg}") and name.upper() != arg:
+                notes.append(name)
+    return ", ".join(notes)
+
+
+def ceres_note(obs: dict[str, Any], action: Action) -> str:
+    """What a Ceres action would give, read off the printed components: the Asteroid's face and
+    the Ice it costs, the Comet's place, the Tail token (and Nucleus table) a TAIL takes."""
+    if action.verb == "PASS":
+        return "no more turns this round"
+    if action.verb == "STAY":
+        return "take a Tail token"
+    if not action.args:
+        return ""
+    arg = action.args[0]
+    if action.verb in ("LAUNCH", "JUMP") and arg in obs["belt"]:
+        where = obs["belt"][arg]
+        cost = f" · pay {cc.launch_cost(where['ring'])} Ice" if action.verb == "LAUNCH" else ""
+        return f"{where['ring']} Z{where['zone']} · {cc.asteroid_label(arg)}{cost}"
+    if action.verb == "LAUNCH":
+        c = cc.comet(obs, arg)
+        if c is None or c["ring"] is None:
+            return ""
+        return f"Comet {c['kind']}, {c['ring']} Z{c['zone']} · pay {cc.launch_cost(c['ring'])} Ice"
+    if action.verb == "TAIL" and obs["decision"] and arg in ("1", "2", "3"):
+        return cc.tail_note(obs, int(arg) - 1)
+    return ""
 
 
 def note(game: str, obs: dict[str, Any], action: Action) -> str:
     """What ``action`` stands for, or ``""`` when its notation says it all."""
     if game == "ceres":
-        from ecliptic.ui import ceres_terminal
-
-        return ceres_terminal.annotate(obs, action)
-    from ecliptic.ui import terminal
-
-    return terminal.annotate(action)
+        return ceres_note(obs, action)
+    return tauceti_note(action, obs)
 
 
 def label(game: str, obs: dict[str, Any], action: Action) -> str:
     text = note(game, obs, action)
     return f"{action} ({text})" if text else str(action)
-
-
-def labelled(game: str, obs: dict[str, Any], actions: Sequence[Action]) -> list[tuple[Action, str]]:
-    """Each action with its label, in the given (the engine's sorted) order."""
-    return [(a, label(game, obs, a)) for a in actions]

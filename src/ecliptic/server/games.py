@@ -50,7 +50,7 @@ from ecliptic.engine.events import Event
 from ecliptic.engine.record import state_digest
 from ecliptic.engine.undo import why_not_undoable
 from ecliptic.games import get_game
-from ecliptic.present.labels import labelled
+from ecliptic.present.view import present
 from ecliptic.server import auth, models
 from ecliptic.server.bots import BotPool, BotTurn
 from ecliptic.server.hub import Connection, Hub, Message
@@ -198,6 +198,8 @@ class GameService:
         once uvicorn has bound its socket); otherwise they are resumed as soon as it starts."""
         self._listening: asyncio.Event | None = None
         self._live: dict[str, Live] = {}
+        self._shown: dict[str, tuple[Any, int, dict[int | None, dict[str, Any]]]] = {}
+        """Per game: the state and index the presentations were made for, and each seat's."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._commits: set[asyncio.Future[None]] = set()
@@ -401,18 +403,26 @@ class GameService:
         """The GameView of ``seat`` (``None``: a spectator) as JSON-ready data."""
         state, game = live.state, live.game
         obs = plain(game.observe(state, seat))
-        legal: list[models.LabelledAction] = []
-        if seat is not None and state.current_player == seat and not state.is_over:
-            space = game.action_space(state)
-            for action, text in labelled(live.row.game, obs, game.legal_actions(state)):
-                legal.append(models.LabelledAction(id=space.id(action), notation=str(action), label=text))
+        # Every viewer is sent a view after each action: the presentation (which tries each
+        # legal action on determinized copies) is computed once per state and seat.
+        cached_state, cached_index, shown_by_seat = self._shown.get(live.row.id, (None, -1, {}))
+        if cached_state is not state or cached_index != live.index:
+            shown_by_seat = {}
+            self._shown[live.row.id] = (state, live.index, shown_by_seat)
+        shown = shown_by_seat.get(seat)
+        if shown is None:
+            shown = shown_by_seat[seat] = present(game, state, seat, obs)
+        space = game.action_space(state)
+        legal = [models.LabelledAction(id=space.id(Action.parse(row["notation"])), **row)
+                 for row in shown["legal_actions"]]
         last = live.log[-1] if live.log else None
         undoable = (seat is not None and last is not None and last.seat == seat and last.actor == PERSON
                     and last.undoable and not state.is_over)
         return models.GameView(
             id=live.row.id, game=live.row.game, status=live.row.status, index=live.index, seat=seat,
             current_seat=state.current_player, seats=self.seat_infos(live), view=obs, legal_actions=legal,
-            undoable=undoable, deadline=live.deadline).model_dump()
+            undoable=undoable, deadline=live.deadline, present=models.Present.model_validate(shown["present"]),
+            refused=[models.RefusedAction(**row) for row in shown["refused"]]).model_dump()
 
     def summary(self, row: GameRow, index: int, seats: list[SeatRow] | None) -> models.GameSummary:
         live = self._live.get(row.id)

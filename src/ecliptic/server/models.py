@@ -78,9 +78,59 @@ class EventOut(BaseModel):
 
 
 class LabelledAction(BaseModel):
+    """A legal action as a person is shown it (docs/present.md): from the presentation module,
+    the same texts the terminal menu prints."""
+
     id: int
     notation: str
     label: str
+    group: str = Field("", description="the kind of action, for grouping (Move, Explore, Trade, ... / Launch, ...)")
+    cost: str = Field("", description="what it spends, as the engine performs it ('' when nothing)")
+    effect: str = Field("", description="what it does, as the engine performs it; says when the outcome is random")
+    targets: list[str] = Field(default_factory=list, description=(
+        "target keys of the board things it is about: <kind>:<id>, e.g. sector:05, point:01.2, cell:-3,1, "
+        "system:<seat>:<system>, card:S11, crisis:X09, commodity:algae, knowledge:Cosmic, gp:G04, "
+        "market:Industry, player:<seat>, asteroid:A07, comet:C1, tail:2"))
+    select: Literal["one", "set"] = Field("one", description=(
+        "set: the action is the exact set of its targets (toggle them), e.g. SHIELD"))
+    help: str = Field("", description="tooltip text, with the rule id")
+
+
+class RefusedAction(BaseModel):
+    """A candidate action of the current decision that is not legal now, and why."""
+
+    notation: str
+    label: str
+    group: str
+    targets: list[str]
+    rule: str = Field(description="the rule id that refuses it")
+    reason: str
+
+
+class NameText(BaseModel):
+    name: str
+    text: str
+
+
+class SeatScore(BaseModel):
+    seat: int
+    total: int
+    by_source: dict[str, int]
+
+
+class Price(BaseModel):
+    buy: int
+    sell: int
+
+
+class Present(BaseModel):
+    """What the view says beside the observation (docs/present.md)."""
+
+    names: dict[str, NameText] = Field(description="every card, token, tile, character id the view mentions")
+    score: list[SeatScore] = Field(description="the running score of the GP (VP) counted so far, on public facts")
+    prices: dict[str, Price] | None = Field(description="Tau Ceti: per unit at the viewing seat's planet")
+    decision: str = Field(description="what is being decided and by whom")
+    banner: str | None = Field(None, description="Ceres: the host game is a reconstruction")
 
 
 class GameView(BaseModel):
@@ -95,6 +145,9 @@ class GameView(BaseModel):
     legal_actions: list[LabelledAction] = Field(description="only for the seat whose decision it is")
     undoable: bool = Field(False, description="this seat may take back the last action now")
     deadline: float | None = Field(None, description="when the turn clock runs out (Unix time)")
+    present: Present
+    refused: list[RefusedAction] = Field(default_factory=list, description=(
+        "only for the seat whose decision it is: candidates that are not legal now, with the rule (at most 300)"))
 
 
 class ActionRequest(Strict):

@@ -15,17 +15,15 @@ Explosion Check cards cannot reach the screen: the observation holds only their 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from rich import box
-from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ecliptic.ceres.comets import ROW, TAKEN_ON_LAUNCH
 from ecliptic.ceres.content import TAIL_TYPES, Content, default_content
 from ecliptic.ceres.game import Ceres
 from ecliptic.engine.actions import Action
@@ -33,14 +31,23 @@ from ecliptic.engine.errors import EclipticError, SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, state_digest
 from ecliptic.engine.wording import plural
+from ecliptic.present.ceres_components import (
+    TAIL_LABELS,
+    asteroid_label,
+    launch_cost,
+    nucleus_table_label,
+    tail_token_label,
+)
+from ecliptic.present.decision import ceres_prompt
+from ecliptic.present.view import Presented
+from ecliptic.present.view import actions as present_actions
 from ecliptic.ui.session import InputFn, Obs, Session, make_bots, stdin_is_tty, terminal_reader
-from ecliptic.ui.terminal import render_event
+from ecliptic.ui.terminal import grouped_menu, render_event
 
 GAME_NAME = "ceres"
 
 SEAT_STYLES = ("bold cyan", "bold magenta", "bold green", "bold yellow")
 COMET_STYLES = {"Sungrazer": "bold red", "Near-sun": "bold yellow"}
-TAIL_LABELS = {"Coma": "Coma", "Ion": "Ion", "Dust": "Dust Tail"}
 PHASE_LABELS = {
     "setup": "Setup",
     "belt": "Asteroid Belt phase",
@@ -77,54 +84,6 @@ def seat_style(seat: int) -> str:
 def seat_text(seat: int, label: str | None = None) -> Text:
     """A player's name in their colour (events and the observation say "Player 1" for seat 0)."""
     return Text(label or f"Player {seat + 1}", style=seat_style(seat))
-
-
-def amounts(resources: Mapping[str, int], vp: int = 0, *, short: bool = False) -> str:
-    """What a component depicts: ``2 Ice, 1 Metal, 3 VP`` (``2Ice 1Met 3VP`` when short)."""
-    if short:
-        parts = [f"{n}{r[:3]}" for r, n in resources.items() if n] + ([f"{vp}VP"] if vp else [])
-        return " ".join(parts) or "–"
-    parts = [f"{n} {r}" for r, n in resources.items() if n] + ([f"{vp} VP"] if vp else [])
-    return ", ".join(parts) or "nothing"
-
-
-def asteroid_label(asteroid: str, *, short: bool = True) -> str:
-    """The printed face of an Asteroid: what a claim gives and its income."""
-    try:
-        a = content().asteroid(asteroid)
-    except KeyError:
-        return asteroid
-    gain = amounts(a.resources, a.vp, short=short)
-    if not a.income:
-        return gain
-    return f"{gain} · inc {amounts(a.income, short=short)}"
-
-
-def tail_token_label(token: str, *, short: bool = True) -> str:
-    try:
-        t = content().tail_token(token)
-    except KeyError:
-        return token
-    return f"{token} {amounts(t.resources, t.vp, short=short)}"
-
-
-def nucleus_table_label(nucleus: str, table: int, *, short: bool = True) -> str:
-    try:
-        t = content().nucleus(nucleus).tables[table]
-    except (KeyError, IndexError):
-        return "?"
-    return amounts(t.resources, t.vp, short=short)
-
-
-def launch_cost(ring: str) -> int:
-    return content().numbers.launch_ice[ring]
-
-
-def _comet(obs: Obs, comet_id: str) -> Obs | None:
-    for c in obs["comets"]:
-        if c["id"] == comet_id:
-            return dict(c)
-    return None
 
 
 def _comet_place(c: Obs) -> str:
@@ -307,116 +266,21 @@ def status_line(obs: Obs, seat: int) -> Text:
                          f" · probes {me['probes']}", ("  ('board' for the whole table)", "dim"))
 
 
-def _tail_row(obs: Obs, c: Obs, mode: str) -> int | None:
-    """The row of the Tail token a ``TAIL`` takes: the round's type after a Launch (CC-ACT-5..7),
-    the lowest row still holding a token when a probe stays (CC-PROD-7)."""
-    if mode == "launch":
-        kind = TAKEN_ON_LAUNCH.get(obs["round"])
-        return None if kind is None else ROW[kind]
-    for row in reversed(range(len(TAIL_TYPES))):
-        if any(t[row] is not None for t in c["tails"]):
-            return row
-    return None
-
-
-def _table_note(obs: Obs, c: Obs, mode: str) -> str:
-    """Round 3 adds the Nucleus table above the token: always after a Launch (CC-ACT-7) or on
-    a Near-sun (CC-NEAR-1); on a Sungrazer only if the Explosion Check is Safe (CC-SUN-2)."""
-    if obs["round"] != content().numbers.rounds:
-        return ""
-    if mode == "launch" or c["kind"] == "Near-sun":
-        return "plus the Nucleus table above it"
-    return "plus the Nucleus table above it if the Explosion Check is Safe"
-
-
 def describe_decision(obs: Obs, seat: int) -> Text:
-    """What the pending decision asks, in the rulebook's words."""
+    """What the pending decision asks, in the rulebook's words
+    (:func:`ecliptic.present.decision.ceres_prompt`, the server's text too)."""
     d = obs["decision"]
     if d is None:
         return Text("The game is over.")
     if d["player"] != seat:
         return Text.assemble("Waiting for ", seat_text(d["player"]), ".")
-    kind, data = d["kind"], d["data"]
-    if kind == "turn":
-        comets = " or a Comet" if any(c["in_belt"] for c in obs["comets"]) else ""
-        text = (f"Your turn: LAUNCH a Mining Probe onto an available Asteroid{comets} (paying Ice by "
-                "ring), or PASS (no more turns this round).")
-    elif kind == "comet_probe":
-        c = _comet(obs, data["comet"])
-        zone = c["zone"] if c else "?"
-        text = (f"Production: your Mining Probe on Comet {data['comet']} (slot {data['slot'] + 1}) STAYs "
-                f"and takes one of the lowest Tail tokens, or JUMPs onto an available Asteroid of Zone "
-                f"{zone}.")
-        note = _table_note(obs, c, "stay") if c else ""
-        if note:
-            text += f" Staying: the Tail token {note}."
-    elif kind == "tail":
-        c = _comet(obs, data["comet"])
-        mode = data.get("mode", "launch")
-        if mode == "launch":
-            tail = TAKEN_ON_LAUNCH.get(obs["round"], "Dust")
-            what = f"{'an' if tail == 'Ion' else 'a'} {TAIL_LABELS[tail]} token"
-        else:
-            what = "one of the lowest Tail tokens left"
-        note = _table_note(obs, c, mode) if c else ""
-        text = f"Take {what} from a tail of Comet {data['comet']} (TAIL 1-3){', ' + note if note else ''}."
-    else:
-        text = f"Decision: {kind.replace('_', ' ')}."
-    return Text(text, style="bold")
+    return Text(ceres_prompt(obs), style="bold")
 
 
-def annotate(obs: Obs, action: Action) -> str:
-    """What an action would give, read off the printed components: the Asteroid's face and
-    the Ice it costs, the Comet's place, the Tail token (and Nucleus table) a TAIL takes."""
-    if action.verb == "PASS":
-        return "no more turns this round"
-    if action.verb == "STAY":
-        return "take a Tail token"
-    if not action.args:
-        return ""
-    arg = action.args[0]
-    if action.verb in ("LAUNCH", "JUMP") and arg in obs["belt"]:
-        where = obs["belt"][arg]
-        cost = f" · pay {launch_cost(where['ring'])} Ice" if action.verb == "LAUNCH" else ""
-        return f"{where['ring']} Z{where['zone']} · {asteroid_label(arg)}{cost}"
-    if action.verb == "LAUNCH":
-        c = _comet(obs, arg)
-        if c is None or c["ring"] is None:
-            return ""
-        return f"Comet {c['kind']}, {c['ring']} Z{c['zone']} · pay {launch_cost(c['ring'])} Ice"
-    if action.verb == "TAIL" and obs["decision"] and arg in ("1", "2", "3"):
-        return _tail_note(obs, int(arg) - 1)
-    return ""
-
-
-def _tail_note(obs: Obs, tail: int) -> str:
-    data = obs["decision"]["data"]
-    c = _comet(obs, data.get("comet", ""))
-    if c is None:
-        return ""
-    mode = data.get("mode", "launch")
-    row = _tail_row(obs, c, mode)
-    token = c["tails"][tail][row] if row is not None else None
-    if token is None:
-        return ""
-    note = tail_token_label(token)
-    if _table_note(obs, c, mode):
-        note += f" + table {nucleus_table_label(c['nucleus'], tail)}"
-        if mode == "stay" and c["kind"] == "Sungrazer":
-            note += " if Safe"
-    return note
-
-
-def action_menu(obs: Obs, actions: Sequence[Action]) -> RenderableType:
-    width = len(str(len(actions)))
-    items = []
-    for i, a in enumerate(actions, 1):
-        item = Text.assemble((f"{i:>{width}}", "bold cyan"), " ", str(a))
-        note = annotate(obs, a)
-        if note:
-            item.append(f" ({note})", style="dim")
-        items.append(item)
-    return Columns(items, padding=(0, 3), expand=False)
+def action_menu(presented: Sequence[Presented]) -> RenderableType:
+    """The legal actions by group, with what each costs and gives
+    (:func:`ecliptic.ui.terminal.grouped_menu`)."""
+    return grouped_menu(GAME_NAME, presented)
 
 
 def render_final(obs: Obs) -> RenderableType:
@@ -495,7 +359,7 @@ class CeresSession(Session):
         return describe_decision(obs, self.human)
 
     def render_menu(self, obs: Obs, actions: list[Action]) -> RenderableType:
-        return action_menu(obs, actions)
+        return action_menu(present_actions(self.game, self.state, self.human, obs, actions))
 
     def render_final(self, obs: Obs) -> RenderableType:
         return render_final(obs)

@@ -24,6 +24,11 @@ from rich.text import Text
 from ecliptic.engine.actions import Action
 from ecliptic.engine.events import Event
 from ecliptic.engine.wording import plural
+from ecliptic.present.decision import tauceti_prompt
+from ecliptic.present.groups import order
+from ecliptic.present.tauceti_components import card_label, commodity_label
+from ecliptic.present.tauceti_components import tile_name as tile_name  # the map and the CLI name tiles
+from ecliptic.present.view import Presented
 from ecliptic.tauceti.content import Content, default_content
 
 Obs = dict[str, Any]
@@ -43,15 +48,6 @@ HELP = """[bold]At the prompt[/bold]
   [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing the terminal
                  ends it): ecliptic play --resume autosave goes on with it"""
 
-_KIND_PROMPTS = {
-    "turn": "Your turn: take one Major action or PASS; Minor actions before or after it.",
-    "place_tile": "Setup: place the next large hex tile next to a placed one (PLACE q,r).",
-    "enlighten": "Enlightenment: play Crisis/Specialist cards face down (+2 energy each), then DONE.",
-    "reroll": "Your skill check failed: REROLL for 2T or ACCEPT the result.",
-    "damage": "Allocate damage: choose the system that takes the next point (DAMAGE <system>).",
-    "move": "Moving: GO to the next sector, or STOP here.",
-}
-_HIDDEN_DATA_KEYS = frozenset({"then", "ctx"})
 
 
 def content() -> Content:
@@ -75,44 +71,8 @@ def faction_text(faction: str, label: str | None = None) -> Text:
     return Text(label or faction, style=faction_style(faction))
 
 
-def tile_name(tile: str) -> str:
-    try:
-        return content().tile(tile).name
-    except KeyError:
-        return tile
-
-
 def dice_glyphs(values: Iterable[int]) -> str:
     return " ".join(DICE_FACES[v - 1] if 1 <= v <= 6 else str(v) for v in values)
-
-
-def card_label(card: str) -> str:
-    """A card as the player sees its face: id, kind, GP and the dot above the GP icon."""
-    c = content()
-    try:
-        if card.startswith("C"):
-            cc = c.crisis_card(card)
-            return f"{card} {cc.crisis_type} crisis #{cc.number} {cc.gp}GP{'•' if cc.dot else ''}"
-        if card.startswith("S"):
-            sc = c.specialist(card)
-            return f"{card} {sc.name} [{''.join(sc.phases)}] {sc.gp}GP{'•' if sc.dot else ''}"
-        if card.startswith("M"):
-            m = c.mission(card)
-            if m.kind == "delivery":
-                return f"{card} deliver {tile_name(m.pickup)}→{tile_name(m.deliver)}"
-            check = m.check
-            what = f"{check.skill} {check.successes}×{check.target}+" if check else "check"
-            return f"{card} {what} at {tile_name(m.sector)} +{m.reward_tau}T"
-    except KeyError:
-        pass
-    return card
-
-
-def _commodity_label(name: str) -> str:
-    try:
-        return content().commodity(name).label
-    except KeyError:
-        return name
 
 
 def _counts(items: Iterable[str]) -> Text:
@@ -230,7 +190,7 @@ def _planet_text(obs: Obs, tile: str) -> Text:
     out = Text()
     commodity = obs["planet_commodity"].get(tile)
     if commodity:
-        out.append(_commodity_label(commodity))
+        out.append(commodity_label(commodity))
     for crisis in obs["planet_crises"].get(tile, []):
         out.append(f"  ⚠ {crisis['crisis_type']} ({crisis['resource']})", style="bold red")
     return out
@@ -422,7 +382,7 @@ def render_tcx(obs: Obs) -> RenderableType:
     grid.add_row("Crises", Text("; ".join(crises) or "none", style="bold red" if crises else ""))
     grid.add_row("Crisis tokens", "  ".join(f"{k} {n}" for k, n in obs["crisis_stacks"].items()))
     supply: Counter[str] = Counter(obs["supply"])
-    grid.add_row("Supply", ", ".join(f"{_commodity_label(k)} {n}" for k, n in sorted(supply.items()))
+    grid.add_row("Supply", ", ".join(f"{commodity_label(k)} {n}" for k, n in sorted(supply.items()))
                  + f"   (Demand pile {obs['demand_pile']})")
     grid.add_row("Depot", f"Knowledge: {_knowledge_text(obs['depot_knowledge'])}; "
                  f"{len(obs['depot_systems'])} Systems tokens")
@@ -458,62 +418,54 @@ def render_board(obs: Obs, seat: int, actions: Sequence[Action] = ()) -> Rendera
 
 
 def describe_decision(obs: Obs, seat: int) -> Text:
-    """What the pending decision asks, in words, with its public details."""
+    """What the pending decision asks, in words, with its public details
+    (:func:`ecliptic.present.decision.tauceti_prompt`, the server's text too)."""
     d = obs["decision"]
     if d is None:
         return Text("The game is over.")
     if d["player"] != seat:
         return Text.assemble(("Waiting for ", ""), faction_text(_seat_faction(obs, d["player"])))
-    kind, data = d["kind"], d["data"]
-    text = _KIND_PROMPTS.get(kind, f"Decision: {kind.replace('_', ' ')}.")
-    if kind == "turn" and data.get("major_done"):
-        text = "Your turn: Minor actions, or END your turn."
+    text, details = tauceti_prompt(obs, seat)
     out = Text(text, style="bold")
-    if kind == "place_tile" and obs.get("next_large_tile"):
-        out.append(f"  Tile to place: {obs['next_large_tile']} {tile_name(obs['next_large_tile'])}.")
-    details = [f"{k.replace('_', ' ')}: {_value(v)}" for k, v in data.items()
-               if k not in _HIDDEN_DATA_KEYS and k != "major_done"]
+    data = d["data"]
     if "dice" in data and isinstance(data["dice"], list):
-        details.append(dice_glyphs(data["dice"]))
+        details = "; ".join(x for x in (details, dice_glyphs(data["dice"])) if x)
     if details:
-        out.append("  (" + "; ".join(details) + ")", style="dim")
+        out.append("  (" + details + ")", style="dim")
     return out
 
 
-def _value(v: Any) -> str:
-    if isinstance(v, list):
-        return ", ".join(_value(x) for x in v) or "none"
-    if isinstance(v, dict):
-        return ", ".join(f"{k} {_value(x)}" for k, x in v.items())
-    return str(v)
+def menu_item(number: int, width: int, p: Presented) -> Text:
+    """``12 BUY algae 2 (note) · 1 Action marker, 2 energy, 2 TAU → +2 Xunari algae``."""
+    item = Text.assemble((f"{number:>{width}}", "bold cyan"), " ", str(p.action))
+    note = p.label.removeprefix(str(p.action)).strip()
+    if note:
+        item.append(f" {note}", style="dim")
+    if p.cost:
+        item.append(f" · {p.cost}", style="yellow")
+    if p.effect:
+        item.append(f" → {p.effect}", style="green")
+    return item
 
 
-def annotate(action: Action) -> str:
-    """What an action's ids stand for, when the id alone says little: a card's face, a
-    tile's name."""
-    notes = []
-    for arg in action.args:
-        if len(arg) == 3 and arg[0] in "CSM" and arg[1:].isdigit():
-            label = card_label(arg)
-            if label != arg:
-                notes.append(label.removeprefix(arg + " "))
-        else:
-            name = tile_name(arg)
-            if name not in (arg, f"Sector {arg}") and name.upper() != arg:
-                notes.append(name)
-    return ", ".join(notes)
+def grouped_menu(game: str, presented: Sequence[Presented]) -> RenderableType:
+    """The legal actions numbered in the engine's order (the number the prompt takes), listed
+    by group (:mod:`ecliptic.present.groups`) with each one's cost and effect."""
+    width = len(str(len(presented)))
+    by_group: dict[str, list[Text]] = {}
+    for i, p in enumerate(presented, 1):
+        by_group.setdefault(p.group, []).append(menu_item(i, width, p))
+    parts: list[RenderableType] = []
+    for name in order(game):
+        items = by_group.get(name)
+        if items:
+            parts.append(Text(name, style="bold underline"))
+            parts.append(Columns(items, padding=(0, 3), expand=False))
+    return Group(*parts)
 
 
-def action_menu(actions: Sequence[Action]) -> RenderableType:
-    width = len(str(len(actions)))
-    items = []
-    for i, a in enumerate(actions, 1):
-        item = Text.assemble((f"{i:>{width}}", "bold cyan"), " ", str(a))
-        note = annotate(a)
-        if note:
-            item.append(f" ({note})", style="dim")
-        items.append(item)
-    return Columns(items, padding=(0, 3), expand=False)
+def action_menu(presented: Sequence[Presented]) -> RenderableType:
+    return grouped_menu("tauceti", presented)
 
 
 def render_event(event: Event) -> Text:

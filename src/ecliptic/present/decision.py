@@ -1,0 +1,104 @@
+"""What the pending decision asks and of whom, in the rulebook's words (the terminal prints
+it above its menu; the server sends it as ``present.decision``). Read off the seat's
+observation only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecliptic.ceres.comets import TAKEN_ON_LAUNCH
+from ecliptic.present import ceres_components as cc
+from ecliptic.present.tauceti_components import tile_name
+
+Obs = dict[str, Any]
+
+TAUCETI_PROMPTS = {
+    "turn": "Your turn: take one Major action or PASS; Minor actions before or after it.",
+    "place_tile": "Setup: place the next large hex tile next to a placed one (PLACE q,r).",
+    "enlighten": "Enlightenment: play Crisis/Specialist cards face down (+2 energy each), then DONE.",
+    "reroll": "Your skill check failed: REROLL for 2T or ACCEPT the result.",
+    "damage": "Allocate damage: choose the system that takes the next point (DAMAGE <system>).",
+    "move": "Moving: GO to the next sector, or STOP here.",
+}
+_HIDDEN_DATA_KEYS = frozenset({"then", "ctx", "major_done"})
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, list):
+        return ", ".join(_value(x) for x in v) or "none"
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {_value(x)}" for k, x in v.items())
+    return str(v)
+
+
+def tauceti_prompt(obs: Obs, seat: int) -> tuple[str, str]:
+    """The prompt of ``seat``'s own decision and its public details (``""`` when none)."""
+    d = obs["decision"]
+    kind, data = d["kind"], d["data"]
+    text = TAUCETI_PROMPTS.get(kind, f"Decision: {kind.replace('_', ' ')}.")
+    if kind == "turn" and data.get("major_done"):
+        text = "Your turn: Minor actions, or END your turn."
+    if kind == "place_tile" and obs.get("next_large_tile"):
+        text += f"  Tile to place: {obs['next_large_tile']} {tile_name(obs['next_large_tile'])}."
+    details = [f"{k.replace('_', ' ')}: {_value(v)}" for k, v in data.items() if k not in _HIDDEN_DATA_KEYS]
+    return text, "; ".join(details)
+
+
+def ceres_prompt(obs: Obs) -> str:
+    d = obs["decision"]
+    kind, data = d["kind"], d["data"]
+    if kind == "turn":
+        comets = " or a Comet" if any(c["in_belt"] for c in obs["comets"]) else ""
+        return (f"Your turn: LAUNCH a Mining Probe onto an available Asteroid{comets} (paying Ice by "
+                "ring), or PASS (no more turns this round).")
+    if kind == "comet_probe":
+        c = cc.comet(obs, data["comet"])
+        zone = c["zone"] if c else "?"
+        text = (f"Production: your Mining Probe on Comet {data['comet']} (slot {data['slot'] + 1}) STAYs "
+                f"and takes one of the lowest Tail tokens, or JUMPs onto an available Asteroid of Zone "
+                f"{zone}.")
+        note = cc.table_note(obs, c, "stay") if c else ""
+        return text + (f" Staying: the Tail token {note}." if note else "")
+    if kind == "tail":
+        c = cc.comet(obs, data["comet"])
+        mode = data.get("mode", "launch")
+        if mode == "launch":
+            tail = TAKEN_ON_LAUNCH.get(obs["round"], "Dust")
+            what = f"{'an' if tail == 'Ion' else 'a'} {cc.TAIL_LABELS[tail]} token"
+        else:
+            what = "one of the lowest Tail tokens left"
+        note = cc.table_note(obs, c, mode) if c else ""
+        return f"Take {what} from a tail of Comet {data['comet']} (TAIL 1-3){', ' + note if note else ''}."
+    return f"Decision: {kind.replace('_', ' ')}."
+
+
+WAITING_WORDS = {
+    "turn": "their turn", "place_tile": "where to place a tile", "enlighten": "which cards to play face down",
+    "reroll": "whether to re-roll a skill check", "damage": "where damage goes", "move": "where to move",
+    "claim": "where to put their Claim token", "keep_specialist": "which Specialist to keep",
+    "keep_mission": "which mission to keep", "trade_offer": "a Knowledge trade offered to them",
+    "sell": "what to sell", "repair": "what to repair", "virus": "where the virus crystal goes",
+    "battle_prepare": "the Specialists for the battle", "battle_shield": "their shields", "battle_attack": "the attack",
+    "battle_takeover": "what to take over", "battle_steal": "what to steal",
+    "comet_probe": "whether their probe stays on the Comet", "tail": "which Tail token to take",
+}
+"""What another seat is deciding, in words (a decision kind not listed is named as it is)."""
+
+
+def seat_name(game: str, obs: Obs, seat: int) -> str:
+    p = obs["players"][seat]
+    return str(p["name"]) if game == "ceres" else f"{p['faction']} (seat {seat})"
+
+
+def decision_text(game: str, obs: Obs, seat: int | None) -> str:
+    """What is being decided and by whom, for ``seat`` (``None``: a spectator)."""
+    d = obs["decision"]
+    if d is None:
+        return "The game is over."
+    if seat is None or d["player"] != seat:
+        what = WAITING_WORDS.get(d["kind"], d["kind"].replace("_", " "))
+        return f"Waiting for {seat_name(game, obs, d['player'])} to decide {what}."
+    if game == "ceres":
+        return ceres_prompt(obs)
+    text, details = tauceti_prompt(obs, seat)
+    return f"{text} ({details})" if details else text

@@ -1,0 +1,83 @@
+"""The actions of the current decision that are not legal now, each with the engine's why not.
+
+The candidates are the decision kind's ``domain`` (every action the kind could ever offer,
+registered by the rules modules) that name only things the seat sees: an action naming a
+card that is not in its hand or a token it has never been shown is no candidate (and would
+tell it nothing it may know). Each is judged by ``game.why_not``, the one definition of
+legality, whose refusal names the rule. At most :data:`MAX_REFUSED` are listed, taken in
+turn from each verb so that every verb that is closed now says why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+from itertools import zip_longest
+from typing import Any
+
+from ecliptic.engine.actions import Action
+from ecliptic.games import get_game
+from ecliptic.tauceti.actions.minor import K3
+
+MAX_REFUSED = 300
+NUMBERED = re.compile(r"^[A-Z]\d+$")
+"""A card or token id (``S11``, ``X09``, ``G04``, ``A07``, ``C1``): named only when seen."""
+_KEYWORDS = frozenset({K3})
+
+
+def strings(data: Any, out: set[str] | None = None) -> set[str]:
+    """Every string in JSON-ready data, dict keys included (what an observation names)."""
+    out = set() if out is None else out
+    if isinstance(data, str):
+        out.add(data)
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            out.add(str(k))
+            strings(v, out)
+    elif isinstance(data, list | tuple):
+        for v in data:
+            strings(v, out)
+    return out
+
+
+@cache
+def _domain(name: str, kind: str) -> tuple[Action, ...]:
+    """Every action a ``kind`` decision could ever offer (built once per game and kind)."""
+    game = get_game(name)
+    return tuple(game.kinds[kind].domain(game._content()))
+
+
+@cache
+def _tiles(name: str) -> frozenset[str]:
+    if name != "tauceti":
+        return frozenset()
+    return frozenset(t.id for t in get_game(name)._content().tiles)
+
+
+def seen_only(game: Any, actions: Iterable[Action], seen: set[str]) -> list[Action]:
+    """The actions all of whose ids (cards, tokens, tiles) are among the ``seen`` strings."""
+    tiles = _tiles(game.name)
+    return [a for a in actions
+            if all(arg in seen or arg in _KEYWORDS or not (NUMBERED.match(arg) or arg in tiles) for arg in a.args)]
+
+
+def refused(game: Any, state: Any, seen: set[str], legal: set[Action]) -> list[tuple[Action, str, str]]:
+    """``(action, rule, reason)`` for the candidates that are not legal, at most :data:`MAX_REFUSED`."""
+    if state.is_over or not state.stack:
+        return []
+    kind = state.stack[-1].kind
+    by_verb: dict[str, list[tuple[Action, str, str]]] = {}
+    for action in seen_only(game, _domain(game.name, kind), seen):
+        if action in legal:
+            continue
+        why = game.why_not(state, action)
+        if why is None:  # (a legal action outside the legal list would be an engine bug)
+            continue
+        by_verb.setdefault(action.verb, []).append((action, why.rule, why.reason))
+    out: list[tuple[Action, str, str]] = []
+    for row in zip_longest(*by_verb.values()):
+        out.extend(x for x in row if x is not None)
+        if len(out) >= MAX_REFUSED:
+            break
+    return sorted(out[:MAX_REFUSED])

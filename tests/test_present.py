@@ -1,0 +1,437 @@
+"""The presentation module (issue 17): what a person is shown of each action, the same in the
+terminal and the browser, and nothing a seat may not see.
+
+Costs and effects are the engine's own change (the action performed on determinized copies),
+so the tests compare them with what ``apply`` really does to the true state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ecliptic.ceres import belt
+from ecliptic.ceres.game import Ceres
+from ecliptic.engine.actions import Action
+from ecliptic.engine.rng import Rng
+from ecliptic.present import effects as effects_module
+from ecliptic.present.groups import OTHER, group, order
+from ecliptic.present.labels import label
+from ecliptic.present.view import actions, block, present
+from ecliptic.tauceti import ship
+from ecliptic.tauceti.game import TauCeti
+from ecliptic.tauceti.state import State
+from ecliptic.ui.terminal import menu_item
+from test_hidden_information import WATCHED, ceres_secret, tc_secret
+
+TC = TauCeti()
+CERES = Ceres()
+XUNON, AZARS = 0, 1
+ID = re.compile(r"\b[A-Z]\d+\b")
+
+
+def new_game() -> State:
+    """Xunon (seat 0, on its home planet Xuno) to take its first turn."""
+    state = TC.new_game({"layout": "preset", "players": 2, "factions": ["Xunon", "Azars"]}, 1)
+    assert state.current_player == XUNON and state.decision.kind == "turn"
+    return state
+
+
+def shown(game: Any, state: Any, seat: int) -> dict[str, dict[str, Any]]:
+    """The presented legal actions of ``seat`` by notation."""
+    obs = game.observe(state, seat)
+    return {str(p.action): p.to_json() for p in actions(game, state, seat, obs, game.legal_actions(state))}
+
+
+def facts(state: State, seat: int) -> tuple[int, int, int]:
+    p = state.players[seat]
+    return p.tau, p.energy, p.markers_used
+
+
+def spent(state: State, action: str, seat: int = XUNON) -> tuple[int, int, int]:
+    """TAU, energy and Action markers the real ``apply`` takes from ``seat``."""
+    after = state.clone()
+    TC.apply(after, action)
+    (tau0, en0, mk0), (tau1, en1, mk1) = facts(state, seat), facts(after, seat)
+    return tau0 - tau1, en0 - en1, mk1 - mk0
+
+
+# -- groups ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", [TC, CERES], ids=["tauceti", "ceres"])
+def test_every_action_either_game_can_offer_has_a_group(game: Any) -> None:
+    content = game._content()
+    for kind, k in game.kinds.items():
+        for action in k.domain(content):
+            g = group(game.name, kind, action)
+            assert g != OTHER and g in order(game.name), (kind, action)
+
+
+# -- costs and effects are the engine's own change ---------------------------------------------------
+
+
+def test_a_purchase_costs_what_the_engine_takes_and_its_demand_change_is_random() -> None:
+    state = new_game()
+    rows = shown(TC, state, XUNON)
+    buys = [n for n in rows if n.startswith("BUY")]
+    assert buys
+    for notation in buys:
+        tau, energy, markers = spent(state, notation)
+        row = rows[notation]
+        assert row["cost"] == f"{markers} Action marker, {energy} energy, {tau} TAU", notation
+        quantity = notation.split()[2]
+        assert f"+{quantity} " in row["effect"]
+        assert row["effect"].endswith("a random draw follows")  # the planet's new demand
+        assert row["group"] == "Trade" and row["targets"] == [f"commodity:{notation.split()[1]}"]
+
+
+def test_a_move_costs_its_energy_and_marker_and_says_the_route_length() -> None:
+    state = new_game()
+    row = shown(TC, state, XUNON)["MOV"]
+    tau, energy, markers = spent(state, "MOV")
+    assert tau == 0
+    assert row["cost"] == f"{markers} Action marker, {energy} energy"
+    sectors = ship.move_allowance(state, XUNON)
+    assert row["effect"] == f"up to {sectors} sectors"
+    TC.apply(state, "MOV")
+    steps = shown(TC, state, XUNON)
+    go = next(n for n in steps if n.startswith("GO ") and "," not in n)
+    tile = go.split()[1]
+    assert steps[go]["cost"] == ""
+    assert f"{sectors - 1} sector" in steps[go]["effect"] and steps[go]["targets"] == [f"sector:{tile}"]
+
+
+def test_a_recruit_costs_the_tau_beside_the_materials_marker_and_draws_unknown_cards() -> None:
+    state = new_game()
+    row = shown(TC, state, XUNON)["REC"]
+    tau, energy, markers = spent(state, "REC")
+    assert row["cost"] == f"{markers} Action marker, {energy} energy, {tau} TAU"
+    assert "+2 card in hand" in row["effect"]
+    assert not ID.search(row["effect"])  # which cards: the copies' re-dealt decks would only guess
+
+
+def test_an_exploration_shows_what_it_pays_before_its_dice() -> None:
+    state = new_game()
+    state.players[XUNON].position = "01"  # a sector with Exploration points
+    rows = shown(TC, state, XUNON)
+    exp = next(n for n in rows if n.startswith("EXP"))
+    _, energy, markers = spent_before_dice(state, exp)
+    assert rows[exp]["cost"] == f"{markers} Action marker, {energy} energy"
+    assert rows[exp]["effect"].endswith("rolls the dice")
+
+
+def spent_before_dice(state: State, action: str) -> tuple[int, int, int]:
+    after = state.clone()
+    after.rng.script_dice([1] * 20)  # a failed check: nothing gained beyond what was paid
+    TC.apply(after, action)
+    (tau0, en0, mk0), (tau1, en1, mk1) = facts(state, XUNON), facts(after, XUNON)
+    return tau0 - tau1, en0 - en1, mk1 - mk0
+
+
+def test_the_view_never_moves_the_true_generator_or_changes_the_state() -> None:
+    state = new_game()
+    before = json.dumps(TC.to_json(state), sort_keys=True)
+    present(TC, state, XUNON, TC.observe(state, XUNON))
+    assert json.dumps(TC.to_json(state), sort_keys=True) == before
+
+
+def test_the_tripwire_stops_at_the_first_random_step() -> None:
+    rng = effects_module.Tripwire()
+    for roll, what in ((lambda: rng.d6(), "dice"), (lambda: rng.roll(2), "dice"),
+                       (lambda: rng.shuffle([1, 2]), "shuffle"), (lambda: rng.below(3), "draw")):
+        with pytest.raises(effects_module.RandomOutcome) as stop:
+            roll()
+        assert stop.value.what == what
+
+
+# -- naming what a person never sees otherwise ------------------------------------------------
+
+
+def crisis_on(state: State, planet: str, token: str) -> None:
+    ctype = state.content.crisis_token(token).crisis_type
+    state.crisis_stacks[ctype].remove(token)
+    state.planet_crises.setdefault(planet, []).append(token)
+
+
+def test_resolve_names_its_crisis_token_by_type_resource_and_planet() -> None:
+    state = new_game()
+    crisis_on(state, "AZAR", "X06")  # Chemical, affecting Industry
+    state.players[XUNON].knowledge["Chemical"] = 3
+    obs = TC.observe(state, XUNON)
+    out = present(TC, state, XUNON, obs)
+    row = next(r for r in out["legal_actions"] if r["notation"] == "RESOLVE X06 K3")
+    assert row["label"] == "RESOLVE X06 K3 (Chemical crisis (Industry) on Azar, with 3 Knowledge tokens)"
+    assert row["group"] == "Crisis" and row["targets"] == ["crisis:X06"]
+    assert row["cost"] == "3 Chemical Knowledge"
+    assert "removes the crisis X06" in row["effect"] and "+1 GP token" in row["effect"]
+    named = out["present"]["names"]["X06"]
+    assert named["name"] == "Chemical crisis (Industry)" and "TC-RES-1" in named["text"]
+
+
+def test_shield_is_a_set_choice_with_one_target_per_system() -> None:
+    state = TC.new_game({"layout": "preset", "players": 2, "factions": ["Zorhkonian", "Azars"]}, 1)
+    from test_battle import start_battle
+
+    start_battle(state)
+    assert state.decision.kind == "battle_shield"
+    defender = state.current_player
+    systems = state.content.systems
+    rows = shown(TC, state, defender)
+    shields = {n: r for n, r in rows.items() if n.startswith("SHIELD")}
+    assert "SHIELD 1,2,5" in shields and "SHIELD -" in shields
+    for notation, row in shields.items():
+        assert row["select"] == "set" and row["group"] == "Shield"
+        numbers = [] if notation == "SHIELD -" else [int(n) for n in notation.split()[1].split(",")]
+        assert row["targets"] == [f"system:{defender}:{systems[n - 1]}" for n in numbers]
+    # No two shield choices are the same set: a toggled set finds exactly one action.
+    sets = [frozenset(r["targets"]) for r in shields.values()]
+    assert len(sets) == len(set(sets))
+    assert rows["RETREAT"]["select"] == "one"
+
+
+def test_refused_candidates_say_why_with_the_rule() -> None:
+    state = new_game()
+    state.players[XUNON].energy = 0
+    out = present(TC, state, XUNON, TC.observe(state, XUNON))
+    refused = {r["notation"]: r for r in out["refused"]}
+    assert refused["MOV"]["rule"].startswith("TC-") and "energy" in refused["MOV"]["reason"]
+    legal = {r["notation"] for r in out["legal_actions"]}
+    assert not legal & set(refused) and len(out["refused"]) <= 300
+    for notation, row in refused.items():
+        why = TC.why_not(state, notation)
+        assert why is not None and (why.rule, why.reason) == (row["rule"], row["reason"])
+
+
+def test_the_running_score_counts_only_the_hands_a_seat_sees() -> None:
+    state = new_game()
+    state.players[AZARS].hand = ["S01", "C01"]  # both worth GP to some faction
+    state.players[XUNON].hand = ["S02"]
+    mine = block(TC, state, XUNON, TC.observe(state, XUNON))["score"]
+    theirs = block(TC, state, AZARS, TC.observe(state, AZARS))["score"]
+    from ecliptic.tauceti import scoring
+
+    assert theirs[AZARS]["by_source"]["cards"] == scoring.score(state, AZARS)["cards"]
+    assert mine[XUNON]["by_source"]["cards"] == scoring.score(state, XUNON)["cards"]
+    hidden = state.clone()
+    hidden.players[AZARS].hand = []
+    assert mine[AZARS]["by_source"]["cards"] == scoring.score(hidden, AZARS)["cards"]
+
+
+def test_prices_are_the_engines_at_the_seats_planet() -> None:
+    from ecliptic.tauceti.actions.economy import demand, price
+
+    state = new_game()
+    prices = block(TC, state, XUNON, TC.observe(state, XUNON))["prices"]
+    planet = state.players[XUNON].position
+    for c in state.content.commodities:
+        assert prices[c.name]["buy"] == price(state, c.name, demand(state, planet, c.name), 1)
+    assert block(TC, state, None, TC.observe(state, None))["prices"] is None
+
+
+def test_ceres_shows_the_reconstruction_banner_and_launch_costs() -> None:
+    state = CERES.new_game({"players": 2, "expansions": ["comets"]}, 3)
+    seat = state.current_player
+    out = present(CERES, state, seat, CERES.observe(state, seat))
+    assert "reconstruction" in out["present"]["banner"]
+    launches = [r for r in out["legal_actions"] if r["notation"].startswith("LAUNCH A")]
+    assert any("Ice" in state.content.asteroid(r["notation"].split()[1]).resources for r in launches)
+    for row in launches:
+        asteroid = row["notation"].split()[1]
+        a = state.content.asteroid(asteroid)
+        # The Ice paid and the Ice the Asteroid gives are shown apart, not as their net change.
+        assert row["cost"] == f"{belt.launch_cost(state, a.ring)} Ice, 1 Mining Probe"
+        if a.resources.get("Ice"):
+            assert f"+{a.resources['Ice']} Ice" in row["effect"]
+        assert row["targets"] == [f"asteroid:{asteroid}"]
+        assert f"claims Asteroid {asteroid}" in row["effect"]
+
+
+# -- one text for the terminal and the browser ------------------------------------------------------
+
+
+def test_the_terminal_menu_prints_the_servers_label_cost_and_effect() -> None:
+    state = new_game()
+    obs = TC.observe(state, XUNON)
+    legal = TC.legal_actions(state)
+    view = present(TC, state, XUNON, obs)["legal_actions"]
+    menu = actions(TC, state, XUNON, obs, legal)
+    assert [r["notation"] for r in view] == [str(a) for a in legal]
+    for i, (row, p) in enumerate(zip(view, menu, strict=True), 1):
+        line = menu_item(i, 2, p).plain
+        assert row["label"] == label("tauceti", obs, Action.parse(row["notation"]))
+        assert line.startswith(f"{i:>2} {row['label']}")
+        assert (row["cost"] in line) and (row["effect"] in line)
+
+
+# -- hidden information --------------------------------------------------------------------------
+
+
+def ids(data: Any) -> set[str]:
+    return set(ID.findall(json.dumps(data)))
+
+
+@pytest.mark.parametrize(("game", "config", "secret"), [
+    (TC, {"players": 2, "advanced": list(range(1, 10)), "advanced_specialists": True}, tc_secret),
+    (TC, {"players": 4, "layout": "players"}, tc_secret),
+    (CERES, {"players": 3, "expansions": ["comets"]}, ceres_secret),
+], ids=["tauceti-advanced", "tauceti-4", "ceres-comets"])
+def test_the_view_names_no_id_beyond_what_the_seat_sees(game: Any, config: dict[str, Any], secret: Any) -> None:
+    """Every id in the presented actions, refusals and the ``present`` block is in the seat's
+    observation or in its own legal actions (never another's hand card, a GP token's back, a
+    face-down card), for the deciding seat and a spectator, through whole random games
+    (checked at every decision that shows a seat something, and every few steps)."""
+    state = game.new_game(config, 5)
+    rng = random.Random(5)
+    step = 0
+    kinds = set()
+    while not state.is_over and step < 1500:
+        kind = state.decision.kind
+        if kind in WATCHED or step % (4 * len(state.players)) == 0:
+            kinds.add(kind)
+            seat = state.current_player
+            for viewer in (seat, None):
+                obs = game.observe(state, viewer)
+                out = present(game, state, viewer, obs)
+                # Seats (TRADE-K P1), K3 and Ceres' Zones (Z4) are words of the notation, not components.
+                allowed = ids(obs) | {f"P{n}" for n in range(4)} | {"K3"} | {f"Z{n}" for n in range(1, 13)}
+                allowed |= {x for r in out["legal_actions"] for x in ids(r["notation"])}
+                leaked = ids(out) - allowed
+                assert not leaked, (viewer, state.decision, sorted(leaked))
+                assert not ids(out) & secret(state, viewer)
+        game.apply(state, rng.choice(game.legal_actions(state)))
+        step += 1
+    assert state.is_over
+    if game is TC and config["players"] == 2:
+        assert {"keep_mission", "enlighten", "place_tile"} <= kinds, kinds
+
+
+def test_a_seats_effects_do_not_depend_on_what_it_cannot_see() -> None:
+    """Re-dealing the hidden cards (another hand, the decks) leaves every text unchanged: the
+    copies the actions are tried on depend only on the seat's observation."""
+    state = new_game()
+    state.players[AZARS].hand = ["S01", "S02"]
+    other = TC.determinize(state, XUNON, Rng.from_seed(99))
+    assert other.players[AZARS].hand != state.players[AZARS].hand or other.specialist_deck != state.specialist_deck
+    a = present(TC, state, XUNON, TC.observe(state, XUNON))
+    b = present(TC, other, XUNON, TC.observe(other, XUNON))
+    assert a == b
+
+
+def test_the_battle_winner_is_offered_the_losers_cards_it_looks_at_and_nobody_else_sees_them() -> None:
+    from test_hidden_information import _steal_position
+
+    state = _steal_position()
+    assert state.decision.kind == "battle_steal" and state.current_player == 0
+    winner = present(TC, state, 0, TC.observe(state, 0))
+    steals = {r["notation"] for r in winner["legal_actions"]}
+    assert {"STEAL card C05", "STEAL card S01", "STEAL card S02"} <= steals
+    assert {"C05", "S01", "S02"} <= set(winner["present"]["names"])
+    for viewer in (1, None):
+        out = present(TC, state, viewer, TC.observe(state, viewer))
+        if viewer is None:
+            assert not {"C05", "S01", "S02"} & ids(out)
+        assert out["legal_actions"] == [] and out["refused"] == []
+
+
+# -- the server's view ------------------------------------------------------------------------------
+
+
+def test_the_server_view_carries_the_presentation_for_the_deciding_seat_only(tmp_path: Any) -> None:
+    from server_helpers import bearer, create, live, server, tokens
+
+    with server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as c:
+        created = create(c, game="tauceti", config={"layout": "preset", "factions": ["Xunon", "Azars"]}, seed=1)
+        game_id = created["id"]
+        seat = c.get(f"/api/games/{game_id}").json()["current_seat"]
+        other = 1 - seat
+        mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens(created)[seat])).json()
+        theirs = c.get(f"/api/games/{game_id}", headers=bearer(tokens(created)[other])).json()
+        spectator = c.get(f"/api/games/{game_id}").json()
+        state = live(c, game_id).state
+        expected = present(TC, state, seat, TC.observe(state, seat))
+        rows = [{k: v for k, v in r.items() if k != "id"} for r in mine["legal_actions"]]
+        assert rows == expected["legal_actions"] and mine["refused"] == expected["refused"]
+        space = TC.action_space(state)
+        assert [r["id"] for r in mine["legal_actions"]] == [space.id(a) for a in TC.legal_actions(state)]
+        assert mine["refused"] and all(r["rule"] for r in mine["refused"])
+        for view in (theirs, spectator):
+            assert view["legal_actions"] == [] and view["refused"] == []
+        assert spectator["present"]["prices"] is None and mine["present"]["prices"] is not None
+        assert mine["present"]["decision"].startswith("Your turn")
+        faction = mine["view"]["players"][seat]["faction"]
+        assert theirs["present"]["decision"] == f"Waiting for {faction} (seat {seat}) to decide their turn."
+        assert [s["seat"] for s in mine["present"]["score"]] == [0, 1]
+        assert mine["present"]["banner"] is None
+        # After an action every viewer's view is made again for the new position.
+        r = c.post(f"/api/games/{game_id}/actions", headers=bearer(tokens(created)[seat]),
+                   json={"action": "REF", "expected_index": mine["index"]})
+        assert r.status_code == 200, r.text
+        again = c.get(f"/api/games/{game_id}", headers=bearer(tokens(created)[seat])).json()
+        assert again["index"] == mine["index"] + 1
+        assert again["legal_actions"] != mine["legal_actions"]
+
+
+def test_the_ceres_server_view_has_the_banner(tmp_path: Any) -> None:
+    from server_helpers import create, server
+
+    with server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as c:
+        created = create(c, game="ceres", config={"expansions": ["comets"]}, seed=3)
+        view = c.get(f"/api/games/{created['id']}").json()
+        assert "reconstruction" in view["present"]["banner"]
+        assert view["present"]["names"] and view["present"]["prices"] is None
+
+
+@pytest.mark.parametrize("game", [TC, CERES], ids=["tauceti", "ceres"])
+def test_every_decision_kind_is_put_in_words_for_the_seats_that_wait(game: Any) -> None:
+    from ecliptic.present.decision import WAITING_WORDS
+
+    assert set(game.kinds) <= set(WAITING_WORDS)
+
+
+def test_every_rule_id_the_texts_quote_is_a_rule_of_the_coverage_list() -> None:
+    from pathlib import Path
+
+    import ecliptic.present as package
+
+    known = set(re.findall(r"\| ((?:TC|CC|CR)-[A-Z0-9]+-\d+) \|",
+                           (Path(__file__).parent.parent / "docs" / "rules-coverage.md").read_text()))
+    quoted: set[str] = set()
+    for module in Path(package.__file__).parent.glob("*.py"):
+        quoted |= set(re.findall(r"\b(?:TC|CC|CR)-[A-Z0-9]+-\d+\b", module.read_text()))
+    assert quoted and quoted <= known, sorted(quoted - known)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), game_name=st.sampled_from(["tauceti", "ceres"]))
+def test_a_certain_cost_and_effect_is_what_the_true_state_would_show(seed: int, game_name: str) -> None:
+    """At positions of a random game, every action the presentation calls certain (no random
+    step, nothing hidden) reads the same when it is tried on the true state itself: the texts
+    are the engine's change, not a guess of the re-dealt copies."""
+    game = TC if game_name == "tauceti" else CERES
+    config = {"players": 3} if game is TC else {"players": 3, "expansions": ["comets"]}
+    state = game.new_game(config, seed)
+    rng = random.Random(seed)
+    compared = 0
+    for step in range(400):
+        if state.is_over:
+            break
+        if step % 20 == 0:
+            seat = state.current_player
+            legal = game.legal_actions(state)
+            groups = [group(game.name, state.decision.kind, a) for a in legal]
+            guessed = effects_module.effects(game, game.name, effects_module.samples(game, state, seat), seat,
+                                             legal, groups)
+            true = effects_module.effects(game, game.name, [state], seat, legal, groups)
+            for action, g, t in zip(legal, guessed, true, strict=True):
+                if g.random is None and not g.hidden:
+                    assert (g.cost, g.effect) == (t.cost, t.effect), action
+                    compared += 1
+        game.apply(state, rng.choice(game.legal_actions(state)))
+    assert compared
