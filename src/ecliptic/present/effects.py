@@ -389,10 +389,11 @@ def effects(game: Any, name: str, copies: Sequence[Any], seat: int, actions: Seq
     """The :class:`Effect` of each of ``seat``'s ``actions`` (their groups name the dice)."""
     facts_of = FACTS[name]
     base = [facts_of(game, c, seat) for c in copies]
+    seen = _names_in(game.observe(copies[0], seat)) if copies else frozenset()
     out = []
     for action, group in zip(actions, groups, strict=True):
         try:
-            out.append(_effect(game, copies, base, facts_of, seat, action, group))
+            out.append(_effect(game, copies, base, facts_of, seat, action, group, seen))
         except Exception:  # the view must not fail on a presentation problem; the log says what
             log.exception("no effect text for %s", action)
             out.append(Effect("", "", None, False))
@@ -401,7 +402,7 @@ def effects(game: Any, name: str, copies: Sequence[Any], seat: int, actions: Seq
 
 def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]],
             facts_of: Callable[[Any, Any, int], tuple[Facts, set[str]]], seat: int, action: Action,
-            group: str) -> Effect:
+            group: str, seen: frozenset[str] = frozenset()) -> Effect:
     random: str | None = None
     stops = 0
     first: Any = None
@@ -425,7 +426,7 @@ def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]]
                 diff[key] = Flow(paid, gained)
         diffs.append(diff)
     keys = set().union(*diffs)
-    same = {k for k in keys if all(d.get(k) == diffs[0].get(k) for d in diffs)}
+    same = {k for k in keys if all(d.get(k) == diffs[0].get(k) for d in diffs) and not _new_name(diffs[0].get(k), seen)}
     hidden = same != keys
     cost, effect = describe(diffs[0], same)
     notes = [effect] if effect else []
@@ -437,6 +438,32 @@ def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]]
     if random:
         notes.append(random_words(random, group, always=stops == len(copies)))
     return Effect(cost, "; ".join(notes), random, hidden)
+
+
+def _names_in(data: Any) -> frozenset[str]:
+    """Every text in an observation (its keys too): the ids the seat can see."""
+    out: set[str] = set()
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            out.add(x)
+        elif isinstance(x, dict):
+            out.update(k for k in x if isinstance(k, str))
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+    return frozenset(out)
+
+
+def _new_name(change: Any, seen: frozenset[str]) -> bool:
+    """A change to an id the seat could not see before (the Outer Limit tile a move into
+    uncharted space draws, a card from a deck) came from a hidden place: the copies may agree
+    on it by chance, so it is never certain."""
+    if not isinstance(change, tuple) or len(change) != 2:
+        return False
+    new = change[1]
+    return isinstance(new, str) and bool(new) and new not in seen
 
 
 def _follow_up(trial: Any, seat: int, kind: str, action: Action) -> str:
