@@ -1,0 +1,500 @@
+// The game page (/play/{id} for a seat, /watch/{id} for a spectator): the table, the
+// decision and its actions, the log, chat, undo, handing the seat to a bot, hot-seat, and once
+// the game is over the score sheet and the replay. The seat token comes from the link's
+// fragment (#token=...), is kept in localStorage and goes to the server in a header or the
+// WebSocket's first message only.
+import { api, ApiError, el, gameEntry, rememberSeatToken, gameTitle } from "/static/api.js";
+import { renderDecision, isSet, targetsOf, nameOf, ruleLink } from "/static/actions.js";
+import { Log } from "/static/log.js";
+import { renderScore } from "/static/score.js";
+
+const $ = (id) => document.getElementById(id);
+const parts = location.pathname.split("/");
+const MODE = parts[1] === "watch" ? "watch" : "play";
+const GAME_ID = decodeURIComponent(parts[2] || "");
+const query = new URLSearchParams(location.search);
+const stored = localStorage.getItem("ecliptic.pace");
+// Milliseconds between two moves of other seats, so bot moves can be followed one by one.
+const PACE = query.has("pace") ? Number(query.get("pace")) : (stored !== null ? Number(stored) : 800);
+
+const S = {
+  tokens: {},          // seat -> token this browser holds for the game
+  hotseat: false,
+  seat: null,          // the seat whose token is in use; null: a spectator
+  gv: null,            // the live GameView
+  shown: null,         // a view of an earlier index (log click, replay), or null
+  ui: { selected: new Set(), focus: null },
+  queue: [], pumping: false, lastShown: 0,
+  ws: null, wsGen: 0, wsOpen: false, retry: 0, wantSetup: true,
+  busy: false,
+  mods: { table: null, extras: null },
+  passTo: null,
+  myTurnBefore: false,
+  suggestions: false,
+  replayIndex: null,
+};
+let log = null;
+
+const token = () => (S.seat === null ? null : S.tokens[S.seat] || null);
+const gameUrl = (rest = "") => `/api/games/${encodeURIComponent(GAME_ID)}${rest}`;
+
+function seatName(seat) {
+  const gv = S.gv;
+  if (!gv || seat === null || seat === undefined) return "";
+  const info = (gv.seats || [])[seat];
+  const player = gv.view && Array.isArray(gv.view.players) ? gv.view.players[seat] : null;
+  const faction = player && player.faction ? ` (${player.faction})` : "";
+  return `${info ? info.name : `Seat ${seat + 1}`}${faction}`;
+}
+
+function setError(message, rule = null) {
+  const box = $("error");
+  box.replaceChildren();
+  if (!message) return;
+  box.append(message, " ", rule ? ruleLink((S.gv && S.gv.game) || "tauceti", rule) : "");
+}
+
+// -- seats and tokens -------------------------------------------------------------------
+
+async function resolveSeats() {
+  if (MODE === "watch") return;
+  const frag = new URLSearchParams(location.hash.slice(1));
+  const given = frag.get("token");
+  if (given) {
+    const view = await api(gameUrl(), { token: given });
+    rememberSeatToken(GAME_ID, view.seat, given, { game: view.game });
+    history.replaceState(null, "", `${location.pathname}${location.search}#seat=${view.seat}`);
+  }
+  const entry = gameEntry(GAME_ID);
+  S.suggestions = !!(entry && entry.suggestions);
+  for (const [seat, v] of Object.entries((entry && entry.seats) || {})) if (v && v.token) S.tokens[Number(seat)] = v.token;
+  const held = Object.keys(S.tokens).map(Number).sort((a, b) => a - b);
+  const wanted = given ? Number(new URLSearchParams(location.hash.slice(1)).get("seat")) : Number(frag.get("seat"));
+  if (frag.has("hotseat") && held.length) {
+    S.hotseat = true;
+    const pub = await api(gameUrl());
+    const first = held.includes(pub.current_seat) ? pub.current_seat : held[0];
+    S.seat = first;
+    if (pub.status === "playing" && held.includes(pub.current_seat)) S.passTo = first;
+  } else if (Number.isInteger(wanted) && S.tokens[wanted]) S.seat = wanted;
+  else if (held.length) S.seat = held[0];
+}
+
+// -- the WebSocket ----------------------------------------------------------------------
+
+function connect() {
+  const gen = ++S.wsGen;
+  if (S.ws) { try { S.ws.close(); } catch { /* already closed */ } }
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}${gameUrl("/ws")}`);
+  S.ws = ws;
+  ws.addEventListener("open", () => {
+    if (gen !== S.wsGen) return;
+    const since = S.gv ? S.gv.index : 0;
+    ws.send(JSON.stringify(token() ? { token: token(), since } : { spectator: true, since }));
+  });
+  ws.addEventListener("message", (e) => {
+    if (gen !== S.wsGen) return;
+    let m;
+    try { m = JSON.parse(e.data); } catch { return; }
+    onMessage(m, ws);
+  });
+  ws.addEventListener("close", () => {
+    if (gen !== S.wsGen) return;
+    S.wsOpen = false;
+    $("connection").textContent = "reconnecting…";
+    const delay = Math.min(5000, 300 * 2 ** S.retry++);
+    setTimeout(() => { if (gen === S.wsGen) connect(); }, delay);
+  });
+}
+
+function onMessage(m, ws) {
+  if (m.type === "hello") {
+    S.wsOpen = true; S.retry = 0;
+    $("connection").textContent = "";
+    for (const missed of m.missed || []) log.add(missed.index, missed.seat, missed.events);
+    if (m.setup_events && m.setup_events.length) log.setSetup(m.setup_events);
+    if (S.wantSetup) { S.wantSetup = false; ws.send(JSON.stringify({ since: -1 })); }
+    S.queue = S.queue.filter((q) => q.index > m.view.index);
+    show(m.view, true);
+  } else if (m.type === "action") {
+    S.queue.push(m); pump();
+  } else if (m.type === "undo") {
+    S.queue = [];
+    log.dropAfter(m.index);
+    show(m.view, true);
+  } else if (m.type === "seat") {
+    S.queue.push(m); pump();
+  } else if (m.type === "chat") {
+    addChat(m);
+  } else if (m.type === "error") {
+    $("connection").textContent = m.message;
+  }
+}
+
+// Other seats' moves are shown one by one, PACE ms apart; my own at once.
+function pump() {
+  if (S.pumping) return;
+  while (S.queue.length) {
+    const next = S.queue[0];
+    const paced = next.type === "action" && next.seat !== S.seat && PACE > 0;
+    const wait = paced ? S.lastShown + PACE - Date.now() : 0;
+    if (wait > 0) {
+      S.pumping = true;
+      setTimeout(() => { S.pumping = false; pump(); }, wait);
+      return;
+    }
+    S.queue.shift();
+    if (next.type === "action") {
+      if (S.gv && next.index <= S.gv.index) continue;   // already shown (a hello was newer)
+      if (S.gv && next.index > S.gv.index + 1 && S.ws && S.wsOpen) {
+        S.ws.send(JSON.stringify({ since: S.gv.index }));  // a gap: ask for what was missed
+      }
+      log.add(next.index, next.seat, next.events);
+      S.lastShown = paced ? Date.now() : S.lastShown;
+    }
+    show(next.view, false);
+  }
+}
+
+async function refresh() {
+  try {
+    const gv = await api(gameUrl(), { token: token() });
+    if (!S.gv || gv.index >= S.gv.index) show(gv, true);
+  } catch (e) { setError(`Could not load the game: ${e.message}`); }
+}
+
+// -- showing a view ---------------------------------------------------------------------
+
+function show(gv, force) {
+  if (!gv) return;
+  if (!force && S.gv && gv.index < S.gv.index) return;
+  const changed = !S.gv || S.gv.index !== gv.index || S.gv.current_seat !== gv.current_seat;
+  S.gv = gv;
+  if (changed) { S.ui.selected = new Set(); S.ui.focus = null; }
+  if (S.hotseat && gv.status === "playing" && gv.current_seat !== S.seat && S.tokens[gv.current_seat] !== undefined) {
+    S.passTo = gv.current_seat;
+  }
+  render();
+}
+
+function drawTable(gv) {
+  const root = $("table");
+  const live = gv === S.gv;
+  const ui = { seat: S.seat, selected: S.ui.selected, names: (gv.present && gv.present.names) || {},
+    onTarget: live ? onTarget : () => {} };
+  const table = S.mods.table;
+  if (table && typeof table.renderTable === "function") {
+    try { table.renderTable(root, gv, ui); return; } catch (e) {
+      root.replaceChildren(el("p", { class: "error", text: `The table could not be drawn: ${e.message}` }));
+    }
+  }
+  // Without the board module: the targets as buttons, and the observation as text.
+  const keys = [];
+  for (const a of live ? gv.legal_actions || [] : []) for (const t of targetsOf(a)) if (!keys.includes(t)) keys.push(t);
+  root.replaceChildren(...[
+    keys.length ? el("div", { class: "fallback-targets", "aria-label": "things on the table you can act on" },
+      keys.map((k) => el("button", { type: "button", class: `target${S.ui.selected.has(k) ? " selected" : ""}`,
+        role: "button", dataset: { target: k }, "aria-label": nameOf(gv, k), onclick: (e) => onTarget(k, e),
+        text: nameOf(gv, k) }))) : null,
+    el("pre", { class: "observation", text: JSON.stringify(gv.view, null, 1) })].filter(Boolean));
+}
+
+function decisionText(gv) {
+  if (gv.status === "over") {
+    const winners = (gv.view && gv.view.winners) || [];
+    return `Game over. ${winners.length ? `Won by ${winners.map(seatName).join(" and ")}.` : ""}`;
+  }
+  if (gv.present && gv.present.decision) return gv.present.decision;
+  const d = gv.view && gv.view.decision;
+  const who = gv.current_seat === S.seat && S.seat !== null ? "You" : seatName(gv.current_seat);
+  return `${who} to decide${d && d.kind ? `: ${d.kind.replaceAll("_", " ")}` : ""}`;
+}
+
+function render() {
+  const live = S.gv;
+  if (!live) return;
+  if (S.passTo !== null) { renderPass(); return; }
+  $("pass-screen").hidden = true;
+  document.body.classList.remove("passing");
+  const gv = S.shown || live;
+  document.body.dataset.index = String(live.index);
+  document.body.dataset.seat = S.seat === null ? "" : String(S.seat);
+  const me = S.seat !== null ? `you are ${seatName(S.seat)}` : "watching";
+  const round = gv.view && gv.view.round ? `round ${gv.view.round}` : "";
+  $("status").textContent = [gameTitle(live.game), live.status === "over" ? "finished" : round, me,
+    S.hotseat ? "hot-seat" : ""].filter(Boolean).join(" · ");
+  const banner = live.present && live.present.banner;
+  $("banner").hidden = !banner;
+  $("banner").textContent = banner || "";
+  const bar = $("history-bar");
+  bar.hidden = !S.shown;
+  if (S.shown) {
+    bar.replaceChildren(`Showing the board after action ${S.shown.index} (the game is at ${live.index}). `,
+      el("button", { type: "button", id: "back-to-now", text: "Back to now", onclick: () => { S.shown = null; S.replayIndex = null; render(); } }));
+  }
+  drawTable(gv);
+  $("decision").textContent = decisionText(live);
+  const mine = live.status === "playing" && S.seat !== null && live.current_seat === S.seat;
+  const thinking = $("thinking");
+  const other = live.status === "playing" && !mine;
+  thinking.hidden = !other;
+  if (other) {
+    const info = (live.seats || [])[live.current_seat];
+    thinking.textContent = `${seatName(live.current_seat)} is ${info && info.controller !== "person" ? "thinking…" : "deciding…"}`;
+  }
+  const panel = $("decision-panel");
+  if (mine && !S.shown) {
+    renderDecision(panel, live, S.ui, { act, toggle, clearFocus: () => { S.ui.focus = null; render(); }, notation: playNotation });
+    panel.querySelectorAll("button, input").forEach((b) => { b.disabled = b.disabled || S.busy; });
+  } else panel.replaceChildren();
+  renderControls(live, mine);
+  renderScore($("score"), live, seatName);
+  renderFinished(live);
+  notifyTurn(live, mine);
+}
+
+function renderPass() {
+  $("pass-screen").hidden = false;
+  document.body.classList.add("passing");
+  $("table").replaceChildren();
+  $("decision-panel").replaceChildren();
+  $("pass-text").textContent = `Pass the device to ${seatName(S.passTo)}. Nobody else should look at the screen.`;
+  $("pass-ready").textContent = `I am ${seatName(S.passTo)}`;
+  $("pass-ready").focus();
+}
+
+function onPassReady() {
+  const seat = S.passTo;
+  if (seat === null) return;
+  S.passTo = null;
+  if (seat !== S.seat) {
+    S.seat = seat;
+    S.gv = null; S.shown = null; S.queue = [];
+    refresh();
+    connect();
+  } else render();
+}
+
+function renderControls(gv, mine) {
+  const box = $("controls");
+  const items = [];
+  if (gv.undoable && !S.shown) {
+    items.push(el("button", { type: "button", id: "undo", text: "Undo my last action", onclick: undo }));
+  }
+  if (S.seat !== null && gv.status === "playing") {
+    const info = (gv.seats || [])[S.seat];
+    if (info && info.controller === "person") {
+      items.push(el("button", { type: "button", id: "hand-to-bot", text: "Hand my seat to a bot",
+        onclick: () => handOver(true) }));
+    } else if (info) {
+      items.push(el("button", { type: "button", id: "take-back", class: "primary", text: "Take my seat back",
+        onclick: () => handOver(false) }));
+    }
+  }
+  if (mine && S.suggestions && S.mods.extras && S.mods.extras.suggest && !S.shown) {
+    items.push(el("button", { type: "button", id: "suggest", text: "Suggest a move", onclick: suggest }));
+  }
+  if (S.seat !== null && "Notification" in window && Notification.permission === "default" && gv.status === "playing") {
+    items.push(el("button", { type: "button", id: "notify", class: "link", text: "Notify me when it is my turn",
+      onclick: () => Notification.requestPermission().then(render) }));
+  }
+  box.replaceChildren(...items);
+}
+
+function notifyTurn(gv, mine) {
+  const base = `${gameTitle(gv.game)} ${GAME_ID} — Ecliptic`;
+  document.title = mine ? `▶ Your turn — ${base}` : gv.status === "over" ? `Finished — ${base}` : base;
+  if (mine && !S.myTurnBefore && document.hidden && "Notification" in window && Notification.permission === "granted") {
+    try { new Notification("Ecliptic: your turn", { body: decisionText(gv), tag: GAME_ID }); } catch { /* not allowed here */ }
+  }
+  S.myTurnBefore = mine;
+}
+
+// -- the finished game: replay, win chances, play on --------------------------------------
+
+function renderFinished(gv) {
+  const box = $("finished");
+  if (gv.status !== "over") { box.hidden = true; box.replaceChildren(); return; }
+  box.hidden = false;
+  if (box.dataset.index === String(gv.index) && box.dataset.shown === String(S.replayIndex)) return;
+  box.dataset.index = String(gv.index);
+  box.dataset.shown = String(S.replayIndex);
+  const extras = S.mods.extras;
+  const at = S.replayIndex === null ? gv.index : S.replayIndex;
+  const items = [el("h2", { text: "Replay" })];
+  if (extras && extras.viewAt) {
+    const step = (i) => () => replayTo(Math.max(0, Math.min(gv.index, i)));
+    items.push(el("div", { class: "replay", role: "group", "aria-label": "replay" },
+      el("button", { type: "button", "aria-label": "to the start", onclick: step(0), text: "⏮" }),
+      el("button", { type: "button", id: "replay-prev", "aria-label": "one action back", onclick: step(at - 1), text: "◀" }),
+      el("span", { id: "replay-index", text: ` ${at} / ${gv.index} ` }),
+      el("button", { type: "button", id: "replay-next", "aria-label": "one action on", onclick: step(at + 1), text: "▶" }),
+      el("button", { type: "button", "aria-label": "to the end", onclick: step(gv.index), text: "⏭" })));
+    if (extras.playOnFrom) {
+      items.push(el("p", {}, el("button", { type: "button", id: "play-on", text: `Play on from action ${at} against bots`,
+        onclick: () => playOn(at) })));
+    }
+  } else items.push(el("p", { class: "muted", text: "The replay is not available on this server." }));
+  if (extras && extras.renderWinChart) {
+    const chart = el("div", { class: "win-chart", id: "win-chart", "aria-label": "win chance per player" });
+    items.push(el("h2", { text: "Win chances" }), chart);
+    Promise.resolve().then(() => extras.renderWinChart(chart, GAME_ID)).catch((e) => {
+      chart.textContent = `No chart: ${e.message}`;
+    });
+  }
+  box.replaceChildren(...items);
+}
+
+async function replayTo(index) {
+  const extras = S.mods.extras;
+  if (!extras || !extras.viewAt) return;
+  S.replayIndex = index;
+  try {
+    S.shown = index === S.gv.index ? null : await extras.viewAt(GAME_ID, token(), index);
+  } catch (e) { setError(`That position could not be shown: ${e.message}`); }
+  render();
+}
+
+async function playOn(index) {
+  try {
+    const made = await S.mods.extras.playOnFrom(GAME_ID, index, S.seat === null ? 0 : S.seat, "normal");
+    const seatRow = (made.seats || []).find((s) => s.token);
+    const tokenOf = made.token || (seatRow && seatRow.token);
+    const seat = made.seat ?? (seatRow ? seatRow.seat : 0);
+    if (tokenOf) rememberSeatToken(made.id, seat, tokenOf, { game: S.gv.game });
+    location.href = `/play/${made.id}#seat=${seat}`;
+  } catch (e) { setError(`Could not start a game from here: ${e.message}`); }
+}
+
+// -- deciding -------------------------------------------------------------------------------
+
+function onTarget(key) {
+  const gv = S.gv;
+  if (!gv || S.shown) return;
+  const legal = gv.legal_actions || [];
+  const setKeys = new Set(legal.filter(isSet).flatMap(targetsOf));
+  if (setKeys.has(key)) { toggle(key); return; }
+  S.ui.focus = key;
+  render();
+  const first = document.querySelector("#target-actions button.action");
+  if (first) first.focus();
+}
+
+function toggle(key) {
+  if (S.ui.selected.has(key)) S.ui.selected.delete(key); else S.ui.selected.add(key);
+  render();
+  const again = document.querySelector(`#set-select [data-target="${CSS.escape(key)}"]`);
+  if (again) again.focus();
+}
+
+function act(a) { return send(a.notation); }
+
+function playNotation(text) { return send(text); }
+
+async function send(notation) {
+  if (S.busy || !S.gv) return;
+  S.busy = true;
+  setError("");
+  render();
+  try {
+    await api(gameUrl("/actions"), { method: "POST", token: token(), body: { action: notation, expected_index: S.gv.index } });
+    S.busy = false;
+    if (!S.wsOpen) await refresh(); else render();
+  } catch (e) {
+    S.busy = false;
+    if (e instanceof ApiError && e.status === 409) { await refresh(); return; }
+    setError(`Not played: ${e.message}`, e instanceof ApiError ? e.body.rule : null);
+    render();
+  }
+}
+
+async function undo() {
+  try {
+    await api(gameUrl("/undo"), { method: "POST", token: token(), body: { expected_index: S.gv.index } });
+    if (!S.wsOpen) await refresh();
+  } catch (e) {
+    setError(`Not undone: ${e.message}`, e instanceof ApiError ? e.body.rule : null);
+  }
+}
+
+async function handOver(bot) {
+  try {
+    await api(gameUrl(`/seats/${S.seat}/bot`), { method: "POST", token: token(), body: bot ? { bot: true, level: "normal" } : { bot: false } });
+    await refresh();
+  } catch (e) { setError(`The seat did not change hands: ${e.message}`); }
+}
+
+async function suggest() {
+  const box = $("suggestion");
+  box.hidden = false;
+  box.textContent = "thinking…";
+  try {
+    const s = await S.mods.extras.suggest(GAME_ID, token());
+    const chance = typeof s.win_chance === "number" ? ` — estimated win chance ${Math.round(s.win_chance * 100)}%` : "";
+    box.replaceChildren(`Suggested: ${s.label || s.notation}${chance} `,
+      el("button", { type: "button", text: "Play it", onclick: () => send(s.notation) }));
+  } catch (e) { box.textContent = `No suggestion: ${e.message}`; }
+}
+
+// -- the log and chat ---------------------------------------------------------------------
+
+async function pick(index) {
+  const extras = S.mods.extras;
+  if (!extras || !extras.viewAt) { setError("Earlier positions are not available on this server."); return; }
+  if (index === S.gv.index) { S.shown = null; render(); return; }
+  try { S.shown = await extras.viewAt(GAME_ID, token(), index); render(); }
+  catch (e) { setError(`That position could not be shown: ${e.message}`); }
+}
+
+function addChat(m) {
+  const list = $("chat-messages");
+  if (list.querySelector(`[data-id="${m.id}"]`)) return;
+  list.append(el("li", { dataset: { id: m.id } }, el("strong", { text: `${m.name}: ` }), m.text));
+  list.scrollTop = list.scrollHeight;
+}
+
+async function loadChat() {
+  try { for (const m of await api(gameUrl("/chat"))) addChat(m); } catch { /* the game view shows the error */ }
+  if (S.seat === null) return;
+  const form = $("chat-form");
+  form.hidden = false;
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const input = $("chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    try { addChat(await api(gameUrl("/chat"), { method: "POST", token: token(), body: { text } })); input.value = ""; }
+    catch (err) { setError(`Not sent: ${err.message}`); }
+  });
+}
+
+async function loadModules() {
+  let files = [];
+  try { files = (await api("/api/web/modules")).files; } catch { files = []; }
+  if (files.includes("table.js")) {
+    try { S.mods.table = await import("/static/table.js"); } catch (e) { S.mods.table = null; }
+  }
+  if (files.includes("extras.js")) {
+    try { S.mods.extras = await import("/static/extras.js"); } catch (e) { S.mods.extras = null; }
+  }
+}
+
+async function main() {
+  if (!GAME_ID) { setError("No game named in the address."); return; }
+  $("pass-ready").addEventListener("click", onPassReady);
+  log = new Log($("log"), { seatName, onPick: pick });
+  await loadModules();
+  try { await resolveSeats(); } catch (e) {
+    setError(e instanceof ApiError && e.status === 403 ? "This join link's token is not one of this game's seats." : `Could not open the game: ${e.message}`);
+    return;
+  }
+  try { show(await api(gameUrl(), { token: token() }), true); } catch (e) {
+    setError(e instanceof ApiError && e.status === 404 ? `There is no game ${GAME_ID}.` : `Could not load the game: ${e.message}`);
+    return;
+  }
+  connect();
+  loadChat();
+}
+
+main();
