@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ WAIT_MS = 30_000
 
 
 def have_browser() -> bool:
-    if not os.access(CHROMIUM, os.X_OK):
+    if os.environ.get("ECLIPTIC_TEST_BROWSER") == "skip" or not os.access(CHROMIUM, os.X_OK):
         return False
     try:
         import playwright.sync_api  # noqa: F401
@@ -41,7 +40,8 @@ def have_browser() -> bool:
     return True
 
 
-needs_browser = pytest.mark.skipif(not have_browser(), reason=f"needs Playwright and {CHROMIUM} (make test installs it)")
+needs_browser = pytest.mark.skipif(not have_browser(),
+                                   reason=f"needs Playwright and {CHROMIUM} (make test installs it)")
 
 
 @dataclass
@@ -147,7 +147,7 @@ def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: 
     page = w.page
     page.goto(url + "/")
     page.select_option("#game", game)
-    page.wait_for_selector(f"#config fieldset.option, #seats .seat")
+    page.wait_for_selector(f"#create[data-game='{game}']")
     page.select_option("#players", str(len(seats)))
     for i, kind in enumerate(seats):
         row = page.locator(f"#seats .seat[data-seat='{i}']")
@@ -251,10 +251,6 @@ def play_randomly(w: Watched, rng: Any, *, until: Callable[[dict[str, Any]], boo
     raise AssertionError(f"no end after {limit} clicks")
 
 
-def chromium_missing_message() -> str:
-    return f"{CHROMIUM} is missing; make test installs Debian's chromium (scripts/ensure-chromium.sh)"
-
-
 __all__ = ["ARTIFACTS", "DESKTOP", "PHONE", "Site", "Watched", "assert_clean", "browser", "click_action",
            "create_in_lobby", "have_browser", "needs_browser", "new_page", "open_seat", "play_randomly", "screenshot",
-           "shutil", "site", "view_of", "wait_loaded", "wait_my_turn_or_over"]
+           "site", "view_of", "wait_loaded", "wait_my_turn_or_over"]

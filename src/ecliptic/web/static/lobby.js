@@ -27,6 +27,7 @@ async function loadOptions(game) {
   $("suggestions-label").hidden = !options.suggestions;
   renderSeats();
   renderConfig();
+  $("create").dataset.game = options.game;
 }
 
 function seatCount() { return Number($("players").value); }
