@@ -10,6 +10,7 @@ start), so a test can also stop it and start it again on the same database.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import time
@@ -21,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server_process import Launcher, Server
+from server_process import Launcher, Server, serve_args, wait_until_up
 
 CHROMIUM = os.environ.get("ECLIPTIC_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -60,10 +61,25 @@ class Site:
         return httpx.Client(base_url=self.url, timeout=30)
 
     def restart(self) -> None:
-        """Stop the server (SIGTERM, graceful) and start a new one on the same database; the
-        new one listens on a new port (the pages follow it through :meth:`Watched.retarget`)."""
+        """Stop the server (SIGTERM, graceful) and start a new one on the same database and the
+        same port, so the pages open on it find it again."""
+        port = self.server.port
         self.server.stop()
-        self.server = self.launcher.start(self.database_url)
+        self.server = start_on(self.launcher, self.database_url, port)
+
+
+def start_on(launcher: Launcher, database_url: str, port: int) -> Server:
+    """:meth:`Launcher.start` on a given port (a restart keeps the address the pages use)."""
+    assert launcher.proc.stdin is not None and launcher.proc.stdout is not None
+    log = launcher.data_dir / f"server-{port}-{time.monotonic_ns()}.log"
+    started = time.monotonic()
+    launcher.proc.stdin.write(json.dumps([serve_args(database_url, port), str(log)]) + "\n")
+    launcher.proc.stdin.flush()
+    line = launcher.proc.stdout.readline()
+    if not line:
+        raise RuntimeError("the launcher process died")
+    pid = int(line)
+    return Server(pid, port, log, wait_until_up(pid, port, log, started))
 
 
 @contextlib.contextmanager
