@@ -147,7 +147,8 @@ def test_a_reload_in_the_middle_goes_on_where_it_was(server_site: Site, chromium
     w.page.wait_for_selector("#decision-panel button.action", state="attached")
     after = view_of(w)
     assert after["index"] == before["index"] and after["seat"] == 0
-    assert w.page.locator("#log .log-entry").count() == entries  # the whole log again, setup included
+    # The whole log again, setup included.
+    w.page.wait_for_function(f"() => document.querySelectorAll('#log .log-entry').length === {entries}")
     play_randomly(w, random.Random(13), until=lambda v: v["index"] >= before["index"] + 4)
     assert view_of(w)["index"] >= before["index"] + 4
     assert_clean(w)
@@ -161,13 +162,18 @@ def test_a_server_restart_in_the_middle_is_survived(tmp_path: Path, chromium: An
         w.page.click("#created a.play-here")
         play_randomly(w, random.Random(14), until=lambda v: v["index"] >= 6)
         index = view_of(w)["index"]
+        hellos = int(w.page.evaluate("() => document.body.dataset.hellos"))
+        entries = w.page.locator("#log .log-entry").count()
         # The page keeps retrying its WebSocket while the server is away: the browser reports
         # each refused connection as a console error, which this test expects.
         w.allow(r"WebSocket connection to .* failed")
         w.allow(r"Failed to load resource: net::ERR_CONNECTION_REFUSED")
         s.restart()
-        w.page.wait_for_function("() => document.querySelector('#connection').textContent === ''", timeout=30_000)
+        # The page's WebSocket reconnects by itself and says hello again, asking only for what it missed.
+        w.page.wait_for_function(f"() => Number(document.body.dataset.hellos) > {hellos}", timeout=30_000)
+        assert w.page.locator("#connection").inner_text() == ""
         assert view_of(w)["index"] == index
+        assert w.page.locator("#log .log-entry").count() == entries
         play_randomly(w, random.Random(15), until=lambda v: v["index"] >= index + 4)
         assert view_of(w)["index"] >= index + 4
         assert_clean(w)

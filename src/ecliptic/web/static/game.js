@@ -25,7 +25,7 @@ const S = {
   shown: null,         // a view of an earlier index (log click, replay), or null
   ui: { selected: new Set(), focus: null },
   queue: [], pumping: false, lastShown: 0,
-  ws: null, wsGen: 0, wsOpen: false, retry: 0, wantSetup: true,
+  ws: null, wsGen: 0, wsOpen: false, retry: 0, wantSetup: true, logged: false,
   busy: false,
   mods: { table: null, extras: null },
   passTo: null,
@@ -90,7 +90,8 @@ function connect() {
   S.ws = ws;
   ws.addEventListener("open", () => {
     if (gen !== S.wsGen) return;
-    const since = S.gv ? S.gv.index : 0;
+    // The first connection asks for the whole log; a reconnection for what it missed.
+    const since = S.logged ? S.gv.index : 0;
     ws.send(JSON.stringify(token() ? { token: token(), since } : { spectator: true, since }));
   });
   ws.addEventListener("message", (e) => {
@@ -110,7 +111,8 @@ function connect() {
 
 function onMessage(m, ws) {
   if (m.type === "hello") {
-    S.wsOpen = true; S.retry = 0;
+    S.wsOpen = true; S.retry = 0; S.logged = true;
+    document.body.dataset.hellos = String(Number(document.body.dataset.hellos || 0) + 1);
     $("connection").textContent = "";
     for (const missed of m.missed || []) log.add(missed.index, missed.seat, missed.events);
     if (m.setup_events && m.setup_events.length) log.setSetup(m.setup_events);
@@ -270,7 +272,8 @@ function onPassReady() {
   S.passTo = null;
   if (seat !== S.seat) {
     S.seat = seat;
-    S.gv = null; S.shown = null; S.queue = [];
+    S.gv = null; S.shown = null; S.queue = []; S.logged = false; S.wantSetup = true;
+    log = new Log($("log"), { seatName, onPick: pick });   // this seat's own events only
     refresh();
     connect();
   } else render();
