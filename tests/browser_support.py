@@ -200,8 +200,8 @@ def view_of(w: Watched) -> dict[str, Any]:
       const id = location.pathname.split('/')[2];
       const games = JSON.parse(localStorage.getItem('ecliptic.games') || '[]');
       const entry = games.find((g) => g.id === id);
-      const seat = new URLSearchParams(location.hash.slice(1)).get('seat');
-      const token = entry && seat !== null ? entry.seats[seat].token : null;
+      const seat = document.body.dataset.seat;
+      const token = entry && seat ? entry.seats[seat].token : null;
       const r = await fetch('/api/games/' + id, {headers: token ? {Authorization: 'Bearer ' + token} : {}});
       return await r.json();
     }""")

@@ -43,8 +43,9 @@ function seatName(seat) {
   if (!gv || seat === null || seat === undefined) return "";
   const info = (gv.seats || [])[seat];
   const player = gv.view && Array.isArray(gv.view.players) ? gv.view.players[seat] : null;
-  const faction = player && player.faction ? ` (${player.faction})` : "";
-  return `${info ? info.name : `Seat ${seat + 1}`}${faction}`;
+  const name = info ? info.name : `Seat ${seat + 1}`;
+  const faction = player && player.faction && player.faction !== name ? ` (${player.faction})` : "";
+  return `${name}${faction}`;
 }
 
 function setError(message, rule = null) {
