@@ -144,6 +144,28 @@ def assert_clean(*pages: Watched) -> None:
     assert not errors, "errors in the browser:\n" + "\n".join(errors)
 
 
+def too_wide(w: Watched) -> list[str]:
+    """The elements that reach past the right edge of the viewport (nothing may, on a phone);
+    empty when the page does not scroll sideways."""
+    if w.page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"):
+        return []
+    found: list[str] = w.page.evaluate("""() => {
+      const width = document.documentElement.clientWidth, out = [];
+      const scrolls = (e) => ['auto', 'hidden', 'scroll'].includes(getComputedStyle(e).overflowX);
+      for (const e of document.querySelectorAll('body *')) {
+        const r = e.getBoundingClientRect();
+        if (!r.width || r.right <= width + 1 || getComputedStyle(e).position === 'fixed') continue;
+        let up = e.parentElement;
+        while (up && !scrolls(up)) up = up.parentElement;
+        if (up) continue;  // inside a box that scrolls or clips: the page itself does not widen
+        const cls = typeof e.className === 'string' ? e.className : e.className.baseVal;
+        out.push(`${e.tagName.toLowerCase()}#${e.id}.${cls} right=${Math.round(r.right)}`);
+      }
+      return out.slice(0, 10);
+    }""")
+    return found
+
+
 def screenshot(w: Watched, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
@@ -234,9 +256,24 @@ def click_action(w: Watched, action: dict[str, Any]) -> None:
         for key in targets:
             page.locator(f"#set-select [data-target='{key}']").click()
         page.click("#confirm-set")
-    elif targets:
-        page.locator(f"#table [data-target='{targets[0]}']").first.click()
-        page.locator(f"#target-actions button.action[data-notation='{notation}']").click()
+    elif targets and page.locator(f"#table [data-target='{targets[0]}'].target").count():
+        target = page.locator(f"#table [data-target='{targets[0]}'].target").first
+        target.click()
+        try:
+            page.locator(f"#target-actions[data-target='{targets[0]}']").wait_for(state="attached", timeout=2000)
+        except Exception:
+            # The click landed on a token drawn over the target (a Crisis token on its planet):
+            # a person clicks beside it; the test activates the target from the keyboard.
+            target.focus()
+            page.keyboard.press("Enter")
+        offered = page.locator(f"#target-actions button.action[data-notation='{notation}']")
+        try:
+            offered.wait_for(state="attached", timeout=10_000)
+        except Exception:
+            screenshot(w, "failed-click")
+            panel = page.locator("#decision-panel").inner_text()
+            raise AssertionError(f"clicking {targets[0]} did not offer {notation}; the panel shows:\n{panel}") from None
+        offered.click()
     else:
         button = page.locator(f"#groups button.action[data-notation='{notation}']")
         details = button.locator("xpath=ancestor::details[1]")

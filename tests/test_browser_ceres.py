@@ -17,6 +17,7 @@ from browser_support import (
     play_randomly,
     screenshot,
     site,
+    too_wide,
     view_of,
 )
 
@@ -41,5 +42,5 @@ def test_a_ceres_game_with_comets_is_played_by_clicking_for_a_round(tmp_path: Pa
         screenshot(w, "ceres-comets-round-2-1280x800")
         w.page.set_viewport_size(PHONE)
         screenshot(w, "ceres-comets-round-2-390x844")
-        assert w.page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"] + 1
+        assert not too_wide(w), too_wide(w)
         assert_clean(w)

@@ -25,6 +25,7 @@ from browser_support import (
     play_randomly,
     screenshot,
     site,
+    too_wide,
     view_of,
     wait_my_turn_or_over,
 )
@@ -102,7 +103,7 @@ def test_a_tau_ceti_game_against_three_bots_made_in_the_lobby_and_played_by_clic
     w.page.set_viewport_size(PHONE)
     w.page.wait_for_timeout(100)
     screenshot(w, "tauceti-4p-midgame-390x844")
-    assert w.page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"] + 1
+    assert not too_wide(w), too_wide(w)
     w.page.set_viewport_size(DESKTOP)
     assert_clean(w)
     del game_id

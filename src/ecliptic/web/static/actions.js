@@ -69,7 +69,8 @@ export function renderDecision(root, gv, ui, on) {
   if (ui.focus) {
     const here = legal.filter((a) => !isSet(a) && targetsOf(a).includes(ui.focus));
     const notHere = refused.filter((r) => targetsOf(r).includes(ui.focus));
-    parts.push(el("section", { class: "focus", id: "target-actions", "aria-label": `actions on ${nameOf(gv, ui.focus)}` },
+    parts.push(el("section", { class: "focus", id: "target-actions", "aria-label": `actions on ${nameOf(gv, ui.focus)}`,
+      dataset: { target: ui.focus } },
       el("h3", {}, `On ${nameOf(gv, ui.focus)} `,
         el("button", { type: "button", class: "link", text: "×", "aria-label": "close", onclick: on.clearFocus })),
       here.length ? el("div", { class: "buttons" }, here.map((a) => actionButton(a, on.act, "for-target")))

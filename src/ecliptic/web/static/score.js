@@ -24,6 +24,13 @@ export function scoreRows(gv) {
   return running && running.length ? running : null;
 }
 
+// A column's heading: the faction (the colour on the table) when the game has factions, else the name.
+function shortName(gv, seat, seatName) {
+  const player = gv.view && Array.isArray(gv.view.players) ? gv.view.players[seat] : null;
+  const info = (gv.seats || [])[seat];
+  return player && player.faction && gv.game === "tauceti" ? player.faction : (info ? info.name : seatName(seat));
+}
+
 export function renderScore(root, gv, seatName) {
   const rows = scoreRows(gv);
   if (!rows) { root.replaceChildren(); root.hidden = true; return; }
@@ -35,8 +42,8 @@ export function renderScore(root, gv, seatName) {
   const table = el("table", { class: "score-sheet", id: "score-sheet" },
     el("caption", { text: over ? `Final score (${pointsName(gv.game)})` : `Running score (${pointsName(gv.game)} counted so far)` }),
     el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Source" }),
-      rows.map((r) => el("th", { scope: "col", class: winners.has(r.seat) && over ? "winner" : "",
-        text: `${seatName(r.seat)}${winners.has(r.seat) && over ? " ★" : ""}` })))),
+      rows.map((r) => el("th", { scope: "col", class: winners.has(r.seat) && over ? "winner" : "", title: seatName(r.seat),
+        text: `${shortName(gv, r.seat, seatName)}${winners.has(r.seat) && over ? " ★" : ""}` })))),
     el("tbody", {}, sources.map((k) => el("tr", {}, el("th", { scope: "row", text: sourceName(k) }),
       rows.map((r) => el("td", { text: (r.by_source || {})[k] ?? 0 })))),
     el("tr", { class: "total" }, el("th", { scope: "row", text: "Total" }), rows.map((r) => el("td", { text: r.total })))));
