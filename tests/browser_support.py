@@ -132,10 +132,13 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
-def new_page(b: Any, viewport: dict[str, int] = DESKTOP, pace: int = 0) -> Watched:
-    """A page in a context of its own (its own localStorage: another person's browser)."""
+def new_page(b: Any, viewport: dict[str, int] = DESKTOP, pace: int = 0, init: str = "") -> Watched:
+    """A page in a context of its own (its own localStorage: another person's browser). ``pace``:
+    the milliseconds between two moves of other seats (0: at once, the tests' default)."""
     context = b.new_context(viewport=viewport)
     context.add_init_script(f"localStorage.setItem('ecliptic.pace', '{pace}')")
+    if init:
+        context.add_init_script(init)
     return watch(context.new_page())
 
 

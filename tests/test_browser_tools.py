@@ -4,6 +4,7 @@ the log, and the lobby's lists of my games and games to watch."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -162,4 +163,57 @@ def test_chat_hand_over_to_a_bot_take_back_and_the_log(server_site: Site, chromi
     page.click(f"#all-games a[href='/watch/{game_id}']")
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('watching')")
     assert page.locator("#decision-panel button.action").count() == 0 and page.locator("#chat-form").is_hidden()
+    assert_clean(w)
+
+
+WATCHER = """
+window.__notes = [];
+window.Notification = class {
+  constructor(title, options) { window.__notes.push([title, options && options.body]); }
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
+};
+// The person is in another tab: the page is hidden, so it notifies.
+Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+window.__shown = [];
+new MutationObserver(() => {
+  const top = document.querySelector("#log .log-entry");
+  if (!top) return;
+  const index = Number(top.dataset.index);
+  if (!window.__shown.length || window.__shown[window.__shown.length - 1].index !== index) {
+    const thinking = document.querySelector("#thinking");
+    window.__shown.push({ index, seat: top.dataset.seat === undefined ? null : Number(top.dataset.seat),
+      at: performance.now(), thinking: !!thinking && !thinking.hidden && thinking.textContent });
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+PACE = 400
+
+
+def test_bot_moves_are_shown_one_by_one_at_a_readable_pace_then_my_turn_is_announced(
+        server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium, pace=PACE, init=WATCHER)
+    create_in_lobby(w, server_site.url, "tauceti", ["person", "bot", "bot", "bot"], seed=35,
+                    choices={"game": "short", "layout": "preset"})
+    w.page.click("#created a.play-here")
+    page = w.page
+    rng = random.Random(35)
+    for _ in range(40):
+        wait_my_turn_or_over(w, timeout_ms=60_000)
+        assert page.title().startswith("▶ Your turn")
+        shown = page.evaluate("() => window.__shown")
+        if sum(1 for s in shown if s["seat"] not in (0, None)) >= 6:
+            break
+        view = view_of(w)
+        click_action(w, rng.choice(view["legal_actions"]))
+    shown = page.evaluate("() => window.__shown")
+    bots = [s for s in shown if s["seat"] not in (0, None)]
+    assert len(bots) >= 6
+    pairs = [(a, b) for a, b in itertools.pairwise(shown) if a["seat"] not in (0, None)
+             and b["seat"] not in (0, None)]
+    assert pairs and all(b["at"] - a["at"] >= PACE * 0.9 for a, b in pairs), pairs
+    # While a bot's move waits its turn to be shown, the page says who is thinking.
+    assert any(s["thinking"] and "thinking" in s["thinking"] for s in bots)
+    notes = page.evaluate("() => window.__notes")
+    assert notes and notes[0][0] == "Ecliptic: your turn"
     assert_clean(w)

@@ -83,6 +83,7 @@ def test_the_tau_ceti_options_are_the_engines_config_fields(client: TestClient) 
     assert by_name["advanced"]["kind"] == "multi"
     assert {c["value"] for c in by_name["game"]["choices"]} == {"short", "full"}
     assert "8 rounds" in next(c["text"] for c in by_name["game"]["choices"] if c["value"] == "short")
+    assert (by_name["game"]["default"], by_name["layout"]["default"]) == ("short", "random")  # a first game
     assert {c["value"] for c in by_name["layout"]["choices"]} == {"players", "random", "preset"}
     assert by_name["advanced_specialists"]["kind"] == "bool"
     assert by_name["first_player"]["kind"] == "seat"

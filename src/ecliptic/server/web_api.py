@@ -83,6 +83,7 @@ class Choice(BaseModel):
     value: str | int
     label: str
     text: str = Field("", description="what the choice means (a tooltip, or the text under a checkbox)")
+    rule: str = Field("", description="the rule id of the rulebook's text for it (a link to /rules)")
 
 
 class ConfigOption(BaseModel):
@@ -115,7 +116,7 @@ class GameOptions(BaseModel):
 
 TITLES = {"tauceti": "Tau Ceti: Planetary Crisis", "ceres": "Ceres (with its Comets expansion)"}
 LABELS = {
-    "factions": "Factions", "game": "Game length", "layout": "Layout", "advanced": "Advanced Rules",
+    "factions": "Faction", "game": "Game length", "layout": "Layout", "advanced": "Advanced Rules",
     "first_player": "First player", "advanced_specialists": "Advanced Specialists", "tie_break": "Ties",
     "expansions": "Expansions",
 }
@@ -132,6 +133,9 @@ VALUE_LABELS = {
     ("layout", "preset"): "The preset layout",
     ("tie_break", "shared"): "Tied players share the win", ("tie_break", "tau"): "Most TAU, then most GP tokens",
 }
+LOBBY_DEFAULTS = {("tauceti", "game"): "short", ("tauceti", "layout"): "random"}
+"""What the lobby starts with where the engine's default is the rulebook's full game: a first
+game is a short one with the tiles laid out at random (what `make play` used to start)."""
 BOT_TEXTS = {"random": "plays a random legal action", "heuristic": "a heuristic bot",
              "heuristic:epsilon=0.35": "a heuristic bot that errs now and then",
              "ismcts:1s": "a search bot (ISMCTS), about 1 s a move"}
@@ -175,7 +179,12 @@ def _factions(name: str, game: Any) -> list[Choice]:
 
 def _advanced_rules(name: str, game: Any) -> list[Choice]:
     numbers = [n for n in range(1, 21) if _valid(game, advanced=(n,))]
-    return [Choice(value=n, label=f"Advanced Rule {n}", text=_rule_text("tauceti", f"TC-ADV{n}-1")) for n in numbers]
+    out = []
+    for n in numbers:
+        label, rule = f"Advanced Rule {n}", f"TC-ADV{n}-1"
+        text = _rule_text("tauceti", rule).removeprefix(f"{label}:").strip()
+        out.append(Choice(value=n, label=label, text=text, rule=rule))
+    return out
 
 
 def _expansions(name: str, game: Any) -> list[Choice]:
@@ -209,7 +218,7 @@ def config_options(name: str) -> GameOptions:
     defaults = config_type()
     options: list[ConfigOption] = []
     for f in dataclasses.fields(config_type):
-        hint, default = hints[f.name], getattr(defaults, f.name)
+        hint, default = hints[f.name], LOBBY_DEFAULTS.get((name, f.name), getattr(defaults, f.name))
         label, help_text = LABELS.get(f.name, f.name.replace("_", " ").capitalize()), HELP.get(f.name, "")
         if f.name == "players":
             continue

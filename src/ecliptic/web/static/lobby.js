@@ -87,7 +87,9 @@ function renderConfig() {
           el("input", { type: "checkbox", value: c.value, checked: (o.default || []).includes(c.value),
             "aria-label": c.label }),
           el("span", { class: "check-label", text: c.label }),
-          c.text ? el("span", { class: "check-text", text: ` — ${c.text}` }) : null));
+          c.text ? el("span", { class: "check-text", text: ` — ${c.text}` }) : null,
+          c.rule ? el("a", { class: "rule", href: `/rules#${options.game}:${c.rule}`, target: "_blank", rel: "noopener",
+            text: ` ${c.rule}` }) : null));
       }
     } else if (o.kind === "bool") {
       set.append(el("label", { class: "check" }, el("input", { type: "checkbox", checked: !!o.default,

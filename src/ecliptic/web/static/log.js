@@ -52,7 +52,8 @@ export class Log {
       const who = seat === null || seat === undefined ? "" : this.seatName(seat);
       const pick = el("button", { type: "button", class: "log-pick link", dataset: { index: i },
         "aria-label": `show the board after action ${i}`, onclick: () => this.onPick(i) }, `#${i} ${who}`);
-      items.push(el("li", { class: "log-entry", dataset: { index: i } }, pick,
+      const data = seat === null || seat === undefined ? { index: i } : { index: i, seat };
+      items.push(el("li", { class: "log-entry", dataset: data }, pick,
         el("ul", { class: "events" }, events.map(eventLine))));
     }
     if (this.setup.length) {
