@@ -29,6 +29,7 @@ from browser_support import (
     view_of,
     wait_my_turn_or_over,
 )
+from ecliptic.web import STATIC
 
 pytestmark = needs_browser
 
@@ -111,7 +112,7 @@ def test_a_tau_ceti_game_against_three_bots_made_in_the_lobby_and_played_by_clic
 
 def test_a_whole_short_game_played_by_random_clicks_ends_on_the_score_sheet(server_site: Site, chromium: Any) -> None:
     w = new_page(chromium)
-    create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=11,
+    game_id = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=11,
                     choices={"game": "short", "layout": "preset"})
     w.page.click("#created a.play-here")
     started = time.monotonic()
@@ -132,8 +133,25 @@ def test_a_whole_short_game_played_by_random_clicks_ends_on_the_score_sheet(serv
     screenshot(w, "tauceti-2p-finished-1280x800")
     w.page.set_viewport_size(PHONE)
     screenshot(w, "tauceti-2p-finished-390x844")
-    assert_clean(w)
+    assert not too_wide(w), too_wide(w)
+    w.page.set_viewport_size(DESKTOP)
     assert time.monotonic() - started < 150
+    if (STATIC / "extras.js").exists():  # the history module: the replay, the chart, play on
+        page = w.page
+        page.click("#replay-start")
+        page.wait_for_selector("#history-bar:has-text('after action 0 ')")
+        for i in range(1, 4):
+            page.click("#replay-next")
+            page.wait_for_selector(f"#history-bar:has-text('after action {i} ')")
+        page.wait_for_selector("#win-chart svg polyline")
+        screenshot(w, "tauceti-2p-replay-1280x800")
+        page.click("#play-on")
+        page.wait_for_url(lambda url: "/play/" in url and game_id not in url)
+        page.wait_for_selector("#decision-panel button.action", state="attached")
+        played_on = view_of(w)
+        # The new game starts from those 3 actions (a bot may have played on already).
+        assert played_on["status"] == "playing" and played_on["index"] >= 3 and played_on["seat"] == 0
+    assert_clean(w)
 
 
 def test_a_reload_in_the_middle_goes_on_where_it_was(server_site: Site, chromium: Any) -> None:

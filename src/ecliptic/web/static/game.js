@@ -319,35 +319,37 @@ function notifyTurn(gv, mine) {
 
 function renderFinished(gv) {
   const box = $("finished");
-  if (gv.status !== "over") { box.hidden = true; box.replaceChildren(); return; }
+  if (gv.status !== "over") { box.hidden = true; box.replaceChildren(); delete box.dataset.index; return; }
   box.hidden = false;
-  if (box.dataset.index === String(gv.index) && box.dataset.shown === String(S.replayIndex)) return;
-  box.dataset.index = String(gv.index);
-  box.dataset.shown = String(S.replayIndex);
   const extras = S.mods.extras;
+  if (box.dataset.index !== String(gv.index)) {
+    // Built once per finished game: the replay's place, and the chart (computed by the server).
+    box.dataset.index = String(gv.index);
+    const chart = el("div", { class: "win-chart", id: "win-chart", "aria-label": "win chance per player" });
+    box.replaceChildren(el("h2", { text: "Replay" }), el("div", { id: "replay-box" }),
+      extras && extras.renderWinChart ? el("h2", { text: "Win chances" }) : null,
+      extras && extras.renderWinChart ? chart : null);
+    if (extras && extras.renderWinChart) {
+      Promise.resolve().then(() => extras.renderWinChart(chart, GAME_ID, { onSelect: (i) => replayTo(i) }))
+        .catch((e) => { chart.textContent = `No chart: ${e.message}`; });
+    }
+  }
+  const replay = $("replay-box");
   const at = S.replayIndex === null ? gv.index : S.replayIndex;
-  const items = [el("h2", { text: "Replay" })];
-  if (extras && extras.viewAt) {
-    const step = (i) => () => replayTo(Math.max(0, Math.min(gv.index, i)));
-    items.push(el("div", { class: "replay", role: "group", "aria-label": "replay" },
-      el("button", { type: "button", "aria-label": "to the start", onclick: step(0), text: "⏮" }),
+  if (!(extras && extras.viewAt)) {
+    replay.replaceChildren(el("p", { class: "muted", text: "The replay is not available on this server." }));
+    return;
+  }
+  const step = (i) => () => replayTo(Math.max(0, Math.min(gv.index, i)));
+  replay.replaceChildren(
+    el("div", { class: "replay", role: "group", "aria-label": "replay" },
+      el("button", { type: "button", id: "replay-start", "aria-label": "to the start", onclick: step(0), text: "«" }),
       el("button", { type: "button", id: "replay-prev", "aria-label": "one action back", onclick: step(at - 1), text: "◀" }),
       el("span", { id: "replay-index", text: ` ${at} / ${gv.index} ` }),
       el("button", { type: "button", id: "replay-next", "aria-label": "one action on", onclick: step(at + 1), text: "▶" }),
-      el("button", { type: "button", "aria-label": "to the end", onclick: step(gv.index), text: "⏭" })));
-    if (extras.playOnFrom) {
-      items.push(el("p", {}, el("button", { type: "button", id: "play-on", text: `Play on from action ${at} against bots`,
-        onclick: () => playOn(at) })));
-    }
-  } else items.push(el("p", { class: "muted", text: "The replay is not available on this server." }));
-  if (extras && extras.renderWinChart) {
-    const chart = el("div", { class: "win-chart", id: "win-chart", "aria-label": "win chance per player" });
-    items.push(el("h2", { text: "Win chances" }), chart);
-    Promise.resolve().then(() => extras.renderWinChart(chart, GAME_ID)).catch((e) => {
-      chart.textContent = `No chart: ${e.message}`;
-    });
-  }
-  box.replaceChildren(...items);
+      el("button", { type: "button", id: "replay-end", "aria-label": "to the end", onclick: step(gv.index), text: "»" })),
+    extras.playOnFrom ? el("p", {}, el("button", { type: "button", id: "play-on",
+      text: `Play on from action ${at} against bots`, onclick: () => playOn(at) })) : null);
 }
 
 async function replayTo(index) {
@@ -492,6 +494,9 @@ async function main() {
   try { await resolveSeats(); } catch (e) {
     setError(e instanceof ApiError && e.status === 403 ? "This join link's token is not one of this game's seats." : `Could not open the game: ${e.message}`);
     return;
+  }
+  if (S.mods.extras && S.mods.extras.analysisInfo && S.seat !== null) {
+    try { S.suggestions = !!(await S.mods.extras.analysisInfo(GAME_ID)).suggestions; } catch { /* kept from the lobby */ }
   }
   try { show(await api(gameUrl(), { token: token() }), true); } catch (e) {
     setError(e instanceof ApiError && e.status === 404 ? `There is no game ${GAME_ID}.` : `Could not load the game: ${e.message}`);
