@@ -181,7 +181,7 @@ def screenshot(w: Watched, name: str) -> Path:
 
 def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: int | None = None,
                     choices: dict[str, str] | None = None, checks: tuple[str, ...] = (),
-                    levels: dict[int, str] | None = None) -> str:
+                    levels: dict[int, str] | None = None, suggestions: bool = False) -> str:
     """Fill the lobby's form (``seats``: "person" or "bot" per seat), create the game and
     return its id. ``choices`` picks a value in a config select by its option name; ``checks``
     ticks checkboxes by their aria-label."""
@@ -201,6 +201,8 @@ def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: 
         page.get_by_label(label, exact=True).check()
     if seed is not None:
         page.fill("#seed", str(seed))
+    if suggestions:
+        page.check("#suggestions")
     page.click("#create-button")
     page.wait_for_selector("#created h3")
     heading = page.locator("#created h3").inner_text()

@@ -217,3 +217,22 @@ def test_bot_moves_are_shown_one_by_one_at_a_readable_pace_then_my_turn_is_annou
     notes = page.evaluate("() => window.__notes")
     assert notes and notes[0][0] == "Ecliptic: your turn"
     assert_clean(w)
+
+
+def test_suggest_a_move_when_the_game_was_made_with_suggestions(server_site: Site, chromium: Any) -> None:
+    with server_site.api() as api:
+        if not api.get("/api/options/tauceti").json()["suggestions"]:
+            pytest.skip("this build's server offers no suggestions (no history and analysis module)")
+    w = new_page(chromium)
+    create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=36,
+                    choices={"game": "short", "layout": "preset"}, suggestions=True)
+    w.page.click("#created a.play-here")
+    page = w.page
+    wait_my_turn_or_over(w)
+    before = log_index(w)
+    page.click("#suggest")
+    page.wait_for_selector("#suggestion:has-text('Suggested:')", timeout=60_000)
+    assert "win chance" in page.locator("#suggestion").inner_text()
+    page.click("#suggestion button")
+    page.wait_for_function(f"() => Number(document.body.dataset.index) > {before}")
+    assert_clean(w)
