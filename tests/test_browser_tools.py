@@ -143,6 +143,7 @@ def test_chat_hand_over_to_a_bot_take_back_and_the_log(server_site: Site, chromi
     page.press("#chat-text", "Enter")
     page.wait_for_selector("#chat-messages li:has-text('good luck')")
     before = log_index(w)
+    page.select_option("#hand-level", "random")
     page.click("#hand-to-bot")
     page.wait_for_selector("#take-back")
     page.wait_for_function(f"() => Number(document.body.dataset.index) > {before + 3}")  # the bot plays my seat

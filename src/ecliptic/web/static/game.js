@@ -32,6 +32,7 @@ const S = {
   myTurnBefore: false,
   suggestions: false,
   replayIndex: null,
+  levels: [{ value: "normal", label: "Normal", text: "" }],   // the bot levels (GET /api/options/{game})
 };
 let log = null;
 
@@ -280,30 +281,35 @@ function onPassReady() {
   } else render();
 }
 
+// The controls are rebuilt only when they change: a button replaced at every pushed move
+// (a bot playing fast) could never be clicked.
 function renderControls(gv, mine) {
   const box = $("controls");
-  const items = [];
-  if (gv.undoable && !S.shown) {
-    items.push(el("button", { type: "button", id: "undo", text: "Undo my last action", onclick: undo }));
-  }
-  if (S.seat !== null && gv.status === "playing") {
-    const info = (gv.seats || [])[S.seat];
-    if (info && info.controller === "person") {
-      items.push(el("button", { type: "button", id: "hand-to-bot", text: "Hand my seat to a bot",
-        onclick: () => handOver(true) }));
-    } else if (info) {
-      items.push(el("button", { type: "button", id: "take-back", class: "primary", text: "Take my seat back",
-        onclick: () => handOver(false) }));
-    }
-  }
-  if (mine && S.suggestions && S.mods.extras && S.mods.extras.suggest && !S.shown) {
-    items.push(el("button", { type: "button", id: "suggest", text: "Suggest a move", onclick: suggest }));
-  }
+  const want = [];
+  if (gv.undoable && !S.shown) want.push("undo");
+  const info = S.seat !== null && gv.status === "playing" ? (gv.seats || [])[S.seat] : null;
+  if (info) want.push(info.controller === "person" ? "hand-to-bot" : "take-back");
+  if (mine && S.suggestions && S.mods.extras && S.mods.extras.suggest && !S.shown) want.push("suggest");
   if (S.seat !== null && "Notification" in window && Notification.permission === "default" && gv.status === "playing") {
-    items.push(el("button", { type: "button", id: "notify", class: "link", text: "Notify me when it is my turn",
-      onclick: () => Notification.requestPermission().then(render) }));
+    want.push("notify");
   }
-  box.replaceChildren(...items);
+  const signature = want.join(" ");
+  if (box.dataset.signature === signature) return;
+  box.dataset.signature = signature;
+  const make = {
+    "undo": () => el("button", { type: "button", id: "undo", text: "Undo my last action", onclick: undo }),
+    "hand-to-bot": () => el("span", { class: "hand-over" },
+      el("button", { type: "button", id: "hand-to-bot", text: "Hand my seat to a bot",
+        onclick: () => handOver(true, $("hand-level").value) }),
+      el("select", { id: "hand-level", "aria-label": "the bot's level" },
+        S.levels.map((l) => el("option", { value: l.value, text: l.label, title: l.text, selected: l.value === "normal" })))),
+    "take-back": () => el("button", { type: "button", id: "take-back", class: "primary", text: "Take my seat back",
+      onclick: () => handOver(false) }),
+    "suggest": () => el("button", { type: "button", id: "suggest", text: "Suggest a move", onclick: suggest }),
+    "notify": () => el("button", { type: "button", id: "notify", class: "link", text: "Notify me when it is my turn",
+      onclick: () => Notification.requestPermission().then(() => { delete box.dataset.signature; render(); }) }),
+  };
+  box.replaceChildren(...want.map((k) => make[k]()));
 }
 
 function notifyTurn(gv, mine) {
@@ -424,9 +430,9 @@ async function undo() {
   }
 }
 
-async function handOver(bot) {
+async function handOver(bot, level = "normal") {
   try {
-    await api(gameUrl(`/seats/${S.seat}/bot`), { method: "POST", token: token(), body: bot ? { bot: true, level: "normal" } : { bot: false } });
+    await api(gameUrl(`/seats/${S.seat}/bot`), { method: "POST", token: token(), body: bot ? { bot: true, level } : { bot: false } });
     await refresh();
   } catch (e) { setError(`The seat did not change hands: ${e.message}`); }
 }
@@ -504,6 +510,9 @@ async function main() {
   }
   connect();
   loadChat();
+  api(`/api/options/${S.gv.game}`).then((o) => {
+    S.levels = o.bot_levels; delete $("controls").dataset.signature; render();
+  }).catch(() => { /* the default level stays */ });
 }
 
 main();
