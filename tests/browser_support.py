@@ -181,7 +181,8 @@ def screenshot(w: Watched, name: str) -> Path:
 
 def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: int | None = None,
                     choices: dict[str, str] | None = None, checks: tuple[str, ...] = (),
-                    levels: dict[int, str] | None = None, suggestions: bool = False) -> str:
+                    levels: dict[int, str] | None = None, suggestions: bool = False,
+                    clock_seconds: int | None = None) -> str:
     """Fill the lobby's form (``seats``: "person" or "bot" per seat), create the game and
     return its id. ``choices`` picks a value in a config select by its option name; ``checks``
     ticks checkboxes by their aria-label."""
@@ -203,6 +204,8 @@ def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: 
         page.fill("#seed", str(seed))
     if suggestions:
         page.check("#suggestions")
+    if clock_seconds is not None:
+        page.select_option("#clock", str(clock_seconds))
     page.click("#create-button")
     page.wait_for_selector("#created h3")
     heading = page.locator("#created h3").inner_text()

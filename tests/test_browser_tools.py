@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -109,13 +110,14 @@ def test_the_notation_box_completes_and_plays_and_undo_takes_it_back(server_site
     assert_clean(w)
 
 
-def test_every_action_is_reachable_by_the_keyboard(server_site: Site, chromium: Any) -> None:
+def test_every_action_is_reachable_by_the_keyboard_and_the_turn_clock_shows(server_site: Site, chromium: Any) -> None:
     w = new_page(chromium)
     create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=33,
-                    choices={"game": "short", "layout": "preset"})
+                    choices={"game": "short", "layout": "preset"}, clock_seconds=3600)
     w.page.click("#created a.play-here")
     page = w.page
     wait_my_turn_or_over(w)
+    assert re.search(r"you have (00:59:\d\d|01:00:00) left", page.locator("#clock").inner_text())
     before = log_index(w)
     for _ in range(300):
         page.keyboard.press("Tab")

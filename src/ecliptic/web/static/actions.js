@@ -21,10 +21,33 @@ export function nameOf(gv, key) {
   return found && found.name ? found.name : rest;
 }
 
+let rulesApi = false;   // the server has the rules reference (GET /api/rules/{game}/{rule id})
+const ruleTexts = new Map();
+
+export function useRulesApi(available) { rulesApi = !!available; }
+
+// The rulebook's sentence of a rule, for a tooltip, asked once per rule and only when wanted.
+async function explain(link, game, rule) {
+  const key = `${game}:${rule}`;
+  if (!ruleTexts.has(key)) {
+    ruleTexts.set(key, fetch(`/api/rules/${game}/${encodeURIComponent(rule)}`)
+      .then((r) => (r.ok ? r.json() : null)).catch(() => null));
+  }
+  const found = await ruleTexts.get(key);
+  const text = found && (found.text || (Array.isArray(found.sentences) ? found.sentences.join(" ") : ""));
+  if (text) link.title = `${rule}: ${text}`;
+}
+
 export function ruleLink(game, rule) {
   if (!rule) return null;
-  return el("a", { class: "rule", href: `/rules#${game}:${rule}`, target: "_blank", rel: "noopener",
+  const link = el("a", { class: "rule", href: `/rules#${game}:${rule}`, target: "_blank", rel: "noopener",
     title: `the rule ${rule} in the rulebook`, text: rule });
+  if (rulesApi && rule !== "UNDO") {
+    const once = () => { explain(link, game, rule); };
+    link.addEventListener("mouseenter", once, { once: true });
+    link.addEventListener("focus", once, { once: true });
+  }
+  return link;
 }
 
 function sameSet(a, b) {

@@ -4,7 +4,7 @@
 // fragment (#token=...), is kept in localStorage and goes to the server in a header or the
 // WebSocket's first message only.
 import { api, ApiError, el, gameEntry, rememberSeatToken, gameTitle } from "/static/api.js";
-import { renderDecision, isSet, targetsOf, nameOf, ruleLink } from "/static/actions.js";
+import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { renderScore } from "/static/score.js";
 
@@ -253,6 +253,7 @@ function render() {
     panel.querySelectorAll("button, input").forEach((b) => { b.disabled = b.disabled || S.busy; });
   } else panel.replaceChildren();
   renderControls(live, mine);
+  showClock();
   renderScore($("score"), live, seatName);
   renderFinished(live);
   notifyTurn(live, mine);
@@ -310,6 +311,19 @@ function renderControls(gv, mine) {
       onclick: () => Notification.requestPermission().then(() => { delete box.dataset.signature; render(); }) }),
   };
   box.replaceChildren(...want.map((k) => make[k]()));
+}
+
+// The turn clock: the time left to the seat deciding (the view's deadline, Unix time).
+function showClock() {
+  const box = $("clock");
+  const gv = S.gv;
+  const left = gv && gv.status === "playing" && gv.deadline ? Math.max(0, Math.round(gv.deadline - Date.now() / 1000)) : null;
+  box.hidden = left === null;
+  if (left === null) return;
+  const d = Math.floor(left / 86400), h = Math.floor((left % 86400) / 3600), m = Math.floor((left % 3600) / 60), sec = left % 60;
+  const pad = (n) => String(n).padStart(2, "0");
+  const who = gv.current_seat === S.seat && S.seat !== null ? "you have" : `${seatName(gv.current_seat)} has`;
+  box.textContent = `⏱ ${who} ${d ? `${d} d ` : ""}${pad(h)}:${pad(m)}:${pad(sec)} left, then a bot plays the seat`;
 }
 
 function notifyTurn(gv, mine) {
@@ -484,6 +498,7 @@ async function loadChat() {
 async function loadModules() {
   let files = [];
   try { files = (await api("/api/web/modules")).files; } catch { files = []; }
+  useRulesApi(files.includes("rules.js"));   // the rules reference comes with its page
   if (files.includes("table.js")) {
     try { S.mods.table = await import("/static/table.js"); } catch (e) { S.mods.table = null; }
   }
@@ -510,6 +525,7 @@ async function main() {
   }
   connect();
   loadChat();
+  setInterval(showClock, 1000);
   api(`/api/options/${S.gv.game}`).then((o) => {
     S.levels = o.bot_levels; delete $("controls").dataset.signature; render();
   }).catch(() => { /* the default level stays */ });
