@@ -83,7 +83,8 @@ class Choice(BaseModel):
     value: str | int
     label: str
     text: str = Field("", description="what the choice means (a tooltip, or the text under a checkbox)")
-    rule: str = Field("", description="the rule id of the rulebook's text for it (a link to /rules)")
+    rule: str = ""
+    """The rule id of the rulebook's text for it (the lobby links it to /rules)."""
 
 
 class ConfigOption(BaseModel):
