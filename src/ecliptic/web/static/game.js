@@ -45,7 +45,8 @@ function seatName(seat) {
   const info = (gv.seats || [])[seat];
   const player = gv.view && Array.isArray(gv.view.players) ? gv.view.players[seat] : null;
   const name = info ? info.name : `Seat ${seat + 1}`;
-  const faction = player && player.faction && player.faction !== name ? ` (${player.faction})` : "";
+  // Tau Ceti's factions name the players on the table; Ceres' seats have none.
+  const faction = gv.game === "tauceti" && player && player.faction && player.faction !== name ? ` (${player.faction})` : "";
   return `${name}${faction}`;
 }
 
@@ -228,7 +229,8 @@ function render() {
   const round = gv.view && gv.view.round ? `round ${gv.view.round}` : "";
   $("status").textContent = [gameTitle(live.game), live.status === "over" ? "finished" : round, me,
     S.hotseat ? "hot-seat" : ""].filter(Boolean).join(" · ");
-  const banner = live.present && live.present.banner;
+  // The board draws the banner itself; without it the page says it.
+  const banner = !S.mods.table && live.present && live.present.banner;
   $("banner").hidden = !banner;
   $("banner").textContent = banner || "";
   const bar = $("history-bar");
