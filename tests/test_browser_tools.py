@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 
 from browser_support import (
+    DESKTOP,
+    PHONE,
     Site,
     assert_clean,
     browser,
@@ -20,7 +22,9 @@ from browser_support import (
     create_in_lobby,
     needs_browser,
     new_page,
+    screenshot,
     site,
+    too_wide,
     view_of,
     wait_my_turn_or_over,
 )
@@ -238,4 +242,37 @@ def test_suggest_a_move_when_the_game_was_made_with_suggestions(server_site: Sit
     assert "win chance" in page.locator("#suggestion").inner_text()
     page.click("#suggestion button")
     page.wait_for_function(f"() => Number(document.body.dataset.index) > {before}")
+    assert_clean(w)
+
+
+def test_the_lobby_builds_its_form_from_the_engines_options(server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium)
+    page = w.page
+    page.goto(server_site.url + "/")
+    page.wait_for_selector("#create[data-game='tauceti']")
+    with server_site.api() as api:
+        options = api.get("/api/options/tauceti").json()
+        ceres = api.get("/api/options/ceres").json()
+    for o in options["options"]:
+        if o["kind"] == "per_seat":  # one select per seat, its choices and "at random"
+            selects = page.locator(f"#seats .seat select[data-option='{o['name']}']")
+            assert selects.count() == options["players"]["default"]
+            assert selects.first.locator("option").count() == len(o["choices"]) + 1
+        else:
+            assert page.locator(f"#config fieldset[data-option='{o['name']}']").count() == 1, o["name"]
+    advanced = next(o for o in options["options"] if o["name"] == "advanced")
+    assert page.locator("#config fieldset[data-option='advanced'] input[type=checkbox]").count() == len(
+        advanced["choices"])
+    assert page.locator("#seats .seat select.level >> nth=1 >> option").all_inner_texts() == [
+        lv["label"] for lv in options["bot_levels"]]
+    screenshot(w, "lobby-1280x800")
+    page.set_viewport_size(PHONE)
+    screenshot(w, "lobby-390x844")
+    assert not too_wide(w), too_wide(w)
+    page.set_viewport_size(DESKTOP)
+    page.select_option("#game", "ceres")
+    page.wait_for_selector("#create[data-game='ceres']")
+    assert page.locator("#config fieldset.option").count() == len(ceres["options"])
+    assert page.locator("#seats select.per-seat").count() == 0
+    assert page.get_by_label("Comets", exact=True).count() == 1
     assert_clean(w)
