@@ -103,9 +103,13 @@ function connect() {
     try { m = JSON.parse(e.data); } catch { return; }
     onMessage(m, ws);
   });
-  ws.addEventListener("close", () => {
+  ws.addEventListener("close", (e) => {
     if (gen !== S.wsGen) return;
     S.wsOpen = false;
+    if ([4401, 4403, 4404].includes(e.code)) {   // refused for good: a wrong token, no such game
+      $("connection").textContent = `disconnected: ${e.reason || e.code}`;
+      return;
+    }
     $("connection").textContent = "reconnecting…";
     const delay = Math.min(5000, 300 * 2 ** S.retry++);
     setTimeout(() => { if (gen === S.wsGen) connect(); }, delay);
