@@ -220,7 +220,16 @@ function decisionText(gv) {
   return `${who} to decide${d && d.kind ? `: ${d.kind.replaceAll("_", " ")}` : ""}`;
 }
 
+// Each redraw is measured ("ecliptic-render" in the Performance timeline; the last 100 kept).
 function render() {
+  performance.mark("ecliptic-render-start");
+  try { draw(); } finally {
+    performance.measure("ecliptic-render", "ecliptic-render-start");
+    if (performance.getEntriesByName("ecliptic-render").length > 100) performance.clearMeasures("ecliptic-render");
+  }
+}
+
+function draw() {
   const live = S.gv;
   if (!live) return;
   if (S.passTo !== null) { renderPass(); return; }
