@@ -29,6 +29,7 @@ from browser_support import (
 from ecliptic.engine.actions import Action
 from ecliptic.games import get_game
 from ecliptic.server.storage import Storage
+from ecliptic.web import STATIC
 from test_hidden_information import ids, tc_secret, tc_unseen
 
 pytestmark = needs_browser
@@ -147,6 +148,17 @@ def test_two_seats_in_two_browsers_never_receive_each_others_secrets(tmp_path: P
                 clicks += 1
             public = api.get(f"/api/games/{game_id}").json()
         assert public["view"]["round"] >= 2 or public["status"] == "over"
+        # Bob looks back at earlier positions from his log: those answers are checked too.
+        looked = 0
+        for entry in (1, 5, 9):
+            pick = bob.page.locator("#log .log-pick").nth(entry)
+            index = pick.get_attribute("data-index")
+            pick.click()
+            if (STATIC / "extras.js").exists():
+                bob.page.wait_for_selector(f"#history-bar:has-text('after action {index} ')")
+                looked += 1
+            else:
+                bob.page.wait_for_selector("#error:has-text('not available')")
         assert_clean(ann, bob)
 
         storage = Storage(s.database_url)
@@ -165,6 +177,8 @@ def test_two_seats_in_two_browsers_never_receive_each_others_secrets(tmp_path: P
             states.append(state.clone())
             for seat in hands:
                 hands[seat] |= set(state.players[seat].hand)
+        views_at = [u for kind, u, _ in got[1] if kind == "http" and "/views/" in u]
+        assert len(views_at) == looked
         for seat in (0, 1):
             checked, shown = check(got[seat], seat, states)
             assert checked > 50
