@@ -71,6 +71,8 @@ def pieces(kind: str, url: str, text: str) -> list[tuple[int | None, str, Any]]:
             out.append((m["index"], "events", m["events"]))
         if isinstance(m.get("view"), dict):
             out.append((m["view"]["index"], "view", m["view"]))
+        if "patch" in m:  # a view patch (docs/server.md): only what the new view shows
+            out.append((m.get("index"), "patch", m["patch"]))
         if not out:
             out.append((None, "other", m))
     elif "legal_actions" in m and "view" in m:
@@ -99,6 +101,9 @@ def check(received: Received, seat: int, states: list[Any]) -> tuple[int, set[st
             if what == "view":
                 leaked = found & tc_unseen(state, seat, told)
                 seen = found
+            elif what == "patch":
+                leaked = found & tc_unseen(state, seat, told)
+                seen |= found
             else:
                 leaked = found & (tc_secret(state, seat) - seen)
                 if what == "events":

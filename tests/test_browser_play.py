@@ -98,8 +98,11 @@ def test_a_tau_ceti_game_against_three_bots_made_in_the_lobby_and_played_by_clic
     # The game is the same at every run (its seed fixes the bots' choices too): all were played.
     for wanted in TOWARD:
         assert wanted in done, f"{wanted} was never played in {done} (offered: {sorted(offered)})"
-    # The log shows the moves of the bots too, each with its seat.
+    # The log shows the moves of the bots too, each with its seat, and the dice as dice faces.
     assert w.page.locator("#log .log-entry").count() > len(done)
+    assert w.page.locator("#log .event[data-kind='skill_check'] .dice .die").count() > 0
+    if (STATIC / "patch.js").exists():  # the views came as patches of the one before (docs/server.md)
+        assert int(w.page.evaluate("() => document.body.dataset.patched || 0")) > len(done)
     screenshot(w, "tauceti-4p-midgame-1280x800")
     w.page.set_viewport_size(PHONE)
     w.page.wait_for_timeout(100)

@@ -26,8 +26,9 @@ const S = {
   ui: { selected: new Set(), focus: null },
   queue: [], pumping: false, lastShown: 0,
   ws: null, wsGen: 0, wsOpen: false, retry: 0, wantSetup: true, logged: false,
+  wire: null,          // with view patches: the last view this connection was sent, and its rev
   busy: false,
-  mods: { table: null, extras: null },
+  mods: { table: null, extras: null, patch: null },
   passTo: null,
   myTurnBefore: false,
   suggestions: false,
@@ -95,12 +96,16 @@ function connect() {
     if (gen !== S.wsGen) return;
     // The first connection asks for the whole log; a reconnection for what it missed.
     const since = S.logged ? S.gv.index : 0;
-    ws.send(JSON.stringify(token() ? { token: token(), since } : { spectator: true, since }));
+    const first = token() ? { token: token(), since } : { spectator: true, since };
+    if (S.mods.patch) first.patches = true;   // views as patches of the one sent before (docs/server.md)
+    S.wire = null; S.resyncing = false;
+    ws.send(JSON.stringify(first));
   });
   ws.addEventListener("message", (e) => {
     if (gen !== S.wsGen) return;
     let m;
     try { m = JSON.parse(e.data); } catch { return; }
+    if (!unpatch(m, ws)) return;
     onMessage(m, ws);
   });
   ws.addEventListener("close", (e) => {
@@ -114,6 +119,29 @@ function connect() {
     const delay = Math.min(5000, 300 * 2 ** S.retry++);
     setTimeout(() => { if (gen === S.wsGen) connect(); }, delay);
   });
+}
+
+// With view patches, a message's view is its patch applied to the last view this connection
+// was sent. A patch for another view (or one that does not apply) asks for the whole view again:
+// the hello that answers carries it, with the events missed meanwhile.
+function unpatch(m, ws) {
+  const patch = S.mods.patch;
+  if (!patch) return true;
+  if (m.type === "hello") { S.wire = { view: m.view, rev: m.rev ?? null }; S.resyncing = false; return true; }
+  if (!("patch" in m)) return true;
+  if (S.resyncing) return false;   // the whole view is on its way
+  let next = null;
+  try { next = S.wire ? patch.nextView(S.wire.view, S.wire.rev, m) : null; } catch { next = null; }
+  if (!next) {
+    S.wire = null;
+    S.resyncing = true;
+    ws.send(JSON.stringify({ since: S.gv ? S.gv.index : 0 }));
+    return false;
+  }
+  S.wire = next;
+  m.view = next.view;
+  document.body.dataset.patched = String(Number(document.body.dataset.patched || 0) + 1);
+  return true;
 }
 
 function onMessage(m, ws) {
@@ -516,6 +544,9 @@ async function loadModules() {
   useRulesApi(files.includes("rules.js"));   // the rules reference comes with its page
   if (files.includes("table.js")) {
     try { S.mods.table = await import("/static/table.js"); } catch (e) { S.mods.table = null; }
+  }
+  if (files.includes("patch.js")) {
+    try { S.mods.patch = await import("/static/patch.js"); } catch (e) { S.mods.patch = null; }
   }
   if (files.includes("extras.js")) {
     try { S.mods.extras = await import("/static/extras.js"); } catch (e) { S.mods.extras = null; }
