@@ -75,6 +75,7 @@ def test_hot_seat_passes_the_device_and_never_shows_a_seat_the_others_table(serv
     assert "Player 2" in page.locator("#pass-text").inner_text()
     # While the device is passed nothing of either seat's table is on the page.
     assert page.locator("#table > *").count() == 0 and page.locator("#decision-panel > *").count() == 0
+    screenshot(w, "hotseat-pass-the-device-1280x800")
     page.click("#pass-ready")
     page.wait_for_selector("#decision-panel button.action", state="attached")
     assert "you are Player 2" in page.locator("#status").inner_text()
