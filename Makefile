@@ -13,16 +13,19 @@ $(STAMP): $(PY) pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev,server]'
 	touch $(STAMP)
 
-# A short game (8 rounds, tiles laid out at random) against bots of level normal; any other
-# game: .venv/bin/ecliptic play --help.
+# The game server with the browser client: the lobby opens in the default browser (where there
+# is one) and the address is printed. The terminal game: .venv/bin/ecliptic play --help.
 play: $(STAMP)
-	$(VENV)/bin/ecliptic play --game-length short --layout random --level normal
+	$(VENV)/bin/ecliptic serve --open
 
 # The storage tests run on SQLite and on a throw-away PostgreSQL cluster of their own
 # (tests/postgres_cluster.py): PostgreSQL is installed first when missing (with apt-get, as root;
-# ECLIPTIC_TEST_POSTGRES=skip skips those tests instead).
+# ECLIPTIC_TEST_POSTGRES=skip skips those tests instead). The browser tests drive Debian's
+# Chromium with Playwright: it is installed first when /usr/bin/chromium is missing
+# (ECLIPTIC_TEST_BROWSER=skip skips those tests instead).
 test: $(STAMP)
 	bash scripts/ensure-postgres.sh
+	bash scripts/ensure-chromium.sh
 	$(VENV)/bin/ruff check
 	$(VENV)/bin/mypy
 	$(VENV)/bin/python -m pytest

@@ -464,12 +464,17 @@ def test_ceres_tables_say_vp() -> None:
     assert "VP and Rank are means" in tour.output and "GP" not in tour.output
 
 
-def test_make_play_starts_a_short_game_against_normal_bots() -> None:
+def test_make_play_serves_the_browser_client_and_opens_it() -> None:
     makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
-    recipe = re.search(r"^play:.*\n\t\S*ecliptic play(.*)$", makefile, re.M)
+    recipe = re.search(r"^play:.*\n\t\S*ecliptic serve(.*)$", makefile, re.M)
     assert recipe is not None
-    args = shlex.split(recipe.group(1))
-    result = run("play", *args, "--seed", "1", input="")
+    assert shlex.split(recipe.group(1)) == ["--open"]
+    assert "--open" in run("serve", "--help").output
+
+
+def test_the_readmes_short_terminal_game_starts_against_normal_bots() -> None:
+    result = run("play", "--game-length", "short", "--layout", "random", "--level", "normal", "--seed", "1",
+                 input="")
     assert result.exit_code == 0, result.output
     assert "short game" in result.output and "against normal" in result.output
     assert "Setup: place" not in result.output  # no manual tile placement first

@@ -24,10 +24,10 @@ from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect
 
-from ecliptic.server import analysis_api, auth, models, rules_api
+from ecliptic.server import analysis_api, auth, models, rules_api, web_api
 from ecliptic.server.bots import BotPool
 from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS, Forbidden, GameService, ServiceError
 from ecliptic.server.hub import Connection
@@ -197,9 +197,7 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
         return JSONResponse({"error": "invalid_request", "message": _validation_message(exc), "detail": detail},
                             status_code=422)
 
-    @app.get("/", include_in_schema=False)
-    async def root() -> RedirectResponse:
-        return RedirectResponse("/docs")  # until the browser client (next issue) lives here
+    web_api.mount(app)  # the browser client: its pages, /static and the lobby's options
 
     @app.get("/api/health", response_model=models.Health)
     async def health() -> models.Health:

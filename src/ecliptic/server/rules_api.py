@@ -97,13 +97,3 @@ async def one_rule(game: str, rule_id: str) -> RuleOut:
 async def rules_page() -> FileResponse:
     return FileResponse(STATIC / "rules.html", media_type="text/html")
 
-
-# Until the web client mounts /static, the page's own script and style come from here.
-@router.get("/static/rules.js", include_in_schema=False)
-async def rules_script() -> FileResponse:
-    return FileResponse(STATIC / "rules.js", media_type="text/javascript")
-
-
-@router.get("/static/rules.css", include_in_schema=False)
-async def rules_style() -> FileResponse:
-    return FileResponse(STATIC / "rules.css", media_type="text/css")

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Makes sure a Chromium is on this machine for the browser tests (tests/test_browser_*.py drive it
+# with Playwright). `make test` calls it.
+#
+# Fast and silent when /usr/bin/chromium is there; otherwise installs Debian's `chromium` package
+# (Playwright's own browser download does not work on machines that reach only the package
+# registries). ECLIPTIC_TEST_BROWSER=skip makes this a no-op (the browser tests then skip);
+# ECLIPTIC_CHROMIUM=/path names another Chromium binary to use instead.
+set -euo pipefail
+
+[[ "${ECLIPTIC_TEST_BROWSER:-}" == skip ]] && exit 0
+
+CHROMIUM="${ECLIPTIC_CHROMIUM:-/usr/bin/chromium}"
+[[ -x "$CHROMIUM" ]] && exit 0
+
+fail() {
+    echo "ensure-chromium: $1" >&2
+    echo "ensure-chromium: the browser tests need Chromium at $CHROMIUM; install it" \
+        "(Debian/Ubuntu: apt-get install chromium), point ECLIPTIC_CHROMIUM at one," \
+        "or run with ECLIPTIC_TEST_BROWSER=skip to skip the browser tests." >&2
+    exit 1
+}
+
+[[ "$(id -u)" == 0 ]] || fail "Chromium is not installed and installing it needs root."
+command -v apt-get >/dev/null 2>&1 || fail "Chromium is not installed and this machine has no apt-get."
+
+echo "ensure-chromium: installing Chromium from Debian's packages (once per machine)..."
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends chromium >/dev/null
+[[ -x "$CHROMIUM" ]] || fail "the chromium package is installed, yet $CHROMIUM is not found."
+echo "ensure-chromium: Chromium installed."

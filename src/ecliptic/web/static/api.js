@@ -1,0 +1,79 @@
+// The server's HTTP API (docs/server.md) and the seats this browser holds.
+// Tokens live in localStorage only; they go to the server in an Authorization header or a
+// WebSocket's first message, never in a URL.
+
+const STORE = "ecliptic.games";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+}
+
+export async function api(path, { method = "GET", token = null, body = undefined } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await r.json(); } catch { data = null; }
+  if (!r.ok) throw new ApiError(r.status, data);
+  return data;
+}
+
+// -- the games this browser knows: {id, game, created, admin, suggestions, seats: {seat: {token, name}}}
+
+export function myGames() {
+  try {
+    const found = JSON.parse(localStorage.getItem(STORE) || "[]");
+    return Array.isArray(found) ? found : [];
+  } catch { return []; }
+}
+
+function saveGames(games) { localStorage.setItem(STORE, JSON.stringify(games.slice(-100))); }
+
+export function rememberGame(entry) {
+  const games = myGames().filter((g) => g.id !== entry.id);
+  const old = myGames().find((g) => g.id === entry.id);
+  const merged = { ...(old || {}), ...entry, seats: { ...((old && old.seats) || {}), ...(entry.seats || {}) } };
+  games.push(merged);
+  saveGames(games);
+  return merged;
+}
+
+export function gameEntry(id) { return myGames().find((g) => g.id === id) || null; }
+
+export function forgetGame(id) { saveGames(myGames().filter((g) => g.id !== id)); }
+
+export function rememberSeatToken(id, seat, token, extra = {}) {
+  return rememberGame({ id, ...extra, seats: { [seat]: { token } } });
+}
+
+// The seat a token belongs to is what the server says (GET /api/games/{id} with it).
+export async function seatOfToken(id, token) {
+  const view = await api(`/api/games/${encodeURIComponent(id)}`, { token });
+  return view.seat;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export function pointsName(game) { return game === "ceres" ? "VP" : "GP"; }
+
+export function gameTitle(game) { return game === "ceres" ? "Ceres" : "Tau Ceti"; }

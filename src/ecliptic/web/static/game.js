@@ -1,0 +1,580 @@
+// The game page (/play/{id} for a seat, /watch/{id} for a spectator): the table, the
+// decision and its actions, the log, chat, undo, handing the seat to a bot, hot-seat, and once
+// the game is over the score sheet and the replay. The seat token comes from the link's
+// fragment (#token=...), is kept in localStorage and goes to the server in a header or the
+// WebSocket's first message only.
+import { api, ApiError, el, gameEntry, rememberSeatToken, gameTitle } from "/static/api.js";
+import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
+import { Log } from "/static/log.js";
+import { renderScore } from "/static/score.js";
+
+const $ = (id) => document.getElementById(id);
+const parts = location.pathname.split("/");
+const MODE = parts[1] === "watch" ? "watch" : "play";
+const GAME_ID = decodeURIComponent(parts[2] || "");
+const query = new URLSearchParams(location.search);
+const stored = localStorage.getItem("ecliptic.pace");
+// Milliseconds between two moves of other seats, so bot moves can be followed one by one.
+const PACE = query.has("pace") ? Number(query.get("pace")) : (stored !== null ? Number(stored) : 800);
+
+const S = {
+  tokens: {},          // seat -> token this browser holds for the game
+  hotseat: false,
+  seat: null,          // the seat whose token is in use; null: a spectator
+  gv: null,            // the live GameView
+  shown: null,         // a view of an earlier index (log click, replay), or null
+  ui: { selected: new Set(), focus: null },
+  queue: [], pumping: false, lastShown: 0,
+  ws: null, wsGen: 0, wsOpen: false, retry: 0, wantSetup: true, logged: false,
+  wire: null,          // with view patches: the last view this connection was sent, and its rev
+  busy: false,
+  mods: { table: null, extras: null, patch: null },
+  passTo: null,
+  myTurnBefore: false,
+  suggestions: false,
+  replayIndex: null,
+  levels: [{ value: "normal", label: "Normal", text: "" }],   // the bot levels (GET /api/options/{game})
+};
+let log = null;
+
+const token = () => (S.seat === null ? null : S.tokens[S.seat] || null);
+const gameUrl = (rest = "") => `/api/games/${encodeURIComponent(GAME_ID)}${rest}`;
+
+function seatName(seat) {
+  const gv = S.gv;
+  if (!gv || seat === null || seat === undefined) return "";
+  const info = (gv.seats || [])[seat];
+  const player = gv.view && Array.isArray(gv.view.players) ? gv.view.players[seat] : null;
+  const name = info ? info.name : `Seat ${seat + 1}`;
+  // Tau Ceti's factions name the players on the table; Ceres' seats have none.
+  const faction = gv.game === "tauceti" && player && player.faction && player.faction !== name ? ` (${player.faction})` : "";
+  return `${name}${faction}`;
+}
+
+function setError(message, rule = null) {
+  const box = $("error");
+  box.replaceChildren();
+  if (!message) return;
+  box.append(message, " ", rule ? ruleLink((S.gv && S.gv.game) || "tauceti", rule) : "");
+}
+
+// -- seats and tokens -------------------------------------------------------------------
+
+async function resolveSeats() {
+  if (MODE === "watch") return;
+  const frag = new URLSearchParams(location.hash.slice(1));
+  const given = frag.get("token");
+  if (given) {
+    const view = await api(gameUrl(), { token: given });
+    rememberSeatToken(GAME_ID, view.seat, given, { game: view.game });
+    history.replaceState(null, "", `${location.pathname}${location.search}#seat=${view.seat}`);
+  }
+  const entry = gameEntry(GAME_ID);
+  S.suggestions = !!(entry && entry.suggestions);
+  for (const [seat, v] of Object.entries((entry && entry.seats) || {})) if (v && v.token) S.tokens[Number(seat)] = v.token;
+  const held = Object.keys(S.tokens).map(Number).sort((a, b) => a - b);
+  const wanted = given ? Number(new URLSearchParams(location.hash.slice(1)).get("seat")) : Number(frag.get("seat"));
+  if (frag.has("hotseat") && held.length) {
+    S.hotseat = true;
+    const pub = await api(gameUrl());
+    const first = held.includes(pub.current_seat) ? pub.current_seat : held[0];
+    S.seat = first;
+    if (pub.status === "playing" && held.includes(pub.current_seat)) S.passTo = first;
+  } else if (Number.isInteger(wanted) && S.tokens[wanted]) S.seat = wanted;
+  else if (held.length) S.seat = held[0];
+}
+
+// -- the WebSocket ----------------------------------------------------------------------
+
+function connect() {
+  const gen = ++S.wsGen;
+  if (S.ws) { try { S.ws.close(); } catch { /* already closed */ } }
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}${gameUrl("/ws")}`);
+  S.ws = ws;
+  ws.addEventListener("open", () => {
+    if (gen !== S.wsGen) return;
+    // The first connection asks for the whole log; a reconnection for what it missed.
+    const since = S.logged ? S.gv.index : 0;
+    const first = token() ? { token: token(), since } : { spectator: true, since };
+    if (S.mods.patch) first.patches = true;   // views as patches of the one sent before (docs/server.md)
+    S.wire = null; S.resyncing = false;
+    ws.send(JSON.stringify(first));
+  });
+  ws.addEventListener("message", (e) => {
+    if (gen !== S.wsGen) return;
+    let m;
+    try { m = JSON.parse(e.data); } catch { return; }
+    if (!unpatch(m, ws)) return;
+    onMessage(m, ws);
+  });
+  ws.addEventListener("close", (e) => {
+    if (gen !== S.wsGen) return;
+    S.wsOpen = false;
+    if ([4401, 4403, 4404].includes(e.code)) {   // refused for good: a wrong token, no such game
+      $("connection").textContent = `disconnected: ${e.reason || e.code}`;
+      return;
+    }
+    $("connection").textContent = "reconnecting…";
+    const delay = Math.min(5000, 300 * 2 ** S.retry++);
+    setTimeout(() => { if (gen === S.wsGen) connect(); }, delay);
+  });
+}
+
+// With view patches, a message's view is its patch applied to the last view this connection
+// was sent. A patch for another view (or one that does not apply) asks for the whole view again:
+// the hello that answers carries it, with the events missed meanwhile.
+function unpatch(m, ws) {
+  const patch = S.mods.patch;
+  if (!patch) return true;
+  if (m.type === "hello") { S.wire = { view: m.view, rev: m.rev ?? null }; S.resyncing = false; return true; }
+  if (!("patch" in m)) return true;
+  if (S.resyncing) return false;   // the whole view is on its way
+  let next = null;
+  try { next = S.wire ? patch.nextView(S.wire.view, S.wire.rev, m) : null; } catch { next = null; }
+  if (!next) {
+    S.wire = null;
+    S.resyncing = true;
+    ws.send(JSON.stringify({ since: S.gv ? S.gv.index : 0 }));
+    return false;
+  }
+  S.wire = next;
+  m.view = next.view;
+  document.body.dataset.patched = String(Number(document.body.dataset.patched || 0) + 1);
+  return true;
+}
+
+function onMessage(m, ws) {
+  if (m.type === "hello") {
+    S.wsOpen = true; S.retry = 0; S.logged = true;
+    document.body.dataset.hellos = String(Number(document.body.dataset.hellos || 0) + 1);
+    $("connection").textContent = "";
+    for (const missed of m.missed || []) log.add(missed.index, missed.seat, missed.events);
+    if (m.setup_events && m.setup_events.length) log.setSetup(m.setup_events);
+    if (S.wantSetup) { S.wantSetup = false; ws.send(JSON.stringify({ since: -1 })); }
+    S.queue = S.queue.filter((q) => q.index > m.view.index);
+    show(m.view, true);
+  } else if (m.type === "action") {
+    S.queue.push(m); pump();
+  } else if (m.type === "undo") {
+    S.queue = [];
+    log.dropAfter(m.index);
+    show(m.view, true);
+  } else if (m.type === "seat") {
+    S.queue.push(m); pump();
+  } else if (m.type === "chat") {
+    addChat(m);
+  } else if (m.type === "error") {
+    $("connection").textContent = m.message;
+  }
+}
+
+// Other seats' moves are shown one by one, PACE ms apart; my own at once.
+function pump() {
+  if (S.pumping) return;
+  while (S.queue.length) {
+    const next = S.queue[0];
+    const paced = next.type === "action" && next.seat !== S.seat && PACE > 0;
+    const wait = paced ? S.lastShown + PACE - Date.now() : 0;
+    if (wait > 0) {
+      S.pumping = true;
+      setTimeout(() => { S.pumping = false; pump(); }, wait);
+      return;
+    }
+    S.queue.shift();
+    if (next.type === "action") {
+      if (S.gv && next.index <= S.gv.index) continue;   // already shown (a hello was newer)
+      if (S.gv && next.index > S.gv.index + 1 && S.ws && S.wsOpen) {
+        S.ws.send(JSON.stringify({ since: S.gv.index }));  // a gap: ask for what was missed
+      }
+      log.add(next.index, next.seat, next.events);
+      S.lastShown = paced ? Date.now() : S.lastShown;
+    }
+    show(next.view, false);
+  }
+}
+
+async function refresh() {
+  try {
+    const gv = await api(gameUrl(), { token: token() });
+    if (!S.gv || gv.index >= S.gv.index) show(gv, true);
+  } catch (e) { setError(`Could not load the game: ${e.message}`); }
+}
+
+// -- showing a view ---------------------------------------------------------------------
+
+function show(gv, force) {
+  if (!gv) return;
+  if (!force && S.gv && gv.index < S.gv.index) return;
+  const changed = !S.gv || S.gv.index !== gv.index || S.gv.current_seat !== gv.current_seat;
+  S.gv = gv;
+  if (changed) { S.ui.selected = new Set(); S.ui.focus = null; }
+  if (S.hotseat && gv.status === "playing" && gv.current_seat !== S.seat && S.tokens[gv.current_seat] !== undefined) {
+    S.passTo = gv.current_seat;
+  }
+  render();
+}
+
+function drawTable(gv) {
+  const root = $("table");
+  const live = gv === S.gv;
+  const ui = { seat: S.seat, selected: S.ui.selected, names: (gv.present && gv.present.names) || {},
+    onTarget: live ? onTarget : () => {} };
+  const table = S.mods.table;
+  if (table && typeof table.renderTable === "function") {
+    try { table.renderTable(root, gv, ui); return; } catch (e) {
+      root.replaceChildren(el("p", { class: "error", text: `The table could not be drawn: ${e.message}` }));
+    }
+  }
+  // Without the board module: the targets as buttons, and the observation as text.
+  const keys = [];
+  for (const a of live ? gv.legal_actions || [] : []) for (const t of targetsOf(a)) if (!keys.includes(t)) keys.push(t);
+  root.replaceChildren(...[
+    keys.length ? el("div", { class: "fallback-targets", "aria-label": "things on the table you can act on" },
+      keys.map((k) => el("button", { type: "button", class: `target${S.ui.selected.has(k) ? " selected" : ""}`,
+        role: "button", dataset: { target: k }, "aria-label": nameOf(gv, k), onclick: (e) => onTarget(k, e),
+        text: nameOf(gv, k) }))) : null,
+    el("pre", { class: "observation", text: JSON.stringify(gv.view, null, 1) })].filter(Boolean));
+}
+
+function decisionText(gv) {
+  if (gv.status === "over") {
+    const winners = (gv.view && gv.view.winners) || [];
+    return `Game over. ${winners.length ? `Won by ${winners.map(seatName).join(" and ")}.` : ""}`;
+  }
+  if (gv.present && gv.present.decision) return gv.present.decision;
+  const d = gv.view && gv.view.decision;
+  const who = gv.current_seat === S.seat && S.seat !== null ? "You" : seatName(gv.current_seat);
+  return `${who} to decide${d && d.kind ? `: ${d.kind.replaceAll("_", " ")}` : ""}`;
+}
+
+// Each redraw is measured ("ecliptic-render" in the Performance timeline; the last 100 kept).
+function render() {
+  performance.mark("ecliptic-render-start");
+  try { draw(); } finally {
+    performance.measure("ecliptic-render", "ecliptic-render-start");
+    if (performance.getEntriesByName("ecliptic-render").length > 100) performance.clearMeasures("ecliptic-render");
+  }
+}
+
+function draw() {
+  const live = S.gv;
+  if (!live) return;
+  if (S.passTo !== null) { renderPass(); return; }
+  $("pass-screen").hidden = true;
+  document.body.classList.remove("passing");
+  const gv = S.shown || live;
+  document.body.dataset.index = String(live.index);
+  document.body.dataset.seat = S.seat === null ? "" : String(S.seat);
+  const me = S.seat !== null ? `you are ${seatName(S.seat)}` : "watching";
+  const round = gv.view && gv.view.round ? `round ${gv.view.round}` : "";
+  $("status").textContent = [gameTitle(live.game), live.status === "over" ? "finished" : round, me,
+    S.hotseat ? "hot-seat" : ""].filter(Boolean).join(" · ");
+  // The board draws the banner itself; without it the page says it.
+  const banner = !S.mods.table && live.present && live.present.banner;
+  $("banner").hidden = !banner;
+  $("banner").textContent = banner || "";
+  const bar = $("history-bar");
+  bar.hidden = !S.shown;
+  if (S.shown) {
+    bar.replaceChildren(`Showing the board after action ${S.shown.index} (the game is at ${live.index}). `,
+      el("button", { type: "button", id: "back-to-now", text: "Back to now", onclick: () => { S.shown = null; S.replayIndex = null; render(); } }));
+  }
+  drawTable(gv);
+  $("decision").textContent = decisionText(live);
+  const mine = live.status === "playing" && S.seat !== null && live.current_seat === S.seat;
+  const thinking = $("thinking");
+  const other = live.status === "playing" && !mine;
+  thinking.hidden = !other;
+  if (other) {
+    const info = (live.seats || [])[live.current_seat];
+    thinking.textContent = `${seatName(live.current_seat)} is ${info && info.controller !== "person" ? "thinking…" : "deciding…"}`;
+  }
+  const panel = $("decision-panel");
+  if (mine && !S.shown) {
+    renderDecision(panel, live, S.ui, { act, toggle, clearFocus: () => { S.ui.focus = null; render(); }, notation: playNotation });
+    panel.querySelectorAll("button, input").forEach((b) => { b.disabled = b.disabled || S.busy; });
+  } else panel.replaceChildren();
+  renderControls(live, mine);
+  showClock();
+  renderScore($("score"), live, seatName);
+  renderFinished(live);
+  notifyTurn(live, mine);
+}
+
+function renderPass() {
+  $("pass-screen").hidden = false;
+  document.body.classList.add("passing");
+  $("table").replaceChildren();
+  $("decision-panel").replaceChildren();
+  $("pass-text").textContent = `Pass the device to ${seatName(S.passTo)}. Nobody else should look at the screen.`;
+  $("pass-ready").textContent = `I am ${seatName(S.passTo)}`;
+  $("pass-ready").focus();
+}
+
+function onPassReady() {
+  const seat = S.passTo;
+  if (seat === null) return;
+  S.passTo = null;
+  if (seat !== S.seat) {
+    S.seat = seat;
+    S.gv = null; S.shown = null; S.queue = []; S.logged = false; S.wantSetup = true;
+    log = new Log($("log"), { seatName, onPick: pick });   // this seat's own events only
+    refresh();
+    connect();
+  } else render();
+}
+
+// The controls are rebuilt only when they change: a button replaced at every pushed move
+// (a bot playing fast) could never be clicked.
+function renderControls(gv, mine) {
+  const box = $("controls");
+  const want = [];
+  if (gv.undoable && !S.shown) want.push("undo");
+  const info = S.seat !== null && gv.status === "playing" ? (gv.seats || [])[S.seat] : null;
+  if (info) want.push(info.controller === "person" ? "hand-to-bot" : "take-back");
+  if (mine && S.suggestions && S.mods.extras && S.mods.extras.suggest && !S.shown) want.push("suggest");
+  if (S.seat !== null && "Notification" in window && Notification.permission === "default" && gv.status === "playing") {
+    want.push("notify");
+  }
+  const signature = want.join(" ");
+  if (box.dataset.signature === signature) return;
+  box.dataset.signature = signature;
+  const make = {
+    "undo": () => el("button", { type: "button", id: "undo", text: "Undo my last action", onclick: undo }),
+    "hand-to-bot": () => el("span", { class: "hand-over" },
+      el("button", { type: "button", id: "hand-to-bot", text: "Hand my seat to a bot",
+        onclick: () => handOver(true, $("hand-level").value) }),
+      el("select", { id: "hand-level", "aria-label": "the bot's level" },
+        S.levels.map((l) => el("option", { value: l.value, text: l.label, title: l.text, selected: l.value === "normal" })))),
+    "take-back": () => el("button", { type: "button", id: "take-back", class: "primary", text: "Take my seat back",
+      onclick: () => handOver(false) }),
+    "suggest": () => el("button", { type: "button", id: "suggest", text: "Suggest a move", onclick: suggest }),
+    "notify": () => el("button", { type: "button", id: "notify", class: "link", text: "Notify me when it is my turn",
+      onclick: () => Notification.requestPermission().then(() => { delete box.dataset.signature; render(); }) }),
+  };
+  box.replaceChildren(...want.map((k) => make[k]()));
+}
+
+// The turn clock: the time left to the seat deciding (the view's deadline, Unix time).
+function showClock() {
+  const box = $("clock");
+  const gv = S.gv;
+  const left = gv && gv.status === "playing" && gv.deadline ? Math.max(0, Math.round(gv.deadline - Date.now() / 1000)) : null;
+  box.hidden = left === null;
+  if (left === null) return;
+  const d = Math.floor(left / 86400), h = Math.floor((left % 86400) / 3600), m = Math.floor((left % 3600) / 60), sec = left % 60;
+  const pad = (n) => String(n).padStart(2, "0");
+  const who = gv.current_seat === S.seat && S.seat !== null ? "you have" : `${seatName(gv.current_seat)} has`;
+  box.textContent = `⏱ ${who} ${d ? `${d} d ` : ""}${pad(h)}:${pad(m)}:${pad(sec)} left, then a bot plays the seat`;
+}
+
+function notifyTurn(gv, mine) {
+  const base = `${gameTitle(gv.game)} ${GAME_ID} — Ecliptic`;
+  document.title = mine ? `▶ Your turn — ${base}` : gv.status === "over" ? `Finished — ${base}` : base;
+  if (mine && !S.myTurnBefore && document.hidden && "Notification" in window && Notification.permission === "granted") {
+    try { new Notification("Ecliptic: your turn", { body: decisionText(gv), tag: GAME_ID }); } catch { /* not allowed here */ }
+  }
+  S.myTurnBefore = mine;
+}
+
+// -- the finished game: replay, win chances, play on --------------------------------------
+
+function renderFinished(gv) {
+  const box = $("finished");
+  if (gv.status !== "over") { box.hidden = true; box.replaceChildren(); delete box.dataset.index; return; }
+  box.hidden = false;
+  const extras = S.mods.extras;
+  if (box.dataset.index !== String(gv.index)) {
+    // Built once per finished game: the replay's place, and the chart (computed by the server).
+    box.dataset.index = String(gv.index);
+    const chart = el("div", { class: "win-chart", id: "win-chart", "aria-label": "win chance per player" });
+    box.replaceChildren(el("h2", { text: "Replay" }), el("div", { id: "replay-box" }),
+      extras && extras.renderWinChart ? el("h2", { text: "Win chances" }) : null,
+      extras && extras.renderWinChart ? chart : null);
+    if (extras && extras.renderWinChart) {
+      Promise.resolve().then(() => extras.renderWinChart(chart, GAME_ID, { onSelect: (i) => replayTo(i) }))
+        .catch((e) => { chart.textContent = `No chart: ${e.message}`; });
+    }
+  }
+  const replay = $("replay-box");
+  const at = S.replayIndex === null ? gv.index : S.replayIndex;
+  if (!(extras && extras.viewAt)) {
+    replay.replaceChildren(el("p", { class: "muted", text: "The replay is not available on this server." }));
+    return;
+  }
+  const step = (i) => () => replayTo(Math.max(0, Math.min(gv.index, i)));
+  replay.replaceChildren(
+    el("div", { class: "replay", role: "group", "aria-label": "replay" },
+      el("button", { type: "button", id: "replay-start", "aria-label": "to the start", onclick: step(0), text: "«" }),
+      el("button", { type: "button", id: "replay-prev", "aria-label": "one action back", onclick: step(at - 1), text: "◀" }),
+      el("span", { id: "replay-index", text: ` ${at} / ${gv.index} ` }),
+      el("button", { type: "button", id: "replay-next", "aria-label": "one action on", onclick: step(at + 1), text: "▶" }),
+      el("button", { type: "button", id: "replay-end", "aria-label": "to the end", onclick: step(gv.index), text: "»" })),
+    extras.playOnFrom ? el("p", {}, el("button", { type: "button", id: "play-on",
+      text: `Play on from action ${at} against bots`, onclick: () => playOn(at) })) : null);
+}
+
+async function replayTo(index) {
+  const extras = S.mods.extras;
+  if (!extras || !extras.viewAt) return;
+  S.replayIndex = index;
+  try {
+    S.shown = index === S.gv.index ? null : await extras.viewAt(GAME_ID, token(), index);
+  } catch (e) { setError(`That position could not be shown: ${e.message}`); }
+  render();
+}
+
+async function playOn(index) {
+  try {
+    const made = await S.mods.extras.playOnFrom(GAME_ID, index, S.seat === null ? 0 : S.seat, "normal");
+    const seatRow = (made.seats || []).find((s) => s.token);
+    const tokenOf = made.token || (seatRow && seatRow.token);
+    const seat = made.seat ?? (seatRow ? seatRow.seat : 0);
+    if (tokenOf) rememberSeatToken(made.id, seat, tokenOf, { game: S.gv.game });
+    location.href = `/play/${made.id}#seat=${seat}`;
+  } catch (e) { setError(`Could not start a game from here: ${e.message}`); }
+}
+
+// -- deciding -------------------------------------------------------------------------------
+
+function onTarget(key) {
+  const gv = S.gv;
+  if (!gv || S.shown) return;
+  const legal = gv.legal_actions || [];
+  const setKeys = new Set(legal.filter(isSet).flatMap(targetsOf));
+  if (setKeys.has(key)) { toggle(key); return; }
+  S.ui.focus = key;
+  render();
+  const first = document.querySelector("#target-actions button.action");
+  if (first) first.focus();
+}
+
+function toggle(key) {
+  if (S.ui.selected.has(key)) S.ui.selected.delete(key); else S.ui.selected.add(key);
+  render();
+  const again = document.querySelector(`#set-select [data-target="${CSS.escape(key)}"]`);
+  if (again) again.focus();
+}
+
+function act(a) { return send(a.notation); }
+
+function playNotation(text) { return send(text); }
+
+async function send(notation) {
+  if (S.busy || !S.gv) return;
+  S.busy = true;
+  setError("");
+  render();
+  try {
+    await api(gameUrl("/actions"), { method: "POST", token: token(), body: { action: notation, expected_index: S.gv.index } });
+    S.busy = false;
+    if (!S.wsOpen) await refresh(); else render();
+  } catch (e) {
+    S.busy = false;
+    if (e instanceof ApiError && e.status === 409) { await refresh(); return; }
+    setError(`Not played: ${e.message}`, e instanceof ApiError ? e.body.rule : null);
+    render();
+  }
+}
+
+async function undo() {
+  try {
+    await api(gameUrl("/undo"), { method: "POST", token: token(), body: { expected_index: S.gv.index } });
+    if (!S.wsOpen) await refresh();
+  } catch (e) {
+    setError(`Not undone: ${e.message}`, e instanceof ApiError ? e.body.rule : null);
+  }
+}
+
+async function handOver(bot, level = "normal") {
+  try {
+    await api(gameUrl(`/seats/${S.seat}/bot`), { method: "POST", token: token(), body: bot ? { bot: true, level } : { bot: false } });
+    await refresh();
+  } catch (e) { setError(`The seat did not change hands: ${e.message}`); }
+}
+
+async function suggest() {
+  const box = $("suggestion");
+  box.hidden = false;
+  box.textContent = "thinking…";
+  try {
+    const s = await S.mods.extras.suggest(GAME_ID, token());
+    const chance = typeof s.win_chance === "number" ? ` — estimated win chance ${Math.round(s.win_chance * 100)}%` : "";
+    box.replaceChildren(`Suggested: ${s.label || s.notation}${chance} `,
+      el("button", { type: "button", text: "Play it", onclick: () => send(s.notation) }));
+  } catch (e) { box.textContent = `No suggestion: ${e.message}`; }
+}
+
+// -- the log and chat ---------------------------------------------------------------------
+
+async function pick(index) {
+  const extras = S.mods.extras;
+  if (!extras || !extras.viewAt) { setError("Earlier positions are not available on this server."); return; }
+  if (index === S.gv.index) { S.shown = null; render(); return; }
+  try { S.shown = await extras.viewAt(GAME_ID, token(), index); render(); }
+  catch (e) { setError(`That position could not be shown: ${e.message}`); }
+}
+
+function addChat(m) {
+  const list = $("chat-messages");
+  if (list.querySelector(`[data-id="${m.id}"]`)) return;
+  list.append(el("li", { dataset: { id: m.id } }, el("strong", { text: `${m.name}: ` }), m.text));
+  list.scrollTop = list.scrollHeight;
+}
+
+async function loadChat() {
+  try { for (const m of await api(gameUrl("/chat"))) addChat(m); } catch { /* the game view shows the error */ }
+  if (S.seat === null) return;
+  const form = $("chat-form");
+  form.hidden = false;
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const input = $("chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    try { addChat(await api(gameUrl("/chat"), { method: "POST", token: token(), body: { text } })); input.value = ""; }
+    catch (err) { setError(`Not sent: ${err.message}`); }
+  });
+}
+
+async function loadModules() {
+  let files = [];
+  try { files = (await api("/api/web/modules")).files; } catch { files = []; }
+  useRulesApi(files.includes("rules.js"));   // the rules reference comes with its page
+  if (files.includes("table.js")) {
+    try { S.mods.table = await import("/static/table.js"); } catch (e) { S.mods.table = null; }
+  }
+  if (files.includes("patch.js")) {
+    try { S.mods.patch = await import("/static/patch.js"); } catch (e) { S.mods.patch = null; }
+  }
+  if (files.includes("extras.js")) {
+    try { S.mods.extras = await import("/static/extras.js"); } catch (e) { S.mods.extras = null; }
+  }
+}
+
+async function main() {
+  if (!GAME_ID) { setError("No game named in the address."); return; }
+  $("pass-ready").addEventListener("click", onPassReady);
+  log = new Log($("log"), { seatName, onPick: pick });
+  await loadModules();
+  try { await resolveSeats(); } catch (e) {
+    setError(e instanceof ApiError && e.status === 403 ? "This join link's token is not one of this game's seats." : `Could not open the game: ${e.message}`);
+    return;
+  }
+  if (S.mods.extras && S.mods.extras.analysisInfo && S.seat !== null) {
+    try { S.suggestions = !!(await S.mods.extras.analysisInfo(GAME_ID)).suggestions; } catch { /* kept from the lobby */ }
+  }
+  try { show(await api(gameUrl(), { token: token() }), true); } catch (e) {
+    setError(e instanceof ApiError && e.status === 404 ? `There is no game ${GAME_ID}.` : `Could not load the game: ${e.message}`);
+    return;
+  }
+  connect();
+  loadChat();
+  setInterval(showClock, 1000);
+  api(`/api/options/${S.gv.game}`).then((o) => {
+    S.levels = o.bot_levels; delete $("controls").dataset.signature; render();
+  }).catch(() => { /* the default level stays */ });
+}
+
+main();

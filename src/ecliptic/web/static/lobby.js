@@ -1,0 +1,237 @@
+// The lobby: a new game's form, built from GET /api/options/{game} (the engine's own options),
+// the join links of a game just created, my games (tokens kept in this browser) and games to watch.
+import { api, el, myGames, rememberGame, forgetGame, gameTitle } from "/static/api.js";
+
+const $ = (id) => document.getElementById(id);
+let options = null;   // the GameOptions of the chosen game
+
+async function start() {
+  const games = await api("/api/options");
+  const select = $("game");
+  for (const g of games) select.append(el("option", { value: g.game, text: g.title }));
+  select.addEventListener("change", () => loadOptions(select.value));
+  $("players").addEventListener("change", () => renderSeats());
+  $("create").addEventListener("submit", (e) => { e.preventDefault(); create(); });
+  await loadOptions(select.value);
+  renderMyGames();
+  renderAllGames();
+}
+
+async function loadOptions(game) {
+  options = await api(`/api/options/${game}`);
+  const players = $("players");
+  players.replaceChildren();
+  for (let n = options.players.min; n <= options.players.max; n++) {
+    players.append(el("option", { value: n, text: n, selected: n === options.players.default }));
+  }
+  $("suggestions-label").hidden = !options.suggestions;
+  renderSeats();
+  renderConfig();
+  $("create").dataset.game = options.game;
+}
+
+function seatCount() { return Number($("players").value); }
+
+function renderSeats() {
+  const box = $("seats");
+  const previous = [...box.querySelectorAll(".seat")].map(readSeat);
+  box.replaceChildren(el("legend", { text: "Seats" }));
+  const perSeat = options.options.filter((o) => o.kind === "per_seat");
+  for (let i = 0; i < seatCount(); i++) {
+    const was = previous[i] || { kind: i === 0 ? "person" : "bot", name: i === 0 ? "" : "", level: "normal" };
+    const kind = el("select", { class: "kind", "aria-label": `seat ${i + 1}: person or bot` },
+      el("option", { value: "person", text: "Person", selected: was.kind === "person" }),
+      el("option", { value: "bot", text: "Bot", selected: was.kind === "bot" }));
+    const name = el("input", { class: "name", value: was.name || "", placeholder: `Player ${i + 1}`, maxlength: 40,
+      "aria-label": `seat ${i + 1}: name` });
+    const level = el("select", { class: "level", "aria-label": `seat ${i + 1}: bot level` },
+      options.bot_levels.map((l) => el("option", { value: l.value, text: l.label, title: l.text,
+        selected: l.value === (was.level || "normal") })));
+    const extras = perSeat.map((o) => el("select", { class: "per-seat", dataset: { option: o.name },
+      "aria-label": `seat ${i + 1}: ${o.label}`, title: o.help },
+      el("option", { value: "", text: `${o.label}: at random` }),
+      o.choices.map((c) => el("option", { value: c.value, text: c.label, title: c.text,
+        selected: was.extras && was.extras[o.name] === String(c.value) }))));
+    const row = el("div", { class: "seat row", dataset: { seat: i } },
+      el("span", { class: "seat-no", text: `Seat ${i + 1}` }), kind, name, level, ...extras);
+    const sync = () => { level.hidden = kind.value !== "bot"; name.hidden = kind.value === "bot"; };
+    kind.addEventListener("change", sync);
+    sync();
+    box.append(row);
+  }
+  renderSeatChoices();
+}
+
+function readSeat(row) {
+  const extras = {};
+  for (const s of row.querySelectorAll(".per-seat")) extras[s.dataset.option] = s.value;
+  return { kind: row.querySelector(".kind").value, name: row.querySelector(".name").value,
+    level: row.querySelector(".level").value, extras };
+}
+
+function renderConfig() {
+  const box = $("config");
+  box.replaceChildren();
+  for (const o of options.options) {
+    if (o.kind === "per_seat") continue;
+    const set = el("fieldset", { class: `option option-${o.kind}`, dataset: { option: o.name, kind: o.kind } },
+      el("legend", { text: o.label, title: o.help }));
+    if (o.help) set.append(el("p", { class: "help", text: o.help }));
+    if (o.kind === "choice") {
+      set.append(el("select", { "aria-label": o.label, name: o.name },
+        o.choices.map((c) => el("option", { value: c.value, text: c.text ? `${c.label} (${c.text})` : c.label,
+          title: c.text, selected: c.value === o.default }))));
+    } else if (o.kind === "multi") {
+      for (const c of o.choices) {
+        set.append(el("label", { class: "check", title: c.text },
+          el("input", { type: "checkbox", value: c.value, checked: (o.default || []).includes(c.value),
+            "aria-label": c.label }),
+          el("span", { class: "check-label", text: c.label }),
+          c.text ? el("span", { class: "check-text", text: ` — ${c.text}` }) : null,
+          c.rule ? el("a", { class: "rule", href: `/rules#${options.game}:${c.rule}`, target: "_blank", rel: "noopener",
+            text: ` ${c.rule}` }) : null));
+      }
+    } else if (o.kind === "bool") {
+      set.append(el("label", { class: "check" }, el("input", { type: "checkbox", checked: !!o.default,
+        "aria-label": o.label }), ` ${o.label}`));
+    } else if (o.kind === "seat") {
+      set.append(el("select", { class: "seat-choice", "aria-label": o.label, name: o.name }));
+    }
+    box.append(set);
+  }
+  renderSeatChoices();
+}
+
+function renderSeatChoices() {
+  for (const select of document.querySelectorAll("#config .seat-choice")) {
+    const was = select.value || "0";
+    select.replaceChildren();
+    for (let i = 0; i < seatCount(); i++) {
+      select.append(el("option", { value: i, text: `Seat ${i + 1}`, selected: String(i) === was }));
+    }
+  }
+}
+
+function readConfig() {
+  const config = { players: seatCount() };
+  for (const set of document.querySelectorAll("#config fieldset.option")) {
+    const name = set.dataset.option, kind = set.dataset.kind;
+    const option = options.options.find((o) => o.name === name);
+    const typed = (v) => { const c = option.choices.find((x) => String(x.value) === v); return c ? c.value : v; };
+    if (kind === "choice") config[name] = typed(set.querySelector("select").value);
+    else if (kind === "multi") config[name] = [...set.querySelectorAll("input:checked")].map((i) => typed(i.value));
+    else if (kind === "bool") config[name] = set.querySelector("input").checked;
+    else if (kind === "seat") config[name] = Number(set.querySelector("select").value);
+  }
+  const seats = [...document.querySelectorAll("#seats .seat")].map(readSeat);
+  for (const o of options.options.filter((x) => x.kind === "per_seat")) {
+    const chosen = seats.map((s) => s.extras[o.name] || "");
+    if (chosen.some((c) => c)) {
+      // The engine takes one value per seat or none: the seats left "at random" get the others, shuffled.
+      const rest = o.choices.map((c) => String(c.value)).filter((v) => !chosen.includes(v));
+      for (let i = rest.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [rest[i], rest[j]] = [rest[j], rest[i]]; }
+      config[o.name] = chosen.map((c) => c || rest.shift());
+    }
+  }
+  return config;
+}
+
+async function create() {
+  const error = $("create-error");
+  error.textContent = "";
+  const seats = [...document.querySelectorAll("#seats .seat")].map(readSeat)
+    .map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "person", name: s.name.trim() }));
+  const body = { game: options.game, config: readConfig(), seats };
+  const seed = $("seed").value.trim();
+  if (seed) body.seed = Number(seed);
+  const clock = $("clock").value;
+  if (clock) body.clock_seconds = Number(clock);
+  const suggestions = options.suggestions && $("suggestions").checked;
+  if (suggestions) body.suggestions = true;
+  $("create-button").disabled = true;
+  try {
+    const created = await api("/api/games", { method: "POST", body });
+    const entry = { id: created.id, game: options.game, created: Date.now(), admin: created.admin_token,
+      suggestions, seats: {} };
+    for (const s of created.seats) if (s.token) entry.seats[s.seat] = { token: s.token, name: s.name };
+    rememberGame(entry);
+    showCreated(created, entry);
+    renderMyGames();
+  } catch (e) {
+    error.textContent = `The game was not created: ${e.message}`;
+  } finally {
+    $("create-button").disabled = false;
+  }
+}
+
+function copyButton(text, label) {
+  const b = el("button", { type: "button", class: "copy", "aria-label": label, text: "Copy" });
+  b.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(text); b.textContent = "Copied"; }
+    catch { b.textContent = "Select and copy"; }
+  });
+  return b;
+}
+
+function showCreated(created, entry) {
+  const box = $("created");
+  box.hidden = false;
+  const persons = created.seats.filter((s) => s.token);
+  const rows = created.seats.map((s) => {
+    if (!s.token) return el("li", {}, `Seat ${s.seat + 1}: ${s.name}`);
+    const link = new URL(s.join_link, location.origin).href;
+    return el("li", { class: "join" },
+      el("span", { text: `Seat ${s.seat + 1}: ${s.name} ` }),
+      el("a", { class: "play-here", href: `/play/${created.id}#seat=${s.seat}`, text: "play here" }), " · ",
+      el("input", { class: "join-link", readonly: true, value: link, "aria-label": `join link of seat ${s.seat + 1}`,
+        size: 40 }),
+      copyButton(link, `copy the join link of seat ${s.seat + 1}`));
+  });
+  box.replaceChildren(
+    el("h3", { text: `Game ${created.id} created` }),
+    el("p", { class: "help", text: "Give each player their own join link (the secret after # never reaches a server log)." }),
+    el("ul", {}, rows),
+    persons.length > 1
+      ? el("p", {}, el("a", { class: "primary button", id: "hotseat-link", href: `/play/${created.id}#hotseat`,
+        text: `Play all ${persons.length} seats on this device (hot-seat)` }))
+      : null,
+    persons.length === 0 ? el("p", {}, el("a", { href: `/watch/${created.id}`, text: "Watch the bots play" })) : null,
+  );
+  box.scrollIntoView({ block: "nearest" });
+}
+
+async function renderMyGames() {
+  const list = $("my-games");
+  const mine = myGames().slice().reverse();
+  if (!mine.length) { list.replaceChildren(el("li", { class: "muted", text: "none yet" })); return; }
+  let summaries = {};
+  try { for (const g of await api("/api/games")) summaries[g.id] = g; } catch { summaries = {}; }
+  list.replaceChildren(...mine.map((g) => {
+    const s = summaries[g.id];
+    const seats = Object.keys(g.seats || {}).map(Number).sort((a, b) => a - b);
+    const status = s ? `${s.status}${s.index !== null && s.index !== undefined ? `, ${s.index} actions` : ""}` : "";
+    const forget = el("button", { type: "button", class: "link", text: "forget",
+      "aria-label": `forget game ${g.id} in this browser` });
+    forget.addEventListener("click", () => { forgetGame(g.id); renderMyGames(); });
+    return el("li", { class: "my-game", dataset: { id: g.id } },
+      el("strong", { text: `${gameTitle(g.game)} ${g.id}` }), status ? ` (${status}) ` : " ",
+      seats.map((seat) => [el("a", { href: `/play/${g.id}#seat=${seat}`, text: `seat ${seat + 1}` }), " "]),
+      seats.length > 1 ? el("a", { href: `/play/${g.id}#hotseat`, text: "hot-seat" }) : null, " ",
+      el("a", { href: `/watch/${g.id}`, text: "watch" }), " ", forget);
+  }));
+}
+
+async function renderAllGames() {
+  const list = $("all-games");
+  let games = [];
+  try { games = await api("/api/games"); } catch (e) {
+    list.replaceChildren(el("li", { class: "error", text: e.message })); return;
+  }
+  if (!games.length) { list.replaceChildren(el("li", { class: "muted", text: "no games yet" })); return; }
+  list.replaceChildren(...games.slice(0, 50).map((g) => el("li", {},
+    el("a", { href: `/watch/${g.id}`, text: `${gameTitle(g.game)} ${g.id}` }),
+    ` — ${g.players} players (${g.seats.map((s) => s.name).join(", ")}), ${g.status}`,
+    g.index !== null && g.index !== undefined ? `, ${g.index} actions` : "")));
+}
+
+start().catch((e) => { $("create-error").textContent = `The lobby could not load: ${e.message}`; });

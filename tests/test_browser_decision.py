@@ -1,0 +1,183 @@
+"""The decision panel (static/actions.js) in Chromium, on GameViews written for the purpose: the
+actions grouped with their cost and effect, a clicked target offering the actions that name it
+and the refused ones with their rule, a SET choice made by toggling targets (the one legal
+action whose targets are exactly the toggled set), and the fallback grouping by verb for a
+server that sends no groups. No game server: a tiny static server serves the modules."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from browser_support import assert_clean, browser, needs_browser, new_page
+from ecliptic.web import STATIC
+
+pytestmark = needs_browser
+
+
+class _Static(http.server.SimpleHTTPRequestHandler):
+    def translate_path(self, path: str) -> str:
+        name = path.split("?", 1)[0].removeprefix("/static/")
+        return str(STATIC / name) if path.startswith("/static/") else str(STATIC / "none")
+
+    def do_GET(self) -> None:
+        if self.path in ("/", "/blank"):
+            body = (b"<!doctype html><html><head><link rel='icon' href='data:,'></head>"
+                    b"<body><div id='root'></div></body></html>")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    http.server.SimpleHTTPRequestHandler.extensions_map[".js"] = "text/javascript"
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Static))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with browser() as b:
+        yield b
+
+
+SYSTEMS = ["weapons", "shields", "computers"]
+
+
+def shield(systems: list[int]) -> dict[str, Any]:
+    notation = "SHIELD " + (",".join(str(n) for n in systems) if systems else "none")
+    return {"id": 100 + len(systems), "notation": notation, "label": notation, "group": "Shield", "cost": "",
+            "effect": "", "targets": [f"system:0:{SYSTEMS[n - 1]}" for n in systems], "select": "set",
+            "help": "Shield these systems"}
+
+
+def action(notation: str, group: str | None, targets: list[str] | None = None, cost: str = "",
+           effect: str = "") -> dict[str, Any]:
+    a: dict[str, Any] = {"id": hash(notation) % 1000, "notation": notation, "label": notation}
+    if group is not None:
+        a.update(group=group, cost=cost, effect=effect, targets=targets or [], select="one", help=f"{notation}!")
+    return a
+
+
+def game_view(legal: list[dict[str, Any]], refused: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {"id": "g", "game": "tauceti", "status": "playing", "index": 3, "seat": 0, "current_seat": 0,
+            "seats": [], "view": {}, "legal_actions": legal, "undoable": False, "deadline": None,
+            "present": {"names": {"05": {"name": "Sector 05", "text": ""}, "weapons": {"name": "Weapons", "text": ""}},
+                        "score": [], "prices": None, "decision": "", "banner": None},
+            "refused": refused or []}
+
+
+RENDER = """async (gv) => {
+  const m = await import('/static/actions.js');
+  window.played = [];
+  const ui = { selected: new Set(), focus: null };
+  const draw = () => m.renderDecision(document.getElementById('root'), gv, ui, {
+    act: (a) => window.played.push(a.notation),
+    toggle: (k) => { ui.selected.has(k) ? ui.selected.delete(k) : ui.selected.add(k); draw(); },
+    clearFocus: () => { ui.focus = null; draw(); },
+    notation: (t) => window.played.push('typed ' + t),
+  });
+  window.focusOn = (k) => { ui.focus = k; draw(); };
+  draw();
+}"""
+
+
+def open_panel(chromium: Any, base_url: str, gv: dict[str, Any]) -> Any:
+    w = new_page(chromium)
+    w.page.goto(base_url + "/blank")
+    w.page.evaluate(RENDER, gv)
+    return w
+
+
+def test_the_actions_are_grouped_with_their_cost_and_effect(chromium: Any, base_url: str) -> None:
+    buys = [action(f"BUY algae {n}", "Trade", ["commodity:algae"], f"{n}T", f"+{n} algae") for n in range(1, 15)]
+    gv = game_view([action("MOV", "Move", ["sector:05"], "1 energy", "up to 2 sectors"), *buys, action("END", "Pass")])
+    w = open_panel(chromium, base_url, gv)
+    page = w.page
+    assert page.locator("#groups details.group > summary .group-name").all_inner_texts() == ["Move", "Trade", "Pass"]
+    move = page.locator("button.action[data-notation='MOV']")
+    assert move.locator(".cost").inner_text() == "1 energy"
+    assert move.locator(".effect").inner_text() == "up to 2 sectors"
+    assert move.get_attribute("title") == "MOV!"
+    assert "cost 1 energy" in (move.get_attribute("aria-label") or "")
+    # A group of more than 12 starts folded; its summary opens it.
+    trade = page.locator("details.group[data-group='Trade']")
+    assert not trade.evaluate("d => d.open")
+    trade.locator("summary").click()
+    page.click("button.action[data-notation='BUY algae 3']")
+    assert page.evaluate("() => window.played") == ["BUY algae 3"]
+    assert page.locator("#notations option").count() == len(gv["legal_actions"])
+    assert_clean(w)
+
+
+def test_a_target_offers_the_actions_that_name_it_and_why_the_others_are_not_allowed(
+        chromium: Any, base_url: str) -> None:
+    gv = game_view([action("GO 05", "Move", ["sector:05"], "", "1 sector"), action("END", "Pass")],
+                   refused=[{"notation": "EXP 05.1", "label": "EXP 05.1", "group": "Explore", "targets": ["sector:05"],
+                             "rule": "TC-EXP-1", "reason": "you are not at an Exploration point"}])
+    w = open_panel(chromium, base_url, gv)
+    page = w.page
+    page.evaluate("() => window.focusOn('sector:05')")
+    panel = page.locator("#target-actions[data-target='sector:05']")
+    assert panel.locator("h3").inner_text().startswith("On Sector 05")
+    assert panel.locator("button.action").all_inner_texts()[0].startswith("GO 05")
+    assert "not at an Exploration point" in panel.locator(".refused-action").inner_text()
+    assert panel.locator("a.rule").get_attribute("href") == "/rules#tauceti:TC-EXP-1"
+    panel.locator("button.action").click()
+    assert page.evaluate("() => window.played") == ["GO 05"]
+    page.click("#refused summary")
+    assert page.locator("#refused .refused-action a.rule").inner_text() == "TC-EXP-1"
+    assert_clean(w)
+
+
+def test_a_set_choice_is_toggled_and_confirmed_as_the_one_action_with_exactly_that_set(
+        chromium: Any, base_url: str) -> None:
+    gv = game_view([shield([1]), shield([3]), shield([1, 3]), shield([1, 2, 3])])
+    w = open_panel(chromium, base_url, gv)
+    page = w.page
+    confirm = page.locator("#confirm-set")
+    assert confirm.is_disabled()  # no legal action shields nothing here
+    assert page.locator("#set-select button.toggle").count() == 3  # one per system, not one per subset
+    assert page.locator("#groups button.action").count() == 0
+    page.click("#set-select [data-target='system:0:weapons']")
+    assert page.locator("#set-select [data-target='system:0:weapons']").get_attribute("aria-pressed") == "true"
+    assert confirm.inner_text() == "Confirm: SHIELD 1"
+    page.click("#set-select [data-target='system:0:shields']")
+    assert confirm.is_disabled()  # weapons + shields is no legal set
+    page.click("#set-select [data-target='system:0:computers']")
+    assert confirm.inner_text() == "Confirm: SHIELD 1,2,3"
+    page.click("#set-select [data-target='system:0:shields']")
+    confirm.click()
+    assert page.evaluate("() => window.played") == ["SHIELD 1,3"]
+    assert_clean(w)
+
+
+def test_a_server_without_groups_gets_its_actions_grouped_by_verb(chromium: Any, base_url: str) -> None:
+    gv = game_view([action("BUY nano 1", None), action("BUY nano 2", None), action("REF", None)])
+    for a in gv["legal_actions"]:
+        assert "group" not in a and "targets" not in a
+    del gv["refused"], gv["present"]
+    w = open_panel(chromium, base_url, gv)
+    assert w.page.locator("#groups .group-name").all_inner_texts() == ["BUY", "REF"]
+    w.page.click("button.action[data-notation='REF']")
+    assert w.page.evaluate("() => window.played") == ["REF"]
+    assert_clean(w)

@@ -1,0 +1,279 @@
+"""The game page's tools, in the browser: hot-seat with its "pass the device" screen, the notation
+box with its completion, undo, the keyboard, chat, handing the seat to a bot and taking it back,
+the log, and the lobby's lists of my games and games to watch."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from browser_support import (
+    DESKTOP,
+    PHONE,
+    Site,
+    assert_clean,
+    browser,
+    click_action,
+    create_in_lobby,
+    needs_browser,
+    new_page,
+    screenshot,
+    site,
+    too_wide,
+    view_of,
+    wait_my_turn_or_over,
+)
+from ecliptic.web import STATIC
+
+pytestmark = needs_browser
+
+
+@pytest.fixture(scope="module")
+def server_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    with site(tmp_path_factory.mktemp("browser-tools")) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with browser() as b:
+        yield b
+
+
+def log_index(w: Any) -> int:
+    index: int = w.page.evaluate("() => Number(document.body.dataset.index)")
+    return index
+
+
+def test_hot_seat_passes_the_device_and_never_shows_a_seat_the_others_table(server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium)
+    create_in_lobby(w, server_site.url, "tauceti", ["person", "person"], seed=31,
+                    choices={"game": "short", "layout": "preset"})
+    w.page.click("#hotseat-link")
+    page = w.page
+    page.wait_for_selector("#pass-screen:not([hidden])")
+    assert "Player 1" in page.locator("#pass-text").inner_text()
+    assert page.locator("#table > *").count() == 0 and page.locator("#decision-panel > *").count() == 0
+    page.click("#pass-ready")
+    page.wait_for_selector("#decision-panel button.action", state="attached")
+    assert "you are Player 1" in page.locator("#status").inner_text()
+    rng = random.Random(31)
+    for _ in range(60):  # Player 1 plays until the decision is Player 2's
+        if page.locator("#pass-screen:not([hidden])").count():
+            break
+        wait_my_turn_or_over(w)
+        view = view_of(w)
+        if view["current_seat"] != 0:
+            break
+        click_action(w, rng.choice(view["legal_actions"]))
+    page.wait_for_selector("#pass-screen:not([hidden])")
+    assert "Player 2" in page.locator("#pass-text").inner_text()
+    # While the device is passed nothing of either seat's table is on the page.
+    assert page.locator("#table > *").count() == 0 and page.locator("#decision-panel > *").count() == 0
+    screenshot(w, "hotseat-pass-the-device-1280x800")
+    page.click("#pass-ready")
+    page.wait_for_selector("#decision-panel button.action", state="attached")
+    assert "you are Player 2" in page.locator("#status").inner_text()
+    view = view_of(w)
+    assert view["seat"] == 1 and view["current_seat"] == 1
+    assert_clean(w)
+
+
+def test_the_notation_box_completes_and_plays_and_undo_takes_it_back(server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium)
+    create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=32,
+                    choices={"game": "short", "layout": "preset"})
+    w.page.click("#created a.play-here")
+    page = w.page
+    wait_my_turn_or_over(w)
+    view = view_of(w)
+    notations = sorted(a["notation"] for a in view["legal_actions"])
+    assert sorted(page.locator("#notations option").evaluate_all("os => os.map(o => o.value)")) == notations
+    assert "REF" in notations  # Refuel: a Major action with no random outcome, so it can be taken back
+    before = view["index"]
+    page.fill("#notation", "REF")
+    page.press("#notation", "Enter")
+    page.wait_for_function(f"() => Number(document.body.dataset.index) === {before + 1}")
+    page.wait_for_selector("#undo")
+    assert view_of(w)["undoable"]
+    page.click("#undo")
+    page.wait_for_function(f"() => Number(document.body.dataset.index) === {before}")
+    assert page.locator(f"#log .log-entry[data-index='{before + 1}']").count() == 0
+    assert "REF" in {a["notation"] for a in view_of(w)["legal_actions"]}
+    # A notation the rules refuse: the reason and the rule's link, nothing played.
+    w.allow(r"status of 422")
+    page.fill("#notation", "GO 99")
+    page.press("#notation", "Enter")
+    page.wait_for_selector("#error a.rule")
+    assert page.locator("#error a.rule").get_attribute("href", timeout=1000).startswith("/rules#tauceti:")
+    assert log_index(w) == before
+    assert_clean(w)
+
+
+def test_every_action_is_reachable_by_the_keyboard_and_the_turn_clock_shows(server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium)
+    create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=33,
+                    choices={"game": "short", "layout": "preset"}, clock_seconds=3600)
+    w.page.click("#created a.play-here")
+    page = w.page
+    wait_my_turn_or_over(w)
+    assert re.search(r"you have (00:59:\d\d|01:00:00) left", page.locator("#clock").inner_text())
+    before = log_index(w)
+    for _ in range(300):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('#decision-panel button.action')"):
+            break
+    else:
+        raise AssertionError("Tab never reached an action")
+    label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert label
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => Number(document.body.dataset.index) > {before}")
+    # A folded group opens from the keyboard too (its summary is focusable).
+    assert page.locator("#groups details.group > summary").count() > 0
+    assert_clean(w)
+
+
+def test_chat_hand_over_to_a_bot_take_back_and_the_log(server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium)
+    game_id = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=34,
+                              choices={"game": "short", "layout": "preset"})
+    w.page.click("#created a.play-here")
+    page = w.page
+    wait_my_turn_or_over(w)
+    page.fill("#chat-text", "good luck")
+    page.press("#chat-text", "Enter")
+    page.wait_for_selector("#chat-messages li:has-text('good luck')")
+    before = log_index(w)
+    page.select_option("#hand-level", "random")
+    page.click("#hand-to-bot")
+    page.wait_for_selector("#take-back")
+    page.wait_for_function(f"() => Number(document.body.dataset.index) > {before + 3}")  # the bot plays my seat
+    page.click("#take-back")
+    page.wait_for_selector("#hand-to-bot")
+    assert view_of(w)["seats"][0]["controller"] == "person"
+    # Clicking a log entry shows the board at that moment (with the history module), or says why not.
+    page.locator("#log .log-pick").last.click()
+    if (STATIC / "extras.js").exists():
+        page.wait_for_selector("#history-bar:not([hidden])")
+        page.click("#back-to-now")
+    else:
+        page.wait_for_selector("#error:has-text('not available')")
+    # The lobby lists the game among mine and among the games to watch.
+    page.goto(server_site.url + "/")
+    page.wait_for_selector(f"#my-games li[data-id='{game_id}']")
+    page.wait_for_selector(f"#all-games a[href='/watch/{game_id}']")
+    page.click(f"#all-games a[href='/watch/{game_id}']")
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('watching')")
+    assert page.locator("#decision-panel button.action").count() == 0 and page.locator("#chat-form").is_hidden()
+    assert_clean(w)
+
+
+WATCHER = """
+window.__notes = [];
+window.Notification = class {
+  constructor(title, options) { window.__notes.push([title, options && options.body]); }
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
+};
+// The person is in another tab: the page is hidden, so it notifies.
+Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+window.__shown = [];
+new MutationObserver(() => {
+  const top = document.querySelector("#log .log-entry");
+  if (!top) return;
+  const index = Number(top.dataset.index);
+  if (!window.__shown.length || window.__shown[window.__shown.length - 1].index !== index) {
+    const thinking = document.querySelector("#thinking");
+    window.__shown.push({ index, seat: top.dataset.seat === undefined ? null : Number(top.dataset.seat),
+      at: performance.now(), thinking: !!thinking && !thinking.hidden && thinking.textContent });
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+PACE = 400
+
+
+def test_bot_moves_are_shown_one_by_one_at_a_readable_pace_then_my_turn_is_announced(
+        server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium, pace=PACE, init=WATCHER)
+    create_in_lobby(w, server_site.url, "tauceti", ["person", "bot", "bot", "bot"], seed=35,
+                    choices={"game": "short", "layout": "preset"})
+    w.page.click("#created a.play-here")
+    page = w.page
+    rng = random.Random(35)
+    for _ in range(40):
+        wait_my_turn_or_over(w, timeout_ms=60_000)
+        assert page.title().startswith("▶ Your turn")
+        shown = page.evaluate("() => window.__shown")
+        if sum(1 for s in shown if s["seat"] not in (0, None)) >= 6:
+            break
+        view = view_of(w)
+        click_action(w, rng.choice(view["legal_actions"]))
+    shown = page.evaluate("() => window.__shown")
+    bots = [s for s in shown if s["seat"] not in (0, None)]
+    assert len(bots) >= 6
+    pairs = [(a, b) for a, b in itertools.pairwise(shown) if a["seat"] not in (0, None)
+             and b["seat"] not in (0, None)]
+    assert pairs and all(b["at"] - a["at"] >= PACE * 0.9 for a, b in pairs), pairs
+    # While a bot's move waits its turn to be shown, the page says who is thinking.
+    assert any(s["thinking"] and "thinking" in s["thinking"] for s in bots)
+    notes = page.evaluate("() => window.__notes")
+    assert notes and notes[0][0] == "Ecliptic: your turn"
+    assert_clean(w)
+
+
+def test_suggest_a_move_when_the_game_was_made_with_suggestions(server_site: Site, chromium: Any) -> None:
+    with server_site.api() as api:
+        if not api.get("/api/options/tauceti").json()["suggestions"]:
+            pytest.skip("this build's server offers no suggestions (no history and analysis module)")
+    w = new_page(chromium)
+    create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=36,
+                    choices={"game": "short", "layout": "preset"}, suggestions=True)
+    w.page.click("#created a.play-here")
+    page = w.page
+    wait_my_turn_or_over(w)
+    before = log_index(w)
+    page.click("#suggest")
+    page.wait_for_selector("#suggestion:has-text('Suggested:')", timeout=60_000)
+    assert "win chance" in page.locator("#suggestion").inner_text()
+    page.click("#suggestion button")
+    page.wait_for_function(f"() => Number(document.body.dataset.index) > {before}")
+    assert_clean(w)
+
+
+def test_the_lobby_builds_its_form_from_the_engines_options(server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium)
+    page = w.page
+    page.goto(server_site.url + "/")
+    page.wait_for_selector("#create[data-game='tauceti']")
+    with server_site.api() as api:
+        options = api.get("/api/options/tauceti").json()
+        ceres = api.get("/api/options/ceres").json()
+    for o in options["options"]:
+        if o["kind"] == "per_seat":  # one select per seat, its choices and "at random"
+            selects = page.locator(f"#seats .seat select[data-option='{o['name']}']")
+            assert selects.count() == options["players"]["default"]
+            assert selects.first.locator("option").count() == len(o["choices"]) + 1
+        else:
+            assert page.locator(f"#config fieldset[data-option='{o['name']}']").count() == 1, o["name"]
+    advanced = next(o for o in options["options"] if o["name"] == "advanced")
+    assert page.locator("#config fieldset[data-option='advanced'] input[type=checkbox]").count() == len(
+        advanced["choices"])
+    assert page.locator("#seats .seat select.level >> nth=1 >> option").all_inner_texts() == [
+        lv["label"] for lv in options["bot_levels"]]
+    screenshot(w, "lobby-1280x800")
+    page.set_viewport_size(PHONE)
+    screenshot(w, "lobby-390x844")
+    assert not too_wide(w), too_wide(w)
+    page.set_viewport_size(DESKTOP)
+    page.select_option("#game", "ceres")
+    page.wait_for_selector("#create[data-game='ceres']")
+    assert page.locator("#config fieldset.option").count() == len(ceres["options"])
+    assert page.locator("#seats select.per-seat").count() == 0
+    assert page.get_by_label("Comets", exact=True).count() == 1
+    assert_clean(w)
