@@ -84,6 +84,10 @@ def test_a_tau_ceti_game_against_three_bots_made_in_the_lobby_and_played_by_clic
     w.page.wait_for_selector("#decision-panel button.action", state="attached")
     assert w.page.locator("#status").inner_text().startswith("Tau Ceti")
     screenshot(w, "tauceti-4p-start-1280x800")
+    # "Why not" is asked for once the decision is mine (it is not pushed with every view): the
+    # refused actions arrive with their rule links.
+    w.page.locator("#refused .refused-action a.rule").first.wait_for(state="attached")
+    assert w.page.locator("#refused .refused-action").count() > 0
     rng = random.Random(6)
     done: list[str] = []
     offered: set[str] = set()

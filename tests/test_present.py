@@ -351,7 +351,9 @@ def test_the_server_view_carries_the_presentation_for_the_deciding_seat_only(tmp
         game_id = created["id"]
         seat = c.get(f"/api/games/{game_id}").json()["current_seat"]
         other = 1 - seat
-        mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens(created)[seat])).json()
+        pushed = c.get(f"/api/games/{game_id}", headers=bearer(tokens(created)[seat])).json()
+        mine = c.get(f"/api/games/{game_id}?refused=true", headers=bearer(tokens(created)[seat])).json()
+        assert pushed["refused"] == [] and {**pushed, "refused": mine["refused"]} == mine  # asked for only
         theirs = c.get(f"/api/games/{game_id}", headers=bearer(tokens(created)[other])).json()
         spectator = c.get(f"/api/games/{game_id}").json()
         state = live(c, game_id).state
@@ -363,6 +365,9 @@ def test_the_server_view_carries_the_presentation_for_the_deciding_seat_only(tmp
         assert mine["refused"] and all(r["rule"] for r in mine["refused"])
         for view in (theirs, spectator):
             assert view["legal_actions"] == [] and view["refused"] == []
+        for who in (tokens(created)[other], None):
+            asked = c.get(f"/api/games/{game_id}?refused=true", headers=bearer(who) if who else {}).json()
+            assert asked["refused"] == []
         assert spectator["present"]["prices"] is None and mine["present"]["prices"] is not None
         assert mine["present"]["decision"].startswith("Your turn")
         faction = mine["view"]["players"][seat]["faction"]

@@ -22,7 +22,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import Depends, FastAPI, Header, Request, WebSocket
+from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect
@@ -212,9 +212,11 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
         return await svc.list_games()
 
     @app.get("/api/games/{game_id}", response_model=models.GameView)
-    async def get_game(game_id: str, svc: Service, token: Token) -> dict[str, Any]:
+    async def get_game(game_id: str, svc: Service, token: Token, refused: Annotated[bool, Query(description=(
+            "also the refused candidates of the seat's decision, with the rule and the reason "
+            "(not pushed over the WebSocket: ask when the player looks at why not)"))] = False) -> dict[str, Any]:
         live = await svc.live(game_id)
-        return svc.view(live, await svc.viewer(live, token))
+        return svc.view(live, await svc.viewer(live, token), with_refused=refused)
 
     @app.post("/api/games/{game_id}/actions", response_model=models.ActionDone)
     async def post_action(game_id: str, body: models.ActionRequest, svc: Service, token: Token) -> models.ActionDone:

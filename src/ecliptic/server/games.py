@@ -399,8 +399,11 @@ class GameService:
     def seat_infos(self, live: Live) -> list[models.SeatInfo]:
         return [models.SeatInfo(seat=s.seat, name=s.name, kind=s.kind, controller=s.controller) for s in live.seats]
 
-    def view(self, live: Live, seat: int | None) -> dict[str, Any]:
-        """The GameView of ``seat`` (``None``: a spectator) as JSON-ready data."""
+    def view(self, live: Live, seat: int | None, *, with_refused: bool = False) -> dict[str, Any]:
+        """The GameView of ``seat`` (``None``: a spectator) as JSON-ready data. The refused
+        candidates (often 200 rows, five times the observation) are sent only when asked
+        for (``GET /api/games/{id}?refused=true``: a player inspecting "why not"), never
+        pushed with every action."""
         state, game = live.state, live.game
         obs = plain(game.observe(state, seat))
         # Every viewer is sent a view after each action: the presentation (which tries each
@@ -422,7 +425,7 @@ class GameService:
             id=live.row.id, game=live.row.game, status=live.row.status, index=live.index, seat=seat,
             current_seat=state.current_player, seats=self.seat_infos(live), view=obs, legal_actions=legal,
             undoable=undoable, deadline=live.deadline, present=models.Present.model_validate(shown["present"]),
-            refused=[models.RefusedAction(**row) for row in shown["refused"]]).model_dump()
+            refused=[models.RefusedAction(**row) for row in shown["refused"]] if with_refused else []).model_dump()
 
     def summary(self, row: GameRow, index: int, seats: list[SeatRow] | None) -> models.GameSummary:
         live = self._live.get(row.id)

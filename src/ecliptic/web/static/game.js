@@ -34,6 +34,7 @@ const S = {
   suggestions: false,
   replayIndex: null,
   levels: [{ value: "normal", label: "Normal", text: "" }],   // the bot levels (GET /api/options/{game})
+  refused: { key: null, rows: [] },   // "why not" for my decision: asked for, not pushed
 };
 let log = null;
 
@@ -203,11 +204,32 @@ async function refresh() {
 
 // -- showing a view ---------------------------------------------------------------------
 
+// The refused candidates of my decision (often 200 rows, more than the rest of the view) are
+// not pushed with every view; they are asked for once per decision of mine.
+const refusedKey = (gv) => `${gv.index}:${gv.current_seat}`;
+
+async function loadRefused(gv) {
+  const key = refusedKey(gv);
+  if (S.refused.key === key) return;
+  S.refused = { key, rows: [] };
+  try {
+    const full = await api(gameUrl("?refused=true"), { token: token() });
+    if (S.refused.key === key && full.index === gv.index) { S.refused.rows = full.refused || []; render(); }
+  } catch { /* the actions stay playable; only "why not" is missing */ }
+}
+
+function withRefused(gv) {
+  if ((gv.refused && gv.refused.length) || S.refused.key !== refusedKey(gv) || !S.refused.rows.length) return gv;
+  return { ...gv, refused: S.refused.rows };
+}
+
 function show(gv, force) {
   if (!gv) return;
   if (!force && S.gv && gv.index < S.gv.index) return;
   const changed = !S.gv || S.gv.index !== gv.index || S.gv.current_seat !== gv.current_seat;
   S.gv = gv;
+  if (gv.status === "playing" && S.seat !== null && gv.seat === S.seat && gv.current_seat === S.seat
+      && (gv.legal_actions || []).length) loadRefused(gv);
   if (changed) { S.ui.selected = new Set(); S.ui.focus = null; }
   if (S.hotseat && gv.status === "playing" && gv.current_seat !== S.seat && S.tokens[gv.current_seat] !== undefined) {
     S.passTo = gv.current_seat;
@@ -215,9 +237,8 @@ function show(gv, force) {
   render();
 }
 
-function drawTable(gv) {
+function drawTable(gv, live) {
   const root = $("table");
-  const live = gv === S.gv;
   const ui = { seat: S.seat, selected: S.ui.selected, names: (gv.present && gv.present.names) || {},
     onTarget: live ? onTarget : () => {} };
   const table = S.mods.table;
@@ -258,8 +279,8 @@ function render() {
 }
 
 function draw() {
-  const live = S.gv;
-  if (!live) return;
+  if (!S.gv) return;
+  const live = withRefused(S.gv);
   if (S.passTo !== null) { renderPass(); return; }
   $("pass-screen").hidden = true;
   document.body.classList.remove("passing");
@@ -280,7 +301,7 @@ function draw() {
     bar.replaceChildren(`Showing the board after action ${S.shown.index} (the game is at ${live.index}). `,
       el("button", { type: "button", id: "back-to-now", text: "Back to now", onclick: () => { S.shown = null; S.replayIndex = null; render(); } }));
   }
-  drawTable(gv);
+  drawTable(gv, gv === live);
   $("decision").textContent = decisionText(live);
   const mine = live.status === "playing" && S.seat !== null && live.current_seat === S.seat;
   const thinking = $("thinking");
