@@ -251,6 +251,7 @@ def test_an_idle_game_is_unloaded_and_the_next_access_replays_it(database_url: s
                       json={"action": move, "expected_index": 0}).status_code == 200
         views = {s: c.get(f"/api/games/{gid}", headers=bearer(t)).json() for s, t in tokens(created).items()}
         eventually(lambda: service(c).loaded(gid) is None, "the idle game unloaded")
+        assert gid not in service(c)._shown  # nothing of it stays in memory, its presented views neither
         again = {s: c.get(f"/api/games/{gid}", headers=bearer(t)).json() for s, t in tokens(created).items()}
         assert again == views
         assert service(c).loaded(gid) is not None

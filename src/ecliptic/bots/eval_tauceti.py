@@ -35,7 +35,7 @@ from ecliptic.bots.evaluator import (
     win_chances,
 )
 from ecliptic.engine.actions import Action
-from ecliptic.tauceti import board, flow, scoring, ship
+from ecliptic.tauceti import board, scoring, ship, tracks
 from ecliptic.tauceti.actions.missions import delivery_reward
 from ecliptic.tauceti.state import State
 
@@ -274,7 +274,7 @@ class TauCetiEvaluator:
         itself (docs/bots.md, "Habits")."""
         p = state.players[seat]
         if state.phase in ("enlightenment", "action"):
-            return (0, 0.0) if p.passed else (flow.markers_left(state, seat), 1.0)
+            return (0, 0.0) if p.passed else (tracks.markers_left(state, seat), 1.0)
         if state.phase == "battle":
             return state.content.numbers.action_markers - p.markers_lost, next_round_chance(state)
         return 0, 0.0

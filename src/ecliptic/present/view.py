@@ -89,15 +89,18 @@ def block(game: Any, state: Any, seat: int | None, obs: dict[str, Any],
     }
 
 
-def present(game: Any, state: Any, seat: int | None, obs: dict[str, Any]) -> dict[str, Any]:
+def present(game: Any, state: Any, seat: int | None, obs: dict[str, Any], *,
+            with_refused: bool = True) -> dict[str, Any]:
     """``{"legal_actions": [...], "refused": [...], "present": {...}}`` for ``seat``: actions and
-    refusals only when the decision is the seat's."""
+    refusals only when the decision is the seat's (refusals only ``with_refused``: the server
+    pushes views without them, and they are half the cost of a view)."""
     legal_rows: list[dict[str, Any]] = []
     refused_rows: list[dict[str, Any]] = []
     if seat is not None and not state.is_over and state.current_player == seat:
         legal = game.legal_actions(state)
         copies = samples(game, state, seat)
         legal_rows = [p.to_json() for p in actions(game, state, seat, obs, legal, copies)]
-        refused_rows = refusals(game, copies[0], seat, obs, legal)
+        if with_refused:
+            refused_rows = refusals(game, copies[0], seat, obs, legal)
     return {"legal_actions": legal_rows, "refused": refused_rows,
             "present": block(game, state, seat, obs, [*legal_rows, *refused_rows])}

@@ -217,7 +217,7 @@ class TauCetiAdapter:
 
     @staticmethod
     def _virtuals() -> dict[str, Virtual]:
-        from ecliptic.tauceti import board, flow, scoring, ship
+        from ecliptic.tauceti import board, scoring, ship, tracks
 
         def systems(fn: Callable[[Any, int, str], int]) -> Callable[[Any, tuple[Any, ...]], Any]:
             return lambda s, a: {x: fn(s, a[0], x) for x in s.content.systems}
@@ -230,7 +230,7 @@ class TauCetiAdapter:
                              "each system's printed power (Interface or System Upgrade token)"),
             "effective": Virtual(("player",), dict[str, int], systems(ship.effective),
                                  "each system's power left after Damage markers and virus crystals"),
-            "markers_left": Virtual(("player",), int, lambda s, a: flow.markers_left(s, a[0]),
+            "markers_left": Virtual(("player",), int, lambda s, a: tracks.markers_left(s, a[0]),
                                     "Action markers the player has not used this round"),
             "controllers": Virtual(("tile",), list[str],
                                    lambda s, a: sorted(s.players[x].faction for x in board.controllers(s, a[0])),

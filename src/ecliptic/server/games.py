@@ -198,7 +198,7 @@ class GameService:
         once uvicorn has bound its socket); otherwise they are resumed as soon as it starts."""
         self._listening: asyncio.Event | None = None
         self._live: dict[str, Live] = {}
-        self._shown: dict[str, tuple[Any, int, dict[int | None, dict[str, Any]]]] = {}
+        self._shown: dict[str, tuple[Any, int, dict[tuple[int | None, bool], dict[str, Any]]]] = {}
         """Per game: the state and index the presentations were made for, and each seat's."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -412,9 +412,9 @@ class GameService:
         if cached_state is not state or cached_index != live.index:
             shown_by_seat = {}
             self._shown[live.row.id] = (state, live.index, shown_by_seat)
-        shown = shown_by_seat.get(seat)
+        shown = shown_by_seat.get((seat, with_refused))
         if shown is None:
-            shown = shown_by_seat[seat] = present(game, state, seat, obs)
+            shown = shown_by_seat[(seat, with_refused)] = present(game, state, seat, obs, with_refused=with_refused)
         space = game.action_space(state)
         legal = [models.LabelledAction(id=space.id(Action.parse(row["notation"])), **row)
                  for row in shown["legal_actions"]]
@@ -425,7 +425,7 @@ class GameService:
             id=live.row.id, game=live.row.game, status=live.row.status, index=live.index, seat=seat,
             current_seat=state.current_player, seats=self.seat_infos(live), view=obs, legal_actions=legal,
             undoable=undoable, deadline=live.deadline, present=models.Present.model_validate(shown["present"]),
-            refused=[models.RefusedAction(**row) for row in shown["refused"]] if with_refused else []).model_dump()
+            refused=[models.RefusedAction(**row) for row in shown["refused"]]).model_dump()
 
     def summary(self, row: GameRow, index: int, seats: list[SeatRow] | None) -> models.GameSummary:
         live = self._live.get(row.id)
@@ -795,6 +795,7 @@ class GameService:
         idle = [game_id for game_id, live in self._live.items() if self._idle(live, now)]
         for game_id in idle:
             del self._live[game_id]
+            self._shown.pop(game_id, None)  # its presented views go with it
         if idle:
             log.info("unloaded %d idle game(s)", len(idle))
         return idle

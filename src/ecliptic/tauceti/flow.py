@@ -32,12 +32,7 @@ from ecliptic.tauceti.registry import (
 )
 from ecliptic.tauceti.setup import placement_cells
 from ecliptic.tauceti.state import Decision, State
-from ecliptic.tauceti.tracks import gain_energy, gain_tau
-
-
-def markers_left(state: State, seat: int) -> int:
-    p = state.players[seat]
-    return state.content.numbers.action_markers - p.markers_lost - p.markers_used
+from ecliptic.tauceti.tracks import gain_energy, gain_tau, markers_left
 
 
 def finished(state: State, seat: int) -> bool:

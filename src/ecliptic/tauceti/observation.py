@@ -27,6 +27,7 @@ from ecliptic.tauceti import ship
 from ecliptic.tauceti.checks import dice_for
 from ecliptic.tauceti.decks import DeckName, piles, set_piles, shuffled
 from ecliptic.tauceti.state import State
+from ecliptic.tauceti.tracks import markers_left, recruit_cost
 
 # Decision data that only the deciding player may see (the cards they are choosing from).
 PRIVATE_DECISION_KEYS = frozenset({"cards", "drawn", "hand"})
@@ -90,6 +91,9 @@ def _player_view(state: State, seat: int, observer: int | None, seen: frozenset[
         "free_upgrades": p.free_upgrades,
         "markers_used": p.markers_used,
         "markers_lost": p.markers_lost,
+        # Read off the engine, so no front end counts them itself.
+        "markers_left": markers_left(state, seat),
+        "recruit_cost": recruit_cost(state, seat),
         "passed": p.passed,
         "face_up": list(p.face_up),
         # The dice a check of each skill rolls (the skill set plus face-up Specialist bonuses).

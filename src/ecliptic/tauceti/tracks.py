@@ -27,6 +27,12 @@ def gain_energy(state: State, seat: int, amount: int) -> int:
     return changed
 
 
+def markers_left(state: State, seat: int) -> int:
+    """The Action markers the seat can still use this round (neither used nor lost)."""
+    p = state.players[seat]
+    return state.content.numbers.action_markers - p.markers_lost - p.markers_used
+
+
 def recruit_cost(state: State, seat: int) -> int:
     """The number to the right of the Materials marker."""
     p = state.players[seat]

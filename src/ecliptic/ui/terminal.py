@@ -270,7 +270,7 @@ def _missions_text(missions: list[dict[str, Any]]) -> str:
 
 
 def markers_left(view: dict[str, Any]) -> int:
-    return int(content().numbers.action_markers - view["markers_used"] - view["markers_lost"])
+    return int(view["markers_left"])
 
 
 def render_interface(obs: Obs, seat: int) -> RenderableType:

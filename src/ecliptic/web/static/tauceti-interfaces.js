@@ -4,9 +4,6 @@
 
 import { h, nameOf, textOf, cls, stat, commodityOfToken } from "./svg.js";
 
-// "4 Action markers" (the rulebook's component list) when the view does not say how many are left.
-const ACTION_MARKERS = 4;
-
 export function drawInterfaces(ctx) {
   const players = ctx.view.players || [];
   const order = players.map((p) => p.seat);
@@ -36,8 +33,7 @@ function drawInterface(ctx, p) {
   const current = v.current_player === p.seat;
   const person = ctx.seatNames[p.seat];
   const score = scoreOf(ctx, p.seat);
-  const left = typeof p.markers_left === "number" ? p.markers_left
-    : ACTION_MARKERS - (p.markers_used || 0) - (p.markers_lost || 0);
+  const left = p.markers_left;   // the engine's count (the observation says it)
   const head = h("header", null,
     h("span", { class: "swatch" }),
     h("b", { title: textOf(names, p.faction) }, p.faction),
