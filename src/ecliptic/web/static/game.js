@@ -223,13 +223,19 @@ function withRefused(gv) {
   return { ...gv, refused: S.refused.rows };
 }
 
+// The decision is mine to click when my seat is to decide and I play it (not a bot I handed it to).
+function myDecision(gv) {
+  if (gv.status !== "playing" || S.seat === null || gv.current_seat !== S.seat) return false;
+  const info = (gv.seats || [])[S.seat];
+  return !info || info.controller !== "bot";
+}
+
 function show(gv, force) {
   if (!gv) return;
   if (!force && S.gv && gv.index < S.gv.index) return;
   const changed = !S.gv || S.gv.index !== gv.index || S.gv.current_seat !== gv.current_seat;
   S.gv = gv;
-  if (gv.status === "playing" && S.seat !== null && gv.seat === S.seat && gv.current_seat === S.seat
-      && (gv.legal_actions || []).length) loadRefused(gv);
+  if (myDecision(gv) && gv.seat === S.seat && (gv.legal_actions || []).length) loadRefused(gv);
   if (changed) { S.ui.selected = new Set(); S.ui.focus = null; }
   if (S.hotseat && gv.status === "playing" && gv.current_seat !== S.seat && S.tokens[gv.current_seat] !== undefined) {
     S.passTo = gv.current_seat;
@@ -303,7 +309,7 @@ function draw() {
   }
   drawTable(gv, gv === live);
   $("decision").textContent = decisionText(live);
-  const mine = live.status === "playing" && S.seat !== null && live.current_seat === S.seat;
+  const mine = myDecision(live);
   const thinking = $("thinking");
   const other = live.status === "playing" && !mine;
   thinking.hidden = !other;
