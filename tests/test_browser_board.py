@@ -176,6 +176,29 @@ def test_selected_and_refused_keys_are_marked(board: BoardPage) -> None:
     assert clicked(board) == [[f"system:{seat}:cargo", "click"]]  # the page may show why not
 
 
+def test_a_refused_crisis_token_does_not_hide_its_target_sector(board: BoardPage) -> None:
+    """A Crisis token sits on its planet's sector: when the token can only say why not and the
+    sector is a legal target (a move there), a click on the token is the sector's."""
+    state, seat = mid_game_4p()
+    gv = game_view("tauceti", state, seat)
+    planet, crises = next((p, c) for p, c in gv["view"]["planet_crises"].items() if c)
+    crisis = f"crisis:{crises[0]['id']}"
+    gv["legal_actions"] = [{"id": 0, "notation": f"GO {planet}", "label": "GO", "group": "Move", "cost": "",
+                            "effect": "", "targets": [f"sector:{planet}"], "select": "one", "help": ""}]
+    gv["refused"] = [{"notation": "R", "label": "R", "group": "Crisis", "targets": [crisis], "rule": "TC-RES-1",
+                      "reason": "no"}]
+    board.draw(gv, seat)
+    token = board.page.locator(f'.refused[data-target="{crisis}"]')
+    assert token.count() == 1
+    clicked(board)
+    token.click()
+    assert clicked(board) == [[f"sector:{planet}", "click"]]
+    gv["legal_actions"] = []  # with no target around it, the token says why not
+    board.draw(gv, seat)
+    board.page.locator(f'.refused[data-target="{crisis}"]').click()
+    assert clicked(board) == [[crisis, "click"]]
+
+
 def test_a_bare_game_view_is_drawn_from_the_observation_alone(board: BoardPage) -> None:
     """An older server sends no present, refused or targets: the table still draws, by ids."""
     for game, state in (("tauceti", mid_game_4p()[0]), ("ceres", play_to("ceres", {"players": 2}, 1, 5))):

@@ -164,22 +164,27 @@ function seatNames(given, seats) {
   return out;
 }
 
-/** The innermost actionable thing under the event: a target (or refused/selected thing) wins
- *  over a plain drawn thing inside it, so a ship in a target sector clicks the sector. */
+/** The innermost actionable thing under the event: a target (or selected thing) wins over a
+ *  plain drawn thing inside it, so a ship in a target sector clicks the sector; a refused thing
+ *  ("why not") wins only when nothing around it is a target, so a Crisis token that cannot be
+ *  resolved now does not hide its planet's sector. */
 function activate(root, event) {
   const start = event.target instanceof Element ? event.target : null;
   if (!start) return;
   let plain = null;
+  let refused = null;
   for (let node = start; node && node !== root; node = node.parentElement) {
     if (!node.hasAttribute || !node.hasAttribute("data-target")) continue;
     const c = node.classList;
-    if (c.contains("target") || c.contains("refused") || c.contains("selected")) {
+    if (c.contains("target") || c.contains("selected")) {
       fire(root, node, event);
       return;
     }
+    if (c.contains("refused")) { if (!refused) refused = node; continue; }
     if (!plain) plain = node;
   }
-  if (plain && event.type === "click") fire(root, plain, event);
+  if (refused) fire(root, refused, event);
+  else if (plain && event.type === "click") fire(root, plain, event);
 }
 
 function fire(root, node, event) {
