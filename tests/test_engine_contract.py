@@ -49,7 +49,7 @@ def test_good_seats_and_the_spectator_are_still_answered(game: Any, config: dict
         assert game.observe(state, seat)["observer"] == seat
         world = game.determinize(state, seat, Rng.from_seed(seat))
         assert game.observe(world, seat) == game.observe(state, seat)
-    with pytest.raises(SeatError, match="a seat is 0-1$"):  # determinize has no spectator
+    with pytest.raises(SeatError, match=r"a seat is 0-1$"):  # determinize has no spectator
         game.determinize(state, None, Rng.from_seed(1))
 
 
@@ -186,7 +186,6 @@ def test_utility_by_player_count() -> None:
 
 @pytest.mark.parametrize("index", range(len(CONFIGS)), ids=_id)
 def test_points_so_far_ends_at_the_final_scores(index: int) -> None:
-    game, _ = CONFIGS[index]
     for _, _, points, state in _play(index):
         assert points[-1] == [row["total"] for row in state.final_scores]
 
