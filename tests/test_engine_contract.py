@@ -11,7 +11,7 @@ import pytest
 from ecliptic.ceres.game import Ceres
 from ecliptic.engine.errors import EclipticError, SeatError
 from ecliptic.engine.rng import Rng
-from ecliptic.engine.rules import RulesGame, Utility
+from ecliptic.engine.rules import Utility
 from ecliptic.present.score import running_score
 from ecliptic.tauceti.game import TauCeti
 
@@ -20,7 +20,7 @@ CR = Ceres()
 BAD_SEATS: list[Any] = [2, 7, -1, True, False, "0", 0.0, [0]]
 
 
-def _games() -> list[tuple[RulesGame[Any, Any, Any], dict[str, Any]]]:
+def _games() -> list[tuple[Any, dict[str, Any]]]:
     return [(TC, {"players": 2, "layout": "preset", "factions": ["Xunon", "Azars"]}),
             (CR, {"players": 2, "expansions": ["comets"]})]
 
@@ -66,7 +66,7 @@ def test_an_integer_of_another_type_is_a_seat() -> None:
 
 # -- random games, shared by 2 and 3 ----------------------------------------------------
 
-CONFIGS: list[tuple[RulesGame[Any, Any, Any], dict[str, Any]]] = [
+CONFIGS: list[tuple[Any, dict[str, Any]]] = [
     *((TC, {"players": p, "game": g}) for p in (1, 2, 3, 4) for g in ("short", "full")),
     (TC, {"players": 4, "game": "full", "advanced": list(range(1, 10)), "advanced_specialists": True}),
     *((CR, {"players": p, "expansions": e}) for p in (1, 2, 4) for e in ([], ["comets"])),
