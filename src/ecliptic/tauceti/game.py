@@ -91,8 +91,8 @@ class TauCeti(RulesGame[State, Decision, Content]):
         can be repeated as long as resources that other actions replenish last, so no count
         of the rules gives a bound that can be checked. :meth:`apply` therefore ends the game
         at ``rounds x players x DECISIONS_PER_SEAT_AND_ROUND`` decisions (setup placements
-        included): about five times the longest random game, so a real game never meets it,
-        and an agent that only trades cannot keep the game going for ever."""
+        included): 3.5-4.3 times the longest of 100 random games of each config, so no game
+        seen meets it, and an agent that only trades cannot keep the game going for ever."""
         c = make_config(config)
         numbers = default_content().numbers
         rounds = numbers.short_game_rounds if c.game == "short" else numbers.longest_game_rounds
