@@ -21,7 +21,7 @@ from ecliptic.ceres.scoring import score
 from ecliptic.ceres.state import State
 from ecliptic.engine.codec import encode
 from ecliptic.engine.rng import Rng
-from ecliptic.engine.rules import observation_header
+from ecliptic.engine.rules import observation_header, seat_of
 
 
 def _player_view(state: State, seat: int) -> dict[str, Any]:
@@ -57,6 +57,7 @@ def _comet_view(state: State, i: int) -> dict[str, Any]:
 def observe(state: State, player: int | None) -> dict[str, Any]:
     """Everything ``player`` may see, as JSON-ready data (``None``: a spectator). No decision
     data is private: a player chooses among public things only."""
+    player = seat_of(state, player, spectator=True)
     content = state.content
     deck = [content.explosion_check(c).result for c in state.explosion_deck]
     return {
@@ -77,6 +78,9 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
 def determinize(state: State, player: int, rng: Rng) -> State:
     """A copy of ``state`` with everything ``player`` cannot see re-dealt at random; each
     hidden pool is sorted first, so the copy never depends on the true hidden order."""
+    seat = seat_of(state, player, spectator=False)
+    assert seat is not None
+    player = seat
     s = state.clone()
     s.nucleus_box.sort()
     rng.shuffle(s.nucleus_box)

@@ -43,3 +43,13 @@ class ContentError(EclipticError, ValueError):
 
 class SaveFileError(EclipticError, ValueError):
     """A save file or game record is corrupt, foreign, or from an incompatible version."""
+
+
+class SeatError(EclipticError, ValueError):
+    """A seat that does not play this game (7 in a 2-player game, -1, ``True``, ``"0"``).
+
+    A ``ValueError`` because the seat is a bad argument value, as Python's own convention
+    has it, so ``except ValueError`` around bad input catches it; an :class:`EclipticError`
+    so a caller can tell it from a bug. Not an :class:`IllegalAction`: no rule refuses it,
+    the question itself is malformed, and answering it (an observation with no hand, say)
+    would hide a caller's mistake."""

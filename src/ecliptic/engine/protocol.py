@@ -11,6 +11,7 @@ from typing import Any, Protocol, TypeVar
 from ecliptic.engine.actions import Action, ActionSpace
 from ecliptic.engine.events import Event
 from ecliptic.engine.rng import Rng
+from ecliptic.engine.rules import Utility
 
 S = TypeVar("S", bound="GameState")
 
@@ -41,11 +42,24 @@ class Game(Protocol[S]):
 
     def apply(self, state: S, action: Action) -> list[Event]: ...
 
-    def observe(self, state: S, player: int | None) -> dict[str, Any]: ...
+    def observe(self, state: S, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see; ``None`` is a spectator. A seat not in the game (7 in a
+        2-player game, -1, ``True``, ``"0"``) raises :class:`ecliptic.engine.errors.SeatError`."""
 
-    def determinize(self, state: S, player: int, rng: Rng) -> S: ...
+    def determinize(self, state: S, player: int, rng: Rng) -> S:
+        """A copy with what ``player`` cannot see re-dealt; a bad seat (``None`` too) raises
+        :class:`ecliptic.engine.errors.SeatError`."""
 
     def returns(self, state: S) -> list[float]: ...
+
+    def utility(self, config: Any = None) -> Utility:
+        """What :meth:`returns` means for a game of this config (kind, range, sum, ties, solo)."""
+
+    def max_decisions(self, config: Any = None) -> int:
+        """A bound the engine guarantees on the decisions (applied actions) of a whole game."""
+
+    def points_so_far(self, state: S, seat: int) -> int:
+        """The points (GP, VP) ``seat`` has counted so far on the true state: a dense signal."""
 
     def action_space(self, state: S) -> ActionSpace: ...
 

@@ -32,14 +32,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, Self, TypeVar, get_origin, get_type_hints
+from typing import Any, Generic, Literal, Protocol, Self, TypeVar, get_origin, get_type_hints
 
 from ecliptic.engine.actions import Action, ActionSpace, well_formed
 from ecliptic.engine.codec import DecodeError, decode, encode
-from ecliptic.engine.errors import IllegalAction, SaveFileError
+from ecliptic.engine.errors import IllegalAction, SaveFileError, SeatError
 from ecliptic.engine.events import PUBLIC, Event
 from ecliptic.engine.fastcopy import deep_copy
 
@@ -113,6 +114,26 @@ def advance_until_decision(state: SS, ev: list[Event], steps: Mapping[str, Calla
     decision or moves the game on (another phase, the next round, the end)."""
     while not state.stack and not state.is_over:
         steps[state.phase](state, ev)
+
+
+def seat_of(state: StackState, seat: object, *, spectator: bool) -> int | None:
+    """``seat`` as a seat of this game, or :class:`SeatError`: an ``int`` (any integer type,
+    such as NumPy's, but not a ``bool``) from 0 to players - 1, or ``None`` (the spectator)
+    where ``spectator`` allows it. ``observe`` and ``determinize`` of both games ask it first,
+    so a seat outside the game is refused instead of answered as if it saw nothing of its own."""
+    if seat is None and spectator:
+        return None
+    if not isinstance(seat, bool):
+        try:
+            index = operator.index(seat)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+        else:
+            if 0 <= index < len(state.players):
+                return index
+    allowed = f"0-{len(state.players) - 1}" + (" or None (a spectator)" if spectator else "")
+    raise SeatError(f"{_SHORT.repr(seat)} is not a seat of this {len(state.players)}-player game: "
+                    f"a seat is {allowed}")
 
 
 def observation_header(
@@ -236,6 +257,24 @@ class Kinds(dict[str, DecisionKind[S, D, C]]):
 say = PUBLIC.say
 """Record an event; ``to`` limits who may see it (a secret roll). A game with secret event
 data declares it in an :class:`ecliptic.engine.events.Secrets` and reports with its ``say``."""
+
+
+@dataclass(frozen=True)
+class Utility:
+    """What a game's ``returns(state)`` means, for an adapter that must declare it (OpenSpiel's
+    utility type, a reward's range): every returns vector of a finished game lies within
+    ``min``..``max`` per seat, and for ``"constant_sum"`` its seats add up to ``sum`` (``None``
+    for ``"general_sum"``); while the game is played every return is 0.
+
+    ``shared_wins``: tied winners share the 1 (each gets 1/k) instead of each getting it;
+    ``solo``: what a one-player game returns (``""`` when the config has more players)."""
+
+    kind: Literal["general_sum", "zero_sum", "constant_sum"]
+    min: float
+    max: float
+    sum: float | None
+    shared_wins: bool
+    solo: str = ""
 
 
 _SPACES: dict[type, ActionSpace] = {}
@@ -368,6 +407,19 @@ class RulesGame(Generic[S, D, C]):
             for s in state.winners:
                 out[s] = 1.0 / len(state.winners)
         return out
+
+    def utility(self, config: Any = None) -> Utility:
+        """What :meth:`returns` gives (it is generic: 1 shared among the winners). With two or
+        more players someone always has the most points, so the winners are never empty and
+        the returns add up to 1: constant-sum. A one-player game returns 1 when the game's
+        ``winners`` holds the player, else 0 (:meth:`_solo` says when)."""
+        if build_config(self.config_type, config).players == 1:
+            return Utility("general_sum", 0.0, 1.0, None, shared_wins=False, solo=self._solo())
+        return Utility("constant_sum", 0.0, 1.0, 1.0, shared_wins=True)
+
+    def _solo(self) -> str:
+        """When a one-player game is won."""
+        raise NotImplementedError
 
     def action_space(self, state: S | None = None) -> ActionSpace:
         """Every action the game can ever offer, numbered (built once per game)."""

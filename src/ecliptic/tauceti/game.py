@@ -9,7 +9,7 @@ from ecliptic.engine.actions import Action
 from ecliptic.engine.codec import encode
 from ecliptic.engine.events import Event
 from ecliptic.engine.rng import Rng
-from ecliptic.engine.rules import RulesGame, build_config
+from ecliptic.engine.rules import RulesGame, build_config, seat_of
 
 # Importing the rules modules registers their decision kinds and verbs.
 from ecliptic.tauceti import (  # noqa: F401
@@ -17,16 +17,22 @@ from ecliptic.tauceti import (  # noqa: F401
     checks,
     enlightenment,
     flow,
+    scoring,
 )
 from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import Content, default_content
 from ecliptic.tauceti.invariants import problems
-from ecliptic.tauceti.registry import KINDS
+from ecliptic.tauceti.registry import KINDS, say
 from ecliptic.tauceti.setup import new_state
 from ecliptic.tauceti.state import Config, Decision, State
 
 FORMAT = "ecliptic.tauceti.state"
 FORMAT_VERSION = 1
+
+DECISIONS_PER_SEAT_AND_ROUND = 40
+"""The allowance of decisions per seat and round behind :meth:`TauCeti.max_decisions`: random
+play takes about 7 (the longest random game issue 18 reports, 510 decisions, is under 11 even
+as a 4-player 12-round game), a person who trades and plays cards a lot perhaps twice that."""
 
 
 def make_config(config: Config | dict[str, Any] | None) -> Config:
@@ -62,6 +68,48 @@ class TauCeti(RulesGame[State, Decision, Content]):
 
     def _problems(self, state: State) -> list[str]:
         return problems(state)
+
+    def apply(self, state: State, action: Action | str) -> list[Event]:
+        """The contract's ``apply``, and the decision limit: when the ``max_decisions``-th
+        decision has been taken and the game is not over, it ends there and is scored as at the
+        end of the last round (docs/rules-decisions.md, "Decision limit")."""
+        ev = super().apply(state, action)
+        state.decisions_made += 1
+        limit = self.max_decisions(state.config)
+        if not state.is_over and state.decisions_made >= limit:
+            say(ev, "decision_limit", f"The game has lasted {limit} decisions, the most it may: "
+                "it ends now.", decisions=limit)
+            scoring.finish(state, ev)
+        return ev
+
+    def max_decisions(self, config: Config | dict[str, Any] | None = None) -> int:
+        """The most decisions a game of this config takes, enforced, not derived.
+
+        Rounds are bounded (the short game 8, the full game at most 12) and so are the Major
+        actions (4 Action markers a round), but "Minor actions ... are unlimited" and several
+        of them, follow-up decisions included (trade offers, re-rolls, damage allocation),
+        can be repeated as long as resources that other actions replenish last, so no count
+        of the rules gives a bound that can be checked. :meth:`apply` therefore ends the game
+        at ``rounds x players x DECISIONS_PER_SEAT_AND_ROUND`` decisions (setup placements
+        included): 3.5-4.3 times the longest of 100 random games of each config, so no game
+        seen meets it, and an agent that only trades cannot keep the game going for ever."""
+        c = make_config(config)
+        numbers = default_content().numbers
+        rounds = numbers.short_game_rounds if c.game == "short" else numbers.longest_game_rounds
+        return rounds * c.players * DECISIONS_PER_SEAT_AND_ROUND
+
+    def _solo(self) -> str:
+        target = default_content().numbers.solo_target_gp
+        return f"1 when the player ends with {target} GP or more (numbers.solo_target_gp), else 0"
+
+    def points_so_far(self, state: State, seat: int) -> int:
+        """The GP ``seat`` has counted so far on the true state (its hand included), by the
+        engine's end-of-game scoring (:func:`ecliptic.tauceti.scoring.score`, which
+        ``present.score`` also runs for the running score): a dense per-step signal, for
+        instance its change as a reward. Once the game is over it is the final total."""
+        s = seat_of(state, seat, spectator=False)
+        assert s is not None
+        return scoring.score(state, s)["total"]
 
     def observe(self, state: State, player: int | None) -> dict[str, Any]:
         from ecliptic.tauceti.observation import observe

@@ -22,7 +22,7 @@ from typing import Any
 
 from ecliptic.engine.codec import encode
 from ecliptic.engine.rng import Rng
-from ecliptic.engine.rules import observation_header
+from ecliptic.engine.rules import observation_header, seat_of
 from ecliptic.tauceti import ship
 from ecliptic.tauceti.checks import dice_for
 from ecliptic.tauceti.decks import DeckName, piles, set_piles, shuffled
@@ -112,6 +112,7 @@ def _player_view(state: State, seat: int, observer: int | None, seen: frozenset[
 
 def observe(state: State, player: int | None) -> dict[str, Any]:
     """Everything ``player`` may see, as JSON-ready data (``None``: a spectator)."""
+    player = seat_of(state, player, spectator=True)
     content = state.content
     e = state.enlightenment
     seen = hands_seen(state, player)
@@ -190,6 +191,9 @@ def determinize(state: State, player: int, rng: Rng) -> State:
     Every hidden pool is sorted before it is shuffled, so the copy depends only on what
     ``player`` sees and on ``rng``, never on the true hidden order: a bot that searches
     determinized copies cannot learn a secret from them."""
+    seat = seat_of(state, player, spectator=False)
+    assert seat is not None
+    player = seat
     s = state.clone()
     _redeal_cards(s, player, rng)
     s.exotic_deck = shuffled(rng, sorted(s.exotic_deck))

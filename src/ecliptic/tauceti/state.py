@@ -174,6 +174,8 @@ class State(StackState):
     first_player: int = 0
     turn_seat: int = 0
     turn_count: int = 0
+    decisions_made: int = 0
+    """Decisions taken so far (every applied action): the game ends at ``TauCeti.max_decisions``."""
     layout: dict[str, tuple[int, int]] = field(default_factory=dict)
     large_tile_stack: tuple[str, ...] = ()
     setup_seat: int = 0
