@@ -132,6 +132,20 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One headless Chromium per test module (a plugin of conftest.py: every browser test may ask)."""
+    with browser() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def server_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """One real server per test module, on a database of its own."""
+    with site(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])) as s:
+        yield s
+
+
 def new_page(b: Any, viewport: dict[str, int] = DESKTOP, pace: int = 0, init: str = "") -> Watched:
     """A page in a context of its own (its own localStorage: another person's browser). ``pace``:
     the milliseconds between two moves of other seats (0: at once, the tests' default)."""

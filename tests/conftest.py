@@ -18,7 +18,7 @@ import pytest
 from ecliptic.scenario.format import ScenarioError, load_scenario
 from ecliptic.scenario.runner import ScenarioResult, format_result, run_file
 
-pytest_plugins = ["postgres_cluster", "pytester"]
+pytest_plugins = ["postgres_cluster", "browser_support", "pytester"]
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 TERMINAL_COLUMNS = "400"

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import assert_clean, browser, needs_browser, new_page
+from browser_support import assert_clean, needs_browser, new_page
 from ecliptic.web import STATIC
 
 pytestmark = needs_browser
@@ -52,12 +52,6 @@ def base_url() -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with browser() as b:
-        yield b
 
 
 SYSTEMS = ["weapons", "shields", "computers"]

@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from browser_support import (
     DESKTOP,
     PHONE,
     Site,
     assert_clean,
-    browser,
     click_action,
     create_in_lobby,
     needs_browser,
@@ -35,18 +31,6 @@ pytestmark = needs_browser
 
 TOWARD = ("BUI", "EXP", "REC", "BUY", "MOV", "GO")
 """The kinds of action the first test sets out to play: build, explore, recruit, buy, move."""
-
-
-@pytest.fixture(scope="module")
-def server_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with site(tmp_path_factory.mktemp("browser-play")) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with browser() as b:
-        yield b
 
 
 def verb(action: dict[str, Any]) -> str:

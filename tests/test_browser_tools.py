@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,13 +16,11 @@ from browser_support import (
     PHONE,
     Site,
     assert_clean,
-    browser,
     click_action,
     create_in_lobby,
     needs_browser,
     new_page,
     screenshot,
-    site,
     too_wide,
     view_of,
     wait_my_turn_or_over,
@@ -31,18 +28,6 @@ from browser_support import (
 from ecliptic.web import STATIC
 
 pytestmark = needs_browser
-
-
-@pytest.fixture(scope="module")
-def server_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with site(tmp_path_factory.mktemp("browser-tools")) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with browser() as b:
-        yield b
 
 
 def log_index(w: Any) -> int:
