@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ecliptic.ceres.content import Content
 from ecliptic.ceres.registry import say
 from ecliptic.ceres.state import State
 from ecliptic.engine.events import Event
@@ -40,7 +41,12 @@ def available(state: State, asteroid: str) -> bool:
 
 def launch_cost(state: State, ring: str) -> int:
     """Ice paid to Launch to ``ring``: farther costs more (CR-ACT-2)."""
-    return state.content.numbers.launch_ice[ring]
+    return ring_launch_cost(state.content, ring)
+
+
+def ring_launch_cost(content: Content, ring: str) -> int:
+    """:func:`launch_cost` from the components alone (for a front end that has no state)."""
+    return content.numbers.launch_ice[ring]
 
 
 def rotate(state: State, ev: list[Event]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ecliptic.ceres import belt
 from ecliptic.ceres.comets import ROW, TAKEN_ON_LAUNCH
 from ecliptic.ceres.content import TAIL_TYPES, Content, default_content
 
@@ -64,7 +65,7 @@ def nucleus_table_label(nucleus: str, table: int, *, short: bool = True) -> str:
 
 
 def launch_cost(ring: str) -> int:
-    return content().numbers.launch_ice[ring]
+    return belt.ring_launch_cost(content(), ring)
 
 
 def comet(obs: Obs, comet_id: str) -> Obs | None:
