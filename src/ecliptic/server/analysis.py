@@ -183,9 +183,7 @@ class Analysis:
         past = replace(live, state=state, log=log, events=events,
                        row=replace(live.row, status="over" if state.is_over else "playing"))
         view = svc.view(past, seat)
-        view.update(legal_actions=[], undoable=False, deadline=None)
-        if "refused" in view:
-            view["refused"] = []
+        view.update(legal_actions=[], undoable=False, deadline=None)  # (a view never carries refusals unasked)
         return view
 
     def _state_at(self, row: GameRow, notations: tuple[str, ...]) -> Any:
