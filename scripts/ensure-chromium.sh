@@ -13,20 +13,8 @@ set -euo pipefail
 CHROMIUM="${ECLIPTIC_CHROMIUM:-/usr/bin/chromium}"
 [[ -x "$CHROMIUM" ]] && exit 0
 
-fail() {
-    echo "ensure-chromium: $1" >&2
-    echo "ensure-chromium: the browser tests need Chromium at $CHROMIUM; install it" \
-        "(Debian/Ubuntu: apt-get install chromium), point ECLIPTIC_CHROMIUM at one," \
-        "or run with ECLIPTIC_TEST_BROWSER=skip to skip the browser tests." >&2
-    exit 1
-}
+have_chromium() { [[ -x "$CHROMIUM" ]]; }
 
-[[ "$(id -u)" == 0 ]] || fail "Chromium is not installed and installing it needs root."
-command -v apt-get >/dev/null 2>&1 || fail "Chromium is not installed and this machine has no apt-get."
-
-echo "ensure-chromium: installing Chromium from Debian's packages (once per machine)..."
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends chromium >/dev/null
-[[ -x "$CHROMIUM" ]] || fail "the chromium package is installed, yet $CHROMIUM is not found."
-echo "ensure-chromium: Chromium installed."
+source "${BASH_SOURCE[0]%/*}/debian-package.sh"
+ensure_debian_package ensure-chromium chromium have_chromium \
+    "the browser tests need Chromium at $CHROMIUM; install it (Debian/Ubuntu: apt-get install chromium), point ECLIPTIC_CHROMIUM at one, or run with ECLIPTIC_TEST_BROWSER=skip to skip the browser tests."

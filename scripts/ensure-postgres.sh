@@ -13,7 +13,7 @@ case "${ECLIPTIC_TEST_POSTGRES:-}" in
 esac
 
 # Debian keeps each major version's server programs in /usr/lib/postgresql/<version>/bin, off the PATH.
-# (ECLIPTIC_PG_LIB points elsewhere only for tests/test_ensure_postgres.py.)
+# (ECLIPTIC_PG_LIB points elsewhere only for tests/test_ensure_packages.py.)
 PG_LIB="${ECLIPTIC_PG_LIB:-/usr/lib/postgresql}"
 
 have_server_programs() {
@@ -26,20 +26,6 @@ have_server_programs() {
 
 have_server_programs && exit 0
 
-fail() {
-    echo "ensure-postgres: $1" >&2
-    echo "ensure-postgres: the storage tests need PostgreSQL's initdb and pg_ctl; install PostgreSQL" \
-        "(Debian/Ubuntu: apt-get install postgresql), or run with ECLIPTIC_TEST_POSTGRES=skip" \
-        "to skip the PostgreSQL tests." >&2
-    exit 1
-}
-
-[[ "$(id -u)" == 0 ]] || fail "PostgreSQL is not installed and installing it needs root."
-command -v apt-get >/dev/null 2>&1 || fail "PostgreSQL is not installed and this machine has no apt-get."
-
-echo "ensure-postgres: installing PostgreSQL from Debian's packages (once per machine)..."
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends postgresql >/dev/null
-have_server_programs || fail "the postgresql package is installed, yet initdb or pg_ctl is not found."
-echo "ensure-postgres: PostgreSQL installed."
+source "${BASH_SOURCE[0]%/*}/debian-package.sh"
+ensure_debian_package ensure-postgres postgresql have_server_programs \
+    "the storage tests need PostgreSQL's initdb and pg_ctl; install PostgreSQL (Debian/Ubuntu: apt-get install postgresql), or run with ECLIPTIC_TEST_POSTGRES=skip to skip the PostgreSQL tests."
