@@ -95,7 +95,7 @@ def test_the_space_is_the_tables_latest_version_and_ids_round_trip(game: str) ->
         assert space.id(action) == i and action in space and Action.parse(str(action)) == action
     for bad in (-1, space.size, "3", 2.0):
         with pytest.raises(IllegalAction):
-            space.action(bad)  # type: ignore[arg-type]
+            space.action(bad)
     assert act("NO-SUCH-VERB") not in space and [] not in space
     with pytest.raises(IllegalAction, match="not in this game's action space"):
         space.mask([act("NO-SUCH-VERB")])

@@ -10,8 +10,8 @@ the current decision and its ``player`` the current player. Each decision
 * ``perform`` — change the state; called only after ``why_not`` passed, so a
   refused action leaves the state untouched.
 
-``domain`` lists every action the kind could ever offer (the fixed action
-space). For speed a kind may also answer ``legal`` (the options that pass
+``domain`` lists every action the kind could ever offer (what the game's
+committed action id table must number: :mod:`ecliptic.engine.action_ids`). For speed a kind may also answer ``legal`` (the options that pass
 ``why_not``) and ``offers`` (is an action among the options?) directly; by
 default they are computed from the definitions.
 
