@@ -119,7 +119,7 @@ def _play(game: str, config: dict[str, Any], seed: int) -> int:
 
 
 @pytest.mark.parametrize(("game", "config"), CONFIGS, ids=[f"{g}-{c}" for g, c in CONFIGS])
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_every_legal_action_of_random_games_has_an_id_and_is_masked_exactly(
         game: str, config: dict[str, Any], seed: int) -> None:

@@ -11,9 +11,10 @@ the current decision and its ``player`` the current player. Each decision
   refused action leaves the state untouched.
 
 ``domain`` lists every action the kind could ever offer (what the game's
-committed action id table must number: :mod:`ecliptic.engine.action_ids`). For speed a kind may also answer ``legal`` (the options that pass
-``why_not``) and ``offers`` (is an action among the options?) directly; by
-default they are computed from the definitions.
+committed action id table must number: :mod:`ecliptic.engine.action_ids`). For
+speed a kind may also answer ``legal`` (the options that pass ``why_not``) and
+``offers`` (is an action among the options?) directly; by default they are
+computed from the definitions.
 
 The pieces every game built on this mechanism shares live here once:
 
