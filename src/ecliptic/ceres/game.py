@@ -41,6 +41,7 @@ class Ceres(RulesGame[State, Decision, Content]):
     state_format = FORMAT
     format_version = FORMAT_VERSION
     kinds = KINDS
+    action_ids_package = "ecliptic.ceres.content"
     game_over_rule = "CR-END-2"
     not_offered_rule = "CR-ACT-1"
 

@@ -10,10 +10,11 @@ the current decision and its ``player`` the current player. Each decision
 * ``perform`` — change the state; called only after ``why_not`` passed, so a
   refused action leaves the state untouched.
 
-``domain`` lists every action the kind could ever offer (the fixed action
-space). For speed a kind may also answer ``legal`` (the options that pass
-``why_not``) and ``offers`` (is an action among the options?) directly; by
-default they are computed from the definitions.
+``domain`` lists every action the kind could ever offer (what the game's
+committed action id table must number: :mod:`ecliptic.engine.action_ids`). For
+speed a kind may also answer ``legal`` (the options that pass ``why_not``) and
+``offers`` (is an action among the options?) directly; by default they are
+computed from the definitions.
 
 The pieces every game built on this mechanism shares live here once:
 
@@ -38,6 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, Self, TypeVar, get_origin, get_type_hints
 
+from ecliptic.engine import action_ids
 from ecliptic.engine.actions import Action, ActionSpace, well_formed
 from ecliptic.engine.codec import DecodeError, decode, encode
 from ecliptic.engine.errors import IllegalAction, SaveFileError, SeatError
@@ -250,8 +252,9 @@ class Kinds(dict[str, DecisionKind[S, D, C]]):
         self[kind] = DecisionKind(kind, options, why_not, perform, domain,
                                   legal or filtered, offers or scanned)
 
-    def action_space(self, content: C) -> ActionSpace:
-        return ActionSpace(a for k in self.values() for a in k.domain(content))
+    def domain(self, content: C) -> set[Action]:
+        """Every action the kinds could ever offer with this content."""
+        return {a for k in self.values() for a in k.domain(content)}
 
 
 say = PUBLIC.say
@@ -298,6 +301,8 @@ class RulesGame(Generic[S, D, C]):
     config_type: type[Any]
     """The game's frozen ``Config`` dataclass; :meth:`new_game` builds it with :func:`build_config`."""
     state_type: type[S]
+    action_ids_package: str
+    """The package holding the game's ``action-ids.toml`` (its content package)."""
     state_format: str
     format_version = 1
     kinds: Kinds[S, D, C]
@@ -422,11 +427,26 @@ class RulesGame(Generic[S, D, C]):
         raise NotImplementedError
 
     def action_space(self, state: S | None = None) -> ActionSpace:
-        """Every action the game can ever offer, numbered (built once per game)."""
+        """Every action the game can ever offer, numbered by the game's committed id table
+        (:mod:`ecliptic.engine.action_ids`; read once per game). A table that disagrees with
+        the rules is refused: an action offered without an id would break every agent."""
         space = _SPACES.get(type(self))
         if space is None:
-            space = _SPACES[type(self)] = self.kinds.action_space(self._content())
+            table = self.action_table()
+            problem = action_ids.disagreement(table, self.action_domain())
+            if problem is not None:
+                raise RuntimeError(problem)
+            space = _SPACES[type(self)] = table.space()
         return space
+
+    def action_table(self) -> action_ids.IdTable:
+        """The game's committed action id table, as shipped (``action-ids.toml`` in the
+        game's content package)."""
+        return action_ids.load(self.action_ids_package, "action-ids.toml", f"{self.name}-actions")
+
+    def action_domain(self) -> set[Action]:
+        """Every action the rules can offer today: what the id table must number."""
+        return self.kinds.domain(self._content())
 
     def to_json(self, state: S) -> dict[str, Any]:
         return {"format": self.state_format, "version": self.format_version, "state": encode(state)}

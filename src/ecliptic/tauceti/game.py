@@ -50,6 +50,7 @@ class TauCeti(RulesGame[State, Decision, Content]):
     state_format = FORMAT
     format_version = FORMAT_VERSION
     kinds = KINDS
+    action_ids_package = "ecliptic.tauceti.content"
     game_over_rule = "TC-END-1"
     not_offered_rule = "TC-ACT-3"
 
