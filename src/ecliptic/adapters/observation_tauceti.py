@@ -28,6 +28,7 @@ POWER_CAP = 6  # a system's power and effective power (levels 1-4, upgrades and 
 DICE_CAP = 8  # dice of a skill check, of one face in a re-roll
 HAND_CAP = 12
 SCORE_CAP = 60
+TABLE = 64  # counts below this are scaled by a look-up table
 
 
 def build(config: Mapping[str, Any]) -> GameEncoding:
@@ -233,8 +234,19 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     nx = len(crisis_tokens)
     rels = [[(s - base) % n for s in range(n)] for base in range(n)]
     deck_cap = [(decks_at[d], 1.0 / decks[d]) for d in deck_names]
-    inv_track = 1.0 / track
     ptype_stride = nk + nr
+
+    def table(m: int) -> list[float]:
+        """x / m for every count below TABLE, clipped at 1: a look-up instead of a division."""
+        return [k / m if k < m else 1.0 for k in range(TABLE)]
+
+    t_track, t_4, t_6, t_power = table(track), table(4), table(6), table(POWER_CAP)
+    t_virus, t_dice, t_markers = table(num.virus_crystals), table(DICE_CAP), table(num.action_markers)
+    count_fields = [(key, j, t) for j, (key, t) in enumerate((
+        ("orbitals_home", table(num.cubes_out_max)), ("gp_tokens", table(len(g_tokens))),
+        ("gp_token_points", table(SCORE_CAP)), ("free_upgrades", t_4), ("markers_used", t_markers),
+        ("markers_lost", t_markers), ("markers_left", t_markers), ("recruit_cost", table(8)),
+        ("hand_size", table(HAND_CAP)), ("exotic_reroll_round", table(num.longest_game_rounds))))]
 
     def cap(x: float, m: float) -> float:
         v = x / m
@@ -414,51 +426,46 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     def _player(p: Mapping[str, Any], at: dict[str, int], a: Buffer, rel: list[int]) -> None:
         a[at["faction"] + faction_i[p["faction"]]] = 1.0
         i = at["tracks"]
-        a[i] = p["tau"] * inv_track
-        a[i + 1] = p["energy"] * inv_track
-        a[i + 2] = p["materials"] * inv_track
+        for j, key in enumerate(("tau", "energy", "materials")):
+            x = p[key]
+            if x:
+                a[i + j] = t_track[x] if x < TABLE else 1.0
         a[at["position"] + tile_i[p["position"]]] = 1.0
         i = at["knowledge"]
-        for t, v in p["knowledge"].items():
-            if v:
-                a[i + kt_i[t]] = cap(v, 4)
+        for t, x in p["knowledge"].items():
+            if x:
+                a[i + kt_i[t]] = t_4[x] if x < TABLE else 1.0
         i = at["counts"]
-        a[i] = cap(p["orbitals_home"], num.cubes_out_max)
-        a[i + 1] = cap(p["gp_tokens"], len(g_tokens))
-        a[i + 2] = cap(p["gp_token_points"], SCORE_CAP)
-        a[i + 3] = cap(p["free_upgrades"], 4)
-        a[i + 4] = cap(p["markers_used"], num.action_markers)
-        a[i + 5] = cap(p["markers_lost"], num.action_markers)
-        a[i + 6] = cap(p["markers_left"], num.action_markers)
-        a[i + 7] = cap(p["recruit_cost"], 8)
-        a[i + 8] = cap(p["hand_size"], HAND_CAP)
-        a[i + 9] = cap(p["exotic_reroll_round"], num.longest_game_rounds)
+        for key, j, table in count_fields:
+            x = p[key]
+            if x:
+                a[i + j] = table[x] if x < TABLE else 1.0
         i = at["flags"]
-        if p["cargo_cube"]:
-            a[i] = 1.0
-        if p["diplomacy"]:
-            a[i + 1] = 1.0
-        if p["passed"]:
-            a[i + 2] = 1.0
-        if p["exotic_spent"]:
-            a[i + 3] = 1.0
+        for j, key in enumerate(("cargo_cube", "diplomacy", "passed", "exotic_spent")):
+            if p[key]:
+                a[i + j] = 1.0
         i = at["systems"]
         for x, v in p["systems"].items():
             j = i + 5 * sys_i[x]
-            a[j] = cap(v["power"], POWER_CAP)
-            a[j + 1] = cap(v["damage"], POWER_CAP)
-            a[j + 2] = cap(v["virus"], num.virus_crystals)
-            a[j + 3] = cap(v["effective"], POWER_CAP)
+            pw, dm, vi, ef = v["power"], v["damage"], v["virus"], v["effective"]
+            a[j] = t_power[pw] if pw < TABLE else 1.0
+            if dm:
+                a[j + 1] = t_power[dm] if dm < TABLE else 1.0
+            if vi:
+                a[j + 2] = t_virus[vi] if vi < TABLE else 1.0
+            if ef:
+                a[j + 3] = t_power[ef] if ef < TABLE else 1.0
             if v["token"] is not None:
                 a[j + 4] = y_level[v["token"]] / y_max
         i = at["skills"]
-        for r, v in p["skills"].items():
-            a[i + res_i[r]] = cap(v, DICE_CAP)
+        for r, x in p["skills"].items():
+            a[i + res_i[r]] = t_dice[x] if x < TABLE else 1.0
         i = at["holdings"]
         for h in p["holdings"]:
             j = i + 3 * q_i[h["token"]]
             a[j] = 1.0
-            a[j + 1] = cap(h["quantity"], 4)
+            x = h["quantity"]
+            a[j + 1] = t_4[x] if x < TABLE else 1.0
             if h["engineered"]:
                 a[j + 2] = 1.0
         i = at["missions"]
@@ -471,19 +478,24 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 a[j + 2] = 1.0
             if m["permitted"]:
                 a[j + 3] = 1.0
-            if m["route"] is not None:
-                a[j + 4] = cap(m["route"], 6)
-        if p["claim"] is not None:
-            a[at["claim"] + point_i[p["claim"]]] = 1.0
-        if p["battle_sector"] is not None:
-            a[at["battle_sector"] + tile_i[p["battle_sector"]]] = 1.0
-        if p["battle_defender"] is not None:
-            a[at["battle_defender"] + rel[p["battle_defender"]]] = 1.0
+            x = m["route"]
+            if x is not None:
+                a[j + 4] = t_6[x] if x < TABLE else 1.0
+        x = p["claim"]
+        if x is not None:
+            a[at["claim"] + point_i[x]] = 1.0
+        x = p["battle_sector"]
+        if x is not None:
+            a[at["battle_sector"] + tile_i[x]] = 1.0
+        x = p["battle_defender"]
+        if x is not None:
+            a[at["battle_defender"] + rel[x]] = 1.0
         i = at["face_up"]
         for x in p["face_up"]:
             a[i + hand_i[x]] = 1.0
-        if p["exotic_tech"] is not None:
-            a[at["exotic"] + ex_i[p["exotic_tech"]]] = 1.0
+        x = p["exotic_tech"]
+        if x is not None:
+            a[at["exotic"] + ex_i[x]] = 1.0
         hand = p.get("hand")
         if hand is not None:
             a[at["flags"] + 4] = 1.0
