@@ -363,3 +363,28 @@ def test_the_faster_observe_answers_byte_for_byte_what_it_answered() -> None:
                     assert json.dumps(g.observe(state, seat)) == json.dumps(_reference_observe(state, seat))
             checked += 1
     assert checked >= 200
+
+
+def _doc_rows(section: str) -> dict[str, str]:
+    """The ``| `slice` | sizes | encoding |`` rows of one section of docs/observation.md."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "observation.md").read_text()
+    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    return {m[1]: m[2] for m in re.finditer(r"^\| `([^`]+)` \| ([-\d /]+) \|", body, re.M)}
+
+
+@pytest.mark.parametrize(("section", "game", "configs"), [
+    ("Tau Ceti", "tauceti", [{"players": p} for p in (1, 2, 3, 4)]),
+    ("Ceres", "ceres", [{"players": p, "expansions": e} for e in ([], ["comets"]) for p in (1, 2, 3, 4)]),
+])
+def test_docs_name_every_slice_with_its_size(section: str, game: str, configs: list[dict[str, Any]]) -> None:
+    import re
+
+    expected: dict[str, list[str]] = {}
+    for i, config in enumerate(configs):
+        for name, sl in encoder(game, config).slices.items():
+            sizes = expected.setdefault(re.sub(r"\[\+\d\]", "[+k]", name), ["-"] * len(configs))
+            sizes[i] = str(sl.stop - sl.start)
+    assert {k: v.strip() for k, v in _doc_rows(section).items()} == {k: " / ".join(v) for k, v in expected.items()}

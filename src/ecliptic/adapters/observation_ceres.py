@@ -68,7 +68,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     for s in seats:
         pl_at.append(L.section(f"players[{s}]", [*(f"{r}" for r in resources), "probes in supply", "passed",
                                                  *(f"VP {p}" for p in parts)],
-                               f"Resources / {RESOURCE_CAP}, probes / {num.probes}, flag, VP / {VP_CAP}"))
+                               f"Resources / {RESOURCE_CAP}, Mining Probes in supply / {num.probes}, passed flag, "
+                               f"VP by source and total / {VP_CAP}"))
     score_at = L.section("final_scores", [f"{s} {p}" for s in seats for p in parts], f"VP / {VP_CAP}")
     win_at = L.section("winners", seats, "flag per seat from the observer")
 
@@ -92,7 +93,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                             "from the observer, removed from the game)")
         tail_i = {x: i for i, x in enumerate(tails)}
         box_at = L.section("comets.cards", ["Nucleus cards in the box", "Explosion Check cards", "Safe", "Explosion"],
-                           f"/ {len(nuclei)}, / {len(c.explosion_checks)} each")
+                           f"Nucleus cards in the box / {len(nuclei)}; Explosion Check cards face down, of them "
+                           f"Safe and Explosion / {len(c.explosion_checks)}")
         nuc_i = {x: i for i, x in enumerate(nuclei)}
     rels = [[(s - base) % n for s in range(n)] for base in range(n)]
     nz = len(zones)

@@ -16,13 +16,13 @@ from typing import Any
 from ecliptic.adapters.observation import Buffer, GameEncoding, Layout
 from ecliptic.tauceti.content import default_content
 from ecliptic.tauceti.invariants import DECISION_DATA
+from ecliptic.tauceti.scoring import SOURCES
 
 PHASES = ("setup", "enlightenment", "action", "battle", "over")
 LAYOUTS = ("players", "random", "preset")
 THEN = ("explore", "im_permission", "mission")
 RADIUS = 4  # board.BOARD_RADIUS: every tile lies within 4 steps of TAU CETI
-SCORE_PARTS = ("tau", "cards", "orbitals", "cubes", "gp_tokens", "assists", "home_crises",
-               "specialization_raised", "virus_crystals", "total")
+SCORE_PARTS = (*SOURCES, "total")  # the final score's parts, as scoring.score counts them
 # Caps for counts the components do not bound (a value above its cap is written as 1).
 POWER_CAP = 6  # a system's power and effective power (levels 1-4, upgrades and tokens on top)
 DICE_CAP = 8  # dice of a skill check, of one face in a re-roll
@@ -154,7 +154,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     discards_at = L.onehot("discards", all_cards, "1 for each card in its discard pile")
     misc_at = L.section("supplies", ["demand pile", "Diplomacy cards left", "GP tokens in supply",
                                      "damage markers in supply"],
-                        f"/ {num.demand_pile}, / {num.diplomacy_cards}, / {len(g_tokens)}, / {num.damage_markers}")
+                        f"Demand pile / {num.demand_pile}, Diplomacy cards / {num.diplomacy_cards}, GP tokens / "
+                        f"{len(g_tokens)}, damage markers / {num.damage_markers}")
     aff_at = L.onehot("enlightenment.affected", planets)
     active_at = L.section("enlightenment.active_deck", ["cards"], f"cards in the Active deck / {HAND_CAP}")
     played_at = L.section("enlightenment.played", seats, "cards played this Enlightenment phase / 4")
@@ -184,8 +185,10 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                                                 "free upgrades", "Action markers used", "Action markers lost",
                                                 "Action markers left", "recruit cost", "cards in hand",
                                                 "Exotic re-roll round"],
-                                f"/ {num.cubes_out_max}, / {len(g_tokens)}, / {SCORE_CAP}, / 4, / "
-                                f"{num.action_markers} (three), / 8, / {HAND_CAP}, / {num.longest_game_rounds}"),
+                                f"orbitals at home / {num.cubes_out_max}, GP tokens / {len(g_tokens)}, their GP / "
+                                f"{SCORE_CAP}, free upgrades / 4, Action markers used, lost and left / "
+                                f"{num.action_markers}, recruit cost / 8, cards in hand / {HAND_CAP}, the round an "
+                                f"Exotic Tech re-roll was used / {num.longest_game_rounds}"),
             "flags": L.section(f"{b}.flags", ["cargo cube", "Diplomacy card", "passed", "Exotic Tech spent",
                                               "hand shown"], "flag"),
             "systems": L.section(f"{b}.systems", [f"{x} {v}" for x in systems
