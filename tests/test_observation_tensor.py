@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -143,58 +142,62 @@ def test_another_seats_hand_does_not_reach_the_tensor() -> None:
     assert differing > 10
 
 
-def _sample_observations(game: str, config: dict[str, Any]) -> list[dict[str, Any]]:
-    g = get_game(game)
-    out = []
-    for i, s in enumerate(states(game, config, seed=11)):
-        if i % 9 == 0 and not s.is_over:
-            out.append(g.observe(s, s.current_player))
-    return out
+def _sample_states(game: str, config: dict[str, Any]) -> list[Any]:
+    return [s.clone() for i, s in enumerate(states(game, config, seed=11)) if i % 9 == 0 and not s.is_over]
 
 
 TC_CONFIG = {"players": 4, "advanced": [3, 6]}
-TC_SAMPLE = _sample_observations("tauceti", TC_CONFIG)
+TC_SAMPLE = _sample_states("tauceti", TC_CONFIG)
 
 
-def _me(o: dict[str, Any]) -> dict[str, Any]:
-    return o["players"][o["observer"]]  # type: ignore[no-any-return]
+def _next_card(s: Any) -> str:
+    card: str = s.specialist_deck[0]
+    s.specialist_deck = s.specialist_deck[1:]
+    return card
 
 
-def _rival(o: dict[str, Any]) -> dict[str, Any]:
-    return o["players"][(o["observer"] + 1) % len(o["players"])]  # type: ignore[no-any-return]
+def _crisis_onto_a_planet(s: Any) -> None:
+    kind = next(k for k, stack in s.crisis_stacks.items() if stack)
+    s.planet_crises.setdefault("AZAR", []).append(s.crisis_stacks[kind].pop())
 
 
-# A change of one observed field, and the slice of the tensor that must show it.
-CHANGES: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
-    "own TAU": (lambda o: _me(o).__setitem__("tau", (_me(o)["tau"] + 1) % 49), "players[+0].tracks"),
-    "a rival's hand size": (lambda o: _rival(o).__setitem__("hand_size", _rival(o)["hand_size"] + 1),
-                            "players[+1].counts"),
-    "a rival's position": (lambda o: _rival(o).__setitem__("position", "TC" if _rival(o)["position"] != "TC"
-                                                           else "01"), "players[+1].position"),
-    "own hand": (lambda o: _me(o).__setitem__("hand", [*_me(o)["hand"], "S45"] if "S45" not in _me(o)["hand"]
-                                              else [c for c in _me(o)["hand"] if c != "S45"]), "players[+0].hand"),
-    "a Market level": (lambda o: o["market"].__setitem__("Science", 1 + o["market"]["Science"] % 4), "market"),
-    "a cube on a tile": (lambda o: o["cubes"].setdefault("TC", []).append("Azars"), "cubes"),
-    "a crisis on a planet": (lambda o: o["planet_crises"].setdefault("AZAR", []).append(
-        {"id": "X24", "crisis_type": "Political", "resource": "Agriculture"}) if not any(
-        t["id"] == "X24" for ts in o["planet_crises"].values() for t in ts) else o["planet_crises"].clear(),
-        "planet_crises"),
-    "the decision's kind": (lambda o: o.__setitem__("decision", {"kind": "repair" if (o["decision"] or {}).get(
-        "kind") != "repair" else "turn", "player": o["current_player"], "data": {}}), "decision.kind"),
-    "the round": (lambda o: o.__setitem__("round", o["round"] % 12 + 1), "round"),
+def _elsewhere(s: Any, tile: str) -> str:
+    return next(t for t in sorted(s.layout) if t != tile)
+
+
+# A change to the state that observe shows the observer (seat ``me``; ``r`` the next seat),
+# and the slice of the observer's tensor that must show it.
+CHANGES: dict[str, tuple[Callable[[Any, int, int], Any], str]] = {
+    "own TAU": (lambda s, me, r: setattr(s.players[me], "tau", s.players[me].tau + (1 if s.players[me].tau < 49
+                                                                                  else -1)), "players[+0].tracks"),
+    "a rival's hand grows": (lambda s, me, r: s.players[r].hand.append(_next_card(s)), "players[+1].counts"),
+    "a rival moves": (lambda s, me, r: setattr(s.players[r], "position", _elsewhere(s, s.players[r].position)),
+                      "players[+1].position"),
+    "own hand gets a card": (lambda s, me, r: s.players[me].hand.append(_next_card(s)), "players[+0].hand"),
+    "a Market level": (lambda s, me, r: s.market.__setitem__("Science", 1 + s.market["Science"] % 4), "market"),
+    "a cube on a tile": (lambda s, me, r: s.cubes.setdefault("TC", []).append("Azars"), "cubes"),
+    "a crisis on a planet": (lambda s, me, r: _crisis_onto_a_planet(s), "planet_crises"),
+    "the round": (lambda s, me, r: setattr(s, "round", s.round % 12 + 1), "round"),
+    "own Knowledge token": (lambda s, me, r: s.players[me].knowledge.__setitem__(
+        "Cosmic", s.players[me].knowledge["Cosmic"] + 1), "players[+0].knowledge"),
+    "a rival's damage": (lambda s, me, r: s.players[r].damage.__setitem__(
+        "cargo", s.players[r].damage.get("cargo", 0) + 1), "players[+1].systems"),
 }
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(range(len(TC_SAMPLE))), st.sampled_from(sorted(CHANGES)))
-def test_a_changed_field_changes_its_own_slice(pick: int, change: str) -> None:
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(TC_SAMPLE))), st.sampled_from(sorted(CHANGES)), st.integers(0, 3))
+def test_a_state_change_the_seat_sees_changes_its_own_slice(pick: int, change: str, me: int) -> None:
+    """Two states whose observations differ in an encoded field give different tensors, and
+    the difference is in that field's slice (seats counted from the observer)."""
+    g = get_game("tauceti")
     enc = encoder("tauceti", TC_CONFIG)
     before = TC_SAMPLE[pick]
-    after = copy.deepcopy(before)
+    after = before.clone()
     mutate, slice_name = CHANGES[change]
-    mutate(after)
-    assert after != before
-    x, y = enc.encode(before), enc.encode(after)
+    mutate(after, me, (me + 1) % 4)
+    assert g.observe(after, me) != g.observe(before, me)
+    x, y = enc.encode(g.observe(before, me)), enc.encode(g.observe(after, me))
     changed = {enc.slice_of(int(i)) for i in np.nonzero(x != y)[0]}
     assert slice_name in changed, (change, changed)
 
@@ -388,3 +391,15 @@ def test_docs_name_every_slice_with_its_size(section: str, game: str, configs: l
             sizes = expected.setdefault(re.sub(r"\[\+\d\]", "[+k]", name), ["-"] * len(configs))
             sizes[i] = str(sl.stop - sl.start)
     assert {k: v.strip() for k, v in _doc_rows(section).items()} == {k: " / ".join(v) for k, v in expected.items()}
+
+
+def test_what_is_not_an_observation_is_refused_clearly() -> None:
+    g = get_game("tauceti")
+    two = g.observe(g.new_game({"players": 2}, 1), 0)
+    enc = encoder("tauceti", {"players": 4})
+    with pytest.raises(ValueError, match="an observation of 2 players, not 4"):
+        enc.encode(two)
+    with pytest.raises(ValueError, match="not an observation of a tauceti game"):
+        enc.encode({"players": [{}] * 4})
+    with pytest.raises(ValueError, match="not an observation of a ceres game"):
+        encoder("ceres", {"players": 2}).encode(two)
