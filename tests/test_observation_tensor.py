@@ -162,7 +162,7 @@ def _crisis_onto_a_planet(s: Any) -> None:
 
 
 def _elsewhere(s: Any, tile: str) -> str:
-    return next(t for t in sorted(s.layout) if t != tile)
+    return str(next(t for t in sorted(s.layout) if t != tile))
 
 
 # A change to the state that observe shows the observer (seat ``me``; ``r`` the next seat),
