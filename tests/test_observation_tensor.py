@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ecliptic.adapters.observation import Encoder, encoder, main
+from ecliptic.adapters.observation import Encoder, encoder, ids_in, main
 from ecliptic.engine.rng import Rng
 from ecliptic.games import get_game
 
@@ -251,6 +251,8 @@ def test_recall_vector_and_the_ids_of_an_event() -> None:
     event = {"kind": "loser_hand", "data": {"hand": ["S07", "C12"], "cause": "crisis C10", "seat": 1}}
     assert enc.ids_in(event) == {"S07", "C12", "C10"}
     assert enc.recall_meaning(0).startswith("recall[")
+    assert ids_in("tauceti", event) == {"S07", "C12", "C10"}
+    assert ids_in("tauceti", {"text": "Xunon draws S07.", "data": {}}) == {"S07"}
     ceres = encoder("ceres", {"players": 2, "expansions": ["comets"]})
     assert ceres.ids_in({"data": {"tokens": ["T03", "T18"], "nucleus": "N2"}}) == {"T03", "T18", "N2"}
 
@@ -403,3 +405,28 @@ def test_what_is_not_an_observation_is_refused_clearly() -> None:
         enc.encode({"players": [{}] * 4})
     with pytest.raises(ValueError, match="not an observation of a ceres game"):
         encoder("ceres", {"players": 2}).encode(two)
+
+
+@pytest.mark.parametrize(("game", "config"), [("tauceti", {"players": 3, "advanced": [6]}),
+                                              ("ceres", {"players": 2, "expansions": ["comets"]})])
+def test_ids_in_finds_every_id_an_event_names(game: str, config: dict[str, Any]) -> None:
+    """Every card or token id anywhere in a random game's events (data and text) is found."""
+    import json
+    import re
+
+    g = get_game(game)
+    universe = set(encoder(game, config).recall_ids)
+    s, events = g.new_game_events(config, 3)
+    rng = random.Random(3)
+    found: set[str] = set()
+    while True:
+        for e in events:
+            text = json.dumps(e.to_json())
+            named = {x for x in re.findall(r"[A-Z0-9]+", text) if x in universe and re.search(r"\d", x)}
+            got = ids_in(game, e.to_json())
+            assert named <= got, (e.kind, named - got)
+            found |= got
+        if s.is_over:
+            break
+        events = g.apply(s, rng.choice(g.legal_actions(s)))
+    assert len(found) > 20

@@ -222,6 +222,13 @@ def _encoder(game: str, key: tuple[tuple[str, Any], ...]) -> Encoder:
     return Encoder(game, config, module.build(config))
 
 
+def ids_in(game: str, event: Any) -> set[str]:
+    """The card and token ids of ``game`` that an event's JSON (``Event.to_json()`` or its
+    data) names: what a seat that was shown the event has seen. The id universe does not
+    depend on the config."""
+    return encoder(game, None).ids_in(event)
+
+
 def describe(game: str, config: Mapping[str, Any] | None, index: int) -> str:
     return encoder(game, config).meaning(index)
 

@@ -239,6 +239,9 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     deck_cap = [(decks_at[d], 1.0 / decks[d]) for d in deck_names]
     ptype_stride = nk + nr
 
+    coord = {k: (k + RADIUS) / (2 * RADIUS) for k in range(-RADIUS, RADIUS + 1)}
+    cfg_items = tuple(cfg_vals.items())
+
     def table(m: int) -> list[float]:
         """x / m for every count below TABLE, clipped at 1: a look-up instead of a division."""
         return [k / m if k < m else 1.0 for k in range(TABLE)]
@@ -269,7 +272,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         a[turnseat_at + rel[o["turn_seat"]]] = 1.0
         cp = o["current_player"]
         a[current_at + (n if cp is None else rel[cp])] = 1.0
-        for i, v in cfg_vals.items():
+        for i, v in cfg_items:
             a[i] = v
         d = o["decision"]
         if d is None:
@@ -279,8 +282,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         for t, (q, r) in o["layout"].items():
             i = tile_at[t]
             a[i] = 1.0
-            a[i + 1] = (q + RADIUS) / (2 * RADIUS)
-            a[i + 2] = (r + RADIUS) / (2 * RADIUS)
+            a[i + 1] = coord[q]
+            a[i + 2] = coord[r]
         nt = o["next_large_tile"]
         if nt is not None:
             a[next_at[nt]] = 1.0
