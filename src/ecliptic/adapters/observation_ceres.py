@@ -10,18 +10,18 @@ docs/observation.md lists the slices.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 from ecliptic.adapters.observation import Buffer, GameEncoding, Layout
-from ecliptic.ceres.content import TAIL_TYPES, default_content
+from ecliptic.ceres.comets import SURFACE_CARDS as COMETS
+from ecliptic.ceres.content import TAIL_TYPES, CometKind, default_content
 from ecliptic.ceres.invariants import DECISION_DATA
 from ecliptic.ceres.scoring import SOURCES
+from ecliptic.ceres.state import Phase
 
-PHASES = ("setup", "belt", "production", "comets", "activation", "over")
-COMETS = ("C1", "C2")
-KINDS = ("Sungrazer", "Near-sun")
-MODES = ("stay", "launch")
-SLOTS = 3  # the most Surface card slots for any player count
+PHASES: tuple[str, ...] = get_args(Phase)
+KINDS: tuple[str, ...] = get_args(CometKind)
+MODES: tuple[str, ...] = get_args(DECISION_DATA["tail"]["mode"])
 RESOURCE_CAP = 20
 VP_CAP = 40
 
@@ -40,6 +40,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     nuclei = [x.id for x in c.nucleus_cards]
     resources = list(num.resources)
     parts = [*SOURCES, "total"]
+    slots = max(c.surface.slots.values())  # the most Surface card slots for any player count
 
     obs_at = L.onehot("observer", [*(f"seat {s}" for s in range(n)), "spectator"],
                       "one-hot: the absolute seat the tensor is for")
@@ -52,7 +53,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     kind_at = L.onehot("decision.kind", [*DECISION_DATA, "none"])
     dplayer_at = L.section("decision.player", seats, "one-hot, seat counted from the observer")
     dcomet_at = L.onehot("decision.comet", COMETS)
-    dslot_at = L.section("decision.slot", [str(i) for i in range(SLOTS)])
+    dslot_at = L.section("decision.slot", [str(i) for i in range(slots)])
     dmode_at = L.onehot("decision.mode", MODES)
     steps = {r: max(1, num.rotation[r] * num.rounds) for r in rings}
     rot_at = L.onehot("rotation", rings, "steps the ring has turned / (its steps a round x rounds)")
@@ -74,12 +75,12 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     win_at = L.section("winners", seats, "flag per seat from the observer")
 
     if comets_on:
-        cstride = len(nuclei) + len(KINDS) + len(zones) + len(rings) + 2 + SLOTS * (n + 1)
+        cstride = len(nuclei) + len(KINDS) + len(zones) + len(rings) + 2 + slots * (n + 1)
         comet_at = L.section("comets", [f"{cm} {v}" for cm in COMETS
                                         for v in (*(f"nucleus {x}" for x in nuclei), *KINDS,
                                                   *(f"zone {z}" for z in zones), *(f"ring {r}" for r in rings),
                                                   "in belt", "removed",
-                                                  *(f"slot {i} {w}" for i in range(SLOTS)
+                                                  *(f"slot {i} {w}" for i in range(slots)
                                                     for w in ("available", *seats)))],
                              "per Comet: its Nucleus card, side, Zone and ring one-hot, flags, and each "
                              "Surface card slot (available, whose probe)")

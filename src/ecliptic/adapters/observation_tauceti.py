@@ -11,16 +11,18 @@ GP token ids only the observer's. docs/observation.md lists the slices.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 from ecliptic.adapters.observation import Buffer, GameEncoding, Layout
+from ecliptic.tauceti.checks import CONTINUATIONS
 from ecliptic.tauceti.content import default_content
 from ecliptic.tauceti.invariants import DECISION_DATA
 from ecliptic.tauceti.scoring import SOURCES
+from ecliptic.tauceti.state import Layout as MapLayout
+from ecliptic.tauceti.state import Phase
 
-PHASES = ("setup", "enlightenment", "action", "battle", "over")
-LAYOUTS = ("players", "random", "preset")
-THEN = ("explore", "im_permission", "mission")
+PHASES: tuple[str, ...] = get_args(Phase)
+LAYOUTS: tuple[str, ...] = get_args(MapLayout)
 RADIUS = 4  # board.BOARD_RADIUS: every tile lies within 4 steps of TAU CETI
 SCORE_PARTS = (*SOURCES, "total")  # the final score's parts, as scoring.score counts them
 # Caps for counts the components do not bound (a value above its cap is written as 1).
@@ -57,6 +59,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     g_tokens = [x.id for x in c.gp_tokens]
     exotic = [x.id for x in c.exotic_tech]
     kinds = list(DECISION_DATA)
+    then = sorted(CONTINUATIONS)  # what a re-rolled check is for (the rules are loaded: get_game ran)
     hand_ids = crisis_cards + specialists
     all_cards = crisis_cards + specialists + knowledge_cards + missions
     track = num.track_cap
@@ -108,7 +111,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     dhere_at = L.onehot("decision.path_end", tiles, "one-hot: the tile the move has reached")
     dskill_at = L.onehot("decision.reroll_skill", resources)
     ddice_at = L.section("decision.reroll_dice", [f"face {f}" for f in range(1, 7)], f"dice showing it / {DICE_CAP}")
-    dthen_at = L.onehot("decision.reroll_for", THEN)
+    dthen_at = L.onehot("decision.reroll_for", then)
     dpoint_at = L.onehot("decision.reroll_point", points)
     dcard_at = L.onehot("decision.reroll_card", knowledge_cards + missions)
     dcause_at = L.section("decision.damage_cause", ["crisis card", "Outer Limit tile or other"])
