@@ -430,3 +430,16 @@ def test_ids_in_finds_every_id_an_event_names(game: str, config: dict[str, Any])
             break
         events = g.apply(s, rng.choice(g.legal_actions(s)))
     assert len(found) > 20
+
+
+def test_the_benchmark_measures_what_it_prints() -> None:
+    """benchmarks/observation.py runs (a tiny budget: no figure is asserted, times are the
+    machine's) and its table has the three timings and their ratios."""
+    from benchmarks.observation import measure, table
+
+    f = measure("ceres", {"players": 2, "expansions": ["comets"]}, games=1, repeats=1)
+    assert f.states > 10 and f.size == encoder("ceres", {"players": 2, "expansions": ["comets"]}).size
+    assert min(f.step_us, f.observe_us, f.encode_us) > 0
+    assert f.tensor_per_step == pytest.approx((f.observe_us + f.encode_us) / f.step_us)
+    out = table([f])
+    assert "encode µs" in out.splitlines()[0] and out.splitlines()[1].startswith("ceres")
