@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -442,3 +443,15 @@ def test_the_benchmark_measures_what_it_prints() -> None:
     assert f.tensor_per_step == pytest.approx(f.observe_per_step + f.encode_per_step)
     out = table([f])
     assert "encode µs" in out.splitlines()[0] and out.splitlines()[1].startswith("ceres")
+
+
+def test_an_encoder_pickles_and_copies_as_its_game_and_config() -> None:
+    import pickle
+
+    enc = encoder("tauceti", {"players": 3, "advanced": [2]})
+    g = get_game("tauceti")
+    o = g.observe(g.new_game({"players": 3, "advanced": [2]}, 4), 1)
+    back = pickle.loads(pickle.dumps(enc))
+    assert back is enc  # the cached encoder of that config
+    assert copy.deepcopy(enc) is enc
+    assert np.array_equal(back.encode(o), enc.encode(o))

@@ -114,6 +114,11 @@ class Encoder:
         self._recall_zeros = array("f", bytes(4 * self.recall_size))
         self._space: Box | None = None
 
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """Pickled (a vector env's worker, a deep copy) as its game and config: the writer is a
+        closure over the index tables, which the other side builds again (or has cached)."""
+        return encoder, (self.game, self.config)
+
     def encode(self, observation: Mapping[str, Any]) -> npt.NDArray[np.float32]:
         """The tensor of one ``observe(state, seat)`` dict (a fresh array the caller owns).
         A dict that is not an observation of this game and player count is a ``ValueError``."""
