@@ -69,6 +69,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     y_level = {y.id: y.level for y in c.systems_tokens}
     y_max = max(y_level.values())
     per_type_tokens = max(sum(1 for x in c.crisis_tokens if x.crisis_type == t) for t in ktypes)
+    per_resource_tokens = max(sum(1 for x in c.crisis_tokens if x.resource == r) for r in resources)
     per_commodity = max(sum(1 for x in c.commodity_tokens if x.commodity == k) for k in commodities)
     x_type = {x.id: x.crisis_type for x in c.crisis_tokens}
     x_res = {x.id: x.resource for x in c.crisis_tokens}
@@ -134,7 +135,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     pcrisis_at = L.section("planet_crises", [f"{p} {x}" for p in planets for x in crisis_tokens],
                            "1 for each Crisis token on the planet")
     ptype_at = L.section("planet_crisis_types", [f"{p} {x}" for p in planets for x in ktypes + resources],
-                         f"Crisis tokens of each crisis type, then of each resource / {per_type_tokens}")
+                         f"Crisis tokens of each crisis type / {per_type_tokens}, then of each resource / "
+                         f"{per_resource_tokens}")
     point_at = {}
     start = L.section("points", [f"{p} {x}" for p in points
                                  for x in ("on map", *ktypes, "hidden", *(f"claimed {s}" for s in seats),
@@ -311,7 +313,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 x = tok["id"]
                 a[pcrisis_at + nx * pi + x_i[x]] = 1.0
                 a[base + kt_i[x_type[x]]] += 1.0 / per_type_tokens
-                a[base + nk + res_i[x_res[x]]] += 1.0 / per_type_tokens
+                a[base + nk + res_i[x_res[x]]] += 1.0 / per_resource_tokens
         for pid, pt in o["points"].items():
             i = point_at[pid]
             a[i] = 1.0
@@ -423,8 +425,9 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[dnum_at + 4] = data["target"] / 6
             a[dnum_at + 5] = cap(data["successes"], DICE_CAP)
             a[dskill_at[data["skill"]]] = 1.0
-            for f in data["dice"]:
-                a[ddice_at + f - 1] += 1.0 / DICE_CAP
+            dice = data["dice"]
+            for f in set(dice):
+                a[ddice_at + f - 1] = cap(dice.count(f), DICE_CAP)
             a[dthen_at[data["then"]]] = 1.0
             ctx = data["ctx"]
             if ctx.get("point"):
