@@ -455,3 +455,41 @@ def test_an_encoder_pickles_and_copies_as_its_game_and_config() -> None:
     assert back is enc  # the cached encoder of that config
     assert copy.deepcopy(enc) is enc
     assert np.array_equal(back.encode(o), enc.encode(o))
+
+
+def test_the_labels_say_where_things_are() -> None:
+    """The index a label names holds what the label says: each Tail token at its Comet's tail
+    and row, each probe in its ring and Zone, each ship at its tile, seen from the observer."""
+    from ecliptic.ceres.content import TAIL_TYPES
+
+    cfg = {"players": 3, "expansions": ["comets"]}
+    enc = encoder("ceres", cfg)
+    at = {enc.meaning(i).split(": ", 1)[0]: i for i in range(enc.size)}
+    g = get_game("ceres")
+    checked = 0
+    for s in states("ceres", cfg, seed=6):
+        me = 2
+        x = enc.encode(g.observe(s, me))
+        for comet in s.comets:
+            for t, tail in enumerate(comet.tails):
+                for row, tok in enumerate(tail):
+                    if tok is not None:
+                        assert x[at[f"tail_tokens[{tok} {comet.id} tail {t + 1} {TAIL_TYPES[row]}]"]] == 1.0
+                        checked += 1
+        for p in s.players:
+            for tok in p.tail_tokens:
+                assert x[at[f"tail_tokens[{tok} taken +{(p.seat - me) % 3}]"]] == 1.0
+        for asteroid, seat in s.claims.items():
+            a = s.content.asteroid(asteroid)
+            zone = g.observe(s, me)["belt"][asteroid]["zone"]
+            assert x[at[f"belt.grid[{a.ring} zone {zone} +{(seat - me) % 3}]"]] == 1.0
+    assert checked > 50
+    tc = encoder("tauceti", {"players": 2})
+    tat = {tc.meaning(i).split(": ", 1)[0]: i for i in range(tc.size)}
+    gt = get_game("tauceti")
+    for i, s in enumerate(states("tauceti", {"players": 2}, seed=6)):
+        if i % 10 == 0:
+            x = tc.encode(gt.observe(s, 1))
+            assert x[tat[f"players[+0].position[{s.players[1].position}]"]] == 1.0
+            assert x[tat[f"players[+1].position[{s.players[0].position}]"]] == 1.0
+            assert x[tat["players[+0].tracks[TAU]"]] == pytest.approx(s.players[1].tau / 49)

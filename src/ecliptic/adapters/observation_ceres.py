@@ -86,12 +86,13 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                              "Surface card slot (available, whose probe)")
         cgrid_at = L.section("comets.grid", [f"{cm} {r} zone {z}" for cm in COMETS for r in rings for z in zones],
                              "1 where a Comet token is in the belt")
-        places = [f"{cm} {t} {row}" for cm in COMETS for t in TAIL_TYPES for row in range(3)]
+        tables = len(c.nucleus_cards[0].tables)  # one tail under each resource table
+        places = [f"{cm} tail {t + 1} {row}" for cm in COMETS for t in range(tables) for row in TAIL_TYPES]
         nplaces = len(places) + n + 1
         tail_at = L.section("tail_tokens", [f"{x} {w}" for x in tails for w in (*places, *(f"taken {s}" for s in seats),
                                                                                 "removed")],
-                            "per Tail token: where it is, one-hot (a Comet's tail and row from the top, a seat "
-                            "from the observer, removed from the game)")
+                            "per Tail token: where it is, one-hot (a Comet's tail and its row, Coma, Ion or "
+                            "Dust; taken by a seat from the observer; removed from the game)")
         tail_i = {x: i for i, x in enumerate(tails)}
         box_at = L.section("comets.cards", ["Nucleus cards in the box", "Explosion Check cards", "Safe", "Explosion"],
                            f"Nucleus cards in the box / {len(nuclei)}; Explosion Check cards face down, of them "
@@ -190,7 +191,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             for t, column in enumerate(cm["tails"]):
                 for row, x in enumerate(column):
                     if x is not None:
-                        a[tail_at + nplaces * tail_i[x] + (ci * 3 + t) * 3 + row] = 1.0
+                        a[tail_at + nplaces * tail_i[x] + (ci * tables + t) * len(TAIL_TYPES) + row] = 1.0
         for x in o["removed_tails"]:
             a[tail_at + nplaces * tail_i[x] + nplaces - 1] = 1.0
         a[box_at] = cap(o["nucleus_box"], len(nuclei))
