@@ -438,10 +438,15 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     def _player(p: Mapping[str, Any], at: dict[str, int], a: Buffer, rel: list[int]) -> None:
         a[at["faction"] + faction_i[p["faction"]]] = 1.0
         i = at["tracks"]
-        for j, key in enumerate(("tau", "energy", "materials")):
-            x = p[key]
-            if x:
-                a[i + j] = t_track[x] if x < TABLE else 1.0
+        x = p["tau"]
+        if x:
+            a[i] = t_track[x] if x < TABLE else 1.0
+        x = p["energy"]
+        if x:
+            a[i + 1] = t_track[x] if x < TABLE else 1.0
+        x = p["materials"]
+        if x:
+            a[i + 2] = t_track[x] if x < TABLE else 1.0
         a[at["position"] + tile_i[p["position"]]] = 1.0
         i = at["knowledge"]
         for t, x in p["knowledge"].items():
@@ -453,9 +458,14 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             if x:
                 a[i + j] = table[x] if x < TABLE else 1.0
         i = at["flags"]
-        for j, key in enumerate(("cargo_cube", "diplomacy", "passed", "exotic_spent")):
-            if p[key]:
-                a[i + j] = 1.0
+        if p["cargo_cube"]:
+            a[i] = 1.0
+        if p["diplomacy"]:
+            a[i + 1] = 1.0
+        if p["passed"]:
+            a[i + 2] = 1.0
+        if p["exotic_spent"]:
+            a[i + 3] = 1.0
         i = at["systems"]
         for x, v in p["systems"].items():
             j = i + 5 * sys_i[x]
