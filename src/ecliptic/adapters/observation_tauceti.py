@@ -11,6 +11,7 @@ GP token ids only the observer's. docs/observation.md lists the slices.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any, get_args
 
 from ecliptic.adapters.observation import Buffer, GameEncoding, Layout
@@ -253,11 +254,13 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
 
     t_track, t_4, t_6, t_power = table(track), table(4), table(6), table(POWER_CAP)
     t_virus, t_dice, t_markers = table(num.virus_crystals), table(DICE_CAP), table(num.action_markers)
-    count_fields = [(key, j, t) for j, (key, t) in enumerate((
-        ("orbitals_home", table(num.cubes_out_max)), ("gp_tokens", table(len(g_tokens))),
-        ("gp_token_points", table(SCORE_CAP)), ("free_upgrades", t_4), ("markers_used", t_markers),
-        ("markers_lost", t_markers), ("markers_left", t_markers), ("recruit_cost", table(8)),
-        ("hand_size", table(HAND_CAP)), ("exotic_reroll_round", table(num.longest_game_rounds))))]
+    counts = (("orbitals_home", table(num.cubes_out_max)), ("gp_tokens", table(len(g_tokens))),
+              ("gp_token_points", table(SCORE_CAP)), ("free_upgrades", t_4), ("markers_used", t_markers),
+              ("markers_lost", t_markers), ("markers_left", t_markers), ("recruit_cost", table(8)),
+              ("hand_size", table(HAND_CAP)), ("exotic_reroll_round", table(num.longest_game_rounds)))
+    count_values = itemgetter(*(key for key, _ in counts))  # one C call reads the ten counts
+    count_tables = [t for _, t in counts]
+    system_values = itemgetter("power", "damage", "virus", "effective", "token")
 
     def cap(x: float, m: float) -> float:
         v = x / m
@@ -453,10 +456,9 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             if x:
                 a[i + kt_i[t]] = t_4[x] if x < TABLE else 1.0
         i = at["counts"]
-        for key, j, table in count_fields:
-            x = p[key]
+        for j, x in enumerate(count_values(p)):
             if x:
-                a[i + j] = table[x] if x < TABLE else 1.0
+                a[i + j] = count_tables[j][x] if x < TABLE else 1.0
         i = at["flags"]
         if p["cargo_cube"]:
             a[i] = 1.0
@@ -469,7 +471,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         i = at["systems"]
         for x, v in p["systems"].items():
             j = i + 5 * sys_i[x]
-            pw, dm, vi, ef = v["power"], v["damage"], v["virus"], v["effective"]
+            pw, dm, vi, ef, tok = system_values(v)
             a[j] = t_power[pw] if pw < TABLE else 1.0
             if dm:
                 a[j + 1] = t_power[dm] if dm < TABLE else 1.0
@@ -477,8 +479,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 a[j + 2] = t_virus[vi] if vi < TABLE else 1.0
             if ef:
                 a[j + 3] = t_power[ef] if ef < TABLE else 1.0
-            if v["token"] is not None:
-                a[j + 4] = y_level[v["token"]] / y_max
+            if tok is not None:
+                a[j + 4] = y_level[tok] / y_max
         i = at["skills"]
         for r, x in p["skills"].items():
             a[i + res_i[r]] = t_dice[x] if x < TABLE else 1.0
