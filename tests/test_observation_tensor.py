@@ -5,10 +5,13 @@
 * a function of what the seat sees: two states ``observe`` cannot tell apart for a seat
   (determinizations with two rngs) give that seat the same tensor, whatever another seat's
   hand holds;
-* it says what it claims: observations that differ in an encoded field give different
-  tensors, and a change of one field changes its own slice (Hypothesis); consecutive
+* it says what it claims: a state change the seat sees changes the slice that encodes it
+  (Hypothesis), the index a label names holds what the label says, and consecutive
   observations of random games that differ anywhere but in the few fields the tensor leaves
-  out (docs/observation.md) give different tensors.
+  out (docs/observation.md) give different tensors;
+* the recall vector and ``ids_in`` (every id an event names), the index tool, pickling, clear
+  errors for what is not an observation, docs/observation.md's table equal to the encoder;
+* Tau Ceti's ``observe``, made faster for the tensor, answers byte for byte what it answered.
 """
 
 from __future__ import annotations
