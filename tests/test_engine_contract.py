@@ -3,6 +3,7 @@ refused, the length of a game in decisions is bounded, and what ``returns`` mean
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -12,6 +13,7 @@ from ecliptic.ceres.game import Ceres
 from ecliptic.engine.errors import EclipticError, SeatError
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import Utility
+from ecliptic.games import get_game
 from ecliptic.present.score import running_score
 from ecliptic.tauceti.game import TauCeti
 
@@ -207,3 +209,18 @@ def test_points_so_far_is_the_score_the_presentation_shows() -> None:
             assert rows[seat]["total"] == game.points_so_far(state, seat)
         with pytest.raises(SeatError):
             game.points_so_far(state, 9)
+
+
+@pytest.mark.parametrize("name", ["tauceti", "ceres"])
+def test_an_observation_changed_by_its_reader_does_not_change_the_next_one(name: str) -> None:
+    """The observation header's config is encoded once per config; each observation still gets its own."""
+    game = get_game(name)
+    state = game.new_game({"players": 2}, 3)
+    first = game.observe(state, 0)
+    expected = json.loads(json.dumps(first))
+    for value in first["config"].values():
+        if isinstance(value, list):
+            value.append("changed")
+    first["config"]["players"] = 99
+    assert game.observe(state, 0) == expected
+    assert game.observe(state, 1)["config"] == expected["config"]

@@ -32,6 +32,7 @@ The pieces every game built on this mechanism shares live here once:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import operator
 import reprlib
@@ -138,6 +139,19 @@ def seat_of(state: StackState, seat: object, *, spectator: bool) -> int | None:
                     f"a seat is {allowed}")
 
 
+@functools.lru_cache(maxsize=64)
+def _config_json(config: Any) -> tuple[tuple[str, Any], ...]:
+    return tuple(encode(config).items())
+
+
+def config_json(config: Any) -> dict[str, Any]:
+    """A frozen config as JSON data, encoded once per config (every observation carries it, and
+    encoding a dataclass costs more than the rest of the header): a fresh dict with fresh lists,
+    so whoever changes an observation cannot change the next one. A config's fields are
+    scalars and tuples of scalars."""
+    return {k: list(v) if v.__class__ is list else v for k, v in _config_json(config)}
+
+
 def observation_header(
     game: str, state: StackState, observer: int | None, private: frozenset[str] = frozenset()
 ) -> dict[str, Any]:
@@ -152,7 +166,7 @@ def observation_header(
     return {
         "game": game,
         "observer": observer,
-        "config": encode(state.config),
+        "config": config_json(state.config),
         "round": state.round,
         "phase": state.phase,
         "first_player": state.first_player,
