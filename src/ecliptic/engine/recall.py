@@ -96,12 +96,14 @@ class SeatRecall:
 
 
 class Recall:
-    """Every seat's :class:`SeatRecall`; immutable (``step`` returns a new one)."""
+    """Every seat's :class:`SeatRecall`, and the ``public`` one (the events everyone sees);
+    immutable (``step`` returns a new one)."""
 
-    __slots__ = ("seats",)
+    __slots__ = ("public", "seats")
 
-    def __init__(self, seats: tuple[SeatRecall, ...]) -> None:
+    def __init__(self, seats: tuple[SeatRecall, ...], public: SeatRecall | None = None) -> None:
         self.seats = seats
+        self.public = SeatRecall() if public is None else public
 
     @classmethod
     def start(cls, players: int, setup_events: Iterable[Event] = ()) -> Recall:
@@ -117,7 +119,14 @@ class Recall:
         for s, recall in enumerate(self.seats):
             items = _items(s, seat, action, events)
             out.append(recall.add(items))
-        return Recall(tuple(out))
+        public = self.public.add(event_item(e) for e in events if e.visible_to is None)
+        return Recall(tuple(out), public)
+
+    def as_seen_by(self, player: int) -> Recall:
+        """What ``player`` knows of every seat's recall: its own, and for each other seat the
+        public events only (a world sampled for ``player``'s search must not carry another
+        seat's secrets, not even in the other seat's memory)."""
+        return Recall(tuple(r if s == player else self.public for s, r in enumerate(self.seats)), self.public)
 
     def __getitem__(self, seat: int) -> SeatRecall:
         return self.seats[seat]
@@ -126,10 +135,11 @@ class Recall:
         return len(self.seats)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Recall) and [r.digest for r in self.seats] == [r.digest for r in other.seats]
+        return (isinstance(other, Recall) and self.public.digest == other.public.digest
+                and [r.digest for r in self.seats] == [r.digest for r in other.seats])
 
     def __hash__(self) -> int:
-        return hash(tuple(r.digest for r in self.seats))
+        return hash((self.public.digest, *(r.digest for r in self.seats)))
 
 
 def _items(s: int, seat: int | None, action: Action | str | None, events: list[Event]) -> Iterator[str]:
