@@ -47,8 +47,8 @@ The adapter translates and decides nothing (docs/adapters-openspiel.md):
 
 from __future__ import annotations
 
-import hashlib
 import json
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -57,8 +57,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ecliptic.engine.actions import ActionSpace
+from ecliptic.engine.actions import Action, ActionSpace
 from ecliptic.engine.errors import EclipticError
+from ecliptic.engine.events import Event
 from ecliptic.engine.recall import ID, Recall, SeatRecall
 from ecliptic.engine.rng import Rng
 from ecliptic.games import get_game
@@ -158,21 +159,48 @@ class Core:
     """The engine state inside an OpenSpiel state. ``deepcopy`` (OpenSpiel's clone) is the
     engine's cheap ``clone``, or a ``G.reseed`` copy with ``reseed_clones``, whose generator
     is this core's own clone stream (never the state's: a clone must not consume the game's
-    dice); pickling is ``G.to_json``."""
+    dice); pickling is ``G.to_json``.
 
-    __slots__ = ("clones", "spec", "state")
+    OpenSpiel asks for the same state's text and each seat's observation several times
+    between two actions (its tests compare strings, tensors and strings of every seat), so
+    both are kept until :meth:`apply` changes the state."""
+
+    __slots__ = ("clones", "spec", "state", "tensors", "text", "views")
 
     def __init__(self, spec: Spec, state: Any, clones: Rng) -> None:
         self.spec, self.state, self.clones = spec, state, clones
+        self.text: str | None = None
+        self.views: dict[int, dict[str, Any]] = {}
+        self.tensors: dict[int, np.ndarray] = {}
+
+    def apply(self, action: Action) -> list[Event]:
+        self.text = None
+        self.views, self.tensors = {}, {}
+        events: list[Event] = self.spec.rules.apply(self.state, action)
+        return events
+
+    def observe(self, player: int) -> dict[str, Any]:
+        view = self.views.get(player)
+        if view is None:
+            view = self.views[player] = self.spec.rules.observe(self.state, player)
+        return view
+
+    def __str__(self) -> str:
+        if self.text is None:
+            self.text = json.dumps(self.spec.rules.to_json(self.state), sort_keys=True, separators=(",", ":"))
+        return self.text
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Core:
         if self.spec.params["reseed_clones"]:
             rng = Rng.from_seed(self.clones.next_u64())
             return Core(self.spec, self.spec.rules.reseed(self.state, rng), Rng.from_seed(rng.next_u64()))
-        return Core(self.spec, self.state.clone(), self.clones.copy())
+        copy = Core(self.spec, self.state.clone(), self.clones.copy())
+        # The same state: the same text, views and tensors (none of them is ever mutated).
+        copy.text, copy.views, copy.tensors = self.text, self.views, self.tensors
+        return copy
 
     def __reduce__(self) -> tuple[Callable[..., Core], tuple[Spec, str, int]]:
-        return _core_from_json, (self.spec, json.dumps(self.spec.rules.to_json(self.state)), self.clones.state)
+        return _core_from_json, (self.spec, str(self), self.clones.state)
 
 
 def _core_from_json(spec: Spec, text: str, clones: int) -> Core:
@@ -202,8 +230,8 @@ def _recall_from_items(items: list[list[str]], public: list[str]) -> RecallBox:
 # -- observations ---------------------------------------------------------------------------
 
 
-def observation_string(spec: Spec, state: Any, player: int) -> str:
-    return json.dumps(spec.rules.observe(state, player), sort_keys=True, separators=(",", ":"))
+def observation_string(core: Core, player: int) -> str:
+    return json.dumps(core.observe(player), sort_keys=True, separators=(",", ":"))
 
 
 _STAND_IN_SIZE = 2048
@@ -226,7 +254,7 @@ def _stand_in_encode(observation: dict[str, Any]) -> np.ndarray:
         else:
             number = isinstance(value, (int, float)) and not isinstance(value, bool)
             key = path if number else f"{path}={value}"
-            slot = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little") % _STAND_IN_SIZE
+            slot = zlib.crc32(key.encode()) % _STAND_IN_SIZE
             out[slot] += float(value) if number else 1.0
 
     walk("", observation)
@@ -242,16 +270,18 @@ def _encoder(game: str, config_json: str) -> Any:
     return encoder(game, json.loads(config_json))
 
 
-def observation_tensor(spec: Spec, state: Any, player: int) -> np.ndarray:
-    observation = spec.rules.observe(state, player)
-    enc = _encoder(spec.rules.name, json.dumps(spec.config, sort_keys=True))
-    if enc is None:
-        return _stand_in_encode(observation)
-    return np.asarray(enc.encode(observation), np.float32)
+def observation_tensor(core: Core, player: int) -> np.ndarray:
+    tensor = core.tensors.get(player)
+    if tensor is None:
+        spec, observation = core.spec, core.observe(player)
+        enc = _encoder(spec.rules.name, json.dumps(spec.config, sort_keys=True))
+        tensor = _stand_in_encode(observation) if enc is None else np.asarray(enc.encode(observation), np.float32)
+        core.tensors[player] = tensor
+    return tensor
 
 
 def observation_size(spec: Spec) -> int:
-    return int(observation_tensor(spec, spec.initial, 0).shape[0])
+    return int(observation_tensor(Core(spec, spec.initial, Rng()), 0).shape[0])
 
 
 class Observer:
@@ -272,7 +302,7 @@ class Observer:
     def set_from(self, state: EclipticState, player: int) -> None:
         self.tensor.fill(0)
         core = state._core
-        self.dict["observation"][:] = observation_tensor(self.spec, core.state, player)
+        self.dict["observation"][:] = observation_tensor(core, player)
         if self.perfect_recall:
             seen = self.dict["seen_ids"]
             for x in state._recall.recall[player].seen_ids:
@@ -281,7 +311,7 @@ class Observer:
                     seen[i] = 1.0
 
     def string_from(self, state: EclipticState, player: int) -> str:
-        obs = observation_string(self.spec, state._core.state, player)
+        obs = observation_string(state._core, player)
         if self.perfect_recall:
             return f"{state._recall.recall[player].hexdigest} {obs}"
         return obs
@@ -375,7 +405,7 @@ class EclipticState(pyspiel.State):  # type: ignore[misc]
         spec, core = self._spec, self._core
         move = spec.space.action(int(action))
         seat = core.state.current_player
-        events = spec.rules.apply(core.state, move)
+        events = core.apply(move)
         self._recall = RecallBox(self._recall.recall.step(seat, move, events))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -406,7 +436,7 @@ class EclipticState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         """The whole engine state (its save), for OpenSpiel's equality checks."""
-        return json.dumps(self._spec.rules.to_json(self._core.state), sort_keys=True, separators=(",", ":"))
+        return str(self._core)
 
 
 class TauCetiGame(EclipticGame):
