@@ -39,8 +39,7 @@ The adapter translates and decides nothing (docs/adapters-openspiel.md):
 * **Information state** is the seat's perfect recall (:mod:`ecliptic.engine.recall`): the
   string is its digest and the observation, the tensor the observation tensor and the ids the
   seat has seen. **Observation** is ``G.observe(state, seat)``: its canonical JSON, and its
-  tensor from :mod:`ecliptic.adapters.observation` when that module is there (otherwise a
-  stand-in built from the same dict).
+  tensor from :mod:`ecliptic.adapters.observation` (built from that dict only).
 * **Serialization** is ``G.to_json``/``G.from_json`` and the recall's items (OpenSpiel pickles
   the Python state's attributes; each one pickles through these).
 """
@@ -48,7 +47,6 @@ The adapter translates and decides nothing (docs/adapters-openspiel.md):
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -57,10 +55,11 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ecliptic.adapters.observation import encoder
 from ecliptic.engine.actions import Action, ActionSpace
 from ecliptic.engine.errors import EclipticError
 from ecliptic.engine.events import Event
-from ecliptic.engine.recall import ID, Recall, SeatRecall
+from ecliptic.engine.recall import Recall, SeatRecall
 from ecliptic.engine.rng import Rng
 from ecliptic.games import get_game
 
@@ -118,8 +117,9 @@ class Spec:
     players: int = field(init=False)
     initial: Any = field(init=False)
     initial_recall: Recall = field(init=False)
-    catalogue: dict[str, int] = field(init=False)
-    """Every card and token id of the game, numbered: the recall slice of the info-state tensor."""
+    encoder: Any = field(init=False)
+    """The observation tensor (:func:`ecliptic.adapters.observation.encoder`) and its recall
+    vector (one entry per card and token id): the info-state tensor's second slice."""
 
     def __post_init__(self) -> None:
         self.rules = get_game("tauceti" if self.short_name == TAUCETI else "ceres")
@@ -132,8 +132,7 @@ class Spec:
         self.players = len(state.players)
         self.initial_recall = Recall.start(self.players, events)
         self.space = self.rules.action_space(state)
-        ids = sorted(set(ID.findall(json.dumps(self.rules.to_json(state)))))
-        self.catalogue = {x: i for i, x in enumerate(ids)}
+        self.encoder = encoder(self.rules.name, self.config)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Spec:
         return self
@@ -234,54 +233,11 @@ def observation_string(core: Core, player: int) -> str:
     return json.dumps(core.observe(player), sort_keys=True, separators=(",", ":"))
 
 
-_STAND_IN_SIZE = 2048
-
-
-def _stand_in_encode(observation: dict[str, Any]) -> np.ndarray:
-    """Until :mod:`ecliptic.adapters.observation` is merged: each leaf of the observation
-    hashed into a fixed-size vector (a number adds itself under its path, a text sets 1 under
-    its path and value), so equal observations give equal tensors and nothing but the
-    observation goes in."""
-    out = np.zeros(_STAND_IN_SIZE, np.float32)
-
-    def walk(path: str, value: Any) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(f"{path}/{k}", v)
-        elif isinstance(value, list):
-            for i, v in enumerate(value):
-                walk(f"{path}/{i}", v)
-        else:
-            number = isinstance(value, (int, float)) and not isinstance(value, bool)
-            key = path if number else f"{path}={value}"
-            slot = zlib.crc32(key.encode()) % _STAND_IN_SIZE
-            out[slot] += float(value) if number else 1.0
-
-    walk("", observation)
-    return out
-
-
-@cache
-def _encoder(game: str, config_json: str) -> Any:
-    try:
-        from ecliptic.adapters.observation import encoder  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
-    return encoder(game, json.loads(config_json))
-
-
 def observation_tensor(core: Core, player: int) -> np.ndarray:
     tensor = core.tensors.get(player)
     if tensor is None:
-        spec, observation = core.spec, core.observe(player)
-        enc = _encoder(spec.rules.name, json.dumps(spec.config, sort_keys=True))
-        tensor = _stand_in_encode(observation) if enc is None else np.asarray(enc.encode(observation), np.float32)
-        core.tensors[player] = tensor
+        tensor = core.tensors[player] = core.spec.encoder.encode(core.observe(player))
     return tensor
-
-
-def observation_size(spec: Spec) -> int:
-    return int(observation_tensor(Core(spec, spec.initial, Rng()), 0).shape[0])
 
 
 class Observer:
@@ -290,8 +246,8 @@ class Observer:
 
     def __init__(self, spec: Spec, perfect_recall: bool) -> None:
         self.spec, self.perfect_recall = spec, perfect_recall
-        size = observation_size(spec)
-        pieces = [("observation", size)] + ([("seen_ids", len(spec.catalogue))] if perfect_recall else [])
+        enc = spec.encoder
+        pieces = [("observation", enc.size)] + ([("seen_ids", enc.recall_size)] if perfect_recall else [])
         self.tensor = np.zeros(sum(n for _, n in pieces), np.float32)
         self.dict: dict[str, np.ndarray] = {}
         start = 0
@@ -304,11 +260,7 @@ class Observer:
         core = state._core
         self.dict["observation"][:] = observation_tensor(core, player)
         if self.perfect_recall:
-            seen = self.dict["seen_ids"]
-            for x in state._recall.recall[player].seen_ids:
-                i = self.spec.catalogue.get(x)
-                if i is not None:
-                    seen[i] = 1.0
+            self.dict["seen_ids"][:] = self.spec.encoder.encode_recall(state._recall.recall[player].seen_ids)
 
     def string_from(self, state: EclipticState, player: int) -> str:
         obs = observation_string(state._core, player)
@@ -437,6 +389,17 @@ class EclipticState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         """The whole engine state (its save), for OpenSpiel's equality checks."""
         return str(self._core)
+
+
+def seeded_resampler(seed: int) -> Callable[[EclipticState, int], EclipticState]:
+    """A resampler for ``open_spiel.python.algorithms.ismcts.ISMCTSBot.set_resampler``: the
+    bot's default sampler is seeded from the clock, this one from ``seed``, so a match replays."""
+    rng = Rng.from_seed(seed)
+
+    def resample(state: EclipticState, player: int) -> EclipticState:
+        return state.resample_from_infostate(player, lambda: rng.next_u64() / 2.0**64)
+
+    return resample
 
 
 class TauCetiGame(EclipticGame):
