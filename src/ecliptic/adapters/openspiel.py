@@ -272,8 +272,7 @@ class Observer:
 # -- the OpenSpiel classes --------------------------------------------------------------------
 
 
-def _game_type(short_name: str, long_name: str, players: int, parameters: dict[str, Any],
-               general_sum: bool) -> Any:
+def _game_type(short_name: str, long_name: str, parameters: dict[str, Any], general_sum: bool) -> Any:
     utility = pyspiel.GameType.Utility.GENERAL_SUM if general_sum else pyspiel.GameType.Utility.CONSTANT_SUM
     return pyspiel.GameType(
         short_name=short_name,
@@ -310,8 +309,7 @@ class EclipticGame(pyspiel.Game):  # type: ignore[misc]
         merged = {**defaults, **(params or {})}
         spec = spec_of(self.short_name, json.dumps(merged, sort_keys=True))
         utility = spec.rules.utility(spec.config)
-        game_type = _game_type(self.short_name, long_name, spec.players, defaults,
-                               general_sum=utility.kind == "general_sum")
+        game_type = _game_type(self.short_name, long_name, defaults, general_sum=utility.kind == "general_sum")
         info = pyspiel.GameInfo(
             num_distinct_actions=len(spec.space),
             max_chance_outcomes=0,
@@ -415,7 +413,7 @@ def _register() -> None:
     for cls in (TauCetiGame, CeresGame):
         if cls.short_name not in registered:
             long_name, defaults = _TYPES[cls.short_name]
-            pyspiel.register_game(_game_type(cls.short_name, long_name, 4, defaults, general_sum=False), cls)
+            pyspiel.register_game(_game_type(cls.short_name, long_name, defaults, general_sum=False), cls)
 
 
 _register()

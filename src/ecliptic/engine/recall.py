@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ecliptic.engine.actions import Action
@@ -114,12 +114,13 @@ class Recall:
     def step(self, seat: int | None, action: Action | str | None, events: Iterable[Event]) -> Recall:
         """After ``seat`` took ``action`` and the engine reported ``events``: the seat remembers
         its action, then each seat the events visible to it."""
-        events = list(events)
+        told = [(e.visible_to, event_item(e)) for e in events]  # each event written once
         out = []
         for s, recall in enumerate(self.seats):
-            items = _items(s, seat, action, events)
-            out.append(recall.add(items))
-        public = self.public.add(event_item(e) for e in events if e.visible_to is None)
+            mine = [action_item(action)] if seat == s and action is not None else []
+            mine += [item for to, item in told if to is None or s in to]
+            out.append(recall.add(mine))
+        public = self.public.add(item for to, item in told if to is None)
         return Recall(tuple(out), public)
 
     def as_seen_by(self, player: int) -> Recall:
@@ -141,10 +142,3 @@ class Recall:
     def __hash__(self) -> int:
         return hash((self.public.digest, *(r.digest for r in self.seats)))
 
-
-def _items(s: int, seat: int | None, action: Action | str | None, events: list[Event]) -> Iterator[str]:
-    if seat == s and action is not None:
-        yield action_item(action)
-    for event in events:
-        if event.visible(s):
-            yield event_item(event)
