@@ -86,6 +86,10 @@ def test_parameters_reach_the_engine() -> None:
         pyspiel.load_game(TC, {"players": 2, "seed": 5}).new_initial_state())
     by_text = pyspiel.load_game("python_ecliptic_tauceti(players=2,game=short,advanced=all)")
     assert by_text.new_initial_state()._core.state.config.advanced == tuple(range(1, 10))
+    listed = pyspiel.load_game("python_ecliptic_tauceti(players=2,advanced=2;7,factions=Xunon;Azars)")
+    assert listed.new_initial_state()._core.state.config.advanced == (2, 7)
+    assert pyspiel.load_game("python_ecliptic_tauceti(players=2,advanced=5;)").new_initial_state(
+        )._core.state.config.advanced == (5,)
     ceres = pyspiel.load_game(CERES, {"players": 4, "expansions": "comets"})
     assert ceres.new_initial_state()._core.state.config.expansions == ("comets",)
 

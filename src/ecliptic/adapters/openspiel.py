@@ -6,7 +6,8 @@
     game = pyspiel.load_game("python_ecliptic_ceres", {"players": 3, "expansions": "comets"})
 
 Parameters (names stable; OpenSpiel parameters are int, bool or string, so a list is a
-comma-separated string):
+string, its items separated by ``,`` or, in ``load_game``'s text form, ``;``:
+``"python_ecliptic_tauceti(players=2,advanced=1;5)"``):
 
 ``python_ecliptic_tauceti``
     ``players`` (int, 4), ``game`` ("full" | "short"), ``layout`` ("players" | "random" |
@@ -77,7 +78,9 @@ _ADAPTER_ONLY = ("seed", "reseed_clones")
 
 
 def _names(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]
+    """A list parameter: ``,`` or ``;`` between the items (``;`` in ``load_game``'s text form,
+    where a comma starts the next parameter)."""
+    return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
 
 
 def _advanced(text: str) -> list[int]:
@@ -86,7 +89,8 @@ def _advanced(text: str) -> list[int]:
     try:
         return [int(part) for part in _names(text)]
     except ValueError:
-        raise ValueError(f"advanced={text!r}: name the Advanced Rules as numbers, '1,2,5', or 'all'") from None
+        raise ValueError(f"advanced={text!r}: name the Advanced Rules as numbers, '1,2,5' "
+                         "(or '1;2;5'), or 'all'") from None
 
 
 def engine_config(short_name: str, params: Mapping[str, Any]) -> dict[str, Any]:
