@@ -227,7 +227,7 @@ class RecallBox:
 
 
 def _recall_from_items(items: list[list[str]], public: list[str]) -> RecallBox:
-    return RecallBox(Recall(tuple(SeatRecall().add(seat) for seat in items), SeatRecall().add(public)))
+    return RecallBox(Recall.of([SeatRecall().add(seat) for seat in items], SeatRecall().add(public)))
 
 
 # -- observations ---------------------------------------------------------------------------

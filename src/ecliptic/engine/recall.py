@@ -13,10 +13,12 @@ those addressed to it) and its own actions; nothing else reaches it, so the reca
 a secret the engine keeps from the seat. Other seats' actions are not items: what of them a
 seat may know is in the events the engine reports to it.
 
-Search clones states constantly, so a recall is immutable and shares its past: each seat's
-history is a linked list of items (a step adds one node per new item), its digest a
-BLAKE2b chain (``digest' = H(digest || item)``) and its ids a frozenset replaced only when a
-new id appears. :meth:`Recall.step` returns a new recall; a clone keeps the same object.
+Search clones states constantly and plays random games on them, so a recall is immutable,
+shares its past and costs nothing until it is read: :meth:`Recall.step` links one step (the
+action and its events) to the last; a seat's recall is worked out from the steps when asked
+and kept on the step. Each seat's history is a linked list of items, its digest a BLAKE2b chain
+(``digest' = H(digest || item)``) and its ids a frozenset replaced only when a new id appears.
+A clone keeps the same object.
 """
 
 from __future__ import annotations
@@ -95,45 +97,93 @@ class SeatRecall:
         return SeatRecall(last, length, digest, seen)
 
 
+class _Step:
+    """One applied action and its events, linked to the step before. A seat's recall at a
+    step is computed when first asked and kept in ``memo`` (key ``None``: the public record);
+    a root step (``parent`` ``None``) has every entry filled in. The memo only caches what the
+    chain determines, so sharing a step between clones is safe."""
+
+    __slots__ = ("action", "events", "memo", "parent", "seat")
+
+    def __init__(self, parent: _Step | None, seat: int | None, action: Action | str | None,
+                 events: tuple[Event, ...], memo: dict[int | None, SeatRecall] | None = None) -> None:
+        self.parent, self.seat, self.action, self.events = parent, seat, action, events
+        self.memo: dict[int | None, SeatRecall] = {} if memo is None else memo
+
+    def items(self, seat: int | None) -> list[str]:
+        """What ``seat`` (``None``: the public record) takes from this step."""
+        mine = [action_item(self.action)] if seat is not None and seat == self.seat and self.action is not None else []
+        return mine + [event_item(e) for e in self.events if e.visible_to is None
+                       or (seat is not None and seat in e.visible_to)]
+
+    def recall(self, seat: int | None) -> SeatRecall:
+        path: list[_Step] = []
+        step: _Step | None = self
+        while step is not None and seat not in step.memo:
+            path.append(step)
+            step = step.parent
+        recall = step.memo[seat] if step is not None else SeatRecall()
+        for node in reversed(path):
+            recall = node.memo[seat] = recall.add(node.items(seat))
+        return recall
+
+
 class Recall:
-    """Every seat's :class:`SeatRecall`, and the ``public`` one (the events everyone sees);
-    immutable (``step`` returns a new one)."""
+    """Every seat's :class:`SeatRecall`, and the ``public`` one (the events everyone sees).
 
-    __slots__ = ("public", "seats")
+    Immutable: :meth:`step` returns a new recall, one link longer, in constant time; a seat's
+    history, digest and ids are worked out only when asked (a search's random playouts step
+    thousands of times and ask nothing)."""
 
-    def __init__(self, seats: tuple[SeatRecall, ...], public: SeatRecall | None = None) -> None:
-        self.seats = seats
-        self.public = SeatRecall() if public is None else public
+    __slots__ = ("_last", "players")
+
+    def __init__(self, players: int, last: _Step) -> None:
+        self.players, self._last = players, last
 
     @classmethod
     def start(cls, players: int, setup_events: Iterable[Event] = ()) -> Recall:
         """The recall at the start of a game: each seat has seen the setup events visible to it
         (``RulesGame.new_game_events`` gives them)."""
-        return cls(tuple(SeatRecall() for _ in range(players))).step(None, None, setup_events)
+        empty = SeatRecall()
+        root = _Step(None, None, None, (), {s: empty for s in [*range(players), None]})
+        return cls(players, root).step(None, None, setup_events)
+
+    @classmethod
+    def of(cls, seats: Iterable[SeatRecall], public: SeatRecall) -> Recall:
+        """A recall whose seats remember what is given (a saved recall, a sampled world's)."""
+        memo: dict[int | None, SeatRecall] = dict(enumerate(seats))
+        players = len(memo)
+        memo[None] = public
+        return cls(players, _Step(None, None, None, (), memo))
 
     def step(self, seat: int | None, action: Action | str | None, events: Iterable[Event]) -> Recall:
         """After ``seat`` took ``action`` and the engine reported ``events``: the seat remembers
         its action, then each seat the events visible to it."""
-        told = [(e.visible_to, event_item(e)) for e in events]  # each event written once
-        out = []
-        for s, recall in enumerate(self.seats):
-            mine = [action_item(action)] if seat == s and action is not None else []
-            mine += [item for to, item in told if to is None or s in to]
-            out.append(recall.add(mine))
-        public = self.public.add(item for to, item in told if to is None)
-        return Recall(tuple(out), public)
+        return Recall(self.players, _Step(self._last, seat, action, tuple(events)))
+
+    @property
+    def seats(self) -> tuple[SeatRecall, ...]:
+        return tuple(self._last.recall(s) for s in range(self.players))
+
+    @property
+    def public(self) -> SeatRecall:
+        """The public record: the events every seat (and a spectator) sees."""
+        return self._last.recall(None)
 
     def as_seen_by(self, player: int) -> Recall:
         """What ``player`` knows of every seat's recall: its own, and for each other seat the
         public events only (a world sampled for ``player``'s search must not carry another
         seat's secrets, not even in the other seat's memory)."""
-        return Recall(tuple(r if s == player else self.public for s, r in enumerate(self.seats)), self.public)
+        public = self.public
+        return Recall.of([self[s] if s == player else public for s in range(self.players)], public)
 
     def __getitem__(self, seat: int) -> SeatRecall:
-        return self.seats[seat]
+        if not 0 <= seat < self.players:
+            raise IndexError(f"no seat {seat} in a recall of {self.players} seats")
+        return self._last.recall(seat)
 
     def __len__(self) -> int:
-        return len(self.seats)
+        return self.players
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Recall) and self.public.digest == other.public.digest
@@ -141,4 +191,3 @@ class Recall:
 
     def __hash__(self) -> int:
         return hash((self.public.digest, *(r.digest for r in self.seats)))
-
