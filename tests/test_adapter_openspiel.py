@@ -205,6 +205,23 @@ def test_resample_from_infostate_keeps_what_the_player_knows_and_nothing_else() 
     assert str(state) == str(play_randomly(game.new_initial_state(), 8, steps=70))  # untouched
 
 
+def test_a_sampled_world_cannot_reveal_the_true_future() -> None:
+    """Two true states that differ only in what the player cannot see (the undrawn piles'
+    order, the dice generator) give the same worlds for the same sampler."""
+    game = pyspiel.load_game(TC, {"players": 2, "game": "short", "seed": 5})
+    state = play_randomly(game.new_initial_state(), 5, steps=40)
+    other = state.clone()
+    s = other._core.state
+    s.specialist_deck, s.crisis_deck = s.specialist_deck[::-1], s.crisis_deck[::-1]
+    s.mission_deck = s.mission_deck[::-1]
+    s.rng = Rng.from_seed(12345)
+    assert get_game("tauceti").to_json(s) != get_game("tauceti").to_json(state._core.state)
+    player = state.current_player()
+    a = adapter.seeded_resampler(6)(state, player)
+    b = adapter.seeded_resampler(6)(other, player)
+    assert get_game("tauceti").to_json(a._core.state) == get_game("tauceti").to_json(b._core.state)
+
+
 def test_clones_are_exact_unless_reseed_clones_is_set() -> None:
     exact = pyspiel.load_game(TC, {"players": 2, "seed": 3})
     state = play_randomly(exact.new_initial_state(), 3, steps=30)

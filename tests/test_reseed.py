@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ecliptic.bots.random_bot import RandomBot
 from ecliptic.ceres.game import Ceres
@@ -136,3 +138,27 @@ def test_ceres_reseed_redraws_the_explosion_checks_only_from_the_generator() -> 
     a, b = CERES.reseed(state, Rng.from_seed(1)), CERES.reseed(state, Rng.from_seed(2))
     assert a.rng.state != b.rng.state
     assert a.comets == state.comets and a.claims == state.claims
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 150), players=st.integers(1, 4),
+       tauceti=st.booleans(), reseed_with=st.integers(0, 2**64 - 1))
+def test_a_reseed_anywhere_is_seen_alike_and_plays_on(seed: int, steps: int, players: int, tauceti: bool,
+                                                       reseed_with: int) -> None:
+    game = TC if tauceti else CERES
+    state = game.new_game({"players": players, "game": "short"} if tauceti else
+                          {"players": players, "expansions": ["comets"]}, seed)
+    bot = RandomBot(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        game.apply(state, bot.choose(game, state, state.current_player))
+    copy = game.reseed(state, Rng.from_seed(reseed_with))
+    for seat in viewers(state):
+        assert game.observe(copy, seat) == game.observe(state, seat)
+    if not copy.is_over:
+        assert game.legal_actions(copy) == game.legal_actions(state)
+        for _ in range(20):  # and it plays on
+            if copy.is_over:
+                break
+            game.apply(copy, bot.choose(game, copy, copy.current_player))
