@@ -187,6 +187,26 @@ def test_the_information_state_is_the_seats_perfect_recall() -> None:
     assert lengths == sorted(lengths) and lengths[-1] > lengths[0]
 
 
+def test_a_spectators_observer_sees_the_public_record_only() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game(TC, {"players": 2, "game": "short", "seed": 7})
+    state = play_randomly(game.new_initial_state(), 7, steps=50)
+    rules = get_game("tauceti")
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    public.set_from(state, 0)
+    both = public.string_from(state, 0)
+    assert both == public.string_from(state, 1)
+    assert both.split(" ", 1)[1] == adapter.observation_string(state._core, None)
+    assert both.split(" ", 1)[0] == state._recall.recall.public.hexdigest
+    spectator = rules.observe(state._core.state, None)
+    assert list(public.tensor[:len(public.dict["observation"])]) == list(state._spec.encoder.encode(spectator))
+    with pytest.raises(ValueError, match="not"):
+        make_observation(game, pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+
+
 def test_resample_from_infostate_keeps_what_the_player_knows_and_nothing_else() -> None:
     game = pyspiel.load_game(TC, {"players": 3, "game": "short", "seed": 8})
     state = play_randomly(game.new_initial_state(), 8, steps=70)

@@ -173,8 +173,8 @@ class Core:
     def __init__(self, spec: Spec, state: Any, clones: Rng) -> None:
         self.spec, self.state, self.clones = spec, state, clones
         self.text: str | None = None
-        self.views: dict[int, dict[str, Any]] = {}
-        self.tensors: dict[int, np.ndarray] = {}
+        self.views: dict[int | None, dict[str, Any]] = {}
+        self.tensors: dict[int | None, np.ndarray] = {}
 
     def apply(self, action: Action) -> list[Event]:
         self.text = None
@@ -182,7 +182,7 @@ class Core:
         events: list[Event] = self.spec.rules.apply(self.state, action)
         return events
 
-    def observe(self, player: int) -> dict[str, Any]:
+    def observe(self, player: int | None) -> dict[str, Any]:
         view = self.views.get(player)
         if view is None:
             view = self.views[player] = self.spec.rules.observe(self.state, player)
@@ -233,11 +233,11 @@ def _recall_from_items(items: list[list[str]], public: list[str]) -> RecallBox:
 # -- observations ---------------------------------------------------------------------------
 
 
-def observation_string(core: Core, player: int) -> str:
+def observation_string(core: Core, player: int | None) -> str:
     return json.dumps(core.observe(player), sort_keys=True, separators=(",", ":"))
 
 
-def observation_tensor(core: Core, player: int) -> np.ndarray:
+def observation_tensor(core: Core, player: int | None) -> np.ndarray:
     tensor = core.tensors.get(player)
     if tensor is None:
         tensor = core.tensors[player] = core.spec.encoder.encode(core.observe(player))
@@ -245,13 +245,22 @@ def observation_tensor(core: Core, player: int) -> np.ndarray:
 
 
 class Observer:
-    """OpenSpiel's PyObserver: the observation (``perfect_recall`` false) or the information
-    state (true: the observation followed by the ids the seat has seen)."""
+    """OpenSpiel's PyObserver for one observation type: the observation (``perfect_recall``
+    false) or the information state (true: the observation followed by the ids seen); of the
+    seat (private information of a single player) or of a spectator (no private information:
+    ``G.observe(state, None)`` and the public record). Other types are not offered."""
 
-    def __init__(self, spec: Spec, perfect_recall: bool) -> None:
-        self.spec, self.perfect_recall = spec, perfect_recall
+    def __init__(self, spec: Spec, iig_obs_type: Any = None) -> None:
+        self.spec = spec
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        private = pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if iig_obs_type is not None:
+            if not iig_obs_type.public_info or iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+                raise ValueError(f"{spec.short_name} offers a seat's or a spectator's observation, not {iig_obs_type}")
+            private = iig_obs_type.private_info
+        self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         enc = spec.encoder
-        pieces = [("observation", enc.size)] + ([("seen_ids", enc.recall_size)] if perfect_recall else [])
+        pieces = [("observation", enc.size)] + ([("seen_ids", enc.recall_size)] if self.perfect_recall else [])
         self.tensor = np.zeros(sum(n for _, n in pieces), np.float32)
         self.dict: dict[str, np.ndarray] = {}
         start = 0
@@ -259,17 +268,20 @@ class Observer:
             self.dict[name] = self.tensor[start:start + n]
             start += n
 
+    def _recall(self, state: EclipticState, player: int) -> SeatRecall:
+        recall = state._recall.recall
+        return recall[player] if self.private else recall.public
+
     def set_from(self, state: EclipticState, player: int) -> None:
         self.tensor.fill(0)
-        core = state._core
-        self.dict["observation"][:] = observation_tensor(core, player)
+        self.dict["observation"][:] = observation_tensor(state._core, player if self.private else None)
         if self.perfect_recall:
-            self.dict["seen_ids"][:] = self.spec.encoder.encode_recall(state._recall.recall[player].seen_ids)
+            self.dict["seen_ids"][:] = self.spec.encoder.encode_recall(self._recall(state, player).seen_ids)
 
     def string_from(self, state: EclipticState, player: int) -> str:
-        obs = observation_string(state._core, player)
+        obs = observation_string(state._core, player if self.private else None)
         if self.perfect_recall:
-            return f"{state._recall.recall[player].hexdigest} {obs}"
+            return f"{self._recall(state, player).hexdigest} {obs}"
         return obs
 
 
@@ -330,9 +342,11 @@ class EclipticGame(pyspiel.Game):  # type: ignore[misc]
         return EclipticState(self, self.spec)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        if isinstance(iig_obs_type, Mapping):  # OpenSpiel passes the parameters alone when it has no type
+            iig_obs_type, params = None, iig_obs_type
         if params:
             raise ValueError(f"{self.short_name} observers take no parameters (got {params})")
-        return Observer(self.spec, perfect_recall=bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+        return Observer(self.spec, iig_obs_type)
 
 
 class EclipticState(pyspiel.State):  # type: ignore[misc]
