@@ -14,9 +14,9 @@ a secret the engine keeps from the seat. Other seats' actions are not items: wha
 seat may know is in the events the engine reports to it.
 
 Search clones states constantly and plays random games on them, so a recall is immutable,
-shares its past and costs nothing until it is read: :meth:`Recall.step` links one step (the
-action and its events) to the last; a seat's recall is worked out from the steps when asked
-and kept on the step. Each seat's history is a linked list of items, its digest a BLAKE2b chain
+shares its past and costs little until it is read: :meth:`Recall.step` links one step (the
+action and its events' text) to the last; a seat's recall is worked out from the steps when
+asked and kept on the step. Each seat's history is a linked list of items, its digest a BLAKE2b chain
 (``digest' = H(digest || item)``) and its ids a frozenset replaced only when a new id appears.
 A clone keeps the same object.
 """
@@ -98,23 +98,24 @@ class SeatRecall:
 
 
 class _Step:
-    """One applied action and its events, linked to the step before. A seat's recall at a
+    """One applied action and the items of its events (written at once: an event's data may
+    name a list the rules go on changing), linked to the step before. A seat's recall at a
     step is computed when first asked and kept in ``memo`` (key ``None``: the public record);
     a root step (``parent`` ``None``) has every entry filled in. The memo only caches what the
     chain determines, so sharing a step between clones is safe."""
 
-    __slots__ = ("action", "events", "memo", "parent", "seat")
+    __slots__ = ("action", "memo", "parent", "seat", "told")
 
     def __init__(self, parent: _Step | None, seat: int | None, action: Action | str | None,
-                 events: tuple[Event, ...], memo: dict[int | None, SeatRecall] | None = None) -> None:
-        self.parent, self.seat, self.action, self.events = parent, seat, action, events
+                 told: tuple[tuple[frozenset[int] | None, str], ...],
+                 memo: dict[int | None, SeatRecall] | None = None) -> None:
+        self.parent, self.seat, self.action, self.told = parent, seat, action, told
         self.memo: dict[int | None, SeatRecall] = {} if memo is None else memo
 
     def items(self, seat: int | None) -> list[str]:
         """What ``seat`` (``None``: the public record) takes from this step."""
         mine = [action_item(self.action)] if seat is not None and seat == self.seat and self.action is not None else []
-        return mine + [event_item(e) for e in self.events if e.visible_to is None
-                       or (seat is not None and seat in e.visible_to)]
+        return mine + [item for to, item in self.told if to is None or (seat is not None and seat in to)]
 
     def recall(self, seat: int | None) -> SeatRecall:
         path: list[_Step] = []
@@ -159,7 +160,8 @@ class Recall:
     def step(self, seat: int | None, action: Action | str | None, events: Iterable[Event]) -> Recall:
         """After ``seat`` took ``action`` and the engine reported ``events``: the seat remembers
         its action, then each seat the events visible to it."""
-        return Recall(self.players, _Step(self._last, seat, action, tuple(events)))
+        told = tuple((e.visible_to, event_item(e)) for e in events)
+        return Recall(self.players, _Step(self._last, seat, action, told))
 
     @property
     def seats(self) -> tuple[SeatRecall, ...]:
