@@ -10,7 +10,7 @@ import pytest
 from ecliptic.bots.random_bot import RandomBot
 from ecliptic.ceres.game import Ceres
 from ecliptic.engine.events import Event
-from ecliptic.engine.recall import Recall, action_item, event_item
+from ecliptic.engine.recall import Recall, SeatRecall, action_item, event_item
 from ecliptic.tauceti.game import TauCeti
 
 
@@ -98,3 +98,26 @@ def test_ceres_recall_is_fed_the_same_way() -> None:
     recall, log = play(Ceres(), {"players": 2, "expansions": ["comets"]}, 2)
     actions = [action_item(a) for seat, a, _ in log if seat == 1]
     assert [i for i in recall[1].items() if i.startswith("act ")] == actions
+
+
+def test_a_world_seen_by_one_seat_gives_the_others_the_public_record_only(
+        tauceti_game: tuple[Recall, list[tuple[int | None, Any, list[Event]]]]) -> None:
+    recall, log = tauceti_game
+    world = recall.as_seen_by(1)
+    assert world[1].items() == recall[1].items() and world[1].digest == recall[1].digest
+    public = [event_item(e) for _, _, events in log for e in events if e.visible_to is None]
+    for seat in (0, 2):
+        assert world[seat].items() == public == recall.public.items()
+    # The world goes on from there like any recall.
+    secret = Event("secret", "to 0", {"drawn": ["S02"]}, frozenset({0}))
+    later = world.step(0, "PASS", [secret])
+    assert later[0].items()[-2:] == [action_item("PASS"), event_item(secret)]
+    assert later[2].items() == public
+
+
+def test_a_recall_rebuilt_from_its_items_is_equal(
+        tauceti_game: tuple[Recall, list[tuple[int | None, Any, list[Event]]]]) -> None:
+    recall, _ = tauceti_game
+    again = Recall.of([SeatRecall().add(r.items()) for r in recall.seats], SeatRecall().add(recall.public.items()))
+    assert again == recall and hash(again) == hash(recall)
+    assert [r.seen_ids for r in again.seats] == [r.seen_ids for r in recall.seats]
