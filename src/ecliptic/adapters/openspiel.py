@@ -42,7 +42,13 @@ The adapter translates and decides nothing (docs/adapters-openspiel.md):
   seat has seen. **Observation** is ``G.observe(state, seat)``: its canonical JSON, and its
   tensor from :mod:`ecliptic.adapters.observation` (built from that dict only).
 * **Serialization** is ``G.to_json``/``G.from_json`` and the recall's items (OpenSpiel pickles
-  the Python state's attributes; each one pickles through these).
+  the Python state's attributes; each one pickles through these). ``pyspiel``'s
+  ``serialize_game_and_state`` needs a sampled-stochastic game's RNG state, which open-spiel
+  2.0.2 does not ask a Python game for: it fails for every such game.
+* **Search** is ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (with
+  ``allow_inconsistent_action_sets=True``; :func:`seeded_resampler` makes a match replay). The
+  C++ ``pyspiel.ISMCTSBot`` and ``MCTSBot`` crash on any Python game in open-spiel 2.0.2
+  (their ``step`` releases the GIL, then calls into Python).
 """
 
 from __future__ import annotations
