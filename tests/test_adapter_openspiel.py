@@ -276,6 +276,13 @@ def test_openspiels_python_ismcts_plays_a_few_moves(name: str, params: dict[str,
         state.apply_action(action)
 
 
+def test_random_sim_test_refuses_reseeded_clones() -> None:
+    """Why clones are exact by default: OpenSpiel's test wants a clone equal to its state."""
+    game = pyspiel.load_game(CERES, {"players": 2, "expansions": "comets", "reseed_clones": True})
+    with pytest.raises(pyspiel.SpielError, match="ToString"):
+        pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
 def test_mcts_on_reseeded_clones_plays() -> None:
     """Perfect-information MCTS clones the state for every simulation: with ``reseed_clones``
     its simulations cannot foretell the dice or the draws."""
