@@ -23,6 +23,7 @@ from ecliptic.engine.actions import Action
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import battle, checks, flow, scoring, ship
 from ecliptic.tauceti.content import default_content, describe_effect
+from ecliptic.tauceti.decks import without
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.invariants import problems
 from ecliptic.tauceti.state import State
@@ -42,8 +43,7 @@ def new_game(factions: tuple[str, ...] = ("Xunon", "Azars"), advanced: tuple[int
 
 def token_on_top(state: State, token: str) -> None:
     ctype = state.content.crisis_token(token).crisis_type
-    state.crisis_stacks[ctype].remove(token)
-    state.crisis_stacks[ctype].insert(0, token)
+    state.crisis_stacks[ctype] = (token, *without(state.crisis_stacks[ctype], token))
 
 
 def to_enlightenment(state: State, colour: str, crisis_top: str, specialist_top: str = "") -> None:
@@ -76,7 +76,7 @@ def give_knowledge(state: State, seat: int, ktype: str, count: int) -> None:
         if state.depot_knowledge.get(ktype, 0) > 0:
             state.depot_knowledge[ktype] -= 1
         elif ktype in state.outer_limit_knowledge:
-            state.outer_limit_knowledge.remove(ktype)
+            state.outer_limit_knowledge = without(state.outer_limit_knowledge, ktype)
         else:
             point = next(pt for pt in state.points.values() if pt.token == ktype)
             state.points[point.id] = replace(point, token=None)
@@ -85,8 +85,8 @@ def give_knowledge(state: State, seat: int, ktype: str, count: int) -> None:
 
 def crisis_on(state: State, planet: str, token: str) -> None:
     ctype = state.content.crisis_token(token).crisis_type
-    state.crisis_stacks[ctype].remove(token)
-    state.planet_crises.setdefault(planet, []).append(token)
+    state.crisis_stacks[ctype] = without(state.crisis_stacks[ctype], token)
+    state.planet_crises[planet] = (*state.planet_crises.get(planet, ()), token)
 
 
 def to_turn(state: State, seat: int) -> None:
@@ -104,7 +104,7 @@ def test_rule_1_a_crisis_on_the_home_planet_costs_an_action_marker() -> None:
     token_on_top(state, "X01")
     to_enlightenment(state, "Xunon", "C01")
     events = finish_plays(state)
-    assert state.planet_crises["XUNO"] == ["X01"]
+    assert state.planet_crises["XUNO"] == ("X01",)
     assert state.players[0].markers_lost == 1
     assert state.players[1].markers_lost == 0
     assert flow.markers_left(state, 0) == state.content.numbers.action_markers - 1
@@ -123,9 +123,8 @@ def test_rule_1_off_the_base_game_loses_no_action_marker() -> None:
 @pytest.mark.rules("TC-ADV1-1")
 def test_rule_1_no_token_placed_no_marker_lost() -> None:
     state = new_game(advanced=(1,))
-    tokens = state.crisis_stacks["Biohazard"]
-    state.planet_crises["AZAR"] = list(tokens)  # all four Biohazard tokens already out
-    tokens.clear()
+    state.planet_crises["AZAR"] = state.crisis_stacks["Biohazard"]  # all four Biohazard tokens already out
+    state.crisis_stacks["Biohazard"] = ()
     to_enlightenment(state, "Xunon", "C01")
     finish_plays(state)
     assert "XUNO" not in state.planet_crises
@@ -299,9 +298,8 @@ def test_rule_2_off_no_damage_decisions() -> None:
 @pytest.mark.rules("TC-ADV2-1")
 def test_rule_2_applies_even_when_no_crisis_token_is_left() -> None:
     state = new_game(advanced=(2,))
-    tokens = state.crisis_stacks["Cosmic"]
-    state.planet_crises["XUNO"] = list(tokens)
-    tokens.clear()
+    state.planet_crises["XUNO"] = state.crisis_stacks["Cosmic"]
+    state.crisis_stacks["Cosmic"] = ()
     to_enlightenment(state, "Azars", "C02")
     before = [p.energy for p in state.players]
     finish_plays(state)

@@ -36,7 +36,7 @@ def start_battle(state: State, sector: str = "01", initiator: int = BORZON, defe
     state.phase = "battle"
     p = state.players[initiator]
     p.battle_sector, p.battle_defender = sector, defender
-    state.battles = [sector]
+    state.battles = (sector,)
     ev: list[Event] = []
     flow.advance(state, ev)
     return ev
@@ -128,7 +128,7 @@ def test_rulebook_example_sector_03_is_resolved_before_sector_01() -> None:
     assert state.phase == "battle"
     assert state.battle is not None
     assert (state.battle.sector, state.battle.initiator, state.battle.defender) == ("03", 2, 0)
-    assert state.battles == ["01"]
+    assert state.battles == ("01",)
     # Krenji (the Initiator) attacks first: Borzon is asked for shields.
     assert kind(state) == ("battle_shield", 0)
     GAME.apply(state, "RETREAT")

@@ -301,9 +301,11 @@ def enriched(state: State, rng: random.Random) -> State:
     tiles = sorted(s.layout)
     systems = s.content.systems
     planets = [t for t in tiles if s.content.tile(t).is_planet]
-    for _, stack in sorted(s.crisis_stacks.items()):
+    for ctype, stack in sorted(s.crisis_stacks.items()):
         if stack and rng.random() < 0.5:
-            s.planet_crises.setdefault(rng.choice(planets), []).append(stack.pop(0))
+            planet = rng.choice(planets)
+            s.planet_crises[planet] = (*s.planet_crises.get(planet, ()), stack[0])
+            s.crisis_stacks[ctype] = stack[1:]
     for p in s.players:
         home = s.faction(p.seat).home_planet
         if p.faction in s.bag and rng.random() < 0.5:
@@ -316,8 +318,8 @@ def enriched(state: State, rng: random.Random) -> State:
         p.free_upgrades = rng.choice([0, 0, 1])
         p.damage = {x: 1 for x in rng.sample(systems, rng.randrange(3))}
         p.offers_made = rng.sample(range(len(s.players)), rng.randrange(len(s.players) + 1))
-        p.missions = [replace(m, picked_up=rng.random() < 0.5, last_attempt_turn=rng.choice([0, s.turn_count]))
-                      for m in p.missions]
+        p.missions = tuple(replace(m, picked_up=rng.random() < 0.5, last_attempt_turn=rng.choice([0, s.turn_count]))
+                           for m in p.missions)
         for m in p.missions:
             if rng.random() < 0.5:
                 card = s.content.mission(m.card)

@@ -42,7 +42,7 @@ def set_tokens(state: State, planet: str, on_planet: str, demand_pile: list[str]
 
 def hold(state: State, token: str, quantity: int, engineered: bool = False) -> None:
     state.supply = tuple(x for x in state.supply if x != token)
-    state.players[ME].holdings.append(Holding(token, quantity, engineered))
+    state.players[ME].holdings += (Holding(token, quantity, engineered),)
 
 
 # -- Build -------------------------------------------------------------------------------
@@ -198,7 +198,7 @@ def test_buying_what_is_not_in_demand_costs_market_level_x_1_x_quantity() -> Non
     state = krenji_on_xuno(in_demand="Q13")  # Zuron ore in demand
     GAME.apply(state, "BUY algae 3")
     assert state.players[ME].tau == 30 - 3 * 1 * 3
-    assert state.players[ME].holdings == [Holding("Q10", 3)]
+    assert state.players[ME].holdings == (Holding("Q10", 3),)
     assert "Q10" not in state.supply
 
 
@@ -207,7 +207,7 @@ def test_buying_what_is_in_demand_costs_market_level_x_2_x_quantity() -> None:
     state = krenji_on_xuno(in_demand="Q10")  # Xunari algae in demand
     GAME.apply(state, "BUY algae 3")
     assert state.players[ME].tau == 30 - 3 * 2 * 3
-    assert state.players[ME].holdings == [Holding("Q11", 3)]
+    assert state.players[ME].holdings == (Holding("Q11", 3),)
 
 
 @pytest.mark.rules("TC-SB-8")
@@ -240,7 +240,7 @@ def test_selling_pays_market_level_x_demand_x_quantity_and_changes_demand_once()
     assert state.decision.kind == "turn"
     assert state.planet_commodity["XUNO"] == "Q16"
     assert sorted(state.demand_pile) == ["Q07", "Q10"]
-    assert state.players[ME].holdings == [Holding("Q04", 3, True)]
+    assert state.players[ME].holdings == (Holding("Q04", 3, True),)
 
 
 @pytest.mark.rules("TC-SB-10")
@@ -267,7 +267,7 @@ def test_done_ends_selling_and_changes_the_demand() -> None:
     assert state.decision.kind == "turn"
     assert state.planet_commodity["XUNO"] == "Q07"
     assert len(state.demand_pile) == 2
-    assert state.players[ME].holdings == [Holding("Q11", 2)]
+    assert state.players[ME].holdings == (Holding("Q11", 2),)
 
 
 @pytest.mark.rules("TC-SB-1")
@@ -302,7 +302,7 @@ def test_buy_refusals_token_held_supply_empty_and_tau() -> None:
     state = krenji_on_xuno(in_demand="Q10")
     state.supply = tuple(x for x in state.supply if x != "Q11")
     state.supply = tuple(x for x in state.supply if x != "Q12")
-    state.players[1].holdings = [Holding("Q11", 1), Holding("Q12", 1)]
+    state.players[1].holdings = (Holding("Q11", 1), Holding("Q12", 1))
     refused(state, "BUY algae 1", "TC-SB-7")
     state = krenji_on_xuno(in_demand="Q10")
     state.players[ME].tau = 17
@@ -330,7 +330,7 @@ def test_reverse_engineering_marks_the_commodity_token() -> None:
     state = anor_with_nano(engineered=False)
     assert "ENG nano" in legal(state)
     GAME.apply(state, "ENG nano")
-    assert state.players[ME].holdings == [Holding("Q04", 3, engineered=True)]
+    assert state.players[ME].holdings == (Holding("Q04", 3, engineered=True),)
 
 
 @pytest.mark.rules("TC-ENG-2")
@@ -360,7 +360,7 @@ def test_captain_anor_upgrades_propulsion_with_a_level_3_token() -> None:
     assert ship.power(state, ME, "propulsion") == 3
     assert "Y11" not in state.depot_systems
     assert p.materials == materials + 1
-    assert p.holdings == []
+    assert p.holdings == ()
     assert "Q04" in state.supply
 
 

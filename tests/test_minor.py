@@ -6,6 +6,7 @@ import pytest
 
 from ecliptic.engine.actions import act
 from ecliptic.tauceti import scoring
+from ecliptic.tauceti.decks import without
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import State
 from tauceti_checks import refused
@@ -334,8 +335,8 @@ def test_specialist_without_action_icon_cannot_be_played_in_the_action_phase() -
 
 def crisis_on(state: State, planet: str, token: str) -> None:
     ctype = state.content.crisis_token(token).crisis_type
-    state.crisis_stacks[ctype].remove(token)
-    state.planet_crises.setdefault(planet, []).append(token)
+    state.crisis_stacks[ctype] = without(state.crisis_stacks[ctype], token)
+    state.planet_crises[planet] = (*state.planet_crises.get(planet, ()), token)
     state.market[state.content.crisis_token(token).resource] = 3
 
 
@@ -422,7 +423,7 @@ def test_only_the_matching_tokens_are_used_when_two_crises_share_a_planet() -> N
     crisis_on(state, "AZAR", "X03")
     give_knowledge(state, XUNON, Chemical=3)
     GAME.apply(state, "RESOLVE X06 K3")
-    assert state.planet_crises["AZAR"] == ["X03"]
+    assert state.planet_crises["AZAR"] == ("X03",)
 
 
 @pytest.mark.parametrize(("action", "rule", "message"), [

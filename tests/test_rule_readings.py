@@ -252,7 +252,7 @@ def test_minor_actions_stay_open_on_the_way() -> None:
     state.players[0].knowledge["Chemical"] = 1
     state.depot_knowledge["Chemical"] -= 1
     bound = minors(state)
-    state.players[0].missions = []
+    state.players[0].missions = ()
     assert bound == minors(state)
     assert any(a.startswith("SELL-K") for a in bound)
 

@@ -530,7 +530,7 @@ def test_only_cards_in_your_hand_are_played_face_down() -> None:
 @pytest.mark.rules("TC-REROLL-1")
 def test_a_re_roll_costs_2t_and_only_re_roll_or_accept_answer_a_failed_check() -> None:
     state = new_game()
-    state.players[0].missions = [ActiveMission("M01")]
+    state.players[0].missions = (ActiveMission("M01"),)
     state.rng.script_dice([1, 1, 1, 1])  # M01: a Science check in Xuno, failed
     GAME.apply(state, "IM-CHECK M01")
     assert state.decision.kind == "reroll"

@@ -660,12 +660,17 @@ def write(adapter: GameAdapter, state: Any, path: StatePath, value: Any) -> None
         raise PathProblem(f"{shown} is empty (null)")
     if isinstance(obj, dict):
         obj[last.value] = value
-    elif isinstance(obj, list):
+    elif isinstance(obj, list | tuple):
         seat = adapter.seat(state, str(last.value)) if last.kind == "player" else None
         index = seat if seat is not None else int(last.value) if str(last.value).lstrip("-").isdigit() else None
         if index is None or not -len(obj) <= index < len(obj):
             raise PathProblem(f"{shown} has no item {last.value} (it holds {len(obj)})")
-        obj[index] = value
+        if isinstance(obj, list):
+            obj[index] = value
+        else:  # a list the state keeps as a tuple, replaced on change: put a new one
+            items = list(obj)
+            items[index] = value
+            write(adapter, state, dataclasses.replace(path, parts=path.parts[:-1], type=type(obj)), tuple(items))
     elif last.kind in ("attr", "any") and dataclasses.is_dataclass(obj) and hasattr(obj, str(last.value)):
         try:
             setattr(obj, str(last.value), value)

@@ -116,7 +116,8 @@ def next_battle(state: State, ev: list[Event]) -> bool:
         if b is None:
             if not state.battles:
                 return False
-            _begin(state, state.battles.pop(0), ev)
+            sector, state.battles = state.battles[0], state.battles[1:]
+            _begin(state, sector, ev)
         elif b.winner is not None:
             _close(state, ev)
         else:

@@ -45,7 +45,7 @@ def begin(state: State, ev: list[Event]) -> None:
     planet = state.content.faction(colour).home_planet
     say(ev, "bag_draw", f"A {colour} Resource cube is drawn from the Enlightenment bag: "
         f"{state.content.tile(planet).name} is at risk this round.", colour=colour, planet=planet)
-    active = [c for c in (decks.draw(state, "crisis"), decks.draw(state, "specialist")) if c]
+    active = tuple(c for c in (decks.draw(state, "crisis"), decks.draw(state, "specialist")) if c)
     state.enlightenment = Enlightenment(affected=planet, active=active,
                                         played={str(s): 0 for s in range(len(state.players))})
 
@@ -101,13 +101,13 @@ def _perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     p = state.players[d.player]
     if a == DONE:
         state.stack.pop()
-        e.done.append(d.player)
+        e.done = (*e.done, d.player)
         return
     card = a.args[0]
     p.hand.remove(card)
-    e.active.append(card)
+    e.active = (*e.active, card)
     e.played[str(d.player)] += 1
-    e.cards_by.setdefault(str(d.player), []).append(card)
+    e.cards_by[str(d.player)] = (*e.cards_by.get(str(d.player), ()), card)
     got = gain_energy(state, d.player, state.content.numbers.enlightenment_energy)
     say(ev, "card_played", f"{p.faction} plays a card face down (+{got} energy).", seat=d.player,
         face_down=card, private=f"You play {card} face down (+{got} energy).")
@@ -151,7 +151,7 @@ def _resolve(state: State, ev: list[Event]) -> None:
             decks.discard(state, decks.deck_of(card), card)
         elif card != active:
             decks.to_bottom(state, decks.deck_of(card), card)
-    e.active = []
+    e.active = ()
     if active is None:
         say(ev, "no_crisis", "No crisis becomes active this round.")
         return
@@ -173,8 +173,8 @@ def _activate(state: State, card: str, ev: list[Event]) -> None:
         say(ev, "no_crisis_token", f"No {crisis.crisis_type} Crisis token is left; the crisis "
             "has no further effect.")
         return
-    token = stack.pop(0)
-    state.planet_crises.setdefault(planet, []).append(token)
+    token, state.crisis_stacks[crisis.crisis_type] = stack[0], stack[1:]
+    state.planet_crises[planet] = (*state.planet_crises.get(planet, ()), token)
     resource = content.crisis_token(token).resource
     change_market(state, resource, 1, ev)
     seat = owner_seat(state, planet)

@@ -104,11 +104,11 @@ def _next_turn(state: State, ev: list[Event]) -> None:
             return
     state.phase = "battle"
     say(ev, "phase", "Battle phase.", phase="battle")
-    state.battles = sorted(
+    state.battles = tuple(sorted(
         (p.battle_sector for p in state.players if p.battle_sector is not None),
         key=lambda t: state.content.tile(t).number,
         reverse=True,
-    )
+    ))
 
 
 def _end_round(state: State, ev: list[Event]) -> None:

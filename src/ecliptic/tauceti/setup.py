@@ -91,7 +91,7 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
         for i in range(1, tile.exploration_points + 1):
             pid = f"{tile.id}.{i}"
             state.points[pid] = Point(pid, tile.id, tokens.pop())
-    state.outer_limit_knowledge = [tokens.pop() for _ in range(n.knowledge_for_outer_limits)]
+    state.outer_limit_knowledge = tuple(tokens.pop() for _ in range(n.knowledge_for_outer_limits))
     state.depot_knowledge = {t: 0 for t in content.knowledge_types}
     for t in tokens:
         state.depot_knowledge[t] += 1
@@ -108,7 +108,7 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
     for ct in content.crisis_types:
         stack = [t.id for t in content.crisis_tokens if t.crisis_type == ct.name]
         rng.shuffle(stack)
-        state.crisis_stacks[ct.name] = stack
+        state.crisis_stacks[ct.name] = tuple(stack)
     state.market = {r: MARKET_START for r in content.resources}
     state.market_raised = {r: 0 for r in content.resources}
     # Decks.

@@ -89,7 +89,8 @@ class ActiveMission:
 @dataclass
 class Player:
     """One player's pieces. Lists that change a few times a game are tuples (``face_up``,
-    ``gp_tokens``, ``offers_made``), replaced on change so that clones share them."""
+    ``holdings``, ``missions``, ``gp_tokens``, ``offers_made``), replaced on change so that
+    clones share them."""
 
     seat: int
     faction: str
@@ -103,8 +104,8 @@ class Player:
     orbitals_home: int = 4
     systems_tokens: dict[str, str] = field(default_factory=dict)
     damage: dict[str, int] = field(default_factory=dict)
-    holdings: list[Holding] = field(default_factory=list)
-    missions: list[ActiveMission] = field(default_factory=list)
+    holdings: tuple[Holding, ...] = ()
+    missions: tuple[ActiveMission, ...] = ()
     gp_tokens: tuple[str, ...] = ()
     claim: str | None = None
     claim_turn: int = 0
@@ -151,12 +152,15 @@ class Battle:
 
 @dataclass
 class Enlightenment:
+    """The Enlightenment phase in progress. Its lists are tuples, replaced on change, so that a
+    clone copies only this record and the ``played`` counts."""
+
     affected: str = ""
-    active: list[str] = field(default_factory=list)
+    active: tuple[str, ...] = ()
     played: dict[str, int] = field(default_factory=dict)
     next_seat: int = 0
-    done: list[int] = field(default_factory=list)
-    cards_by: dict[str, list[str]] = field(default_factory=dict)
+    done: tuple[int, ...] = ()
+    cards_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
     resolved: bool = False
 
 
@@ -180,7 +184,7 @@ class State(StackState):
     large_tile_stack: tuple[str, ...] = ()
     setup_seat: int = 0
     outer_limit_stack: tuple[str, ...] = ()
-    outer_limit_knowledge: list[str] = field(default_factory=list)
+    outer_limit_knowledge: tuple[str, ...] = ()
     points: dict[str, Point] = field(default_factory=dict)
     cubes: dict[str, list[str]] = field(default_factory=dict)
     orbitals: dict[str, list[int]] = field(default_factory=dict)
@@ -192,8 +196,8 @@ class State(StackState):
     supply: tuple[str, ...] = ()
     market: dict[str, int] = field(default_factory=dict)
     market_raised: dict[str, int] = field(default_factory=dict)
-    crisis_stacks: dict[str, list[str]] = field(default_factory=dict)
-    planet_crises: dict[str, list[str]] = field(default_factory=dict)
+    crisis_stacks: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    planet_crises: dict[str, tuple[str, ...]] = field(default_factory=dict)
     crisis_deck: tuple[str, ...] = ()
     crisis_discard: tuple[str, ...] = ()
     specialist_deck: tuple[str, ...] = ()
@@ -209,7 +213,7 @@ class State(StackState):
     virus_supply: int = 0
     virus_on: dict[str, int] = field(default_factory=dict)
     enlightenment: Enlightenment = field(default_factory=Enlightenment)
-    battles: list[str] = field(default_factory=list)
+    battles: tuple[str, ...] = ()
     battle: Battle | None = None
     stack: list[Decision] = field(default_factory=list)
     final_scores: list[dict[str, int]] = field(default_factory=list)

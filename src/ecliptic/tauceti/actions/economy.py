@@ -296,7 +296,7 @@ def _buy_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     assert token is not None
     state.supply = decks.without(state.supply, token)
     p.tau -= cost
-    p.holdings.append(Holding(token, qty))
+    p.holdings = (*p.holdings, Holding(token, qty))
     say(ev, "buy", f"{p.faction} buys {qty} {_label(state, name)} on "
         f"{_tile_name(state, planet)} for {cost}T (demand {level_demand}).",
         seat=seat, commodity=name, quantity=qty, tau=cost, token=token)
@@ -393,7 +393,7 @@ def _sale_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
     assert h is not None
     level_demand = IN_DEMAND if name == d.data["demanded"] else NOT_IN_DEMAND
     value = price(state, name, level_demand, h.quantity)
-    p.holdings.remove(h)
+    p.holdings = decks.without(p.holdings, h)
     _return_to_supply(state, h.token)
     got = gain_tau(state, seat, value)
     d.data["sold"].append(name)
@@ -445,8 +445,10 @@ def _eng_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     name = a.args[0]
     h = holding(state, seat, name)
     assert h is not None
-    holdings = state.players[seat].holdings
-    holdings[holdings.index(h)] = h = replace(h, engineered=True)
+    p = state.players[seat]
+    i = p.holdings.index(h)
+    h = replace(h, engineered=True)
+    p.holdings = (*p.holdings[:i], h, *p.holdings[i + 1:])
     systems = " or ".join(state.content.commodity(name).upgrades)
     say(ev, "reverse_engineer", f"{state.players[seat].faction} reverse engineers {h.quantity} "
         f"{_label(state, name)} and is ready to upgrade {systems}.",
@@ -610,7 +612,7 @@ def _pay_source(state: State, seat: int, system: str, source: str, ev: list[Even
     if source != FREE:
         h = holding(state, seat, source)
         assert h is not None
-        p.holdings.remove(h)
+        p.holdings = decks.without(p.holdings, h)
         _return_to_supply(state, h.token)
         return
     if system not in state.faction(seat).upgrade_without_engineering:

@@ -536,10 +536,12 @@ def _resolve_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
         else:
             p.face_up = decks.without(p.face_up, method)
         decks.to_bottom(state, "specialist", method)
-    state.planet_crises[planet].remove(token)
-    if not state.planet_crises[planet]:
+    left = decks.without(state.planet_crises[planet], token)
+    if left:
+        state.planet_crises[planet] = left
+    else:
         del state.planet_crises[planet]
-    state.crisis_stacks[crisis.crisis_type].append(token)
+    state.crisis_stacks[crisis.crisis_type] += (token,)
     how = plural(used, f"{crisis.crisis_type} Knowledge token") + (
         "" if method == K3 else f" and {content.specialist(method).name} {method}")
     say(ev, "crisis_resolved", f"{p.faction} resolves the {crisis.crisis_type} crisis on "

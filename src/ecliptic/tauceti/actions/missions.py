@@ -76,9 +76,10 @@ def active(state: State, seat: int, card: str) -> ActiveMission | None:
 def _update(state: State, seat: int, mission: ActiveMission, **changes: Any) -> ActiveMission:
     """Put a changed copy of ``mission`` on the Interface (IM records are frozen: clones share
     them)."""
-    missions = state.players[seat].missions
+    p = state.players[seat]
     new = replace(mission, **changes)
-    missions[next(i for i, m in enumerate(missions) if m is mission)] = new
+    i = next(i for i, m in enumerate(p.missions) if m is mission)
+    p.missions = (*p.missions[:i], new, *p.missions[i + 1:])
     return new
 
 
@@ -99,7 +100,8 @@ def _card_arg(state: State, seat: int, a: Action, verb_name: str, rule: str,
 
 def _complete(state: State, seat: int, mission: ActiveMission, ev: list[Event]) -> None:
     """"Discard the card upon completion": it leaves the Interface for the IM discard pile."""
-    state.players[seat].missions.remove(mission)
+    p = state.players[seat]
+    p.missions = decks.without(p.missions, mission)
     decks.discard(state, "mission", mission.card)
     say(ev, "mission_discarded", f"{mission.card} is discarded.", seat=seat, card=mission.card)
 
@@ -159,7 +161,8 @@ def _keep_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
     for card in others:
         decks.to_bottom(state, "mission", card)
     mission = ActiveMission(keep)
-    state.players[d.player].missions.append(mission)
+    p = state.players[d.player]
+    p.missions = (*p.missions, mission)
     faction = state.players[d.player].faction
     content_card = state.content.mission(keep)
     say(ev, "mission_taken", f"{faction} places IM {describe(state, content_card)} on their "
