@@ -155,7 +155,7 @@ def test_the_fine_never_takes_tau_below_0() -> None:
     state = new_game(4)
     p = state.players[XUNON]
     p.missions = (ActiveMission("M16", unauthorized=True, permitted=False, route=3),)
-    p.damage["cargo"] = 3  # cargo hold destroyed: the delivery pays 0
+    p.damage = p.damage.set("cargo", 3)  # cargo hold destroyed: the delivery pays 0
     p.tau = 1
     events = deliver_m16(state, 4)
     assert p.tau == 0
@@ -266,7 +266,7 @@ def asteroid_hit(state: State) -> None:
     """Fly from Xuno into an asteroid field and roll 3: 3 - Shields 2 = 1 damage."""
     state.players[XUNON].energy = 10
     state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "13")
-    state.layout["13"] = (-2, 1)
+    state.layout = state.layout.set("13", (-2, 1))
     GAME.apply(state, "MOV")
     state.rng.script_dice([3])
     GAME.apply(state, "GO 13")

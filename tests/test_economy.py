@@ -34,7 +34,7 @@ def set_tokens(state: State, planet: str, on_planet: str, demand_pile: list[str]
     everything = [f"Q{i:02d}" for i in range(1, 19)]
     spare = iter(t for t in everything if t != on_planet and t not in demand_pile)
     for p in sorted(state.planet_commodity):
-        state.planet_commodity[p] = on_planet if p == planet else next(spare)
+        state.planet_commodity = state.planet_commodity.set(p, on_planet if p == planet else next(spare))
     state.demand_pile = tuple(demand_pile)
     used = {*state.planet_commodity.values(), *demand_pile}
     state.supply = tuple(t for t in everything if t not in used)
@@ -249,7 +249,8 @@ def test_selling_uses_the_demand_of_when_the_action_began() -> None:
     hold(state, "Q11", 2)
     hold(state, "Q13", 1)
     GAME.apply(state, "SELL")
-    state.planet_commodity["XUNO"], state.demand_pile = state.demand_pile[0], ("Q10", *state.demand_pile[1:])
+    state.planet_commodity = state.planet_commodity.set("XUNO", state.demand_pile[0])
+    state.demand_pile = ("Q10", *state.demand_pile[1:])
     GAME.apply(state, "SELL algae")
     assert state.players[ME].tau == 30 + 3 * 2 * 2
 
@@ -368,7 +369,7 @@ def test_captain_anor_upgrades_propulsion_with_a_level_3_token() -> None:
 def test_if_the_level_is_gone_the_next_lowest_token_is_taken() -> None:
     state = anor_with_nano(3)
     state.depot_systems = tuple(x for x in state.depot_systems if x != "Y11")
-    state.players[1].systems_tokens["propulsion"] = "Y11"
+    state.players[1].systems_tokens = state.players[1].systems_tokens.set("propulsion", "Y11")
     GAME.apply(state, "UPG propulsion nano")
     assert state.players[ME].systems_tokens["propulsion"] == "Y10"
 
@@ -377,7 +378,7 @@ def test_if_the_level_is_gone_the_next_lowest_token_is_taken() -> None:
 def test_damage_stays_on_an_upgraded_system() -> None:
     state = anor_with_nano(3)
     p = state.players[ME]
-    p.damage["propulsion"] = 1
+    p.damage = p.damage.set("propulsion", 1)
     state.damage_supply -= 1
     GAME.apply(state, "UPG propulsion nano")
     assert p.damage["propulsion"] == 1
@@ -389,7 +390,7 @@ def test_the_replaced_token_goes_back_to_the_galactic_depot() -> None:
     state = anor_with_nano(4)
     p = state.players[ME]
     state.depot_systems = tuple(x for x in state.depot_systems if x != "Y10")
-    p.systems_tokens["propulsion"] = "Y10"
+    p.systems_tokens = p.systems_tokens.set("propulsion", "Y10")
     GAME.apply(state, "UPG propulsion nano")
     assert p.systems_tokens["propulsion"] == "Y12"
     assert "Y10" in state.depot_systems
@@ -417,7 +418,7 @@ def test_upgrade_refused_when_the_token_would_lower_the_power() -> None:
     state = anor_with_nano(2)
     p = state.players[ME]
     state.depot_systems = tuple(x for x in state.depot_systems if x != "Y12")
-    p.systems_tokens["propulsion"] = "Y12"
+    p.systems_tokens = p.systems_tokens.set("propulsion", "Y12")
     refused(state, "UPG propulsion nano", "TC-UPG-1")
 
 

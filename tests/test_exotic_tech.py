@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti import battle, flow, ship
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import ActiveMission, State
@@ -182,7 +183,7 @@ def test_fold_drive_adds_one_sector_to_the_move_allowance() -> None:
     assert ship.move_allowance(state, BORZON) == 2
     state.players[BORZON].exotic_tech = "E2"
     assert ship.move_allowance(state, BORZON) == 3
-    state.players[BORZON].damage = {"propulsion": 1}
+    state.players[BORZON].damage = FrozenDict({"propulsion": 1})
     assert ship.move_allowance(state, BORZON) == 2
 
 
@@ -200,7 +201,7 @@ def test_a_move_action_with_the_fold_drive_covers_one_more_sector() -> None:
 def test_fold_drive_does_not_move_a_ship_with_destroyed_propulsion() -> None:
     state = new_game(6)
     state.players[BORZON].exotic_tech = "E2"
-    state.players[BORZON].damage = {"propulsion": 2}
+    state.players[BORZON].damage = FrozenDict({"propulsion": 2})
     assert ship.move_allowance(state, BORZON) == 0
 
 

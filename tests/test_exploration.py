@@ -66,7 +66,7 @@ def next_turn_of_seat_0(state: State) -> None:
 
 def add_outer_limit(state: State, tile: str, cell: tuple[int, int], token: str) -> None:
     state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != tile)
-    state.layout[tile] = cell
+    state.layout = state.layout.set(tile, cell)
     state.points[f"{tile}.1"] = Point(f"{tile}.1", tile, token)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ecliptic.engine.actions import act
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti import scoring
 from ecliptic.tauceti.decks import without
 from ecliptic.tauceti.game import TauCeti
@@ -24,7 +25,7 @@ def new_game(seed: int = 1) -> State:
 
 def give_knowledge(state: State, seat: int, **counts: int) -> None:
     for ktype, n in counts.items():
-        state.players[seat].knowledge[ktype] = n
+        state.players[seat].knowledge = state.players[seat].knowledge.set(ktype, n)
 
 
 # -- minor actions are free and unlimited -----------------------------------------------------
@@ -211,7 +212,7 @@ def test_offers_made_reset_at_the_next_round() -> None:
 def test_trade_knowledge_refusals(action: str, message: str) -> None:
     state = new_game()
     give_knowledge(state, XUNON, Chemical=1, Cosmic=1)
-    state.depot_knowledge["Geological"] = 0
+    state.depot_knowledge = state.depot_knowledge.set("Geological", 0)
     assert message in str(refused(state, action, "TC-TRADE-2"))
 
 
@@ -533,9 +534,9 @@ def test_assist_load_refusals() -> None:
     p.cargo_cube = True
     assert "already carries" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-1"))
     p.cargo_cube = False
-    p.damage["cargo"] = 3
+    p.damage = p.damage.set("cargo", 3)
     assert "destroyed" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-1"))
-    p.damage = {}
+    p.damage = FrozenDict({})
     refused(state, "ASSIST-LOAD XUNO", "TC-ASSIST-1")
 
 

@@ -134,7 +134,7 @@ def test_krenji_delivers_from_xuno_to_zuron_asteroid_for_9_tau() -> None:
 def test_damaged_cargo_hold_lowers_the_delivery_reward() -> None:
     state = new_game()
     state.players[XUNON].missions = (ActiveMission("M16", picked_up=True),)
-    state.players[XUNON].damage["cargo"] = 1
+    state.players[XUNON].damage = state.players[XUNON].damage.set("cargo", 1)
     state.players[XUNON].position = "10"
     tau = state.players[XUNON].tau
     GAME.apply(state, "DELIVER M16")

@@ -113,7 +113,7 @@ def test_tau_goes_up_to_49_and_no_further() -> None:
     state = new_game()
     p = state.players[0]
     p.tau = 47
-    p.knowledge["Cosmic"] = 1
+    p.knowledge = p.knowledge.set("Cosmic", 1)
     GAME.apply(state, "SELL-K Cosmic")  # worth 4T
     assert p.tau == 49
     GAME.apply(state, "PASS")  # 4 unused Action markers: 4T more, all lost
@@ -375,7 +375,7 @@ def test_a_root_lost_in_battle_no_longer_carries_the_expansion() -> None:
         state.bag.remove(root_owner)
         state.cubes["02"] = [root_owner]
         state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "11")
-        state.layout["11"] = (1, 1)
+        state.layout = state.layout.set("11", (1, 1))
         state.points["11.1"] = Point("11.1", "11", "Geological")
         anor = state.players[0]
         anor.position = "11"

@@ -7,7 +7,8 @@ annotations already say what needs copying, so this module reads them once per c
 (with :func:`exec`) one plain function per dataclass:
 
 * immutable values are shared: ``int``, ``str``, ``bool``, ``float``, ``None``, ``Literal``,
-  enums, tuples and frozensets of immutable values, frozen dataclasses of immutable fields;
+  enums, tuples, frozensets and :class:`~ecliptic.engine.frozendict.FrozenDict` of immutable
+  values, frozen dataclasses of immutable fields;
 * ``list[T]``, ``dict[K, V]`` and ``set[T]`` are copied, their items copied as ``T``/``V`` say
   (a list of strings is one C-level ``list.copy``);
 * a nested dataclass is copied by its own generated copier;
@@ -32,6 +33,8 @@ import types
 import typing
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
+
+from ecliptic.engine.frozendict import FrozenDict
 
 T = TypeVar("T")
 
@@ -168,7 +171,7 @@ def _immutable(tp: Any) -> bool:
     args = typing.get_args(tp)
     if origin is typing.Literal:
         return True
-    if origin in (tuple, frozenset):
+    if origin in (tuple, frozenset, FrozenDict):
         return all(a is Ellipsis or _immutable(a) for a in args)
     if origin is typing.Union or origin is types.UnionType:
         return all(_immutable(a) for a in args)

@@ -204,7 +204,7 @@ def change_market(state: State, resource: str, levels: int, ev: list[Event]) -> 
         return
     state.market[resource] = after
     if after > before:
-        state.market_raised[resource] = state.market_raised.get(resource, 0) + after - before
+        state.market_raised = state.market_raised.set(resource, state.market_raised.get(resource, 0) + after - before)
     way = "rises" if after > before else "goes down"
     say(ev, "market", f"{resource} {way} to Market level {after}.", resource=resource, level=after)
 
@@ -245,7 +245,7 @@ def _place_virus(state: State, planet: str, ev: list[Event]) -> None:
         say(ev, "virus_supply_empty", f"No virus crystal is left to place on {name}.", planet=planet)
         return
     state.virus_supply -= 1
-    state.virus_on[planet] = state.virus_on.get(planet, 0) + 1
+    state.virus_on = state.virus_on.set(planet, state.virus_on.get(planet, 0) + 1)
     say(ev, "virus_placed", f"A virus crystal is placed on {name}.", planet=planet,
         count=state.virus_on[planet])
 

@@ -162,7 +162,7 @@ def _place_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
     cell = board.parse_cell(a.args[0])
     assert cell is not None
     tile, state.large_tile_stack = state.large_tile_stack[0], state.large_tile_stack[1:]
-    state.layout[tile] = cell
+    state.layout = state.layout.set(tile, cell)
     state.stack.pop()
     state.setup_seat = (state.setup_seat + 1) % len(state.players)
     say(ev, "tile_placed", f"{state.players[d.player].faction} places "

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from ecliptic.engine.codec import check_fields
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import Decision as Decision  # the stack's pending choices
 from ecliptic.engine.rules import StackState
@@ -100,10 +101,10 @@ class Player:
     position: str
     hand: list[str] = field(default_factory=list)
     face_up: tuple[str, ...] = ()
-    knowledge: dict[str, int] = field(default_factory=dict)
+    knowledge: FrozenDict[str, int] = field(default_factory=FrozenDict)
     orbitals_home: int = 4
-    systems_tokens: dict[str, str] = field(default_factory=dict)
-    damage: dict[str, int] = field(default_factory=dict)
+    systems_tokens: FrozenDict[str, str] = field(default_factory=FrozenDict)
+    damage: FrozenDict[str, int] = field(default_factory=FrozenDict)
     holdings: tuple[Holding, ...] = ()
     missions: tuple[ActiveMission, ...] = ()
     gp_tokens: tuple[str, ...] = ()
@@ -119,7 +120,7 @@ class Player:
     passed: bool = False
     offers_made: tuple[int, ...] = ()
     exotic_tech: str | None = None
-    virus: dict[str, int] = field(default_factory=dict)
+    virus: FrozenDict[str, int] = field(default_factory=FrozenDict)
     crises_resolved_since_loss: int = 0
     exotic_spent: bool = False
     exotic_reroll_round: int = 0
@@ -180,7 +181,7 @@ class State(StackState):
     turn_count: int = 0
     decisions_made: int = 0
     """Decisions taken so far (every applied action): the game ends at ``TauCeti.max_decisions``."""
-    layout: dict[str, tuple[int, int]] = field(default_factory=dict)
+    layout: FrozenDict[str, tuple[int, int]] = field(default_factory=FrozenDict)
     large_tile_stack: tuple[str, ...] = ()
     setup_seat: int = 0
     outer_limit_stack: tuple[str, ...] = ()
@@ -189,13 +190,13 @@ class State(StackState):
     cubes: dict[str, list[str]] = field(default_factory=dict)
     orbitals: dict[str, list[int]] = field(default_factory=dict)
     bag: list[str] = field(default_factory=list)
-    depot_knowledge: dict[str, int] = field(default_factory=dict)
+    depot_knowledge: FrozenDict[str, int] = field(default_factory=FrozenDict)
     depot_systems: tuple[str, ...] = ()
-    planet_commodity: dict[str, str] = field(default_factory=dict)
+    planet_commodity: FrozenDict[str, str] = field(default_factory=FrozenDict)
     demand_pile: tuple[str, ...] = ()
     supply: tuple[str, ...] = ()
     market: dict[str, int] = field(default_factory=dict)
-    market_raised: dict[str, int] = field(default_factory=dict)
+    market_raised: FrozenDict[str, int] = field(default_factory=FrozenDict)
     crisis_stacks: dict[str, tuple[str, ...]] = field(default_factory=dict)
     planet_crises: dict[str, tuple[str, ...]] = field(default_factory=dict)
     crisis_deck: tuple[str, ...] = ()
@@ -211,7 +212,7 @@ class State(StackState):
     gp_supply: tuple[str, ...] = ()
     damage_supply: int = 0
     virus_supply: int = 0
-    virus_on: dict[str, int] = field(default_factory=dict)
+    virus_on: FrozenDict[str, int] = field(default_factory=FrozenDict)
     enlightenment: Enlightenment = field(default_factory=Enlightenment)
     battles: tuple[str, ...] = ()
     battle: Battle | None = None

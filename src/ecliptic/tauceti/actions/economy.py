@@ -229,7 +229,7 @@ def change_demand(state: State, planet: str, ev: list[Event]) -> None:
     if old is not None:
         pile.append(old)
     state.demand_pile = tuple(pile)
-    state.planet_commodity[planet] = new
+    state.planet_commodity = state.planet_commodity.set(planet, new)
     say(ev, "demand", f"The demand on {_tile_name(state, planet)} changes: "
         f"{_label(state, commodity_of(state, new))} is now in demand.",
         planet=planet, token=new, commodity=commodity_of(state, new))
@@ -640,7 +640,7 @@ def _upg_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     old = p.systems_tokens.get(system)
     depot = decks.without(state.depot_systems, token.id)
     state.depot_systems = tuple(sorted(depot if old is None else (*depot, old)))
-    p.systems_tokens[system] = token.id
+    p.systems_tokens = p.systems_tokens.set(system, token.id)
     materials = "Materials marker one space right" if moved else \
         "the Materials marker is already on the right-most space"
     say(ev, "upgrade", f"{p.faction} upgrades {system} with a level {token.level} System Upgrade "

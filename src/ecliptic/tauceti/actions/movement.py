@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.wording import plural
 from ecliptic.tauceti import board, checks, ship
 from ecliptic.tauceti.actions import missions
@@ -224,7 +225,7 @@ def _draw_outer_limit(state: State, seat: int, cell: board.Cell, ev: list[Event]
     """Place the top Outer Limit tile at ``cell`` with the top Outer Limit Knowledge token
     face down on its Exploration point."""
     tile, state.outer_limit_stack = state.outer_limit_stack[0], state.outer_limit_stack[1:]
-    state.layout[tile] = cell
+    state.layout = state.layout.set(tile, cell)
     where = board.cell_name(cell)
     token_text = ""
     if state.outer_limit_knowledge:
@@ -396,14 +397,14 @@ def _virus_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
         return
     system = a.args[0]
     if a.verb == "VIRUS":
-        _move_virus(state.virus_on, planet, -1)
-        _move_virus(p.virus, system, 1)
+        state.virus_on = _moved(state.virus_on, planet, -1)
+        p.virus = _moved(p.virus, system, 1)
         d.data["absorb"] -= 1
         say(ev, "virus", f"{p.faction} places a virus crystal on {system} (1 damage that cannot be "
             "repaired).", seat=d.player, system=system, planet=planet)
     else:
-        _move_virus(p.virus, system, -1)
-        _move_virus(state.virus_on, planet, 1)
+        p.virus = _moved(p.virus, system, -1)
+        state.virus_on = _moved(state.virus_on, planet, 1)
         d.data["drop"] -= 1
         say(ev, "virus_dropped", f"{p.faction} drops a virus crystal from {system} off on "
             f"{_name(state, planet)}.", seat=d.player, system=system, planet=planet)
@@ -411,10 +412,10 @@ def _virus_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
         state.stack.pop()
 
 
-def _move_virus(counts: dict[str, int], where: str, amount: int) -> None:
-    counts[where] = counts.get(where, 0) + amount
-    if counts[where] == 0:
-        del counts[where]
+def _moved(counts: FrozenDict[str, int], where: str, amount: int) -> FrozenDict[str, int]:
+    """``counts`` with ``amount`` more at ``where`` (a count that reaches 0 is dropped)."""
+    left = counts.get(where, 0) + amount
+    return counts.set(where, left) if left else counts.without(where)
 
 
 def _virus_domain(c: Content) -> Iterator[Action]:
@@ -530,9 +531,8 @@ def _repair_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> No
     system = a.args[0]
     cost = repair_cost(state, d.player)
     gain_tau(state, d.player, -cost)
-    p.damage[system] -= 1
-    if p.damage[system] == 0:
-        del p.damage[system]
+    left = p.damage[system] - 1
+    p.damage = p.damage.set(system, left) if left else p.damage.without(system)
     state.damage_supply += 1
     say(ev, "repair", f"{p.faction} pays {cost}T and removes a Damage marker from {system}.",
         seat=d.player, system=system, tau=cost)
