@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from functools import cache
 from typing import Any
 
 from ecliptic.engine.actions import Action
@@ -40,6 +41,15 @@ def make_config(config: Config | dict[str, Any] | None) -> Config:
     return build_config(Config, config)
 
 
+@cache
+def _decision_limit(config: Config) -> int:
+    """:meth:`TauCeti.max_decisions` of a config (a constant of the config and the immutable
+    content, worked out once: ``apply`` asks for it after every decision)."""
+    numbers = default_content().numbers
+    rounds = numbers.short_game_rounds if config.game == "short" else numbers.longest_game_rounds
+    return rounds * config.players * DECISIONS_PER_SEAT_AND_ROUND
+
+
 class TauCeti(RulesGame[State, Decision, Content]):
     """The rules of Tau Ceti: Planetary Crisis. Stateless; every method takes the state."""
 
@@ -75,7 +85,7 @@ class TauCeti(RulesGame[State, Decision, Content]):
         end of the last round (docs/rules-decisions.md, "Decision limit")."""
         ev = super().apply(state, action)
         state.decisions_made += 1
-        limit = self.max_decisions(state.config)
+        limit = _decision_limit(state.config)
         if not state.is_over and state.decisions_made >= limit:
             say(ev, "decision_limit", f"The game has lasted {limit} decisions, the most it may: "
                 "it ends now.", decisions=limit)
@@ -93,10 +103,7 @@ class TauCeti(RulesGame[State, Decision, Content]):
         at ``rounds x players x DECISIONS_PER_SEAT_AND_ROUND`` decisions (setup placements
         included): 3.5-4.3 times the longest of 100 random games of each config, so no game
         seen meets it, and an agent that only trades cannot keep the game going for ever."""
-        c = make_config(config)
-        numbers = default_content().numbers
-        rounds = numbers.short_game_rounds if c.game == "short" else numbers.longest_game_rounds
-        return rounds * c.players * DECISIONS_PER_SEAT_AND_ROUND
+        return _decision_limit(make_config(config))
 
     def _solo(self) -> str:
         target = default_content().numbers.solo_target_gp
