@@ -98,7 +98,7 @@ class _Gen:
     """Writes the body of one copier; ``names`` are the helpers its code refers to."""
 
     def __init__(self) -> None:
-        self.names: dict[str, Any] = {"_copy_any": copy_any, "_deepcopy": copy.deepcopy}
+        self.names: dict[str, Any] = {"_copy_any": copy_any, "_deepcopy": copy.deepcopy, "_scalars": _SCALARS}
         self.depth = 0
 
     def ref(self, obj: Any, hint: str) -> str:
@@ -113,8 +113,8 @@ class _Gen:
             return None
         origin = typing.get_origin(tp)
         args = typing.get_args(tp)
-        if tp is Any:
-            return f"_copy_any({x})"
+        if tp is Any:  # (an item of a decision's data: a scalar is shared without a call)
+            return f"({x} if {x}.__class__ in _scalars else _copy_any({x}))" if x.isidentifier() else f"_copy_any({x})"
         if origin is list:  # (an empty list is copied without building a comprehension)
             return self._items(args[0] if args else Any, x, f"{x}.copy()",
                                "([{inner} for {v} in {x}] if {x} else [])")
@@ -122,7 +122,7 @@ class _Gen:
             return self._items(args[0] if args else Any, x, f"set({x})", "{{{inner} for {v} in {x}}}")
         if origin is dict:
             return self._items(args[1] if args else Any, x, f"{x}.copy()",
-                               "{{{k}: {inner} for {k}, {v} in {x}.items()}}")
+                               "({{{k}: {inner} for {k}, {v} in {x}.items()}} if {x} else {{}})")
         if origin is tuple:
             item = args[0] if len(args) == 2 and args[1] is Ellipsis else Any
             return self._items(item, x, x, "tuple([{inner} for {v} in {x}])")
