@@ -80,7 +80,7 @@ def give_knowledge(state: State, seat: int, ktype: str, count: int) -> None:
             state.outer_limit_knowledge = without(state.outer_limit_knowledge, ktype)
         else:
             point = next(pt for pt in state.points.values() if pt.token == ktype)
-            state.points[point.id] = replace(point, token=None)
+            state.points = state.points.set(point.id, replace(point, token=None))
         p = state.players[seat]
         p.knowledge = p.knowledge.set(ktype, p.knowledge[ktype] + 1)
 
@@ -260,7 +260,7 @@ def test_rule_2_market_effect(rules: tuple[int, ...]) -> None:
 def test_rule_2_market_effect_stops_at_level_four() -> None:
     state = new_game(advanced=(2,))
     token_on_top(state, "X16")
-    state.market["Industry"] = 4
+    state.market = state.market.set("Industry", 4)
     to_enlightenment(state, "Azars", "C05")
     finish_plays(state)
     assert state.market["Industry"] == 4

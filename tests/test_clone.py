@@ -361,8 +361,8 @@ def test_why_not_refuses_what_the_turn_does_not_offer(text: str) -> None:
         assert (GAME.why_not(state, action) is None) == legal, (text, state.stack[-1])
 
 
-SHARED_STATE = ("crisis_deck", "gp_supply", "outer_limit_knowledge", "battles", "layout", "planet_commodity",
-                "market_raised", "virus_on", "depot_knowledge")
+SHARED_STATE = ("crisis_deck", "gp_supply", "outer_limit_knowledge", "battles", "layout", "points", "market",
+                "planet_commodity", "market_raised", "virus_on", "depot_knowledge")
 SHARED_PLAYER = ("face_up", "holdings", "missions", "gp_tokens", "offers_made", "knowledge", "systems_tokens",
                  "damage", "virus")
 
@@ -378,8 +378,8 @@ def test_a_clone_shares_the_piles_and_the_frozen_records_instead_of_copying_them
             assert getattr(clone, name) is getattr(state, name), name
         assert all(clone.crisis_stacks[k] is v for k, v in state.crisis_stacks.items())
         assert all(clone.planet_crises[k] is v for k, v in state.planet_crises.items())
-        assert clone.enlightenment.active is state.enlightenment.active
-        assert all(clone.points[k] is v for k, v in state.points.items())
+        for name in ("active", "played", "done", "cards_by"):
+            assert getattr(clone.enlightenment, name) is getattr(state.enlightenment, name), name
         for mine, theirs in zip(state.players, clone.players, strict=True):
             assert mine is not theirs and mine.hand is not theirs.hand
             for name in SHARED_PLAYER:

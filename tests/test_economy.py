@@ -58,7 +58,7 @@ def oxoroi_with_cube_in(sector: str) -> State:
 @pytest.mark.rules("TC-BUI-1", "TC-BUI-2", "TC-BUI-3", "TC-BUI-5", "TC-MAT-1", "TC-ECON-1", "TC-ORB-1", "TC-CUBE-1")
 def test_captain_oxoroi_pays_4t_to_build_with_technology_at_level_2() -> None:
     state = oxoroi_with_cube_in("09")
-    state.market["Technology"] = 2
+    state.market = state.market.set("Technology", 2)
     p = state.players[ME]
     tau, materials, energy = p.tau, p.materials, p.energy
     assert "BUI 09" in legal(state)
@@ -76,8 +76,8 @@ def test_captain_oxoroi_pays_4t_to_build_with_technology_at_level_2() -> None:
 @pytest.mark.rules("TC-BUI-2")
 def test_build_costs_2_x_the_market_level_of_the_comparative_advantage(level: int, cost: int) -> None:
     state = oxoroi_with_cube_in("09")
-    state.market["Technology"] = level
-    state.market["Industry"] = 4  # the secondary skill set does not count
+    state.market = state.market.set("Technology", level)
+    state.market = state.market.set("Industry", 4)  # the secondary skill set does not count
     tau = state.players[ME].tau
     GAME.apply(state, "BUI 09")
     assert state.players[ME].tau == tau - cost
@@ -115,7 +115,7 @@ def test_build_refused_when_the_materials_marker_is_left_most() -> None:
 @pytest.mark.rules("TC-BUI-2")
 def test_build_refused_without_enough_tau() -> None:
     state = oxoroi_with_cube_in("09")
-    state.market["Technology"] = 2
+    state.market = state.market.set("Technology", 2)
     state.players[ME].tau = 3
     refused(state, "BUI 09", "TC-BUI-2")
 
@@ -188,8 +188,8 @@ def krenji_on_xuno(in_demand: str = "Q10") -> State:
     state = new_game("Xunon", "Azars")
     state.players[ME].tau = 30
     set_tokens(state, "XUNO", in_demand, ["Q16", "Q07"])
-    state.market["Agriculture"] = 3
-    state.market["Industry"] = 2
+    state.market = state.market.set("Agriculture", 3)
+    state.market = state.market.set("Industry", 2)
     return state
 
 

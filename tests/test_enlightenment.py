@@ -78,7 +78,7 @@ def _finish_plays(state: State) -> list[str]:
 def test_biohazard_crisis_raises_science_from_three_to_four_and_xunon_loses_a_cube() -> None:
     """The rulebook's example: a Biohazard crisis affecting Science on planet Xuno."""
     state = _round_one()
-    state.market["Science"] = 3
+    state.market = state.market.set("Science", 3)
     state.crisis_stacks["Biohazard"] = ("X01", *without(state.crisis_stacks["Biohazard"], "X01"))  # Science on its back
     state.bag.remove("Xunon")
     state.cubes["XUNO"] = ["Xunon"]  # Dr. Krenji has a Resource cube on his planet

@@ -82,7 +82,7 @@ def permute_face_down_tokens(state: State, seat: int) -> bool:
     if rotated == tokens:
         return False
     for pt, tok in zip(hidden, rotated, strict=False):
-        state.points[pt.id] = replace(pt, token=tok)
+        state.points = state.points.set(pt.id, replace(pt, token=tok))
     state.outer_limit_knowledge = [t for t in rotated[len(hidden):] if t is not None]
     return True
 

@@ -338,7 +338,7 @@ def crisis_on(state: State, planet: str, token: str) -> None:
     ctype = state.content.crisis_token(token).crisis_type
     state.crisis_stacks[ctype] = without(state.crisis_stacks[ctype], token)
     state.planet_crises[planet] = (*state.planet_crises.get(planet, ()), token)
-    state.market[state.content.crisis_token(token).resource] = 3
+    state.market = state.market.set(state.content.crisis_token(token).resource, 3)
 
 
 @pytest.mark.rules("TC-RES-1", "TC-RES-3", "TC-RES-4", "TC-RES-5", "TC-RES-6", "TC-RES-7", "TC-KNOW-1")
@@ -400,7 +400,7 @@ def test_resolve_from_another_sector() -> None:
 def test_market_level_does_not_go_below_one() -> None:
     state = new_game()
     crisis_on(state, "AZAR", "X06")
-    state.market["Industry"] = 1
+    state.market = state.market.set("Industry", 1)
     give_knowledge(state, XUNON, Chemical=3)
     GAME.apply(state, "RESOLVE X06 K3")
     assert state.market["Industry"] == 1

@@ -36,9 +36,9 @@ def test_rule_8_deducts_the_level_above_the_start_not_the_raises() -> None:
     """Military raised three times (1 -> 4) and brought back down twice by resolved crises
     stands at level 2: the Zorhkonian loses 1 GP, not 3."""
     state = new_game(("Zorhkonian", "Xunon"), advanced=[8])
-    state.market["Military"], state.market_raised = 2, state.market_raised.set("Military", 3)
+    state.market, state.market_raised = state.market.set("Military", 2), state.market_raised.set("Military", 3)
     assert scoring.score(state, 0)["specialization_raised"] == -1
-    state.market["Military"] = 3  # the rulebook's example: level 3, 2 GP lost
+    state.market = state.market.set("Military", 3)  # the rulebook's example: level 3, 2 GP lost
     assert scoring.score(state, 0)["specialization_raised"] == -2
 
 

@@ -376,7 +376,7 @@ def test_a_root_lost_in_battle_no_longer_carries_the_expansion() -> None:
         state.cubes["02"] = [root_owner]
         state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "11")
         state.layout = state.layout.set("11", (1, 1))
-        state.points["11.1"] = Point("11.1", "11", "Geological")
+        state.points = state.points.set("11.1", Point("11.1", "11", "Geological"))
         anor = state.players[0]
         anor.position = "11"
         card = next(c for c in state.knowledge_deck

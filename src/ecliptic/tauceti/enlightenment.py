@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti import checks, decks
 from ecliptic.tauceti.content import Content, describe_effect
 from ecliptic.tauceti.registry import decision_kind, illegal, say
@@ -47,7 +48,7 @@ def begin(state: State, ev: list[Event]) -> None:
         f"{state.content.tile(planet).name} is at risk this round.", colour=colour, planet=planet)
     active = tuple(c for c in (decks.draw(state, "crisis"), decks.draw(state, "specialist")) if c)
     state.enlightenment = Enlightenment(affected=planet, active=active,
-                                        played={str(s): 0 for s in range(len(state.players))})
+                                        played=FrozenDict({str(s): 0 for s in range(len(state.players))}))
 
 
 def can_play(state: State, seat: int, card: str) -> bool:
@@ -106,8 +107,9 @@ def _perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     card = a.args[0]
     p.hand.remove(card)
     e.active = (*e.active, card)
-    e.played[str(d.player)] += 1
-    e.cards_by[str(d.player)] = (*e.cards_by.get(str(d.player), ()), card)
+    seat = str(d.player)
+    e.played = e.played.set(seat, e.played[seat] + 1)
+    e.cards_by = e.cards_by.set(seat, (*e.cards_by.get(seat, ()), card))
     got = gain_energy(state, d.player, state.content.numbers.enlightenment_energy)
     say(ev, "card_played", f"{p.faction} plays a card face down (+{got} energy).", seat=d.player,
         face_down=card, private=f"You play {card} face down (+{got} energy).")
@@ -202,7 +204,7 @@ def change_market(state: State, resource: str, levels: int, ev: list[Event]) -> 
         where = "top" if levels > 0 else "lowest"
         say(ev, "market", f"{resource} is already at the {where} Market level.", resource=resource)
         return
-    state.market[resource] = after
+    state.market = state.market.set(resource, after)
     if after > before:
         state.market_raised = state.market_raised.set(resource, state.market_raised.get(resource, 0) + after - before)
     way = "rises" if after > before else "goes down"

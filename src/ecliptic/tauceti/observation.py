@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from ecliptic.engine.codec import encode
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import observation_header, seat_of
 from ecliptic.tauceti import ship
@@ -206,8 +207,7 @@ def determinize(state: State, player: int, rng: Rng) -> State:
     hidden_points = [pt for pt in s.points.values() if pt.token is not None and not pt.face_up]
     tokens = sorted([pt.token for pt in hidden_points if pt.token is not None] + list(s.outer_limit_knowledge))
     rng.shuffle(tokens)
-    for pt in hidden_points:
-        s.points[pt.id] = replace(pt, token=tokens.pop())
+    s.points = FrozenDict({**s.points, **{pt.id: replace(pt, token=tokens.pop()) for pt in hidden_points}})
     s.outer_limit_knowledge = tuple(tokens)
     _redeal_gp_tokens(s, player, rng)
     s.rng = Rng.from_seed(rng.next_u64())

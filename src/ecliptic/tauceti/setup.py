@@ -86,12 +86,14 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
     # 8 face up on the Galactic Depot.
     tokens = [t for t in content.knowledge_types for _ in range(4)]
     rng.shuffle(tokens)
+    points = {}
     for tile in content.tiles:
         if tile.outer_limit:
             continue
         for i in range(1, tile.exploration_points + 1):
             pid = f"{tile.id}.{i}"
-            state.points[pid] = Point(pid, tile.id, tokens.pop())
+            points[pid] = Point(pid, tile.id, tokens.pop())
+    state.points = FrozenDict(points)
     state.outer_limit_knowledge = tuple(tokens.pop() for _ in range(n.knowledge_for_outer_limits))
     depot = dict.fromkeys(content.knowledge_types, 0)
     for t in tokens:
@@ -109,7 +111,7 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
         stack = [t.id for t in content.crisis_tokens if t.crisis_type == ct.name]
         rng.shuffle(stack)
         state.crisis_stacks[ct.name] = tuple(stack)
-    state.market = {r: MARKET_START for r in content.resources}
+    state.market = FrozenDict(dict.fromkeys(content.resources, MARKET_START))
     state.market_raised = FrozenDict(dict.fromkeys(content.resources, 0))
     # Decks.
     state.crisis_deck = decks.shuffled(rng, (c.id for c in content.crisis_cards))

@@ -153,15 +153,15 @@ class Battle:
 
 @dataclass
 class Enlightenment:
-    """The Enlightenment phase in progress. Its lists are tuples, replaced on change, so that a
-    clone copies only this record and the ``played`` counts."""
+    """The Enlightenment phase in progress. Its lists and tables are tuples and FrozenDicts,
+    replaced on change, so that a clone copies only this record."""
 
     affected: str = ""
     active: tuple[str, ...] = ()
-    played: dict[str, int] = field(default_factory=dict)
+    played: FrozenDict[str, int] = field(default_factory=FrozenDict)
     next_seat: int = 0
     done: tuple[int, ...] = ()
-    cards_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    cards_by: FrozenDict[str, tuple[str, ...]] = field(default_factory=FrozenDict)
     resolved: bool = False
 
 
@@ -186,7 +186,7 @@ class State(StackState):
     setup_seat: int = 0
     outer_limit_stack: tuple[str, ...] = ()
     outer_limit_knowledge: tuple[str, ...] = ()
-    points: dict[str, Point] = field(default_factory=dict)
+    points: FrozenDict[str, Point] = field(default_factory=FrozenDict)
     cubes: dict[str, list[str]] = field(default_factory=dict)
     orbitals: dict[str, list[int]] = field(default_factory=dict)
     bag: list[str] = field(default_factory=list)
@@ -195,7 +195,7 @@ class State(StackState):
     planet_commodity: FrozenDict[str, str] = field(default_factory=FrozenDict)
     demand_pile: tuple[str, ...] = ()
     supply: tuple[str, ...] = ()
-    market: dict[str, int] = field(default_factory=dict)
+    market: FrozenDict[str, int] = field(default_factory=FrozenDict)
     market_raised: FrozenDict[str, int] = field(default_factory=FrozenDict)
     crisis_stacks: dict[str, tuple[str, ...]] = field(default_factory=dict)
     planet_crises: dict[str, tuple[str, ...]] = field(default_factory=dict)

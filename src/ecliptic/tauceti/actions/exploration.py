@@ -61,7 +61,7 @@ def single_point(state: State, sector: str) -> bool:
 def _update(state: State, point: Point, **changes: Any) -> Point:
     """Put a changed copy of ``point`` on the board (points are frozen: clones share them)."""
     new = replace(point, **changes)
-    state.points[point.id] = new
+    state.points = state.points.set(point.id, new)
     return new
 
 

@@ -550,7 +550,7 @@ def _resolve_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
         f"{content.tile(planet).name} with {how}.", seat=seat, token=token, planet=planet,
         method=method)
     if state.market[crisis.resource] > 1:
-        state.market[crisis.resource] -= 1
+        state.market = state.market.set(crisis.resource, state.market[crisis.resource] - 1)
         say(ev, "market", f"{crisis.resource} goes down to Market level "
             f"{state.market[crisis.resource]}.", resource=crisis.resource,
             level=state.market[crisis.resource])

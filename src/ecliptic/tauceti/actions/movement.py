@@ -231,7 +231,7 @@ def _draw_outer_limit(state: State, seat: int, cell: board.Cell, ev: list[Event]
     if state.outer_limit_knowledge:
         point = f"{tile}.1"
         token, state.outer_limit_knowledge = state.outer_limit_knowledge[0], state.outer_limit_knowledge[1:]
-        state.points[point] = Point(point, tile, token)
+        state.points = state.points.set(point, Point(point, tile, token))
         token_text = ", with a Knowledge token face down on it"
     say(ev, "outer_limit", f"{state.players[seat].faction} flies into uncharted space: "
         f"{_name(state, tile)} is drawn and placed at {where}{token_text}.",
