@@ -186,7 +186,7 @@ decision_kind(
     # The options are exactly the legal placements, and why_not checks exactly that an action
     # is one of them: neither needs the other to be computed again.
     legal=_place_options,
-    offers=lambda s, d, a: _place_why_not(s, d, a) is None,
+    offers="why_not",
 )
 
 

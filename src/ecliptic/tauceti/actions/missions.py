@@ -435,13 +435,24 @@ def errand(state: State, seat: int) -> tuple[str, str] | None:
     card) binds nothing, nor one whose sector no route reaches, on the map or through the
     Outer Limit tiles still to draw (there is no route to go directly on); the first card on
     the Interface binds when there are two."""
+    found = errand_route(state, seat)
+    return None if found is None else (found[0], found[1])
+
+
+def errand_route(state: State, seat: int) -> tuple[str, str, dict[str, int] | None] | None:
+    """:func:`errand`, with the fewest sectors from every tile to the sector it is bound for
+    when they had to be counted to know that a route reaches it (``None`` while Outer Limit
+    tiles are left to draw): the move decision keeps to that route, and need not count again."""
+    here = state.players[seat].position
     for m in state.players[seat].missions:
         card = state.content.mission(m.card)
         if card.kind == "delivery" and may_deliver(m):
             target = card.deliver if m.picked_up else card.pickup
-            if state.outer_limit_stack or board.route_length(state, state.players[seat].position,
-                                                             target) is not None:
-                return card.id, target
+            if state.outer_limit_stack:
+                return card.id, target, None
+            dist = board.distances_to(state, target)  # (what route_length asks, kept)
+            if here == target or here in dist:
+                return card.id, target, dist
     return None
 
 

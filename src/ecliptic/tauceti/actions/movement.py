@@ -113,11 +113,11 @@ def _route(state: State, d: Decision) -> _Route | None:
     """The route the player's starship must keep to, or ``None``: not bound to a delivery, or
     no route on the map yet (then the way is found by flying into uncharted space, and every
     move stays open so that the player can never be stranded)."""
-    bound = missions.errand(state, d.player)
+    bound = missions.errand_route(state, d.player)
     if bound is None:
         return None
-    card, target = bound
-    dist = board.distances_to(state, target)
+    card, target, counted = bound
+    dist = board.distances_to(state, target) if counted is None else counted
     here = state.players[d.player].position
     if here == target:
         return _Route(card, target, dist, 0)
@@ -341,7 +341,7 @@ decision_kind(
     domain=_move_domain,
     legal=_move_options,
     # _move_why_not accepts exactly the options (a GO position only in its q,r notation)
-    offers=lambda s, d, a: _move_why_not(s, d, a) is None,
+    offers="why_not",
 )
 
 
