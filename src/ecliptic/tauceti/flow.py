@@ -262,7 +262,9 @@ def _turn_legal(state: State, d: Decision) -> list[Action]:
     seat = d.player
     legal = [_closing(d)]
     for v in _open_verbs(state, d):
-        legal.extend(v.legal(state, seat))
+        found = v.legal(state, seat)
+        if found:  # (most verbs answer with an empty tuple or list most turns)
+            legal.extend(found)
     return legal
 
 

@@ -446,7 +446,7 @@ def _resolve_options(state: State, seat: int) -> list[Action]:
     one of its type, or an Advanced Specialist (``_resolve_why_not`` checks its ability and
     that it is face up). Most turns the player holds no Knowledge token."""
     p = state.players[seat]
-    if not any(p.knowledge.values()):
+    if not state.planet_crises or not any(p.knowledge.values()):
         return []
     held = {ktype: n for ktype, n in p.knowledge.items() if n > 0}
     cards = [state.content.specialist(c) for c in (*p.hand, *p.face_up) if _is_specialist(state, c)]
