@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from functools import cache
 from typing import Any
 
 from ecliptic.engine.actions import Action
@@ -41,11 +40,10 @@ def make_config(config: Config | dict[str, Any] | None) -> Config:
     return build_config(Config, config)
 
 
-@cache
 def _decision_limit(config: Config) -> int:
-    """:meth:`TauCeti.max_decisions` of a config (a constant of the config and the immutable
-    content, worked out once: ``apply`` asks for it after every decision)."""
-    numbers = default_content().numbers
+    """:meth:`TauCeti.max_decisions` of a config: ``apply`` asks for it after every decision, so
+    it reads the one immutable content directly (hashing the config for a cache costs more)."""
+    numbers = State.content.numbers
     rounds = numbers.short_game_rounds if config.game == "short" else numbers.longest_game_rounds
     return rounds * config.players * DECISIONS_PER_SEAT_AND_ROUND
 

@@ -3,10 +3,12 @@
 Everything a rule needs is here and nothing else: no caches that could drift
 from the truth, so serialization, cloning and replay stay exact.
 
-What changes every turn is mutable (hands, cubes, the bag, the Market); what changes a few
-times a game is immutable and replaced on change (piles as tuples, frozen ``Point``,
-``Holding`` and ``ActiveMission`` records), so that ``clone`` shares it: bots clone a state
-thousands of times per decision (docs/performance.md, third pass). Hidden
+What changes every turn or two is mutable (hands, cubes and orbitals, the bag, the decision
+stack); what changes a few times a game is immutable and replaced on change (piles and a
+player's lists as tuples, tables as :class:`~ecliptic.engine.frozendict.FrozenDict`, frozen
+``Point``, ``Holding`` and ``ActiveMission`` records), so that ``clone`` shares it: bots
+clone a state thousands of times per decision (docs/performance.md, third and fourth
+passes). Saves do not see the difference: tuples are JSON lists, FrozenDicts JSON tables. Hidden
 information (hands, deck orders, face-down tokens, the bag) is stored plainly;
 :mod:`ecliptic.tauceti.observation` decides who may see what.
 """
