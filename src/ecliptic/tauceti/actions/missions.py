@@ -49,6 +49,7 @@ PLASMA_RULE = 5  # Advanced Rule 5: quark-gluon plasma doubles the reward (and t
 # dice; one die showing 5 or 6 is enough.
 PERMISSION_CHECK = SkillCheck("Logistics", 5, 1)
 SMUGGLED = 5  # "5 or 6 indicates you smuggled the cargo in secretly"
+IM = act("IM")
 
 
 # -- helpers ---------------------------------------------------------------------
@@ -114,7 +115,7 @@ def _slots_full(state: State, seat: int) -> bool:
 
 
 def _im_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
-    if a != act("IM"):
+    if a != IM:
         return illegal("TC-IM-2", "IM takes no arguments")
     if _slots_full(state, seat):
         slots = state.content.numbers.im_slots
@@ -134,7 +135,7 @@ def _im_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     state.stack.append(Decision("keep_mission", seat, {"cards": cards}))
 
 
-_im_options = when_legal(act("IM"), _im_why_not)
+_im_options = when_legal(IM, _im_why_not)
 verb(
     "IM",
     major="IM",

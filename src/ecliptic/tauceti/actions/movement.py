@@ -40,6 +40,7 @@ SAFE_ROLL = 5  # "If 5 or 6, nothing happens" / "you go through the wormhole"
 JUMP = act("JUMP")
 STOP = act("STOP")
 REP = act("REP")
+MOV = act("MOV")
 
 
 def _name(state: State, tile: str) -> str:
@@ -59,7 +60,7 @@ def propulsion(state: State, seat: int) -> int:
 
 
 def _mov_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
-    if a != act("MOV"):
+    if a != MOV:
         return illegal("TC-MOV-2", "MOV takes no arguments; you choose each sector once you are moving")
     if ship.move_allowance(state, seat) <= 0:
         return illegal("TC-MOV-1", "your propulsion is destroyed: your starship cannot move until you "
@@ -75,7 +76,7 @@ def _mov_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
         f"{_name(state, p.position)}.", seat=seat, sectors=left, start=p.position)
 
 
-_mov_options = when_legal(act("MOV"), _mov_why_not)
+_mov_options = when_legal(MOV, _mov_why_not)
 verb(
     "MOV",
     major="MOV",
@@ -462,7 +463,7 @@ def _cannot_pay(state: State, seat: int) -> IllegalAction:
 
 
 def _rep_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
-    if a != act("REP"):
+    if a != REP:
         return illegal("TC-REP-2", "REP takes no arguments; you choose the systems to fix afterwards")
     if not _repairable(state, seat):
         return _nothing_to_repair(state, seat)
