@@ -246,13 +246,14 @@ def _buy_options(state: State, seat: int) -> Iterator[Action]:
     if not board.is_planet(state, planet):
         return
     held = {commodity_of(state, h.token) for h in p.holdings}
+    tau, max_buy = p.tau, state.content.numbers.max_buy
     for commodity in state.content.commodities:
         name = commodity.name
         if name in held or _supply_token(state, name) is None:
             continue
-        level_demand = demand(state, planet, name)
-        for qty in range(1, state.content.numbers.max_buy + 1):
-            if price(state, name, level_demand, qty) > p.tau:
+        unit = price(state, name, demand(state, planet, name), 1)  # (the price is unit x quantity)
+        for qty in range(1, max_buy + 1):
+            if unit * qty > tau:
                 break  # the price grows with the quantity
             yield act("BUY", name, str(qty))
 
