@@ -412,3 +412,33 @@ def test_a_frozendict_refuses_every_change_and_is_replaced_instead() -> None:
     assert table.without("Military") == {} and type(table.without("Military")) is FrozenDict
     assert copy.deepcopy(table) == table and type(copy.deepcopy(table)) is FrozenDict
     assert pickle.loads(pickle.dumps(table)) == table and type(pickle.loads(pickle.dumps(table))) is FrozenDict
+
+
+SCENARIO = """format: ecliptic-scenario/1
+title: a setup that writes into tuples and FrozenDicts
+game: tauceti
+config: {players: 2, factions: [Xunon, Azars], layout: preset}
+seed: 7
+setup:
+  crisis_stacks.Chemical -> planet_crises.AZAR: [X06]
+  market.Industry: 3
+expect:
+  planet_crises.AZAR: [X06]
+  market.Industry: 3
+"""
+
+
+def test_a_scenario_setup_keeps_the_layout_that_clones_rely_on(tmp_path: Any) -> None:
+    """The scenario runner writes through a FrozenDict and into a table of tuples by replacing
+    them; an entry it creates (the crises on a planet that had none) is a tuple too."""
+    from ecliptic.scenario.format import load_scenario
+    from ecliptic.scenario.runner import _Run
+
+    path = tmp_path / "layout.yaml"
+    path.write_text(SCENARIO)
+    run = _Run(load_scenario(path))
+    run.run()
+    state = run.state
+    assert state.planet_crises["AZAR"] == ("X06",) and type(state.market) is FrozenDict
+    assert_nothing_shared(state, state.clone())
+    assert_nothing_shared(state, GAME.from_json(GAME.to_json(state)))

@@ -202,9 +202,9 @@ def empty_value(tp: Any) -> Any:
         return None
     tp = unwrap_optional(tp)
     if list_item_type(tp) is not None:
-        return []
+        return () if get_origin(tp) is tuple else []  # (of the type the state keeps)
     if dict_types(tp) is not None:
-        return {}
+        return FrozenDict() if get_origin(tp) is FrozenDict else {}
     if tp is int:
         return 0
     if tp is bool:
