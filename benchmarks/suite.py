@@ -13,7 +13,9 @@ The figures (keys of :func:`run`'s ``figures``):
 * ``state_bytes``, ``record_bytes`` — that state saved as compact JSON, and a whole game's
   record (configuration, seed, actions, digest);
 * ``chess_plies_per_s``, ``openspiel_steps_per_s`` — the baselines (``None`` if unavailable);
-* ``decisions_per_chess_ply`` — our decisions/s ÷ python-chess plies/s (≥ 1 is the target);
+* ``decisions_per_chess_ply`` — our decisions/s ÷ python-chess plies/s (≥ 2 is the target);
+* ``clones_per_chess_ply`` — our clones/s ÷ python-chess plies/s (≥ 8 is the target: ISMCTS
+  clones the state on every iteration);
 * ``clones_per_decision`` — our clones/s ÷ our decisions/s.
 """
 
@@ -95,6 +97,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         "chess_plies_per_s": chess_rate or None,
         "openspiel_steps_per_s": spiel_rate or None,
         "decisions_per_chess_ply": best.decisions_per_s / chess_rate if chess_rate else None,
+        "clones_per_chess_ply": clones / chess_rate if chess_rate else None,
         "clones_per_decision": clones / best.decisions_per_s,
     }
     return {
@@ -132,6 +135,7 @@ ROWS: list[tuple[str, str, str, str]] = [
     ("chess_plies_per_s", "python-chess random playouts", ",.0f", "plies/s"),
     ("openspiel_steps_per_s", "OpenSpiel python_tic_tac_toe", ",.0f", "steps/s"),
     ("decisions_per_chess_ply", "Our decisions/s ÷ chess plies/s", ".2f", "×"),
+    ("clones_per_chess_ply", "Our clones/s ÷ chess plies/s", ".2f", "×"),
     ("clones_per_decision", "Our clones/s ÷ our decisions/s", ".2f", "×"),
 ]
 
@@ -147,7 +151,8 @@ def table(report: dict[str, Any]) -> Table:
     t.add_column("Unit")
     missing = {"chess_plies_per_s": report["baselines"]["chess"],
                "openspiel_steps_per_s": report["baselines"]["openspiel"],
-               "decisions_per_chess_ply": "no python-chess baseline"}
+               "decisions_per_chess_ply": "no python-chess baseline",
+               "clones_per_chess_ply": "no python-chess baseline"}
     for key, label, fmt, unit in ROWS:
         value = fig[key]
         if value is None:

@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.games import get_game
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "ecliptic" / "web" / "static"
@@ -226,15 +227,15 @@ def crowded_4p() -> tuple[Any, int]:
     state.cubes = {sectors[0]: [players[0].faction, players[1].faction, players[0].faction],
                    planets[0]: [players[2].faction, players[3].faction]}
     state.orbitals = {sectors[0]: [0, 1], sectors[1]: [2]}
-    state.battles = [sectors[1]]
+    state.battles = (sectors[1],)
     players[1].battle_sector = sectors[1]
     players[2].claim = sectors[2]
     points = sorted(state.points)
-    state.points[points[0]] = replace(state.points[points[0]], face_up=True, token="Cosmic")
-    state.points[points[1]] = replace(state.points[points[1]], claimed_by=3)
-    state.virus_on = {planets[1]: 2}
-    players[0].damage = {"weapons": 1, "cargo": 2}
-    players[0].virus = {"sensors": 1}
+    state.points = state.points.set(points[0], replace(state.points[points[0]], face_up=True, token="Cosmic"))
+    state.points = state.points.set(points[1], replace(state.points[points[1]], claimed_by=3))
+    state.virus_on = FrozenDict({planets[1]: 2})
+    players[0].damage = FrozenDict({"weapons": 1, "cargo": 2})
+    players[0].virus = FrozenDict({"sensors": 1})
     return state, seat
 
 

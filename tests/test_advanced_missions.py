@@ -129,20 +129,20 @@ def test_failed_permission_check_accepted_puts_the_ut_token_on_the_card() -> Non
 @pytest.mark.rules("TC-ADV4-2")
 def test_unauthorized_delivery_smuggled_in_on_5_or_6(die: int) -> None:
     state = new_game(4)
-    state.players[XUNON].missions = [ActiveMission("M16", unauthorized=True, permitted=False, route=3)]
+    state.players[XUNON].missions = (ActiveMission("M16", unauthorized=True, permitted=False, route=3),)
     tau = state.players[XUNON].tau
     events = deliver_m16(state, die)
     assert state.rng.dice_script == ()
     assert state.players[XUNON].tau == tau + 9  # no fine
     assert [e.data["die"] for e in events if e.kind == "smuggled"] == [die]
-    assert state.players[XUNON].missions == [] and state.mission_discard == ("M16",)
+    assert state.players[XUNON].missions == () and state.mission_discard == ("M16",)
 
 
 @pytest.mark.parametrize("die", [1, 2, 3, 4])
 @pytest.mark.rules("TC-ADV4-2")
 def test_unauthorized_delivery_caught_on_1_to_4_pays_that_fine(die: int) -> None:
     state = new_game(4)
-    state.players[XUNON].missions = [ActiveMission("M16", unauthorized=True, permitted=False, route=3)]
+    state.players[XUNON].missions = (ActiveMission("M16", unauthorized=True, permitted=False, route=3),)
     tau = state.players[XUNON].tau
     events = deliver_m16(state, die)
     assert state.players[XUNON].tau == tau + 9 - die
@@ -154,8 +154,8 @@ def test_the_fine_never_takes_tau_below_0() -> None:
     """The reward is paid first; a fine larger than the TAU left takes what there is."""
     state = new_game(4)
     p = state.players[XUNON]
-    p.missions = [ActiveMission("M16", unauthorized=True, permitted=False, route=3)]
-    p.damage["cargo"] = 3  # cargo hold destroyed: the delivery pays 0
+    p.missions = (ActiveMission("M16", unauthorized=True, permitted=False, route=3),)
+    p.damage = p.damage.set("cargo", 3)  # cargo hold destroyed: the delivery pays 0
     p.tau = 1
     events = deliver_m16(state, 4)
     assert p.tau == 0
@@ -165,7 +165,7 @@ def test_the_fine_never_takes_tau_below_0() -> None:
 @pytest.mark.rules("TC-ADV4-2")
 def test_permitted_delivery_rolls_no_die() -> None:
     state = new_game(4)
-    state.players[XUNON].missions = [ActiveMission("M16", route=3)]
+    state.players[XUNON].missions = (ActiveMission("M16", route=3),)
     tau = state.players[XUNON].tau
     events = deliver_m16(state)
     assert state.players[XUNON].tau == tau + 9
@@ -181,7 +181,7 @@ def test_second_unauthorized_delivery_waits_for_the_ut_token() -> None:
     state = new_game(4)
     p = state.players[XUNON]
     p.tau = 0  # no re-roll
-    p.missions = [ActiveMission("M21", unauthorized=True, permitted=False, route=5)]
+    p.missions = (ActiveMission("M21", unauthorized=True, permitted=False, route=5),)
     state.mission_deck = tuple(x for x in state.mission_deck if x not in ("M16", "M21"))
     state.stack.append(Decision("keep_mission", XUNON, {"cards": ["M16"]}))
     state.rng.script_dice([1, 1])
@@ -194,7 +194,7 @@ def test_second_unauthorized_delivery_waits_for_the_ut_token() -> None:
     refused(state, "DELIVER M16", "TC-ADV4-1")
     # The first unauthorized delivery brings the token back; it goes onto M16 at once.
     p.position = "TRIOLO"
-    p.missions = [replace(m, picked_up=True) if m.card == "M21" else m for m in p.missions]
+    p.missions = tuple(replace(m, picked_up=True) if m.card == "M21" else m for m in p.missions)
     state.rng.script_dice([6])
     events = GAME.apply(state, "DELIVER M21")
     assert "unauthorized_transport" in kinds(events)
@@ -204,7 +204,7 @@ def test_second_unauthorized_delivery_waits_for_the_ut_token() -> None:
     tau = p.tau
     GAME.apply(state, "DELIVER M16")
     assert p.tau == tau + 9 - 2
-    assert p.missions == []
+    assert p.missions == ()
 
 
 @pytest.mark.rules("TC-ADV4-1", "TC-SETUP-15")
@@ -222,7 +222,7 @@ def test_without_rule_4_the_ut_token_is_never_used() -> None:
 def carrying_plasma(state: State) -> None:
     """Krenji on Xuno with the plasma of M22 on board (picked up on Zorhkon), bound for the
     Zuron Asteroid: the asteroid field next to Xuno is on the minimum route (TC-IM-4)."""
-    state.players[XUNON].missions = [ActiveMission("M22", picked_up=True, route=3)]
+    state.players[XUNON].missions = (ActiveMission("M22", picked_up=True, route=3),)
     assert state.content.mission("M22").commodity == "plasma"
 
 
@@ -247,7 +247,7 @@ def test_plasma_delivery_reward_is_doubled() -> None:
 @pytest.mark.rules("TC-ADV5-1", "TC-SETUP-15")
 def test_plasma_reward_is_not_doubled_without_rule_5() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M29", picked_up=True, route=5)]  # from Triolo
+    state.players[XUNON].missions = (ActiveMission("M29", picked_up=True, route=5),)  # from Triolo
     tau = state.players[XUNON].tau
     GAME.apply(state, "DELIVER M29")
     assert state.players[XUNON].tau == tau + 3 * 5
@@ -256,7 +256,7 @@ def test_plasma_reward_is_not_doubled_without_rule_5() -> None:
 @pytest.mark.rules("TC-ADV5-1")
 def test_other_commodities_are_not_doubled() -> None:
     state = new_game(5)
-    state.players[XUNON].missions = [ActiveMission("M16", route=3)]
+    state.players[XUNON].missions = (ActiveMission("M16", route=3),)
     tau = state.players[XUNON].tau
     deliver_m16(state)
     assert state.players[XUNON].tau == tau + 9
@@ -266,7 +266,7 @@ def asteroid_hit(state: State) -> None:
     """Fly from Xuno into an asteroid field and roll 3: 3 - Shields 2 = 1 damage."""
     state.players[XUNON].energy = 10
     state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "13")
-    state.layout["13"] = (-2, 1)
+    state.layout = state.layout.set("13", (-2, 1))
     GAME.apply(state, "MOV")
     state.rng.script_dice([3])
     GAME.apply(state, "GO 13")
@@ -296,7 +296,7 @@ def test_hazard_damage_is_not_doubled_without_rule_5() -> None:
 @pytest.mark.rules("TC-ADV5-1")
 def test_plasma_not_yet_picked_up_does_not_double_damage() -> None:
     state = new_game(5)
-    state.players[XUNON].missions = [ActiveMission("M29", route=5)]
+    state.players[XUNON].missions = (ActiveMission("M29", route=5),)
     asteroid_hit(state)
     assert state.players[XUNON].damage == {"sensors": 1}
 

@@ -21,8 +21,10 @@ import pytest
 
 from ecliptic.engine.actions import Action
 from ecliptic.engine.events import Event
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti import battle, checks, flow, scoring, ship
 from ecliptic.tauceti.content import default_content, describe_effect
+from ecliptic.tauceti.decks import without
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.invariants import problems
 from ecliptic.tauceti.state import State
@@ -42,8 +44,7 @@ def new_game(factions: tuple[str, ...] = ("Xunon", "Azars"), advanced: tuple[int
 
 def token_on_top(state: State, token: str) -> None:
     ctype = state.content.crisis_token(token).crisis_type
-    state.crisis_stacks[ctype].remove(token)
-    state.crisis_stacks[ctype].insert(0, token)
+    state.crisis_stacks[ctype] = (token, *without(state.crisis_stacks[ctype], token))
 
 
 def to_enlightenment(state: State, colour: str, crisis_top: str, specialist_top: str = "") -> None:
@@ -74,19 +75,20 @@ def give_knowledge(state: State, seat: int, ktype: str, count: int) -> None:
     stack and the Exploration points, so that every token stays counted once."""
     for _ in range(count):
         if state.depot_knowledge.get(ktype, 0) > 0:
-            state.depot_knowledge[ktype] -= 1
+            state.depot_knowledge = state.depot_knowledge.set(ktype, state.depot_knowledge[ktype] - 1)
         elif ktype in state.outer_limit_knowledge:
-            state.outer_limit_knowledge.remove(ktype)
+            state.outer_limit_knowledge = without(state.outer_limit_knowledge, ktype)
         else:
             point = next(pt for pt in state.points.values() if pt.token == ktype)
-            state.points[point.id] = replace(point, token=None)
-        state.players[seat].knowledge[ktype] += 1
+            state.points = state.points.set(point.id, replace(point, token=None))
+        p = state.players[seat]
+        p.knowledge = p.knowledge.set(ktype, p.knowledge[ktype] + 1)
 
 
 def crisis_on(state: State, planet: str, token: str) -> None:
     ctype = state.content.crisis_token(token).crisis_type
-    state.crisis_stacks[ctype].remove(token)
-    state.planet_crises.setdefault(planet, []).append(token)
+    state.crisis_stacks[ctype] = without(state.crisis_stacks[ctype], token)
+    state.planet_crises[planet] = (*state.planet_crises.get(planet, ()), token)
 
 
 def to_turn(state: State, seat: int) -> None:
@@ -104,7 +106,7 @@ def test_rule_1_a_crisis_on_the_home_planet_costs_an_action_marker() -> None:
     token_on_top(state, "X01")
     to_enlightenment(state, "Xunon", "C01")
     events = finish_plays(state)
-    assert state.planet_crises["XUNO"] == ["X01"]
+    assert state.planet_crises["XUNO"] == ("X01",)
     assert state.players[0].markers_lost == 1
     assert state.players[1].markers_lost == 0
     assert flow.markers_left(state, 0) == state.content.numbers.action_markers - 1
@@ -123,9 +125,8 @@ def test_rule_1_off_the_base_game_loses_no_action_marker() -> None:
 @pytest.mark.rules("TC-ADV1-1")
 def test_rule_1_no_token_placed_no_marker_lost() -> None:
     state = new_game(advanced=(1,))
-    tokens = state.crisis_stacks["Biohazard"]
-    state.planet_crises["AZAR"] = list(tokens)  # all four Biohazard tokens already out
-    tokens.clear()
+    state.planet_crises["AZAR"] = state.crisis_stacks["Biohazard"]  # all four Biohazard tokens already out
+    state.crisis_stacks["Biohazard"] = ()
     to_enlightenment(state, "Xunon", "C01")
     finish_plays(state)
     assert "XUNO" not in state.planet_crises
@@ -259,7 +260,7 @@ def test_rule_2_market_effect(rules: tuple[int, ...]) -> None:
 def test_rule_2_market_effect_stops_at_level_four() -> None:
     state = new_game(advanced=(2,))
     token_on_top(state, "X16")
-    state.market["Industry"] = 4
+    state.market = state.market.set("Industry", 4)
     to_enlightenment(state, "Azars", "C05")
     finish_plays(state)
     assert state.market["Industry"] == 4
@@ -299,9 +300,8 @@ def test_rule_2_off_no_damage_decisions() -> None:
 @pytest.mark.rules("TC-ADV2-1")
 def test_rule_2_applies_even_when_no_crisis_token_is_left() -> None:
     state = new_game(advanced=(2,))
-    tokens = state.crisis_stacks["Cosmic"]
-    state.planet_crises["XUNO"] = list(tokens)
-    tokens.clear()
+    state.planet_crises["XUNO"] = state.crisis_stacks["Cosmic"]
+    state.crisis_stacks["Cosmic"] = ()
     to_enlightenment(state, "Azars", "C02")
     before = [p.energy for p in state.players]
     finish_plays(state)
@@ -345,7 +345,7 @@ def test_rule_3_other_crises_place_no_crystal() -> None:
 def test_rule_3_no_crystal_left_in_the_supply() -> None:
     state = new_game(advanced=(3,))
     state.virus_supply = 0
-    state.virus_on = {"AZAR": 4}
+    state.virus_on = FrozenDict({"AZAR": 4})
     to_enlightenment(state, "Xunon", "C01")
     events = finish_plays(state)
     assert state.virus_on == {"AZAR": 4}
@@ -361,7 +361,7 @@ def _virus_game(rules: tuple[int, ...] = (3,)) -> State:
     p.position = "05"
     if rules:
         state.virus_supply -= 1
-        state.virus_on["XUNO"] = 1
+        state.virus_on = state.virus_on.set("XUNO", 1)
     return state
 
 
@@ -400,7 +400,7 @@ def test_rule_3_off_entering_a_planet_absorbs_nothing() -> None:
 def test_rule_3_every_crystal_on_the_planet_is_absorbed() -> None:
     state = _virus_game()
     state.virus_supply -= 1
-    state.virus_on["XUNO"] = 2
+    state.virus_on = state.virus_on.set("XUNO", 2)
     GAME.apply(state, "MOV")
     GAME.apply(state, "GO XUNO")
     GAME.apply(state, "VIRUS weapons")
@@ -445,8 +445,8 @@ def test_rule_3_drop_the_crystal_off_on_another_planet() -> None:
 @pytest.mark.rules("TC-ADV3-1")
 def test_rule_3_the_crystal_may_be_kept() -> None:
     state = _virus_game()
-    state.virus_on = {}
-    state.players[0].virus = {"shields": 1}
+    state.virus_on = FrozenDict({})
+    state.players[0].virus = FrozenDict({"shields": 1})
     state.players[0].position = "03"
     GAME.apply(state, "MOV")
     GAME.apply(state, "GO ZORHKON")
@@ -460,7 +460,7 @@ def test_rule_3_the_crystal_may_be_kept() -> None:
 def test_rule_3_arriving_with_a_crystal_at_an_infected_planet_absorbs_then_may_drop_one() -> None:
     state = _virus_game()
     state.virus_supply -= 1
-    state.players[0].virus = {"shields": 1}
+    state.players[0].virus = FrozenDict({"shields": 1})
     GAME.apply(state, "MOV")
     GAME.apply(state, "GO XUNO")
     GAME.apply(state, "VIRUS weapons")
@@ -474,10 +474,10 @@ def test_rule_3_arriving_with_a_crystal_at_an_infected_planet_absorbs_then_may_d
 @pytest.mark.rules("TC-ADV3-2", "TC-REP-1")
 def test_rule_3_virus_crystals_cannot_be_repaired() -> None:
     state = _virus_game()
-    state.virus_on = {}
-    state.players[0].virus = {"weapons": 1}
+    state.virus_on = FrozenDict({})
+    state.players[0].virus = FrozenDict({"weapons": 1})
     refused(state, "REP", "TC-REP-1")
-    state.players[0].damage = {"shields": 1}
+    state.players[0].damage = FrozenDict({"shields": 1})
     state.damage_supply -= 1
     GAME.apply(state, "REP")
     refused(state, "FIX weapons", "TC-ADV3-2")
@@ -512,7 +512,7 @@ def test_scoring_sources_include_the_advanced_deductions() -> None:
 def test_rule_7_minus_one_gp_per_virus_crystal_on_the_home_planet(rules: tuple[int, ...]) -> None:
     state = new_game(advanced=(3, *rules))
     state.virus_supply = 1
-    state.virus_on = {"XUNO": 2, "AZAR": 1}
+    state.virus_on = FrozenDict({"XUNO": 2, "AZAR": 1})
     xunon, azars = scoring.score(state, 0), scoring.score(state, 1)
     assert xunon["virus_crystals"] == (-2 if rules else 0)
     assert azars["virus_crystals"] == (-1 if rules else 0)
@@ -571,7 +571,7 @@ def test_the_final_scores_carry_the_deductions() -> None:
     state = new_game(advanced=(7, 9))
     crisis_on(state, "XUNO", "X01")
     state.virus_supply = 3
-    state.virus_on = {"XUNO": 1}
+    state.virus_on = FrozenDict({"XUNO": 1})
     base = new_game()
     scoring.finish(state, [])
     assert state.final_scores[0]["total"] == scoring.score(base, 0)["total"] - 2

@@ -291,8 +291,8 @@ def test_a_knowledge_trade_with_a_unicode_digit_seat_is_refused_by_the_rule_not_
     state = game.new_game({"players": 2, "layout": "preset", "factions": ["Xunon", "Azars"]}, 0)
     seat = state.current_player
     assert seat is not None
-    state.players[seat].knowledge.update(Chemical=2)
-    state.players[1 - seat].knowledge.update(Cosmic=1)
+    state.players[seat].knowledge = state.players[seat].knowledge.set("Chemical", 2)
+    state.players[1 - seat].knowledge = state.players[1 - seat].knowledge.set("Cosmic", 1)
     before = game.to_json(state)
     for text in ("TRADE-K Chemical Chemical Cosmic P²", "TRADE-K Chemical Chemical Cosmic P٣"):
         reason = game.why_not(state, Action.parse(text))

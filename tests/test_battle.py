@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from ecliptic.engine.events import Event
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti import battle, flow
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import State
@@ -36,7 +37,7 @@ def start_battle(state: State, sector: str = "01", initiator: int = BORZON, defe
     state.phase = "battle"
     p = state.players[initiator]
     p.battle_sector, p.battle_defender = sector, defender
-    state.battles = [sector]
+    state.battles = (sector,)
     ev: list[Event] = []
     flow.advance(state, ev)
     return ev
@@ -128,7 +129,7 @@ def test_rulebook_example_sector_03_is_resolved_before_sector_01() -> None:
     assert state.phase == "battle"
     assert state.battle is not None
     assert (state.battle.sector, state.battle.initiator, state.battle.defender) == ("03", 2, 0)
-    assert state.battles == ["01"]
+    assert state.battles == ("01",)
     # Krenji (the Initiator) attacks first: Borzon is asked for shields.
     assert kind(state) == ("battle_shield", 0)
     GAME.apply(state, "RETREAT")
@@ -211,7 +212,7 @@ def test_shields_are_limited_by_the_action_markers_left() -> None:
 @pytest.mark.rules("TC-BAT-6", "TC-DMG-1")
 def test_shields_are_limited_by_the_damaged_shields_power() -> None:
     state = new_game()
-    state.players[ANOR].damage = {"shields": 2}
+    state.players[ANOR].damage = FrozenDict({"shields": 2})
     start_battle(state)
     assert battle.shield_limit(state, ANOR) == 1
     refused(state, "SHIELD 1,2", "TC-BAT-6")
@@ -283,7 +284,7 @@ def test_destroying_one_system_wins_the_battle() -> None:
 @pytest.mark.rules("TC-BAT-15", "TC-DMG-1")
 def test_a_system_destroyed_before_the_battle_does_not_win_it() -> None:
     state = new_game()
-    state.players[ANOR].damage = {"cargo": 2}  # cargo power 2: already destroyed
+    state.players[ANOR].damage = FrozenDict({"cargo": 2})  # cargo power 2: already destroyed
     start_battle(state)
     GAME.apply(state, "SHIELD -")
     state.rng.script_dice([5, 5, 5, 1, 2])
@@ -310,8 +311,8 @@ def test_the_defender_can_win_on_the_counter_attack() -> None:
 @pytest.mark.rules("TC-BAT-14")
 def test_a_battle_without_weapons_on_either_side_ends_without_a_winner() -> None:
     state = new_game()
-    state.players[BORZON].damage = {"weapons": 3}
-    state.players[ANOR].damage = {"weapons": 1}
+    state.players[BORZON].damage = FrozenDict({"weapons": 3})
+    state.players[ANOR].damage = FrozenDict({"weapons": 1})
     gp = state.gp_supply
     ev = start_battle(state)
     assert len(events(ev, "battle_undecided")) == 1
@@ -347,7 +348,7 @@ def test_a_retreating_defender_loses_no_energy_and_nothing_is_stolen() -> None:
     put_cube(state, "01", "Azars")
     anor = state.players[ANOR]
     anor.hand = ["C05"]
-    anor.knowledge["Chemical"] = 1
+    anor.knowledge = anor.knowledge.set("Chemical", 1)
     energy = anor.energy
     start_battle(state)
     ev = GAME.apply(state, "RETREAT")
@@ -489,7 +490,7 @@ def test_steal_a_card_after_looking_at_the_losers_hand() -> None:
 @pytest.mark.rules("TC-BAT-21")
 def test_steal_a_knowledge_token() -> None:
     state = new_game()
-    state.players[ANOR].knowledge["Chemical"] = 2
+    state.players[ANOR].knowledge = state.players[ANOR].knowledge.set("Chemical", 2)
     win_for_borzon(state)
     refused(state, "STEAL knowledge Cosmic", "TC-BAT-21")
     GAME.apply(state, "STEAL knowledge Chemical")
@@ -536,7 +537,7 @@ def test_every_legal_battle_action_is_in_the_action_space() -> None:
     put_cube(state, "01", "Azars")
     state.players[BORZON].hand = ["S14"]
     state.players[ANOR].hand = ["C05"]
-    state.players[ANOR].knowledge["Cosmic"] = 1
+    state.players[ANOR].knowledge = state.players[ANOR].knowledge.set("Cosmic", 1)
     space = GAME.action_space(state)
     start_battle(state)
     seen = set()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+import pickle
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -25,6 +26,7 @@ import pytest
 
 from ecliptic.engine.actions import Action
 from ecliptic.engine.fastcopy import copier_source, deep_copy
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.registry import KINDS, VERBS
 from ecliptic.tauceti.state import State
@@ -70,7 +72,7 @@ def children(obj: Any) -> Iterator[tuple[str, Any]]:
 def is_mutable(obj: Any) -> bool:
     if isinstance(obj, IMMUTABLE):
         return False
-    if isinstance(obj, tuple):
+    if isinstance(obj, tuple | FrozenDict):  # (a FrozenDict refuses changes; its values may not)
         return any(is_mutable(v) for _, v in children(obj))
     if dataclasses.is_dataclass(obj):
         cls: Any = type(obj)
@@ -197,6 +199,8 @@ class Everything:
     tuple_of_lists: tuple[list[int], ...]
     seen: set[str]
     either: int | list[int]
+    table: FrozenDict[str, tuple[int, ...]]
+    table_of_lists: FrozenDict[str, list[int]]
 
 
 def everything() -> Everything:
@@ -207,6 +211,7 @@ def everything() -> Everything:
         data={"cards": ["S1"], "deep": {"n": [1, {"m": [2]}]}, "flag": True},
         box=FrozenBox([1, 2]), slotted=Slotted("s", ["t"]), opaque=Opaque(),
         tuple_of_lists=([1], [2, 3]), seen={"a"}, either=[4, 5],
+        table=FrozenDict({"a": (1, 2)}), table_of_lists=FrozenDict({"b": [3]}),
     )
 
 
@@ -218,6 +223,9 @@ def test_fastcopy_copies_every_kind_of_field_and_shares_only_immutable_values() 
     assert clone.opaque.values == [1, 2] and clone.opaque is not original.opaque
     assert clone.point is original.point  # a frozen dataclass of immutable fields is shared
     assert clone.box is not original.box and clone.box.items is not original.box.items
+    assert clone.table is original.table  # a FrozenDict of immutable values is shared
+    assert clone.table_of_lists is not original.table_of_lists  # (its lists are not immutable)
+    assert type(clone.table_of_lists) is FrozenDict and clone.table_of_lists["b"] is not original.table_of_lists["b"]
     clone.tree.children[0].children[0].label = "changed"
     clone.data["deep"]["n"][1]["m"].append(3)
     assert original.tree.children[0].children[0].label == "a1"
@@ -301,23 +309,25 @@ def enriched(state: State, rng: random.Random) -> State:
     tiles = sorted(s.layout)
     systems = s.content.systems
     planets = [t for t in tiles if s.content.tile(t).is_planet]
-    for _, stack in sorted(s.crisis_stacks.items()):
+    for ctype, stack in sorted(s.crisis_stacks.items()):
         if stack and rng.random() < 0.5:
-            s.planet_crises.setdefault(rng.choice(planets), []).append(stack.pop(0))
+            planet = rng.choice(planets)
+            s.planet_crises[planet] = (*s.planet_crises.get(planet, ()), stack[0])
+            s.crisis_stacks[ctype] = stack[1:]
     for p in s.players:
         home = s.faction(p.seat).home_planet
         if p.faction in s.bag and rng.random() < 0.5:
             s.bag.remove(p.faction)
             s.cubes.setdefault(home, []).append(p.faction)
-        p.knowledge = {t: rng.choice([0, 0, 1, 2, 3]) for t in s.content.knowledge_types}
+        p.knowledge = FrozenDict({t: rng.choice([0, 0, 1, 2, 3]) for t in s.content.knowledge_types})
         p.tau, p.energy = rng.randrange(50), rng.randrange(50)
         p.position = rng.choice(tiles) if rng.random() < 0.7 else home
         p.cargo_cube = rng.random() < 0.5
         p.free_upgrades = rng.choice([0, 0, 1])
-        p.damage = {x: 1 for x in rng.sample(systems, rng.randrange(3))}
+        p.damage = FrozenDict({x: 1 for x in rng.sample(systems, rng.randrange(3))})
         p.offers_made = rng.sample(range(len(s.players)), rng.randrange(len(s.players) + 1))
-        p.missions = [replace(m, picked_up=rng.random() < 0.5, last_attempt_turn=rng.choice([0, s.turn_count]))
-                      for m in p.missions]
+        p.missions = tuple(replace(m, picked_up=rng.random() < 0.5, last_attempt_turn=rng.choice([0, s.turn_count]))
+                           for m in p.missions)
         for m in p.missions:
             if rng.random() < 0.5:
                 card = s.content.mission(m.card)
@@ -351,15 +361,84 @@ def test_why_not_refuses_what_the_turn_does_not_offer(text: str) -> None:
         assert (GAME.why_not(state, action) is None) == legal, (text, state.stack[-1])
 
 
+SHARED_STATE = ("crisis_deck", "gp_supply", "outer_limit_knowledge", "battles", "layout", "points", "market",
+                "planet_commodity", "market_raised", "virus_on", "depot_knowledge")
+SHARED_PLAYER = ("face_up", "holdings", "missions", "gp_tokens", "offers_made", "knowledge", "systems_tokens",
+                 "damage", "virus")
+
+
 def test_a_clone_shares_the_piles_and_the_frozen_records_instead_of_copying_them() -> None:
     """The speed of ``clone`` rests on this: decks, discard piles, tile stacks and the other
-    tuples, and the frozen Exploration points, Commodity holdings and IM records are shared
-    (safe because nothing changes them in place: a change replaces them)."""
+    tuples, the FrozenDict tables, and the frozen Exploration points, Commodity holdings and IM
+    records are shared (safe because nothing changes them in place: a change replaces them,
+    and a FrozenDict refuses to be changed)."""
     for state in sample_states(range(3), every=29):
         clone = state.clone()
-        assert clone.crisis_deck is state.crisis_deck and clone.gp_supply is state.gp_supply
-        assert all(clone.points[k] is v for k, v in state.points.items())
+        for name in SHARED_STATE:
+            assert getattr(clone, name) is getattr(state, name), name
+        assert all(clone.crisis_stacks[k] is v for k, v in state.crisis_stacks.items())
+        assert all(clone.planet_crises[k] is v for k, v in state.planet_crises.items())
+        for name in ("active", "played", "done", "cards_by"):
+            assert getattr(clone.enlightenment, name) is getattr(state.enlightenment, name), name
         for mine, theirs in zip(state.players, clone.players, strict=True):
             assert mine is not theirs and mine.hand is not theirs.hand
+            for name in SHARED_PLAYER:
+                assert getattr(mine, name) is getattr(theirs, name), name
             assert all(a is b for a, b in zip(mine.missions, theirs.missions, strict=True))
             assert all(a is b for a, b in zip(mine.holdings, theirs.holdings, strict=True))
+
+
+def test_a_loaded_state_has_the_same_layout_so_its_clones_share_only_what_cannot_change() -> None:
+    """A save holds lists and tables; loading must give back the tuples and FrozenDicts the
+    state declares (a plain dict where a FrozenDict belongs would be shared by every clone)."""
+    for state in sample_states(range(3), every=41, extra=ADVANCED):
+        loaded = GAME.from_json(GAME.to_json(state))
+        assert loaded == state
+        assert_nothing_shared(state, loaded)  # (the same type everywhere, nothing shared)
+        assert_nothing_shared(loaded, loaded.clone())
+
+
+def test_a_frozendict_refuses_every_change_and_is_replaced_instead() -> None:
+    table = FrozenDict({"Military": 1})
+    for change in (lambda: table.__setitem__("Science", 2), lambda: table.__delitem__("Military"),
+                   lambda: table.update(Science=2), lambda: table.setdefault("Science", 2),
+                   lambda: table.pop("Military"), table.popitem, table.clear):
+        with pytest.raises(TypeError, match="replaced, not changed"):
+            change()
+    with pytest.raises(TypeError):
+        table |= {"Science": 2}
+    assert table == {"Military": 1}
+    assert table.set("Science", 2) == {"Military": 1, "Science": 2} and table == {"Military": 1}
+    assert table.without("Military") == {} and type(table.without("Military")) is FrozenDict
+    assert copy.deepcopy(table) == table and type(copy.deepcopy(table)) is FrozenDict
+    assert pickle.loads(pickle.dumps(table)) == table and type(pickle.loads(pickle.dumps(table))) is FrozenDict
+
+
+SCENARIO = """format: ecliptic-scenario/1
+title: a setup that writes into tuples and FrozenDicts
+game: tauceti
+config: {players: 2, factions: [Xunon, Azars], layout: preset}
+seed: 7
+setup:
+  crisis_stacks.Chemical -> planet_crises.AZAR: [X06]
+  market.Industry: 3
+expect:
+  planet_crises.AZAR: [X06]
+  market.Industry: 3
+"""
+
+
+def test_a_scenario_setup_keeps_the_layout_that_clones_rely_on(tmp_path: Any) -> None:
+    """The scenario runner writes through a FrozenDict and into a table of tuples by replacing
+    them; an entry it creates (the crises on a planet that had none) is a tuple too."""
+    from ecliptic.scenario.format import load_scenario
+    from ecliptic.scenario.runner import _Run
+
+    path = tmp_path / "layout.yaml"
+    path.write_text(SCENARIO)
+    run = _Run(load_scenario(path))
+    run.run()
+    state = run.state
+    assert state.planet_crises["AZAR"] == ("X06",) and type(state.market) is FrozenDict
+    assert_nothing_shared(state, state.clone())
+    assert_nothing_shared(state, GAME.from_json(GAME.to_json(state)))

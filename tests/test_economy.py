@@ -34,7 +34,7 @@ def set_tokens(state: State, planet: str, on_planet: str, demand_pile: list[str]
     everything = [f"Q{i:02d}" for i in range(1, 19)]
     spare = iter(t for t in everything if t != on_planet and t not in demand_pile)
     for p in sorted(state.planet_commodity):
-        state.planet_commodity[p] = on_planet if p == planet else next(spare)
+        state.planet_commodity = state.planet_commodity.set(p, on_planet if p == planet else next(spare))
     state.demand_pile = tuple(demand_pile)
     used = {*state.planet_commodity.values(), *demand_pile}
     state.supply = tuple(t for t in everything if t not in used)
@@ -42,7 +42,7 @@ def set_tokens(state: State, planet: str, on_planet: str, demand_pile: list[str]
 
 def hold(state: State, token: str, quantity: int, engineered: bool = False) -> None:
     state.supply = tuple(x for x in state.supply if x != token)
-    state.players[ME].holdings.append(Holding(token, quantity, engineered))
+    state.players[ME].holdings += (Holding(token, quantity, engineered),)
 
 
 # -- Build -------------------------------------------------------------------------------
@@ -58,7 +58,7 @@ def oxoroi_with_cube_in(sector: str) -> State:
 @pytest.mark.rules("TC-BUI-1", "TC-BUI-2", "TC-BUI-3", "TC-BUI-5", "TC-MAT-1", "TC-ECON-1", "TC-ORB-1", "TC-CUBE-1")
 def test_captain_oxoroi_pays_4t_to_build_with_technology_at_level_2() -> None:
     state = oxoroi_with_cube_in("09")
-    state.market["Technology"] = 2
+    state.market = state.market.set("Technology", 2)
     p = state.players[ME]
     tau, materials, energy = p.tau, p.materials, p.energy
     assert "BUI 09" in legal(state)
@@ -76,8 +76,8 @@ def test_captain_oxoroi_pays_4t_to_build_with_technology_at_level_2() -> None:
 @pytest.mark.rules("TC-BUI-2")
 def test_build_costs_2_x_the_market_level_of_the_comparative_advantage(level: int, cost: int) -> None:
     state = oxoroi_with_cube_in("09")
-    state.market["Technology"] = level
-    state.market["Industry"] = 4  # the secondary skill set does not count
+    state.market = state.market.set("Technology", level)
+    state.market = state.market.set("Industry", 4)  # the secondary skill set does not count
     tau = state.players[ME].tau
     GAME.apply(state, "BUI 09")
     assert state.players[ME].tau == tau - cost
@@ -115,7 +115,7 @@ def test_build_refused_when_the_materials_marker_is_left_most() -> None:
 @pytest.mark.rules("TC-BUI-2")
 def test_build_refused_without_enough_tau() -> None:
     state = oxoroi_with_cube_in("09")
-    state.market["Technology"] = 2
+    state.market = state.market.set("Technology", 2)
     state.players[ME].tau = 3
     refused(state, "BUI 09", "TC-BUI-2")
 
@@ -188,8 +188,8 @@ def krenji_on_xuno(in_demand: str = "Q10") -> State:
     state = new_game("Xunon", "Azars")
     state.players[ME].tau = 30
     set_tokens(state, "XUNO", in_demand, ["Q16", "Q07"])
-    state.market["Agriculture"] = 3
-    state.market["Industry"] = 2
+    state.market = state.market.set("Agriculture", 3)
+    state.market = state.market.set("Industry", 2)
     return state
 
 
@@ -198,7 +198,7 @@ def test_buying_what_is_not_in_demand_costs_market_level_x_1_x_quantity() -> Non
     state = krenji_on_xuno(in_demand="Q13")  # Zuron ore in demand
     GAME.apply(state, "BUY algae 3")
     assert state.players[ME].tau == 30 - 3 * 1 * 3
-    assert state.players[ME].holdings == [Holding("Q10", 3)]
+    assert state.players[ME].holdings == (Holding("Q10", 3),)
     assert "Q10" not in state.supply
 
 
@@ -207,7 +207,7 @@ def test_buying_what_is_in_demand_costs_market_level_x_2_x_quantity() -> None:
     state = krenji_on_xuno(in_demand="Q10")  # Xunari algae in demand
     GAME.apply(state, "BUY algae 3")
     assert state.players[ME].tau == 30 - 3 * 2 * 3
-    assert state.players[ME].holdings == [Holding("Q11", 3)]
+    assert state.players[ME].holdings == (Holding("Q11", 3),)
 
 
 @pytest.mark.rules("TC-SB-8")
@@ -240,7 +240,7 @@ def test_selling_pays_market_level_x_demand_x_quantity_and_changes_demand_once()
     assert state.decision.kind == "turn"
     assert state.planet_commodity["XUNO"] == "Q16"
     assert sorted(state.demand_pile) == ["Q07", "Q10"]
-    assert state.players[ME].holdings == [Holding("Q04", 3, True)]
+    assert state.players[ME].holdings == (Holding("Q04", 3, True),)
 
 
 @pytest.mark.rules("TC-SB-10")
@@ -249,7 +249,8 @@ def test_selling_uses_the_demand_of_when_the_action_began() -> None:
     hold(state, "Q11", 2)
     hold(state, "Q13", 1)
     GAME.apply(state, "SELL")
-    state.planet_commodity["XUNO"], state.demand_pile = state.demand_pile[0], ("Q10", *state.demand_pile[1:])
+    state.planet_commodity = state.planet_commodity.set("XUNO", state.demand_pile[0])
+    state.demand_pile = ("Q10", *state.demand_pile[1:])
     GAME.apply(state, "SELL algae")
     assert state.players[ME].tau == 30 + 3 * 2 * 2
 
@@ -267,7 +268,7 @@ def test_done_ends_selling_and_changes_the_demand() -> None:
     assert state.decision.kind == "turn"
     assert state.planet_commodity["XUNO"] == "Q07"
     assert len(state.demand_pile) == 2
-    assert state.players[ME].holdings == [Holding("Q11", 2)]
+    assert state.players[ME].holdings == (Holding("Q11", 2),)
 
 
 @pytest.mark.rules("TC-SB-1")
@@ -302,7 +303,7 @@ def test_buy_refusals_token_held_supply_empty_and_tau() -> None:
     state = krenji_on_xuno(in_demand="Q10")
     state.supply = tuple(x for x in state.supply if x != "Q11")
     state.supply = tuple(x for x in state.supply if x != "Q12")
-    state.players[1].holdings = [Holding("Q11", 1), Holding("Q12", 1)]
+    state.players[1].holdings = (Holding("Q11", 1), Holding("Q12", 1))
     refused(state, "BUY algae 1", "TC-SB-7")
     state = krenji_on_xuno(in_demand="Q10")
     state.players[ME].tau = 17
@@ -330,7 +331,7 @@ def test_reverse_engineering_marks_the_commodity_token() -> None:
     state = anor_with_nano(engineered=False)
     assert "ENG nano" in legal(state)
     GAME.apply(state, "ENG nano")
-    assert state.players[ME].holdings == [Holding("Q04", 3, engineered=True)]
+    assert state.players[ME].holdings == (Holding("Q04", 3, engineered=True),)
 
 
 @pytest.mark.rules("TC-ENG-2")
@@ -360,7 +361,7 @@ def test_captain_anor_upgrades_propulsion_with_a_level_3_token() -> None:
     assert ship.power(state, ME, "propulsion") == 3
     assert "Y11" not in state.depot_systems
     assert p.materials == materials + 1
-    assert p.holdings == []
+    assert p.holdings == ()
     assert "Q04" in state.supply
 
 
@@ -368,7 +369,7 @@ def test_captain_anor_upgrades_propulsion_with_a_level_3_token() -> None:
 def test_if_the_level_is_gone_the_next_lowest_token_is_taken() -> None:
     state = anor_with_nano(3)
     state.depot_systems = tuple(x for x in state.depot_systems if x != "Y11")
-    state.players[1].systems_tokens["propulsion"] = "Y11"
+    state.players[1].systems_tokens = state.players[1].systems_tokens.set("propulsion", "Y11")
     GAME.apply(state, "UPG propulsion nano")
     assert state.players[ME].systems_tokens["propulsion"] == "Y10"
 
@@ -377,7 +378,7 @@ def test_if_the_level_is_gone_the_next_lowest_token_is_taken() -> None:
 def test_damage_stays_on_an_upgraded_system() -> None:
     state = anor_with_nano(3)
     p = state.players[ME]
-    p.damage["propulsion"] = 1
+    p.damage = p.damage.set("propulsion", 1)
     state.damage_supply -= 1
     GAME.apply(state, "UPG propulsion nano")
     assert p.damage["propulsion"] == 1
@@ -389,7 +390,7 @@ def test_the_replaced_token_goes_back_to_the_galactic_depot() -> None:
     state = anor_with_nano(4)
     p = state.players[ME]
     state.depot_systems = tuple(x for x in state.depot_systems if x != "Y10")
-    p.systems_tokens["propulsion"] = "Y10"
+    p.systems_tokens = p.systems_tokens.set("propulsion", "Y10")
     GAME.apply(state, "UPG propulsion nano")
     assert p.systems_tokens["propulsion"] == "Y12"
     assert "Y10" in state.depot_systems
@@ -417,7 +418,7 @@ def test_upgrade_refused_when_the_token_would_lower_the_power() -> None:
     state = anor_with_nano(2)
     p = state.players[ME]
     state.depot_systems = tuple(x for x in state.depot_systems if x != "Y12")
-    p.systems_tokens["propulsion"] = "Y12"
+    p.systems_tokens = p.systems_tokens.set("propulsion", "Y12")
     refused(state, "UPG propulsion nano", "TC-UPG-1")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ecliptic.engine.errors import IllegalAction
+from ecliptic.tauceti.decks import without
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import State
 
@@ -77,14 +78,13 @@ def _finish_plays(state: State) -> list[str]:
 def test_biohazard_crisis_raises_science_from_three_to_four_and_xunon_loses_a_cube() -> None:
     """The rulebook's example: a Biohazard crisis affecting Science on planet Xuno."""
     state = _round_one()
-    state.market["Science"] = 3
-    state.crisis_stacks["Biohazard"].remove("X01")
-    state.crisis_stacks["Biohazard"].insert(0, "X01")  # Biohazard token with Science on its back
+    state.market = state.market.set("Science", 3)
+    state.crisis_stacks["Biohazard"] = ("X01", *without(state.crisis_stacks["Biohazard"], "X01"))  # Science on its back
     state.bag.remove("Xunon")
     state.cubes["XUNO"] = ["Xunon"]  # Dr. Krenji has a Resource cube on his planet
     _to_enlightenment(state, "Xunon", "C01", "S15")  # C01 is Biohazard; S15 is an Astrophysicist
     _finish_plays(state)
-    assert state.planet_crises["XUNO"] == ["X01"]
+    assert state.planet_crises["XUNO"] == ("X01",)
     assert state.market["Science"] == 4
     assert state.cubes["XUNO"] == []
     assert state.bag.count("Xunon") == 5
@@ -96,8 +96,7 @@ def test_biohazard_crisis_raises_science_from_three_to_four_and_xunon_loses_a_cu
 @pytest.mark.rules("TC-ENL-9", "TC-ENL-11")
 def test_no_cube_is_lost_when_the_resource_is_not_the_planet_owners_specialization() -> None:
     state = _round_one()
-    state.crisis_stacks["Biohazard"].remove("X02")
-    state.crisis_stacks["Biohazard"].insert(0, "X02")  # Technology on its back
+    state.crisis_stacks["Biohazard"] = ("X02", *without(state.crisis_stacks["Biohazard"], "X02"))  # Technology
     state.bag.remove("Xunon")
     state.cubes["XUNO"] = ["Xunon"]
     _to_enlightenment(state, "Xunon", "C01", "S15")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti import battle, flow, ship
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import ActiveMission, State
@@ -70,7 +71,7 @@ def test_upgrade_acquires_an_exotic_tech_of_your_choice_once_materials_are_maxim
     assert p.energy == energy - state.faction(BORZON).action_costs["UPG"]
     assert p.markers_used == 1
     # "you do not have to go through the normal process": no commodity, no token.
-    assert p.materials == MAX and p.systems_tokens == {} and p.holdings == []
+    assert p.materials == MAX and p.systems_tokens == {} and p.holdings == ()
 
 
 @pytest.mark.rules("TC-ADV6-1")
@@ -146,7 +147,7 @@ def start_battle(state: State) -> None:
     state.phase = "battle"
     p = state.players[BORZON]
     p.battle_sector, p.battle_defender = "01", ANOR
-    state.battles = ["01"]
+    state.battles = ("01",)
     flow.advance(state, [])
     assert state.decision.kind == "battle_shield" and state.decision.player == ANOR
 
@@ -182,7 +183,7 @@ def test_fold_drive_adds_one_sector_to_the_move_allowance() -> None:
     assert ship.move_allowance(state, BORZON) == 2
     state.players[BORZON].exotic_tech = "E2"
     assert ship.move_allowance(state, BORZON) == 3
-    state.players[BORZON].damage = {"propulsion": 1}
+    state.players[BORZON].damage = FrozenDict({"propulsion": 1})
     assert ship.move_allowance(state, BORZON) == 2
 
 
@@ -200,7 +201,7 @@ def test_a_move_action_with_the_fold_drive_covers_one_more_sector() -> None:
 def test_fold_drive_does_not_move_a_ship_with_destroyed_propulsion() -> None:
     state = new_game(6)
     state.players[BORZON].exotic_tech = "E2"
-    state.players[BORZON].damage = {"propulsion": 2}
+    state.players[BORZON].damage = FrozenDict({"propulsion": 2})
     assert ship.move_allowance(state, BORZON) == 0
 
 
@@ -216,7 +217,7 @@ def test_other_exotic_techs_do_not_change_the_move_allowance() -> None:
 
 def attempt_m02(state: State, dice: list[int]) -> None:
     """M02: a Military check, 1 die showing 5+, on Zorhkon for 5T; Borzon rolls 4 dice."""
-    state.players[BORZON].missions = [ActiveMission("M02")]
+    state.players[BORZON].missions = (ActiveMission("M02"),)
     state.rng.script_dice(dice)
     GAME.apply(state, "IM-CHECK M02")
 
@@ -233,7 +234,7 @@ def test_neural_lattice_re_rolls_without_paying_tau() -> None:
     state.rng.script_dice([5, 1, 1, 1])
     GAME.apply(state, "REROLL free")
     assert p.tau == tau + 5  # the IM's 5T, no 2T paid
-    assert p.missions == []
+    assert p.missions == ()
     assert p.exotic_reroll_round == state.round
 
 

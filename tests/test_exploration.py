@@ -45,7 +45,8 @@ def script(state: State, seat: int, card: str, die: int) -> None:
 
 def ready(state: State, seat: int, point: str, token: str, *, succeed: bool = True) -> str:
     """Ship in the point's sector, ``token`` on the point, its first card's dice scripted."""
-    pt = state.points[point] = replace(state.points[point], token=token)
+    pt = replace(state.points[point], token=token)
+    state.points = state.points.set(point, pt)
     state.players[seat].position = pt.sector
     card = first_card(state, token)
     script(state, seat, card, 6 if succeed else 1)
@@ -66,8 +67,8 @@ def next_turn_of_seat_0(state: State) -> None:
 
 def add_outer_limit(state: State, tile: str, cell: tuple[int, int], token: str) -> None:
     state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != tile)
-    state.layout[tile] = cell
-    state.points[f"{tile}.1"] = Point(f"{tile}.1", tile, token)
+    state.layout = state.layout.set(tile, cell)
+    state.points = state.points.set(f"{tile}.1", Point(f"{tile}.1", tile, token))
 
 
 # -- Explore (EXP) ---------------------------------------------------------------------
@@ -155,7 +156,7 @@ def test_no_card_of_the_type_left_in_the_deck_shuffles_the_discard_pile_under_it
     rest = [c for c in state.knowledge_deck if c not in chemical]
     state.knowledge_deck = tuple(rest)
     state.knowledge_discard = tuple(chemical)
-    state.points["10.1"] = replace(state.points["10.1"], token="Chemical")
+    state.points = state.points.set("10.1", replace(state.points["10.1"], token="Chemical"))
     state.players[0].position = "10"
     state.players[0].tau = 0  # no re-roll: the check settles at once
     ev = GAME.apply(state, "EXP 10.1")
@@ -189,7 +190,7 @@ def test_malformed_and_unknown_points_are_refused() -> None:
 def test_an_explored_point_has_no_knowledge_token_left() -> None:
     state = new(ANOR, BORZON)
     state.players[0].position = "10"
-    state.points["10.1"] = replace(state.points["10.1"], token=None, explored_by=1)
+    state.points = state.points.set("10.1", replace(state.points["10.1"], token=None, explored_by=1))
     assert refused(state, "EXP 10.1").rule == "TC-EXP-1"
     assert "EXP 10.1" not in {str(a) for a in GAME.legal_actions(state)}
 
@@ -198,7 +199,7 @@ def test_an_explored_point_has_no_knowledge_token_left() -> None:
 def test_a_point_claimed_by_another_player_cannot_be_explored() -> None:
     state = new(ANOR, BORZON)
     state.players[0].position = "01"
-    state.points["01.1"] = replace(state.points["01.1"], claimed_by=1)
+    state.points = state.points.set("01.1", replace(state.points["01.1"], claimed_by=1))
     state.players[1].claim = "01.1"
     err = refused(state, "EXP 01.1")
     assert err.rule == "TC-CLAIM-1"
@@ -211,7 +212,7 @@ def test_your_claimed_point_waits_for_your_next_turn() -> None:
     p = state.players[0]
     p.position = "01"
     p.claim, p.claim_turn = "01.1", state.turn_count
-    state.points["01.1"] = replace(state.points["01.1"], claimed_by=0)
+    state.points = state.points.set("01.1", replace(state.points["01.1"], claimed_by=0))
     assert refused(state, "EXP 01.1").rule == "TC-CLAIM-2"
 
 
@@ -270,7 +271,7 @@ def test_the_claim_token_is_used_for_one_point_at_a_time() -> None:
     state = new(ANOR, BORZON)
     anor = state.players[0]
     anor.claim, anor.claim_turn = "05.2", 0
-    state.points["05.2"] = replace(state.points["05.2"], claimed_by=0)
+    state.points = state.points.set("05.2", replace(state.points["05.2"], claimed_by=0))
     ready(state, 0, "01.2", "Chemical")
     GAME.apply(state, "EXP 01.2")
     assert state.decision.kind == "turn"
@@ -280,7 +281,7 @@ def test_the_claim_token_is_used_for_one_point_at_a_time() -> None:
 @pytest.mark.rules("TC-CLAIM-1")
 def test_another_players_claim_leaves_nothing_to_claim() -> None:
     state = new(ANOR, BORZON)
-    state.points["05.2"] = replace(state.points["05.2"], claimed_by=1)
+    state.points = state.points.set("05.2", replace(state.points["05.2"], claimed_by=1))
     state.players[1].claim = "05.2"
     ready(state, 0, "05.1", "Political")
     GAME.apply(state, "EXP 05.1")
@@ -293,7 +294,7 @@ def test_a_failed_claimed_exploration_keeps_the_claim() -> None:
     anor = state.players[0]
     anor.claim, anor.claim_turn = "01.1", 0
     anor.tau = 0
-    state.points["01.1"] = replace(state.points["01.1"], claimed_by=0)
+    state.points = state.points.set("01.1", replace(state.points["01.1"], claimed_by=0))
     ready(state, 0, "01.1", "Cosmic", succeed=False)
     GAME.apply(state, "EXP 01.1")
     assert anor.claim == "01.1" and state.points["01.1"].claimed_by == 0
@@ -309,7 +310,7 @@ def test_at_most_four_resource_cubes_come_out_of_the_bag() -> None:
     state.cubes["AZAR"] = [ANOR] * 4
     anor = state.players[0]
     anor.claim, anor.claim_turn = "01.1", 0
-    state.points["01.1"] = replace(state.points["01.1"], claimed_by=0)
+    state.points = state.points.set("01.1", replace(state.points["01.1"], claimed_by=0))
     ready(state, 0, "01.1", "Cosmic")
     ev = GAME.apply(state, "EXP 01.1")
     assert state.bag.count(ANOR) == 1
@@ -324,7 +325,7 @@ def test_no_cube_where_another_player_controls_the_sector() -> None:
     state.orbitals["05"] = [1]
     anor = state.players[0]
     anor.claim, anor.claim_turn = "05.2", 0
-    state.points["05.2"] = replace(state.points["05.2"], claimed_by=0)
+    state.points = state.points.set("05.2", replace(state.points["05.2"], claimed_by=0))
     ready(state, 0, "05.2", "Cosmic")
     GAME.apply(state, "EXP 05.2")
     assert ANOR not in state.cubes.get("05", [])

@@ -82,7 +82,7 @@ def permute_face_down_tokens(state: State, seat: int) -> bool:
     if rotated == tokens:
         return False
     for pt, tok in zip(hidden, rotated, strict=False):
-        state.points[pt.id] = replace(pt, token=tok)
+        state.points = state.points.set(pt.id, replace(pt, token=tok))
     state.outer_limit_knowledge = [t for t in rotated[len(hidden):] if t is not None]
     return True
 
@@ -250,7 +250,7 @@ def test_more_tau_energy_or_knowledge_is_worth_more() -> None:
         s = state.clone()
         p = s.players[0]
         if change == "knowledge":
-            p.knowledge["Chemical"] = p.knowledge.get("Chemical", 0) + 1
+            p.knowledge = p.knowledge.set("Chemical", p.knowledge.get("Chemical", 0) + 1)
         else:
             setattr(p, change, min(getattr(p, change) + 5, 49))
         assert ev.values(s)[0] > before, change
@@ -323,10 +323,10 @@ def test_distances_follow_the_layout_as_tiles_are_added() -> None:
     taken = set(state.layout.values())
     q, r = state.layout[far]
     cell = next((q + dq, r + dr) for dq, dr in board.DIRECTIONS if (q + dq, r + dr) not in taken)
-    state.layout["NEW"] = cell
+    state.layout = state.layout.set("NEW", cell)
     after = distances(state, start)
     assert after["NEW"] <= before[far] + 1 and set(after) == set(before) | {"NEW"}
-    del state.layout["NEW"]
+    state.layout = state.layout.without("NEW")
     assert distances(state, start) == before
 
 
@@ -537,7 +537,7 @@ def test_a_damage_marker_costs_its_repair_not_a_lost_upgrade() -> None:
     future = ev.future(state)
     damaged = state.clone()
     system = next(s for s in state.content.systems if damaged.players[0].damage.get(s, 0) == 0)
-    damaged.players[0].damage[system] = 1
+    damaged.players[0].damage = damaged.players[0].damage.set(system, 1)
     drop = ev.value(state, 0) - ev.value(damaged, 0)
     assert drop == pytest.approx(ev.damage_price(state, 0, w, future))
     assert 0 < drop < w.system

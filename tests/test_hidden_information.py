@@ -290,7 +290,7 @@ def _steal_position() -> State:
     state.stack.clear()
     state.phase = "battle"
     state.players[0].battle_sector, state.players[0].battle_defender = "01", 1
-    state.battles = ["01"]
+    state.battles = ("01",)
     flow.advance(state, [])
     TC.apply(state, "SHIELD -")
     state.rng.script_dice([1, 1, 1, 2, 3])

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ecliptic.engine.actions import act
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti import scoring
+from ecliptic.tauceti.decks import without
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import State
 from tauceti_checks import refused
@@ -23,7 +25,7 @@ def new_game(seed: int = 1) -> State:
 
 def give_knowledge(state: State, seat: int, **counts: int) -> None:
     for ktype, n in counts.items():
-        state.players[seat].knowledge[ktype] = n
+        state.players[seat].knowledge = state.players[seat].knowledge.set(ktype, n)
 
 
 # -- minor actions are free and unlimited -----------------------------------------------------
@@ -210,7 +212,7 @@ def test_offers_made_reset_at_the_next_round() -> None:
 def test_trade_knowledge_refusals(action: str, message: str) -> None:
     state = new_game()
     give_knowledge(state, XUNON, Chemical=1, Cosmic=1)
-    state.depot_knowledge["Geological"] = 0
+    state.depot_knowledge = state.depot_knowledge.set("Geological", 0)
     assert message in str(refused(state, action, "TC-TRADE-2"))
 
 
@@ -334,9 +336,9 @@ def test_specialist_without_action_icon_cannot_be_played_in_the_action_phase() -
 
 def crisis_on(state: State, planet: str, token: str) -> None:
     ctype = state.content.crisis_token(token).crisis_type
-    state.crisis_stacks[ctype].remove(token)
-    state.planet_crises.setdefault(planet, []).append(token)
-    state.market[state.content.crisis_token(token).resource] = 3
+    state.crisis_stacks[ctype] = without(state.crisis_stacks[ctype], token)
+    state.planet_crises[planet] = (*state.planet_crises.get(planet, ()), token)
+    state.market = state.market.set(state.content.crisis_token(token).resource, 3)
 
 
 @pytest.mark.rules("TC-RES-1", "TC-RES-3", "TC-RES-4", "TC-RES-5", "TC-RES-6", "TC-RES-7", "TC-KNOW-1")
@@ -398,7 +400,7 @@ def test_resolve_from_another_sector() -> None:
 def test_market_level_does_not_go_below_one() -> None:
     state = new_game()
     crisis_on(state, "AZAR", "X06")
-    state.market["Industry"] = 1
+    state.market = state.market.set("Industry", 1)
     give_knowledge(state, XUNON, Chemical=3)
     GAME.apply(state, "RESOLVE X06 K3")
     assert state.market["Industry"] == 1
@@ -422,7 +424,7 @@ def test_only_the_matching_tokens_are_used_when_two_crises_share_a_planet() -> N
     crisis_on(state, "AZAR", "X03")
     give_knowledge(state, XUNON, Chemical=3)
     GAME.apply(state, "RESOLVE X06 K3")
-    assert state.planet_crises["AZAR"] == ["X03"]
+    assert state.planet_crises["AZAR"] == ("X03",)
 
 
 @pytest.mark.parametrize(("action", "rule", "message"), [
@@ -532,9 +534,9 @@ def test_assist_load_refusals() -> None:
     p.cargo_cube = True
     assert "already carries" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-1"))
     p.cargo_cube = False
-    p.damage["cargo"] = 3
+    p.damage = p.damage.set("cargo", 3)
     assert "destroyed" in str(refused(state, "ASSIST-LOAD", "TC-ASSIST-1"))
-    p.damage = {}
+    p.damage = FrozenDict({})
     refused(state, "ASSIST-LOAD XUNO", "TC-ASSIST-1")
 
 

@@ -90,7 +90,7 @@ def test_keep_must_name_a_drawn_card() -> None:
 @pytest.mark.rules("TC-IM-2")
 def test_full_interface_refuses_im() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M01"), ActiveMission("M02")]  # skill checks: a
+    state.players[XUNON].missions = (ActiveMission("M01"), ActiveMission("M02"))  # skill checks: a
     # delivery under way would refuse the IM first (TC-IM-4)
     assert state.content.numbers.im_slots == 2
     assert refused(state, "IM").rule == "TC-IM-2"
@@ -133,8 +133,8 @@ def test_krenji_delivers_from_xuno_to_zuron_asteroid_for_9_tau() -> None:
 @pytest.mark.rules("TC-IM-4", "TC-DMG-1")
 def test_damaged_cargo_hold_lowers_the_delivery_reward() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M16", picked_up=True)]
-    state.players[XUNON].damage["cargo"] = 1
+    state.players[XUNON].missions = (ActiveMission("M16", picked_up=True),)
+    state.players[XUNON].damage = state.players[XUNON].damage.set("cargo", 1)
     state.players[XUNON].position = "10"
     tau = state.players[XUNON].tau
     GAME.apply(state, "DELIVER M16")
@@ -156,7 +156,7 @@ def test_reward_counts_the_minimum_route_not_the_detour() -> None:
 @pytest.mark.rules("TC-IM-3")
 def test_delivery_needs_the_pickup_first() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M16")]
+    state.players[XUNON].missions = (ActiveMission("M16"),)
     state.players[XUNON].position = "10"
     assert refused(state, "DELIVER M16").rule == "TC-IM-3"
     assert refused(state, "PICKUP M16").rule == "TC-IM-3"  # not in Xuno
@@ -165,7 +165,7 @@ def test_delivery_needs_the_pickup_first() -> None:
 @pytest.mark.rules("TC-IM-3")
 def test_delivery_only_in_the_delivery_sector() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M16")]
+    state.players[XUNON].missions = (ActiveMission("M16"),)
     GAME.apply(state, "PICKUP M16")
     assert refused(state, "PICKUP M16").rule == "TC-IM-3"  # already picked up
     assert refused(state, "DELIVER M16").rule == "TC-IM-3"  # still in Xuno
@@ -174,7 +174,7 @@ def test_delivery_only_in_the_delivery_sector() -> None:
 @pytest.mark.rules("TC-IM-1", "TC-IM-2", "TC-IM-3")
 def test_delivery_verbs_refuse_other_cards() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M01")]
+    state.players[XUNON].missions = (ActiveMission("M01"),)
     assert refused(state, "PICKUP M01").rule == "TC-IM-1"  # a skill-check IM
     assert refused(state, "DELIVER M16").rule == "TC-IM-2"  # not on the Interface
     assert refused(state, "PICKUP M99").rule == "TC-IM-2"
@@ -200,7 +200,7 @@ def test_skill_check_success_pays_the_card_and_discards_it() -> None:
 @pytest.mark.rules("TC-IM-1", "TC-REROLL-1")
 def test_failed_skill_check_leaves_the_card_on_the_interface() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M01")]
+    state.players[XUNON].missions = (ActiveMission("M01"),)
     tau = state.players[XUNON].tau
     state.rng.script_dice([3, 3, 2, 1])
     GAME.apply(state, "IM-CHECK M01")
@@ -214,7 +214,7 @@ def test_failed_skill_check_leaves_the_card_on_the_interface() -> None:
 @pytest.mark.rules("TC-REROLL-1")
 def test_failed_skill_check_may_be_re_rolled_for_2_tau() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M01")]
+    state.players[XUNON].missions = (ActiveMission("M01"),)
     tau = state.players[XUNON].tau
     state.rng.script_dice([3, 3, 2, 1, 6, 1, 1, 1])
     GAME.apply(state, "IM-CHECK M01")
@@ -226,7 +226,7 @@ def test_failed_skill_check_may_be_re_rolled_for_2_tau() -> None:
 @pytest.mark.rules("TC-IM-1")
 def test_skill_check_once_per_card_per_turn() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M01")]
+    state.players[XUNON].missions = (ActiveMission("M01"),)
     state.rng.script_dice([1, 1, 1, 1])
     GAME.apply(state, "IM-CHECK M01")
     GAME.apply(state, "ACCEPT")
@@ -240,7 +240,7 @@ def test_skill_check_once_per_card_per_turn() -> None:
 @pytest.mark.rules("TC-IM-1")
 def test_skill_check_only_in_the_cards_sector() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M02")]  # in Zorhkon
+    state.players[XUNON].missions = (ActiveMission("M02"),)  # in Zorhkon
     assert refused(state, "IM-CHECK M02").rule == "TC-IM-1"
     state.players[XUNON].position = "ZORHKON"
     state.rng.script_dice([6, 1])
@@ -251,7 +251,7 @@ def test_skill_check_only_in_the_cards_sector() -> None:
 @pytest.mark.rules("TC-IM-1", "TC-IM-2")
 def test_skill_check_refuses_malformed_actions() -> None:
     state = new_game()
-    state.players[XUNON].missions = [ActiveMission("M16")]
+    state.players[XUNON].missions = (ActiveMission("M16"),)
     assert refused(state, "IM-CHECK M16").rule == "TC-IM-1"  # a pickup/deliver IM
     assert refused(state, "IM-CHECK M01").rule == "TC-IM-2"  # not on the Interface
     assert refused(state, "IM-CHECK").rule == "TC-IM-1"

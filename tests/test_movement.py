@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import Point, State
 from tauceti_checks import legal, refused
@@ -26,7 +27,7 @@ def new_game() -> State:
 def place(state: State, tile: str, cell: tuple[int, int]) -> None:
     """Put an Outer Limit tile on the map as if it had been drawn earlier."""
     state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != tile)
-    state.layout[tile] = cell
+    state.layout = state.layout.set(tile, cell)
 
 
 def moving(state: State) -> State:
@@ -67,7 +68,7 @@ def test_propulsion_power_limits_the_number_of_sectors() -> None:
 @pytest.mark.rules("TC-MOV-1", "TC-DMG-1")
 def test_damaged_propulsion_moves_fewer_sectors() -> None:
     state = new_game()
-    state.players[KRENJI].damage = {"propulsion": 1}
+    state.players[KRENJI].damage = FrozenDict({"propulsion": 1})
     moving(state)
     assert state.decision.data["left"] == 1
     GAME.apply(state, "GO 05")
@@ -86,7 +87,7 @@ def test_stop_ends_the_move_early() -> None:
 @pytest.mark.rules("TC-MOV-1", "TC-DMG-1")
 def test_move_is_refused_when_propulsion_is_destroyed() -> None:
     state = new_game()
-    state.players[KRENJI].damage = {"propulsion": 2}
+    state.players[KRENJI].damage = FrozenDict({"propulsion": 2})
     refused(state, "MOV", "TC-MOV-1")
     assert "MOV" not in legal(state)
 
@@ -126,7 +127,7 @@ def test_no_more_sectors_once_propulsion_is_used_up() -> None:
     state = new_game()
     place(state, "15", (-2, 1))
     place(state, "16", (3, -1))
-    state.players[KRENJI].damage = {"propulsion": 1}
+    state.players[KRENJI].damage = FrozenDict({"propulsion": 1})
     moving(state)
     GAME.apply(state, "GO 15")  # the last sector; the wormhole choice keeps the move open
     refused(state, "GO -3,1", "TC-MOV-1")
@@ -140,7 +141,7 @@ def test_flying_into_empty_space_draws_an_outer_limit_tile_with_a_knowledge_toke
     state = new_game()
     state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "14")
     state.outer_limit_stack = ("14", *state.outer_limit_stack)
-    state.outer_limit_knowledge[0] = "Chemical"
+    state.outer_limit_knowledge = ("Chemical", *state.outer_limit_knowledge[1:])
     tiles, tokens = len(state.outer_limit_stack), len(state.outer_limit_knowledge)
     moving(state)
     state.rng.script_dice([6])  # asteroid field: navigated safely
@@ -238,7 +239,7 @@ def test_cosmic_energy_gain_stops_at_49() -> None:
 def test_damaged_shields_protect_less() -> None:
     state = new_game()
     place(state, "11", (-2, 1))
-    state.players[KRENJI].damage = {"shields": 1}
+    state.players[KRENJI].damage = FrozenDict({"shields": 1})
     moving(state)
     state.rng.script_dice([3])  # 3 - effective Shields 1 = 2 damage
     GAME.apply(state, "GO 11")
@@ -397,7 +398,7 @@ def test_wormhole_jump_is_possible_on_the_last_sector() -> None:
     state = new_game()
     place(state, "15", (-2, 1))
     place(state, "16", (3, -1))
-    state.players[KRENJI].damage = {"propulsion": 1}
+    state.players[KRENJI].damage = FrozenDict({"propulsion": 1})
     moving(state)
     GAME.apply(state, "GO 15")
     assert legal(state) == {"JUMP", "STOP"}
@@ -445,7 +446,7 @@ def repairing(state: State) -> State:
 def test_repair_on_a_planet_costs_1t_per_damage_marker() -> None:
     state = new_game()
     p = state.players[KRENJI]
-    p.damage = {"shields": 2}
+    p.damage = FrozenDict({"shields": 2})
     supply = state.damage_supply
     repairing(state)
     assert p.energy == 10 - 2  # REP costs Xunon 2 energy
@@ -466,7 +467,7 @@ def test_repair_in_space_costs_2t_per_damage_marker(sector: str) -> None:
     state = new_game()
     p = state.players[KRENJI]
     p.position = sector
-    p.damage = {"cargo": 1, "weapons": 1}
+    p.damage = FrozenDict({"cargo": 1, "weapons": 1})
     repairing(state)
     GAME.apply(state, "FIX cargo")
     assert p.tau == 8
@@ -482,7 +483,7 @@ def test_repair_stops_when_the_tau_runs_out() -> None:
     p = state.players[KRENJI]
     p.position = "05"
     p.tau = 3
-    p.damage = {"cargo": 2}
+    p.damage = FrozenDict({"cargo": 2})
     repairing(state)
     GAME.apply(state, "FIX cargo")
     assert p.tau == 1
@@ -492,7 +493,7 @@ def test_repair_stops_when_the_tau_runs_out() -> None:
 @pytest.mark.rules("TC-REP-1", "TC-ADV3-2")
 def test_repair_is_refused_without_damage_markers_and_virus_crystals_are_not_repairable() -> None:
     state = new_game()
-    state.players[KRENJI].virus = {"cargo": 1}
+    state.players[KRENJI].virus = FrozenDict({"cargo": 1})
     err = refused(state, "REP", "TC-REP-1")
     assert "virus" in err.reason
 
@@ -500,8 +501,8 @@ def test_repair_is_refused_without_damage_markers_and_virus_crystals_are_not_rep
 @pytest.mark.rules("TC-ADV3-2")
 def test_fixing_a_virus_crystal_is_refused() -> None:
     state = new_game()
-    state.players[KRENJI].damage = {"shields": 1}
-    state.players[KRENJI].virus = {"cargo": 1}
+    state.players[KRENJI].damage = FrozenDict({"shields": 1})
+    state.players[KRENJI].virus = FrozenDict({"cargo": 1})
     repairing(state)
     assert legal(state) == {"FIX shields", "DONE"}
     refused(state, "FIX cargo", "TC-ADV3-2")
@@ -513,7 +514,7 @@ def test_repair_is_refused_when_the_player_cannot_pay_for_one_marker() -> None:
     p = state.players[KRENJI]
     p.position = "05"
     p.tau = 1
-    p.damage = {"shields": 1}
+    p.damage = FrozenDict({"shields": 1})
     refused(state, "REP", "TC-REP-2")
     p.position = "XUNO"  # the same 1T is enough on a planet
     assert "REP" in legal(state)
@@ -527,13 +528,13 @@ def test_repair_is_refused_when_the_player_cannot_pay_for_one_marker() -> None:
 @pytest.mark.rules("TC-REP-1", "TC-REP-2")
 def test_malformed_repairs_are_refused(action: str, rule: str) -> None:
     state = new_game()
-    state.players[KRENJI].damage = {"shields": 1}
+    state.players[KRENJI].damage = FrozenDict({"shields": 1})
     refused(repairing(state), action, rule)
 
 
 @pytest.mark.rules("TC-REP-2", "TC-MOV-2")
 def test_rep_and_mov_take_no_arguments() -> None:
     state = new_game()
-    state.players[KRENJI].damage = {"shields": 1}
+    state.players[KRENJI].damage = FrozenDict({"shields": 1})
     refused(state, "REP shields", "TC-REP-2")
     refused(state, "MOV 05", "TC-MOV-2")

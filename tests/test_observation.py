@@ -43,7 +43,8 @@ def test_face_down_knowledge_tokens_are_hidden_until_revealed() -> None:
     state = GAME.new_game({"layout": "preset", "players": 2}, 1)
     view = GAME.observe(state, 0)
     assert all(p["token"] in ("hidden", None) for p in view["points"].values())
-    point = state.points["01.1"] = replace(state.points["01.1"], face_up=True)
+    point = replace(state.points["01.1"], face_up=True)
+    state.points = state.points.set("01.1", point)
     assert GAME.observe(state, 1)["points"]["01.1"]["token"] == point.token
 
 
@@ -92,8 +93,8 @@ def test_determinize_does_not_depend_on_the_true_hidden_order(seed: int, steps: 
     hidden = [pt for pt in other.points.values() if pt.token and not pt.face_up]
     if len(hidden) >= 2:
         first, second = hidden[0], hidden[1]
-        other.points[first.id] = replace(first, token=second.token)
-        other.points[second.id] = replace(second, token=first.token)
+        other.points = other.points.set(first.id, replace(first, token=second.token))
+        other.points = other.points.set(second.id, replace(second, token=first.token))
     assert GAME.observe(other, 0) == GAME.observe(state, 0)
     a = GAME.determinize(state, 0, Rng.from_seed(seed))
     b = GAME.determinize(other, 0, Rng.from_seed(seed))

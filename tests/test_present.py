@@ -156,14 +156,14 @@ def test_the_tripwire_stops_at_the_first_random_step() -> None:
 
 def crisis_on(state: State, planet: str, token: str) -> None:
     ctype = state.content.crisis_token(token).crisis_type
-    state.crisis_stacks[ctype].remove(token)
-    state.planet_crises.setdefault(planet, []).append(token)
+    state.crisis_stacks[ctype] = tuple(t for t in state.crisis_stacks[ctype] if t != token)
+    state.planet_crises[planet] = (*state.planet_crises.get(planet, ()), token)
 
 
 def test_resolve_names_its_crisis_token_by_type_resource_and_planet() -> None:
     state = new_game()
     crisis_on(state, "AZAR", "X06")  # Chemical, affecting Industry
-    state.players[XUNON].knowledge["Chemical"] = 3
+    state.players[XUNON].knowledge = state.players[XUNON].knowledge.set("Chemical", 3)
     obs = TC.observe(state, XUNON)
     out = present(TC, state, XUNON, obs)
     row = next(r for r in out["legal_actions"] if r["notation"] == "RESOLVE X06 K3")

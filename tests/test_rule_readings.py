@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti import scoring, ship
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import State
@@ -35,16 +36,16 @@ def test_rule_8_deducts_the_level_above_the_start_not_the_raises() -> None:
     """Military raised three times (1 -> 4) and brought back down twice by resolved crises
     stands at level 2: the Zorhkonian loses 1 GP, not 3."""
     state = new_game(("Zorhkonian", "Xunon"), advanced=[8])
-    state.market["Military"], state.market_raised["Military"] = 2, 3
+    state.market, state.market_raised = state.market.set("Military", 2), state.market_raised.set("Military", 3)
     assert scoring.score(state, 0)["specialization_raised"] == -1
-    state.market["Military"] = 3  # the rulebook's example: level 3, 2 GP lost
+    state.market = state.market.set("Military", 3)  # the rulebook's example: level 3, 2 GP lost
     assert scoring.score(state, 0)["specialization_raised"] == -2
 
 
 @pytest.mark.rules("TC-ADV8-1")
 def test_rule_8_a_level_back_at_the_start_deducts_nothing() -> None:
     state = new_game(("Zorhkonian", "Xunon"), advanced=[8])
-    state.market_raised["Military"] = 2  # raised twice, both crises since resolved
+    state.market_raised = state.market_raised.set("Military", 2)  # raised twice, both crises since resolved
     assert state.market["Military"] == 1
     assert scoring.score(state, 0)["specialization_raised"] == 0
 
@@ -104,7 +105,7 @@ def test_a_tournament_counts_a_shared_win_as_half_a_win_for_each() -> None:
 def place(state: State, tile: str, cell: tuple[int, int]) -> None:
     """Put an Outer Limit tile on the map as if it had been drawn earlier."""
     state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != tile)
-    state.layout[tile] = cell
+    state.layout = state.layout.set(tile, cell)
 
 
 def with_wormholes(state: State, *tiles: str) -> State:
@@ -195,7 +196,7 @@ def test_until_the_delivery_the_major_actions_are_move_refuel_and_repair() -> No
     error = refused(state, "IM", "TC-IM-4")
     assert "M16" in str(error) and "MOV, REF and REP" in str(error)
     refused(state, "REC", "TC-IM-4")
-    state.players[0].damage = {"sensors": 1}
+    state.players[0].damage = FrozenDict({"sensors": 1})
     state.damage_supply -= 1
     assert majors(state) == {"MOV", "REF", "REP"}
     assert "PASS" in legal(state)
@@ -249,10 +250,10 @@ def test_minor_actions_stay_open_on_the_way() -> None:
     """Minor actions take no Action marker and no sector: the same ones are open with or
     without a delivery under way."""
     state = bound_for_zuron(new_game())
-    state.players[0].knowledge["Chemical"] = 1
-    state.depot_knowledge["Chemical"] -= 1
+    state.players[0].knowledge = state.players[0].knowledge.set("Chemical", 1)
+    state.depot_knowledge = state.depot_knowledge.set("Chemical", state.depot_knowledge["Chemical"] - 1)
     bound = minors(state)
-    state.players[0].missions = []
+    state.players[0].missions = ()
     assert bound == minors(state)
     assert any(a.startswith("SELL-K") for a in bound)
 
@@ -298,7 +299,7 @@ def test_a_bound_player_with_destroyed_propulsion_is_never_stranded() -> None:
     state = bound_for_zuron(new_game())
     p = state.players[0]
     power = ship.power(state, 0, "propulsion")
-    p.damage = {"propulsion": power}  # destroyed
+    p.damage = FrozenDict({"propulsion": power})  # destroyed
     state.damage_supply -= power
     p.tau, p.energy = 0, 0
     assert majors(state) == {"REF"} and "PASS" in legal(state)  # Refuel, or pass for TAU
@@ -314,7 +315,7 @@ def test_with_no_route_on_the_map_every_move_is_open() -> None:
     table with no tile beside it) is reached by flying into uncharted space: no step is
     refused."""
     state = bound_for_zuron(new_game())
-    state.layout["10"] = (4, -4)  # an edge cell with no tile around it
+    state.layout = state.layout.set("10", (4, -4))  # an edge cell with no tile around it
     GAME.apply(state, "MOV")
     gos = {a for a in legal(state) if a.startswith("GO")}
     assert {"GO 05", "GO 08"} <= gos and any("," in a for a in gos)
@@ -325,7 +326,7 @@ def test_a_delivery_no_route_can_ever_reach_binds_nothing() -> None:
     """No route on the map and no Outer Limit tile left to draw: there is no route to go
     directly on, and the player is not held to MOV, REF and REP for the rest of the game."""
     state = bound_for_zuron(new_game())
-    state.layout["10"] = (4, -4)
+    state.layout = state.layout.set("10", (4, -4))
     assert majors(state) == {"MOV", "REF"}
     state.outer_limit_stack = ()
     assert {"IM", "REC", "MOV", "REF"} <= majors(state)

@@ -113,7 +113,7 @@ def test_tau_goes_up_to_49_and_no_further() -> None:
     state = new_game()
     p = state.players[0]
     p.tau = 47
-    p.knowledge["Cosmic"] = 1
+    p.knowledge = p.knowledge.set("Cosmic", 1)
     GAME.apply(state, "SELL-K Cosmic")  # worth 4T
     assert p.tau == 49
     GAME.apply(state, "PASS")  # 4 unused Action markers: 4T more, all lost
@@ -375,8 +375,8 @@ def test_a_root_lost_in_battle_no_longer_carries_the_expansion() -> None:
         state.bag.remove(root_owner)
         state.cubes["02"] = [root_owner]
         state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "11")
-        state.layout["11"] = (1, 1)
-        state.points["11.1"] = Point("11.1", "11", "Geological")
+        state.layout = state.layout.set("11", (1, 1))
+        state.points = state.points.set("11.1", Point("11.1", "11", "Geological"))
         anor = state.players[0]
         anor.position = "11"
         card = next(c for c in state.knowledge_deck
@@ -530,7 +530,7 @@ def test_only_cards_in_your_hand_are_played_face_down() -> None:
 @pytest.mark.rules("TC-REROLL-1")
 def test_a_re_roll_costs_2t_and_only_re_roll_or_accept_answer_a_failed_check() -> None:
     state = new_game()
-    state.players[0].missions = [ActiveMission("M01")]
+    state.players[0].missions = (ActiveMission("M01"),)
     state.rng.script_dice([1, 1, 1, 1])  # M01: a Science check in Xuno, failed
     GAME.apply(state, "IM-CHECK M01")
     assert state.decision.kind == "reroll"

@@ -370,7 +370,7 @@ def _shield_decision() -> State:
     state.stack.clear()
     state.phase = "battle"
     state.players[0].battle_sector, state.players[0].battle_defender = "01", 1
-    state.battles = ["01"]
+    state.battles = ("01",)
     flow.advance(state, [])
     assert state.decision.kind == "battle_shield" and state.current_player == 1
     return state

@@ -15,6 +15,8 @@ import types
 import typing
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
+from ecliptic.engine.frozendict import FrozenDict
+
 T = TypeVar("T")
 
 _INT_KEY = re.compile(r"-?[0-9]{1,18}")
@@ -107,7 +109,7 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
         item = args[0] if args else Any
         items = [_decode(item, d, f"{path}[{i}]") for i, d in enumerate(data)]
         return origin(items) if origin is not list else items
-    if origin is dict:
+    if origin is dict or origin is FrozenDict:
         if not isinstance(data, dict):
             raise DecodeError(path, f"expected a table, got {data!r}")
         kt, vt = get_args(tp) or (Any, Any)
@@ -115,7 +117,7 @@ def _decode(tp: Any, data: Any, path: str) -> Any:
         for k, v in data.items():
             key = int(k) if kt is int and isinstance(k, str) and _INT_KEY.fullmatch(k) else k
             out[_decode(kt, key, f"{path}.{k}")] = _decode(vt, v, f"{path}.{k}")
-        return out
+        return out if origin is dict else FrozenDict(out)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(data, dict):
             raise DecodeError(path, f"expected a table for {tp.__name__}, got {data!r}")

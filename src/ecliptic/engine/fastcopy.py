@@ -7,7 +7,8 @@ annotations already say what needs copying, so this module reads them once per c
 (with :func:`exec`) one plain function per dataclass:
 
 * immutable values are shared: ``int``, ``str``, ``bool``, ``float``, ``None``, ``Literal``,
-  enums, tuples and frozensets of immutable values, frozen dataclasses of immutable fields;
+  enums, tuples, frozensets and :class:`~ecliptic.engine.frozendict.FrozenDict` of immutable
+  values, frozen dataclasses of immutable fields;
 * ``list[T]``, ``dict[K, V]`` and ``set[T]`` are copied, their items copied as ``T``/``V`` say
   (a list of strings is one C-level ``list.copy``);
 * a nested dataclass is copied by its own generated copier;
@@ -32,6 +33,8 @@ import types
 import typing
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
+
+from ecliptic.engine.frozendict import FrozenDict
 
 T = TypeVar("T")
 
@@ -95,7 +98,7 @@ class _Gen:
     """Writes the body of one copier; ``names`` are the helpers its code refers to."""
 
     def __init__(self) -> None:
-        self.names: dict[str, Any] = {"_copy_any": copy_any, "_deepcopy": copy.deepcopy}
+        self.names: dict[str, Any] = {"_copy_any": copy_any, "_deepcopy": copy.deepcopy, "_scalars": _SCALARS}
         self.depth = 0
 
     def ref(self, obj: Any, hint: str) -> str:
@@ -110,8 +113,8 @@ class _Gen:
             return None
         origin = typing.get_origin(tp)
         args = typing.get_args(tp)
-        if tp is Any:
-            return f"_copy_any({x})"
+        if tp is Any:  # (an item of a decision's data: a scalar is shared without a call)
+            return f"({x} if {x}.__class__ in _scalars else _copy_any({x}))" if x.isidentifier() else f"_copy_any({x})"
         if origin is list:  # (an empty list is copied without building a comprehension)
             return self._items(args[0] if args else Any, x, f"{x}.copy()",
                                "([{inner} for {v} in {x}] if {x} else [])")
@@ -119,7 +122,7 @@ class _Gen:
             return self._items(args[0] if args else Any, x, f"set({x})", "{{{inner} for {v} in {x}}}")
         if origin is dict:
             return self._items(args[1] if args else Any, x, f"{x}.copy()",
-                               "{{{k}: {inner} for {k}, {v} in {x}.items()}}")
+                               "({{{k}: {inner} for {k}, {v} in {x}.items()}} if {x} else {{}})")
         if origin is tuple:
             item = args[0] if len(args) == 2 and args[1] is Ellipsis else Any
             return self._items(item, x, x, "tuple([{inner} for {v} in {x}])")
@@ -168,7 +171,7 @@ def _immutable(tp: Any) -> bool:
     args = typing.get_args(tp)
     if origin is typing.Literal:
         return True
-    if origin in (tuple, frozenset):
+    if origin in (tuple, frozenset, FrozenDict):
         return all(a is Ellipsis or _immutable(a) for a in args)
     if origin is typing.Union or origin is types.UnionType:
         return all(_immutable(a) for a in args)

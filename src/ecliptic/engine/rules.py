@@ -238,6 +238,9 @@ class DecisionKind(Generic[S, D, C]):
     domain: Callable[[C], Iterable[Action]]
     legal: Callable[[S, D], Iterable[Action]]
     offers: Callable[[S, D, Action], bool]
+    offers_what_passes: bool = False
+    """The options are exactly the actions ``why_not`` accepts (``offers="why_not"``): ``apply``
+    then need not ask ``offers`` after ``why_not`` (a ``move`` asks for its route in both)."""
 
 
 class Kinds(dict[str, DecisionKind[S, D, C]]):
@@ -252,7 +255,7 @@ class Kinds(dict[str, DecisionKind[S, D, C]]):
         perform: Callable[[S, D, Action, list[Event]], None],
         domain: Callable[[C], Iterable[Action]],
         legal: Callable[[S, D], Iterable[Action]] | None = None,
-        offers: Callable[[S, D, Action], bool] | None = None,
+        offers: Callable[[S, D, Action], bool] | Literal["why_not"] | None = None,
     ) -> None:
         if kind in self:
             raise RuntimeError(f"decision kind {kind} registered twice")
@@ -263,8 +266,11 @@ class Kinds(dict[str, DecisionKind[S, D, C]]):
         def scanned(state: S, d: D, action: Action) -> bool:
             return action in options(state, d)
 
-        self[kind] = DecisionKind(kind, options, why_not, perform, domain,
-                                  legal or filtered, offers or scanned)
+        def passes(state: S, d: D, action: Action) -> bool:
+            return why_not(state, d, action) is None
+
+        self[kind] = DecisionKind(kind, options, why_not, perform, domain, legal or filtered,
+                                  passes if offers == "why_not" else offers or scanned, offers == "why_not")
 
     def domain(self, content: C) -> set[Action]:
         """Every action the kinds could ever offer with this content."""
@@ -392,7 +398,7 @@ class RulesGame(Generic[S, D, C]):
         kind = self.kinds[d.kind]
         try:
             reason = kind.why_not(state, d, action)
-            if reason is None and not kind.offers(state, d, action):
+            if reason is None and not kind.offers_what_passes and not kind.offers(state, d, action):
                 reason = self._not_offered(action)
         except Exception:
             # The rules modules assume text arguments. Checking that on every call would tax

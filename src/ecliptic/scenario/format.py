@@ -37,6 +37,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ecliptic.engine.actions import Action
 from ecliptic.engine.codec import DecodeError, decode, encode
 from ecliptic.engine.files import UnreadableFile, check_depth, read_text, too_deep
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.scenario.adapters import ADAPTERS, GameAdapter, adapter_for, suggest
 
 FORMAT_NAME = "ecliptic-scenario"
@@ -154,7 +155,7 @@ def list_item_type(tp: Any) -> Any | None:
 
 def dict_types(tp: Any) -> tuple[Any, Any] | None:
     tp = unwrap_optional(tp)
-    if get_origin(tp) is dict:
+    if get_origin(tp) in (dict, FrozenDict):
         args = get_args(tp)
         return (args[0], args[1]) if args else (Any, Any)
     return None
@@ -201,9 +202,9 @@ def empty_value(tp: Any) -> Any:
         return None
     tp = unwrap_optional(tp)
     if list_item_type(tp) is not None:
-        return []
+        return () if get_origin(tp) is tuple else []  # (of the type the state keeps)
     if dict_types(tp) is not None:
-        return {}
+        return FrozenDict() if get_origin(tp) is FrozenDict else {}
     if tp is int:
         return 0
     if tp is bool:
@@ -658,14 +659,22 @@ def write(adapter: GameAdapter, state: Any, path: StatePath, value: Any) -> None
     last = path.parts[-1]
     if obj is None:
         raise PathProblem(f"{shown} is empty (null)")
-    if isinstance(obj, dict):
+    if isinstance(obj, FrozenDict):  # a table replaced on change: put a new one
+        write(adapter, state, dataclasses.replace(path, parts=path.parts[:-1], type=type(obj)),
+              obj.set(last.value, value))
+    elif isinstance(obj, dict):
         obj[last.value] = value
-    elif isinstance(obj, list):
+    elif isinstance(obj, list | tuple):
         seat = adapter.seat(state, str(last.value)) if last.kind == "player" else None
         index = seat if seat is not None else int(last.value) if str(last.value).lstrip("-").isdigit() else None
         if index is None or not -len(obj) <= index < len(obj):
             raise PathProblem(f"{shown} has no item {last.value} (it holds {len(obj)})")
-        obj[index] = value
+        if isinstance(obj, list):
+            obj[index] = value
+        else:  # a list the state keeps as a tuple, replaced on change: put a new one
+            items = list(obj)
+            items[index] = value
+            write(adapter, state, dataclasses.replace(path, parts=path.parts[:-1], type=type(obj)), tuple(items))
     elif last.kind in ("attr", "any") and dataclasses.is_dataclass(obj) and hasattr(obj, str(last.value)):
         try:
             setattr(obj, str(last.value), value)
@@ -688,7 +697,9 @@ def live(adapter: GameAdapter, state: Any, path: StatePath) -> Any:
             obj = _step(adapter, state, obj, part, shown)
             shown = _shown(shown, part)
         key = path.parts[-1].value
-        if isinstance(obj, dict) and key not in obj:
+        if isinstance(obj, FrozenDict) and key not in obj:
+            write(adapter, state, path, value)
+        elif isinstance(obj, dict) and key not in obj:
             obj[key] = value
     return value
 

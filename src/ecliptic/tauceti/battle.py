@@ -116,7 +116,8 @@ def next_battle(state: State, ev: list[Event]) -> bool:
         if b is None:
             if not state.battles:
                 return False
-            _begin(state, state.battles.pop(0), ev)
+            sector, state.battles = state.battles[0], state.battles[1:]
+            _begin(state, sector, ev)
         elif b.winner is not None:
             _close(state, ev)
         else:
@@ -567,8 +568,8 @@ def _steal_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
             what="card", stolen=card, private=f"{me.faction} steals {card} from {them.faction}.")
     elif what == "knowledge":
         kind = a.args[1]
-        them.knowledge[kind] -= 1
-        me.knowledge[kind] = me.knowledge.get(kind, 0) + 1
+        them.knowledge = them.knowledge.set(kind, them.knowledge[kind] - 1)
+        me.knowledge = me.knowledge.set(kind, me.knowledge.get(kind, 0) + 1)
         say(ev, "steal", f"{me.faction} steals {article(kind)} Knowledge token from {them.faction}.",
             seat=d.player, loser=loser, what="knowledge", knowledge=kind)
     elif what == "cube":

@@ -103,25 +103,31 @@ def distances_to(state: State, goal: str) -> dict[str, int]:
     """Fewest sectors travelled from each reachable tile to ``goal``. With both wormholes on the
     map, going from one to the other "is considered zero sectors traveled" (TC-MOV-7), so the
     hop is an edge of length 0 (a 0-1 breadth-first search)."""
-    where = occupied(state)  # (once, not once per tile visited)
-    if goal not in state.layout:
+    layout = state.layout
+    if goal not in layout:
         return {}
-    hop = wormholes_on_map(state) if wormholes_work(state) else []
+    where = occupied(state)  # (once, not once per tile visited)
+    content_tile = state.content.tile
+    wormholes = wormholes_on_map(state)
+    hop = wormholes if len(wormholes) == 2 else []  # (what wormholes_work says, without a 2nd look)
     dist = {goal: 0}
     queue: deque[str] = deque([goal])
     while queue:
         tile = queue.popleft()
         d = dist[tile]
-        if tile in hop:
+        if hop and tile in hop:
             other = hop[1 - hop.index(tile)]
             if dist.get(other, d + 1) > d:
                 dist[other] = d
                 queue.appendleft(other)
-        for cell in neighbour_cells(state.layout[tile]):
+        further = d + 1
+        for cell in neighbour_cells(layout[tile]):
             nxt = where.get(cell)
-            if nxt is None or not passable(state, nxt) or dist.get(nxt, d + 2) <= d + 1:
+            # (a tile already reached as near is skipped before its kind is looked up;
+            # TAU CETI cannot be moved through: what ``passable`` says)
+            if nxt is None or dist.get(nxt, further + 1) <= further or content_tile(nxt).kind == "tau_ceti":
                 continue
-            dist[nxt] = d + 1
+            dist[nxt] = further
             queue.append(nxt)
     return dist
 

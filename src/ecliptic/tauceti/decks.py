@@ -10,12 +10,13 @@ them (bots clone thousands of times per decision; the piles change a few times p
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Literal, TypeVar
 
 from ecliptic.engine.rng import Rng
 from ecliptic.tauceti.state import State
 
 DeckName = Literal["crisis", "specialist", "knowledge", "mission"]
+T = TypeVar("T")
 
 
 Piles = tuple[tuple[str, ...], tuple[str, ...]]
@@ -66,8 +67,9 @@ def discard(state: State, name: DeckName, card: str) -> None:
     set_piles(state, name, deck, (*discarded, card))
 
 
-def without(pile: tuple[str, ...], item: str) -> tuple[str, ...]:
-    """``pile`` less its first ``item`` (which must be there, as for ``list.remove``)."""
+def without(pile: tuple[T, ...], item: T) -> tuple[T, ...]:
+    """``pile`` less its first ``item`` (which must be there, as for ``list.remove``): a pile, or
+    any list of the state kept as a tuple (a player's Commodity tokens, IM cards...)."""
     i = pile.index(item)
     return pile[:i] + pile[i + 1:]
 

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti import checks, decks
 from ecliptic.tauceti.content import Content, describe_effect
 from ecliptic.tauceti.registry import decision_kind, illegal, say
@@ -45,9 +46,9 @@ def begin(state: State, ev: list[Event]) -> None:
     planet = state.content.faction(colour).home_planet
     say(ev, "bag_draw", f"A {colour} Resource cube is drawn from the Enlightenment bag: "
         f"{state.content.tile(planet).name} is at risk this round.", colour=colour, planet=planet)
-    active = [c for c in (decks.draw(state, "crisis"), decks.draw(state, "specialist")) if c]
+    active = tuple(c for c in (decks.draw(state, "crisis"), decks.draw(state, "specialist")) if c)
     state.enlightenment = Enlightenment(affected=planet, active=active,
-                                        played={str(s): 0 for s in range(len(state.players))})
+                                        played=FrozenDict({str(s): 0 for s in range(len(state.players))}))
 
 
 def can_play(state: State, seat: int, card: str) -> bool:
@@ -101,13 +102,14 @@ def _perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     p = state.players[d.player]
     if a == DONE:
         state.stack.pop()
-        e.done.append(d.player)
+        e.done = (*e.done, d.player)
         return
     card = a.args[0]
     p.hand.remove(card)
-    e.active.append(card)
-    e.played[str(d.player)] += 1
-    e.cards_by.setdefault(str(d.player), []).append(card)
+    e.active = (*e.active, card)
+    seat = str(d.player)
+    e.played = e.played.set(seat, e.played[seat] + 1)
+    e.cards_by = e.cards_by.set(seat, (*e.cards_by.get(seat, ()), card))
     got = gain_energy(state, d.player, state.content.numbers.enlightenment_energy)
     say(ev, "card_played", f"{p.faction} plays a card face down (+{got} energy).", seat=d.player,
         face_down=card, private=f"You play {card} face down (+{got} energy).")
@@ -151,7 +153,7 @@ def _resolve(state: State, ev: list[Event]) -> None:
             decks.discard(state, decks.deck_of(card), card)
         elif card != active:
             decks.to_bottom(state, decks.deck_of(card), card)
-    e.active = []
+    e.active = ()
     if active is None:
         say(ev, "no_crisis", "No crisis becomes active this round.")
         return
@@ -173,8 +175,8 @@ def _activate(state: State, card: str, ev: list[Event]) -> None:
         say(ev, "no_crisis_token", f"No {crisis.crisis_type} Crisis token is left; the crisis "
             "has no further effect.")
         return
-    token = stack.pop(0)
-    state.planet_crises.setdefault(planet, []).append(token)
+    token, state.crisis_stacks[crisis.crisis_type] = stack[0], stack[1:]
+    state.planet_crises[planet] = (*state.planet_crises.get(planet, ()), token)
     resource = content.crisis_token(token).resource
     change_market(state, resource, 1, ev)
     seat = owner_seat(state, planet)
@@ -202,9 +204,9 @@ def change_market(state: State, resource: str, levels: int, ev: list[Event]) -> 
         where = "top" if levels > 0 else "lowest"
         say(ev, "market", f"{resource} is already at the {where} Market level.", resource=resource)
         return
-    state.market[resource] = after
+    state.market = state.market.set(resource, after)
     if after > before:
-        state.market_raised[resource] = state.market_raised.get(resource, 0) + after - before
+        state.market_raised = state.market_raised.set(resource, state.market_raised.get(resource, 0) + after - before)
     way = "rises" if after > before else "goes down"
     say(ev, "market", f"{resource} {way} to Market level {after}.", resource=resource, level=after)
 
@@ -245,7 +247,7 @@ def _place_virus(state: State, planet: str, ev: list[Event]) -> None:
         say(ev, "virus_supply_empty", f"No virus crystal is left to place on {name}.", planet=planet)
         return
     state.virus_supply -= 1
-    state.virus_on[planet] = state.virus_on.get(planet, 0) + 1
+    state.virus_on = state.virus_on.set(planet, state.virus_on.get(planet, 0) + 1)
     say(ev, "virus_placed", f"A virus crystal is placed on {name}.", planet=planet,
         count=state.virus_on[planet])
 

@@ -104,11 +104,11 @@ def _next_turn(state: State, ev: list[Event]) -> None:
             return
     state.phase = "battle"
     say(ev, "phase", "Battle phase.", phase="battle")
-    state.battles = sorted(
+    state.battles = tuple(sorted(
         (p.battle_sector for p in state.players if p.battle_sector is not None),
         key=lambda t: state.content.tile(t).number,
         reverse=True,
-    )
+    ))
 
 
 def _end_round(state: State, ev: list[Event]) -> None:
@@ -162,7 +162,7 @@ def _place_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
     cell = board.parse_cell(a.args[0])
     assert cell is not None
     tile, state.large_tile_stack = state.large_tile_stack[0], state.large_tile_stack[1:]
-    state.layout[tile] = cell
+    state.layout = state.layout.set(tile, cell)
     state.stack.pop()
     state.setup_seat = (state.setup_seat + 1) % len(state.players)
     say(ev, "tile_placed", f"{state.players[d.player].faction} places "
@@ -186,7 +186,7 @@ decision_kind(
     # The options are exactly the legal placements, and why_not checks exactly that an action
     # is one of them: neither needs the other to be computed again.
     legal=_place_options,
-    offers=lambda s, d, a: _place_why_not(s, d, a) is None,
+    offers="why_not",
 )
 
 
@@ -262,7 +262,9 @@ def _turn_legal(state: State, d: Decision) -> list[Action]:
     seat = d.player
     legal = [_closing(d)]
     for v in _open_verbs(state, d):
-        legal.extend(v.legal(state, seat))
+        found = v.legal(state, seat)
+        if found:  # (most verbs answer with an empty tuple or list most turns)
+            legal.extend(found)
     return legal
 
 

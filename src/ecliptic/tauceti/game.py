@@ -40,6 +40,14 @@ def make_config(config: Config | dict[str, Any] | None) -> Config:
     return build_config(Config, config)
 
 
+def _decision_limit(config: Config) -> int:
+    """:meth:`TauCeti.max_decisions` of a config: ``apply`` asks for it after every decision, so
+    it reads the one immutable content directly (hashing the config for a cache costs more)."""
+    numbers = State.content.numbers
+    rounds = numbers.short_game_rounds if config.game == "short" else numbers.longest_game_rounds
+    return rounds * config.players * DECISIONS_PER_SEAT_AND_ROUND
+
+
 class TauCeti(RulesGame[State, Decision, Content]):
     """The rules of Tau Ceti: Planetary Crisis. Stateless; every method takes the state."""
 
@@ -76,7 +84,7 @@ class TauCeti(RulesGame[State, Decision, Content]):
         end of the last round (docs/rules-decisions.md, "Decision limit")."""
         ev = super().apply(state, action)
         state.decisions_made += 1
-        limit = self.max_decisions(state.config)
+        limit = _decision_limit(state.config)
         if not state.is_over and state.decisions_made >= limit:
             say(ev, "decision_limit", f"The game has lasted {limit} decisions, the most it may: "
                 "it ends now.", decisions=limit)
@@ -94,10 +102,7 @@ class TauCeti(RulesGame[State, Decision, Content]):
         at ``rounds x players x DECISIONS_PER_SEAT_AND_ROUND`` decisions (setup placements
         included): 3.5-4.3 times the longest of 100 random games of each config, so no game
         seen meets it, and an agent that only trades cannot keep the game going for ever."""
-        c = make_config(config)
-        numbers = default_content().numbers
-        rounds = numbers.short_game_rounds if c.game == "short" else numbers.longest_game_rounds
-        return rounds * c.players * DECISIONS_PER_SEAT_AND_ROUND
+        return _decision_limit(make_config(config))
 
     def _solo(self) -> str:
         target = default_content().numbers.solo_target_gp

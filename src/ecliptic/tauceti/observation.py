@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from ecliptic.engine.codec import encode
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import observation_header, seat_of
 from ecliptic.tauceti import ship
@@ -211,15 +212,12 @@ def determinize(state: State, player: int, rng: Rng) -> State:
     unseen = s.large_tile_stack[1:] if shown is not None else s.large_tile_stack
     s.large_tile_stack = (*((shown,) if shown is not None else ()), *shuffled(rng, sorted(unseen)))
     s.demand_pile = shuffled(rng, sorted(s.demand_pile))
-    for stack in s.crisis_stacks.values():
-        stack.sort()
-        rng.shuffle(stack)
+    s.crisis_stacks = {k: shuffled(rng, sorted(stack)) for k, stack in s.crisis_stacks.items()}
     hidden_points = [pt for pt in s.points.values() if pt.token is not None and not pt.face_up]
-    tokens = sorted([pt.token for pt in hidden_points if pt.token is not None] + s.outer_limit_knowledge)
+    tokens = sorted([pt.token for pt in hidden_points if pt.token is not None] + list(s.outer_limit_knowledge))
     rng.shuffle(tokens)
-    for pt in hidden_points:
-        s.points[pt.id] = replace(pt, token=tokens.pop())
-    s.outer_limit_knowledge = tokens
+    s.points = FrozenDict({**s.points, **{pt.id: replace(pt, token=tokens.pop()) for pt in hidden_points}})
+    s.outer_limit_knowledge = tuple(tokens)
     _redeal_gp_tokens(s, player, rng)
     s.rng = Rng.from_seed(rng.next_u64())
     return s
@@ -234,6 +232,7 @@ def _redeal_cards(s: State, player: int, rng: Rng) -> None:
                 if d.player != player and isinstance(d.data.get("cards"), list)]
     names: tuple[tuple[str, DeckName], ...] = (("C", "crisis"), ("S", "specialist"), ("M", "mission"),
                                                 ("K", "knowledge"))
+    active = list(s.enlightenment.active)
     for prefix, name in names:
         deck_now, discarded = piles(s, name)
         deck = list(deck_now)
@@ -241,7 +240,6 @@ def _redeal_cards(s: State, player: int, rng: Rng) -> None:
         for p in s.players:
             if p.seat not in seen:
                 slots += [(p.hand, i) for i, c in enumerate(p.hand) if c.startswith(prefix)]
-        active = s.enlightenment.active
         slots += [(active, i) for i, c in enumerate(active) if c.startswith(prefix) and c not in mine]
         for cards in choosing:
             slots += [(cards, i) for i, c in enumerate(cards) if isinstance(c, str) and c.startswith(prefix)]
@@ -251,6 +249,7 @@ def _redeal_cards(s: State, player: int, rng: Rng) -> None:
         for (place, i), card in zip(slots, pool, strict=True):
             place[i] = card
         set_piles(s, name, tuple(deck), discarded)
+    s.enlightenment.active = tuple(active)
 
 
 def _redeal_gp_tokens(s: State, player: int, rng: Rng) -> None:

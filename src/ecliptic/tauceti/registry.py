@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import IllegalAction
@@ -123,7 +124,7 @@ def decision_kind(
     perform: Perform,
     domain: Domain,
     legal: Legal | None = None,
-    offers: Offers | None = None,
+    offers: Offers | Literal["why_not"] | None = None,
 ) -> None:
     KINDS.register(kind, options=options, why_not=why_not, perform=perform, domain=domain,
                    legal=legal, offers=offers)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.rng import Rng
 from ecliptic.tauceti import board, decks
 from ecliptic.tauceti.content import Content, default_content
@@ -41,7 +42,7 @@ def new_state(config: Config, seed: int) -> State:
         players.append(Player(
             seat=seat, faction=name, tau=f.start_tau, energy=f.start_energy,
             materials=f.start_materials, position=f.home_planet,
-            knowledge={t: 0 for t in content.knowledge_types},
+            knowledge=FrozenDict(dict.fromkeys(content.knowledge_types, 0)),
             orbitals_home=4,
         ))
     state = State(config=config, rng=rng, players=players, first_player=config.first_player,
@@ -54,16 +55,16 @@ def new_state(config: Config, seed: int) -> State:
 def _hex_system(state: State, content: Content) -> None:
     large = [t.id for t in content.tiles if not t.outer_limit and t.kind != "tau_ceti"]
     centre = next(t.id for t in content.tiles if t.kind == "tau_ceti")
-    state.layout[centre] = (0, 0)
+    state.layout = FrozenDict({centre: (0, 0)})
     if state.config.layout == "preset":
-        state.layout.update(PRESET_LAYOUT)
+        state.layout = FrozenDict({centre: (0, 0), **PRESET_LAYOUT})
     else:
         state.large_tile_stack = decks.shuffled(state.rng, large)
         if state.config.layout == "random":
             while state.large_tile_stack:
                 tile, state.large_tile_stack = state.large_tile_stack[0], state.large_tile_stack[1:]
                 cells = placement_cells(state)
-                state.layout[tile] = cells[state.rng.below(len(cells))]
+                state.layout = state.layout.set(tile, cells[state.rng.below(len(cells))])
     state.outer_limit_stack = decks.shuffled(state.rng, (t.id for t in content.tiles if t.outer_limit))
 
 
@@ -85,32 +86,33 @@ def _global_setup(state: State, content: Content, factions: list[str]) -> None:
     # 8 face up on the Galactic Depot.
     tokens = [t for t in content.knowledge_types for _ in range(4)]
     rng.shuffle(tokens)
+    points = {}
     for tile in content.tiles:
         if tile.outer_limit:
             continue
         for i in range(1, tile.exploration_points + 1):
             pid = f"{tile.id}.{i}"
-            state.points[pid] = Point(pid, tile.id, tokens.pop())
-    state.outer_limit_knowledge = [tokens.pop() for _ in range(n.knowledge_for_outer_limits)]
-    state.depot_knowledge = {t: 0 for t in content.knowledge_types}
+            points[pid] = Point(pid, tile.id, tokens.pop())
+    state.points = FrozenDict(points)
+    state.outer_limit_knowledge = tuple(tokens.pop() for _ in range(n.knowledge_for_outer_limits))
+    depot = dict.fromkeys(content.knowledge_types, 0)
     for t in tokens:
-        state.depot_knowledge[t] += 1
+        depot[t] += 1
+    state.depot_knowledge = FrozenDict(depot)
     state.depot_systems = tuple(sorted(t.id for t in content.systems_tokens))
     # Commodity tokens: one on each planet, two in the Demand pile, the rest the Supply pile.
     commodity = [t.id for t in content.commodity_tokens]
     rng.shuffle(commodity)
-    for tile in content.tiles:
-        if tile.is_planet:
-            state.planet_commodity[tile.id] = commodity.pop()
+    state.planet_commodity = FrozenDict((tile.id, commodity.pop()) for tile in content.tiles if tile.is_planet)
     state.demand_pile = tuple(commodity.pop() for _ in range(n.demand_pile))
     state.supply = tuple(sorted(commodity))
     # The TCX: Crisis token stacks, Market levels at 1.
     for ct in content.crisis_types:
         stack = [t.id for t in content.crisis_tokens if t.crisis_type == ct.name]
         rng.shuffle(stack)
-        state.crisis_stacks[ct.name] = stack
-    state.market = {r: MARKET_START for r in content.resources}
-    state.market_raised = {r: 0 for r in content.resources}
+        state.crisis_stacks[ct.name] = tuple(stack)
+    state.market = FrozenDict(dict.fromkeys(content.resources, MARKET_START))
+    state.market_raised = FrozenDict(dict.fromkeys(content.resources, 0))
     # Decks.
     state.crisis_deck = decks.shuffled(rng, (c.id for c in content.crisis_cards))
     state.specialist_deck = decks.shuffled(rng, (c.id for c in content.specialists

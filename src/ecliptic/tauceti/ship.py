@@ -70,7 +70,7 @@ def add_damage(state: State, seat: int, system: str, ev: list[Event], cause: str
     markers = min(wanted, state.damage_supply)
     state.damage_supply -= markers
     p = state.players[seat]
-    p.damage[system] = p.damage.get(system, 0) + markers
+    p.damage = p.damage.set(system, p.damage.get(system, 0) + markers)
     doubled = " doubled by the quark-gluon plasma on board" if wanted == 2 else ""
     short = " (the last Damage marker of the supply)" if markers < wanted else ""
     say(ev, "damage", f"{p.faction} takes {markers} damage on {system} ({cause}){doubled}{short}.",

@@ -3,10 +3,12 @@
 Everything a rule needs is here and nothing else: no caches that could drift
 from the truth, so serialization, cloning and replay stay exact.
 
-What changes every turn is mutable (hands, cubes, the bag, the Market); what changes a few
-times a game is immutable and replaced on change (piles as tuples, frozen ``Point``,
-``Holding`` and ``ActiveMission`` records), so that ``clone`` shares it: bots clone a state
-thousands of times per decision (docs/performance.md, third pass). Hidden
+What changes every turn or two is mutable (hands, cubes and orbitals, the bag, the decision
+stack); what changes a few times a game is immutable and replaced on change (piles and a
+player's lists as tuples, tables as :class:`~ecliptic.engine.frozendict.FrozenDict`, frozen
+``Point``, ``Holding`` and ``ActiveMission`` records), so that ``clone`` shares it: bots
+clone a state thousands of times per decision (docs/performance.md, third and fourth
+passes). Saves do not see the difference: tuples are JSON lists, FrozenDicts JSON tables. Hidden
 information (hands, deck orders, face-down tokens, the bag) is stored plainly;
 :mod:`ecliptic.tauceti.observation` decides who may see what.
 """
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from ecliptic.engine.codec import check_fields
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import Decision as Decision  # the stack's pending choices
 from ecliptic.engine.rules import StackState
@@ -89,7 +92,8 @@ class ActiveMission:
 @dataclass
 class Player:
     """One player's pieces. Lists that change a few times a game are tuples (``face_up``,
-    ``gp_tokens``, ``offers_made``), replaced on change so that clones share them."""
+    ``holdings``, ``missions``, ``gp_tokens``, ``offers_made``), replaced on change so that
+    clones share them."""
 
     seat: int
     faction: str
@@ -99,12 +103,12 @@ class Player:
     position: str
     hand: list[str] = field(default_factory=list)
     face_up: tuple[str, ...] = ()
-    knowledge: dict[str, int] = field(default_factory=dict)
+    knowledge: FrozenDict[str, int] = field(default_factory=FrozenDict)
     orbitals_home: int = 4
-    systems_tokens: dict[str, str] = field(default_factory=dict)
-    damage: dict[str, int] = field(default_factory=dict)
-    holdings: list[Holding] = field(default_factory=list)
-    missions: list[ActiveMission] = field(default_factory=list)
+    systems_tokens: FrozenDict[str, str] = field(default_factory=FrozenDict)
+    damage: FrozenDict[str, int] = field(default_factory=FrozenDict)
+    holdings: tuple[Holding, ...] = ()
+    missions: tuple[ActiveMission, ...] = ()
     gp_tokens: tuple[str, ...] = ()
     claim: str | None = None
     claim_turn: int = 0
@@ -118,7 +122,7 @@ class Player:
     passed: bool = False
     offers_made: tuple[int, ...] = ()
     exotic_tech: str | None = None
-    virus: dict[str, int] = field(default_factory=dict)
+    virus: FrozenDict[str, int] = field(default_factory=FrozenDict)
     crises_resolved_since_loss: int = 0
     exotic_spent: bool = False
     exotic_reroll_round: int = 0
@@ -151,12 +155,15 @@ class Battle:
 
 @dataclass
 class Enlightenment:
+    """The Enlightenment phase in progress. Its lists and tables are tuples and FrozenDicts,
+    replaced on change, so that a clone copies only this record."""
+
     affected: str = ""
-    active: list[str] = field(default_factory=list)
-    played: dict[str, int] = field(default_factory=dict)
+    active: tuple[str, ...] = ()
+    played: FrozenDict[str, int] = field(default_factory=FrozenDict)
     next_seat: int = 0
-    done: list[int] = field(default_factory=list)
-    cards_by: dict[str, list[str]] = field(default_factory=dict)
+    done: tuple[int, ...] = ()
+    cards_by: FrozenDict[str, tuple[str, ...]] = field(default_factory=FrozenDict)
     resolved: bool = False
 
 
@@ -176,24 +183,24 @@ class State(StackState):
     turn_count: int = 0
     decisions_made: int = 0
     """Decisions taken so far (every applied action): the game ends at ``TauCeti.max_decisions``."""
-    layout: dict[str, tuple[int, int]] = field(default_factory=dict)
+    layout: FrozenDict[str, tuple[int, int]] = field(default_factory=FrozenDict)
     large_tile_stack: tuple[str, ...] = ()
     setup_seat: int = 0
     outer_limit_stack: tuple[str, ...] = ()
-    outer_limit_knowledge: list[str] = field(default_factory=list)
-    points: dict[str, Point] = field(default_factory=dict)
+    outer_limit_knowledge: tuple[str, ...] = ()
+    points: FrozenDict[str, Point] = field(default_factory=FrozenDict)
     cubes: dict[str, list[str]] = field(default_factory=dict)
     orbitals: dict[str, list[int]] = field(default_factory=dict)
     bag: list[str] = field(default_factory=list)
-    depot_knowledge: dict[str, int] = field(default_factory=dict)
+    depot_knowledge: FrozenDict[str, int] = field(default_factory=FrozenDict)
     depot_systems: tuple[str, ...] = ()
-    planet_commodity: dict[str, str] = field(default_factory=dict)
+    planet_commodity: FrozenDict[str, str] = field(default_factory=FrozenDict)
     demand_pile: tuple[str, ...] = ()
     supply: tuple[str, ...] = ()
-    market: dict[str, int] = field(default_factory=dict)
-    market_raised: dict[str, int] = field(default_factory=dict)
-    crisis_stacks: dict[str, list[str]] = field(default_factory=dict)
-    planet_crises: dict[str, list[str]] = field(default_factory=dict)
+    market: FrozenDict[str, int] = field(default_factory=FrozenDict)
+    market_raised: FrozenDict[str, int] = field(default_factory=FrozenDict)
+    crisis_stacks: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    planet_crises: dict[str, tuple[str, ...]] = field(default_factory=dict)
     crisis_deck: tuple[str, ...] = ()
     crisis_discard: tuple[str, ...] = ()
     specialist_deck: tuple[str, ...] = ()
@@ -207,9 +214,9 @@ class State(StackState):
     gp_supply: tuple[str, ...] = ()
     damage_supply: int = 0
     virus_supply: int = 0
-    virus_on: dict[str, int] = field(default_factory=dict)
+    virus_on: FrozenDict[str, int] = field(default_factory=FrozenDict)
     enlightenment: Enlightenment = field(default_factory=Enlightenment)
-    battles: list[str] = field(default_factory=list)
+    battles: tuple[str, ...] = ()
     battle: Battle | None = None
     stack: list[Decision] = field(default_factory=list)
     final_scores: list[dict[str, int]] = field(default_factory=list)

@@ -229,7 +229,7 @@ def change_demand(state: State, planet: str, ev: list[Event]) -> None:
     if old is not None:
         pile.append(old)
     state.demand_pile = tuple(pile)
-    state.planet_commodity[planet] = new
+    state.planet_commodity = state.planet_commodity.set(planet, new)
     say(ev, "demand", f"The demand on {_tile_name(state, planet)} changes: "
         f"{_label(state, commodity_of(state, new))} is now in demand.",
         planet=planet, token=new, commodity=commodity_of(state, new))
@@ -246,13 +246,14 @@ def _buy_options(state: State, seat: int) -> Iterator[Action]:
     if not board.is_planet(state, planet):
         return
     held = {commodity_of(state, h.token) for h in p.holdings}
+    tau, max_buy = p.tau, state.content.numbers.max_buy
     for commodity in state.content.commodities:
         name = commodity.name
         if name in held or _supply_token(state, name) is None:
             continue
-        level_demand = demand(state, planet, name)
-        for qty in range(1, state.content.numbers.max_buy + 1):
-            if price(state, name, level_demand, qty) > p.tau:
+        unit = price(state, name, demand(state, planet, name), 1)  # (the price is unit x quantity)
+        for qty in range(1, max_buy + 1):
+            if unit * qty > tau:
                 break  # the price grows with the quantity
             yield act("BUY", name, str(qty))
 
@@ -296,7 +297,7 @@ def _buy_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     assert token is not None
     state.supply = decks.without(state.supply, token)
     p.tau -= cost
-    p.holdings.append(Holding(token, qty))
+    p.holdings = (*p.holdings, Holding(token, qty))
     say(ev, "buy", f"{p.faction} buys {qty} {_label(state, name)} on "
         f"{_tile_name(state, planet)} for {cost}T (demand {level_demand}).",
         seat=seat, commodity=name, quantity=qty, tau=cost, token=token)
@@ -393,7 +394,7 @@ def _sale_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
     assert h is not None
     level_demand = IN_DEMAND if name == d.data["demanded"] else NOT_IN_DEMAND
     value = price(state, name, level_demand, h.quantity)
-    p.holdings.remove(h)
+    p.holdings = decks.without(p.holdings, h)
     _return_to_supply(state, h.token)
     got = gain_tau(state, seat, value)
     d.data["sold"].append(name)
@@ -445,8 +446,10 @@ def _eng_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     name = a.args[0]
     h = holding(state, seat, name)
     assert h is not None
-    holdings = state.players[seat].holdings
-    holdings[holdings.index(h)] = h = replace(h, engineered=True)
+    p = state.players[seat]
+    i = p.holdings.index(h)
+    h = replace(h, engineered=True)
+    p.holdings = (*p.holdings[:i], h, *p.holdings[i + 1:])
     systems = " or ".join(state.content.commodity(name).upgrades)
     say(ev, "reverse_engineer", f"{state.players[seat].faction} reverse engineers {h.quantity} "
         f"{_label(state, name)} and is ready to upgrade {systems}.",
@@ -610,7 +613,7 @@ def _pay_source(state: State, seat: int, system: str, source: str, ev: list[Even
     if source != FREE:
         h = holding(state, seat, source)
         assert h is not None
-        p.holdings.remove(h)
+        p.holdings = decks.without(p.holdings, h)
         _return_to_supply(state, h.token)
         return
     if system not in state.faction(seat).upgrade_without_engineering:
@@ -638,7 +641,7 @@ def _upg_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     old = p.systems_tokens.get(system)
     depot = decks.without(state.depot_systems, token.id)
     state.depot_systems = tuple(sorted(depot if old is None else (*depot, old)))
-    p.systems_tokens[system] = token.id
+    p.systems_tokens = p.systems_tokens.set(system, token.id)
     materials = "Materials marker one space right" if moved else \
         "the Materials marker is already on the right-most space"
     say(ev, "upgrade", f"{p.faction} upgrades {system} with a level {token.level} System Upgrade "

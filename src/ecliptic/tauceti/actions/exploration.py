@@ -61,7 +61,7 @@ def single_point(state: State, sector: str) -> bool:
 def _update(state: State, point: Point, **changes: Any) -> Point:
     """Put a changed copy of ``point`` on the board (points are frozen: clones share them)."""
     new = replace(point, **changes)
-    state.points[point.id] = new
+    state.points = state.points.set(point.id, new)
     return new
 
 
@@ -220,10 +220,10 @@ def _collect(state: State, seat: int, point: Point, card_id: str, ev: list[Event
     energy = gain_energy(state, seat, card.reward_energy)
     p = state.players[seat]
     if card.reward_token:
-        p.knowledge[token] = p.knowledge.get(token, 0) + 1
+        p.knowledge = p.knowledge.set(token, p.knowledge.get(token, 0) + 1)
         where = "takes the Knowledge token"
     else:
-        state.depot_knowledge[token] = state.depot_knowledge.get(token, 0) + 1
+        state.depot_knowledge = state.depot_knowledge.set(token, state.depot_knowledge.get(token, 0) + 1)
         where = "the Knowledge token goes face up to the Galactic Depot"
     decks.discard(state, "knowledge", card_id)
     _update(state, point, token=None, explored_by=seat, claimed_by=None)

@@ -33,6 +33,7 @@ from itertools import combinations, combinations_with_replacement
 from ecliptic.engine.actions import Action, act, number
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.wording import article, plural, possessive
 from ecliptic.tauceti import decks, gp_tokens, ship
 from ecliptic.tauceti.content import Content
@@ -70,8 +71,9 @@ def _held(state: State, seat: int, ktype: str) -> int:
     return state.players[seat].knowledge.get(ktype, 0)
 
 
-def _move_knowledge(knowledge: dict[str, int], ktype: str, amount: int) -> None:
-    knowledge[ktype] = knowledge.get(ktype, 0) + amount
+def _plus(knowledge: FrozenDict[str, int], ktype: str, amount: int) -> FrozenDict[str, int]:
+    """Knowledge tokens with ``amount`` more of ``ktype`` (a type at 0 stays listed)."""
+    return knowledge.set(ktype, knowledge.get(ktype, 0) + amount)
 
 
 # -- Trading: Specialists [2:1] -------------------------------------------------------
@@ -220,10 +222,10 @@ def _trade_k_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
     p = state.players[seat]
     if target == DEPOT:
         for given in (first, second):
-            _move_knowledge(p.knowledge, given, -1)
-            _move_knowledge(state.depot_knowledge, given, 1)
-        _move_knowledge(state.depot_knowledge, want, -1)
-        _move_knowledge(p.knowledge, want, 1)
+            p.knowledge = _plus(p.knowledge, given, -1)
+            state.depot_knowledge = _plus(state.depot_knowledge, given, 1)
+        state.depot_knowledge = _plus(state.depot_knowledge, want, -1)
+        p.knowledge = _plus(p.knowledge, want, 1)
         say(ev, "trade_knowledge", f"{p.faction} trades {first} and {second} Knowledge to the "
             f"Galactic Depot for {want} Knowledge.", seat=seat, give=[first, second], want=want,
             target=DEPOT)
@@ -267,10 +269,10 @@ def _offer_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
             seat=d.player, from_seat=offerer.seat)
         return
     for given in (first, second):
-        _move_knowledge(offerer.knowledge, given, -1)
-        _move_knowledge(answerer.knowledge, given, 1)
-    _move_knowledge(answerer.knowledge, want, -1)
-    _move_knowledge(offerer.knowledge, want, 1)
+        offerer.knowledge = _plus(offerer.knowledge, given, -1)
+        answerer.knowledge = _plus(answerer.knowledge, given, 1)
+    answerer.knowledge = _plus(answerer.knowledge, want, -1)
+    offerer.knowledge = _plus(offerer.knowledge, want, 1)
     say(ev, "trade_accepted", f"{answerer.faction} accepts: {offerer.faction} gives {first} and "
         f"{second} Knowledge for {want} Knowledge.", seat=d.player, from_seat=offerer.seat,
         give=[first, second], want=want)
@@ -322,8 +324,8 @@ def _sell_k_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
 def _sell_k_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     ktype = a.args[0]
     p = state.players[seat]
-    _move_knowledge(p.knowledge, ktype, -1)
-    _move_knowledge(state.depot_knowledge, ktype, 1)
+    p.knowledge = _plus(p.knowledge, ktype, -1)
+    state.depot_knowledge = _plus(state.depot_knowledge, ktype, 1)
     got = gain_tau(state, seat, state.content.crisis_type(ktype).knowledge_tau)
     say(ev, "sell_knowledge", f"{p.faction} trades {article(ktype)} Knowledge token to the Galactic "
         f"Depot for {got}T.", seat=seat, knowledge=ktype, tau=got)
@@ -444,7 +446,7 @@ def _resolve_options(state: State, seat: int) -> list[Action]:
     one of its type, or an Advanced Specialist (``_resolve_why_not`` checks its ability and
     that it is face up). Most turns the player holds no Knowledge token."""
     p = state.players[seat]
-    if not any(p.knowledge.values()):
+    if not state.planet_crises or not any(p.knowledge.values()):
         return []
     held = {ktype: n for ktype, n in p.knowledge.items() if n > 0}
     cards = [state.content.specialist(c) for c in (*p.hand, *p.face_up) if _is_specialist(state, c)]
@@ -528,25 +530,27 @@ def _resolve_perform(state: State, seat: int, a: Action, ev: list[Event]) -> Non
     assert planet is not None
     p = state.players[seat]
     used = 3 if method == K3 else 1
-    _move_knowledge(p.knowledge, crisis.crisis_type, -used)
-    _move_knowledge(state.depot_knowledge, crisis.crisis_type, used)
+    p.knowledge = _plus(p.knowledge, crisis.crisis_type, -used)
+    state.depot_knowledge = _plus(state.depot_knowledge, crisis.crisis_type, used)
     if not _keeps_card(state, method):
         if method in p.hand:
             p.hand.remove(method)
         else:
             p.face_up = decks.without(p.face_up, method)
         decks.to_bottom(state, "specialist", method)
-    state.planet_crises[planet].remove(token)
-    if not state.planet_crises[planet]:
+    left = decks.without(state.planet_crises[planet], token)
+    if left:
+        state.planet_crises[planet] = left
+    else:
         del state.planet_crises[planet]
-    state.crisis_stacks[crisis.crisis_type].append(token)
+    state.crisis_stacks[crisis.crisis_type] += (token,)
     how = plural(used, f"{crisis.crisis_type} Knowledge token") + (
         "" if method == K3 else f" and {content.specialist(method).name} {method}")
     say(ev, "crisis_resolved", f"{p.faction} resolves the {crisis.crisis_type} crisis on "
         f"{content.tile(planet).name} with {how}.", seat=seat, token=token, planet=planet,
         method=method)
     if state.market[crisis.resource] > 1:
-        state.market[crisis.resource] -= 1
+        state.market = state.market.set(crisis.resource, state.market[crisis.resource] - 1)
         say(ev, "market", f"{crisis.resource} goes down to Market level "
             f"{state.market[crisis.resource]}.", resource=crisis.resource,
             level=state.market[crisis.resource])

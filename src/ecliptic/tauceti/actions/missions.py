@@ -49,6 +49,7 @@ PLASMA_RULE = 5  # Advanced Rule 5: quark-gluon plasma doubles the reward (and t
 # dice; one die showing 5 or 6 is enough.
 PERMISSION_CHECK = SkillCheck("Logistics", 5, 1)
 SMUGGLED = 5  # "5 or 6 indicates you smuggled the cargo in secretly"
+IM = act("IM")
 
 
 # -- helpers ---------------------------------------------------------------------
@@ -76,9 +77,10 @@ def active(state: State, seat: int, card: str) -> ActiveMission | None:
 def _update(state: State, seat: int, mission: ActiveMission, **changes: Any) -> ActiveMission:
     """Put a changed copy of ``mission`` on the Interface (IM records are frozen: clones share
     them)."""
-    missions = state.players[seat].missions
+    p = state.players[seat]
     new = replace(mission, **changes)
-    missions[next(i for i, m in enumerate(missions) if m is mission)] = new
+    i = next(i for i, m in enumerate(p.missions) if m is mission)
+    p.missions = (*p.missions[:i], new, *p.missions[i + 1:])
     return new
 
 
@@ -99,7 +101,8 @@ def _card_arg(state: State, seat: int, a: Action, verb_name: str, rule: str,
 
 def _complete(state: State, seat: int, mission: ActiveMission, ev: list[Event]) -> None:
     """"Discard the card upon completion": it leaves the Interface for the IM discard pile."""
-    state.players[seat].missions.remove(mission)
+    p = state.players[seat]
+    p.missions = decks.without(p.missions, mission)
     decks.discard(state, "mission", mission.card)
     say(ev, "mission_discarded", f"{mission.card} is discarded.", seat=seat, card=mission.card)
 
@@ -112,7 +115,7 @@ def _slots_full(state: State, seat: int) -> bool:
 
 
 def _im_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
-    if a != act("IM"):
+    if a != IM:
         return illegal("TC-IM-2", "IM takes no arguments")
     if _slots_full(state, seat):
         slots = state.content.numbers.im_slots
@@ -132,7 +135,7 @@ def _im_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     state.stack.append(Decision("keep_mission", seat, {"cards": cards}))
 
 
-_im_options = when_legal(act("IM"), _im_why_not)
+_im_options = when_legal(IM, _im_why_not)
 verb(
     "IM",
     major="IM",
@@ -159,7 +162,8 @@ def _keep_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
     for card in others:
         decks.to_bottom(state, "mission", card)
     mission = ActiveMission(keep)
-    state.players[d.player].missions.append(mission)
+    p = state.players[d.player]
+    p.missions = (*p.missions, mission)
     faction = state.players[d.player].faction
     content_card = state.content.mission(keep)
     say(ev, "mission_taken", f"{faction} places IM {describe(state, content_card)} on their "
@@ -432,13 +436,24 @@ def errand(state: State, seat: int) -> tuple[str, str] | None:
     card) binds nothing, nor one whose sector no route reaches, on the map or through the
     Outer Limit tiles still to draw (there is no route to go directly on); the first card on
     the Interface binds when there are two."""
+    found = errand_route(state, seat)
+    return None if found is None else (found[0], found[1])
+
+
+def errand_route(state: State, seat: int) -> tuple[str, str, dict[str, int] | None] | None:
+    """:func:`errand`, with the fewest sectors from every tile to the sector it is bound for
+    when they had to be counted to know that a route reaches it (``None`` while Outer Limit
+    tiles are left to draw): the move decision keeps to that route, and need not count again."""
+    here = state.players[seat].position
     for m in state.players[seat].missions:
         card = state.content.mission(m.card)
         if card.kind == "delivery" and may_deliver(m):
             target = card.deliver if m.picked_up else card.pickup
-            if state.outer_limit_stack or board.route_length(state, state.players[seat].position,
-                                                             target) is not None:
-                return card.id, target
+            if state.outer_limit_stack:
+                return card.id, target, None
+            dist = board.distances_to(state, target)  # (what route_length asks, kept)
+            if here == target or here in dist:
+                return card.id, target, dist
     return None
 
 

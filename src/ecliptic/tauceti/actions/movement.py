@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.wording import plural
 from ecliptic.tauceti import board, checks, ship
 from ecliptic.tauceti.actions import missions
@@ -39,6 +40,7 @@ SAFE_ROLL = 5  # "If 5 or 6, nothing happens" / "you go through the wormhole"
 JUMP = act("JUMP")
 STOP = act("STOP")
 REP = act("REP")
+MOV = act("MOV")
 
 
 def _name(state: State, tile: str) -> str:
@@ -58,7 +60,7 @@ def propulsion(state: State, seat: int) -> int:
 
 
 def _mov_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
-    if a != act("MOV"):
+    if a != MOV:
         return illegal("TC-MOV-2", "MOV takes no arguments; you choose each sector once you are moving")
     if ship.move_allowance(state, seat) <= 0:
         return illegal("TC-MOV-1", "your propulsion is destroyed: your starship cannot move until you "
@@ -74,7 +76,7 @@ def _mov_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
         f"{_name(state, p.position)}.", seat=seat, sectors=left, start=p.position)
 
 
-_mov_options = when_legal(act("MOV"), _mov_why_not)
+_mov_options = when_legal(MOV, _mov_why_not)
 verb(
     "MOV",
     major="MOV",
@@ -112,11 +114,11 @@ def _route(state: State, d: Decision) -> _Route | None:
     """The route the player's starship must keep to, or ``None``: not bound to a delivery, or
     no route on the map yet (then the way is found by flying into uncharted space, and every
     move stays open so that the player can never be stranded)."""
-    bound = missions.errand(state, d.player)
+    bound = missions.errand_route(state, d.player)
     if bound is None:
         return None
-    card, target = bound
-    dist = board.distances_to(state, target)
+    card, target, counted = bound
+    dist = board.distances_to(state, target) if counted is None else counted
     here = state.players[d.player].position
     if here == target:
         return _Route(card, target, dist, 0)
@@ -224,12 +226,13 @@ def _draw_outer_limit(state: State, seat: int, cell: board.Cell, ev: list[Event]
     """Place the top Outer Limit tile at ``cell`` with the top Outer Limit Knowledge token
     face down on its Exploration point."""
     tile, state.outer_limit_stack = state.outer_limit_stack[0], state.outer_limit_stack[1:]
-    state.layout[tile] = cell
+    state.layout = state.layout.set(tile, cell)
     where = board.cell_name(cell)
     token_text = ""
     if state.outer_limit_knowledge:
         point = f"{tile}.1"
-        state.points[point] = Point(point, tile, state.outer_limit_knowledge.pop(0))
+        token, state.outer_limit_knowledge = state.outer_limit_knowledge[0], state.outer_limit_knowledge[1:]
+        state.points = state.points.set(point, Point(point, tile, token))
         token_text = ", with a Knowledge token face down on it"
     say(ev, "outer_limit", f"{state.players[seat].faction} flies into uncharted space: "
         f"{_name(state, tile)} is drawn and placed at {where}{token_text}.",
@@ -339,7 +342,7 @@ decision_kind(
     domain=_move_domain,
     legal=_move_options,
     # _move_why_not accepts exactly the options (a GO position only in its q,r notation)
-    offers=lambda s, d, a: _move_why_not(s, d, a) is None,
+    offers="why_not",
 )
 
 
@@ -395,14 +398,14 @@ def _virus_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
         return
     system = a.args[0]
     if a.verb == "VIRUS":
-        _move_virus(state.virus_on, planet, -1)
-        _move_virus(p.virus, system, 1)
+        state.virus_on = _moved(state.virus_on, planet, -1)
+        p.virus = _moved(p.virus, system, 1)
         d.data["absorb"] -= 1
         say(ev, "virus", f"{p.faction} places a virus crystal on {system} (1 damage that cannot be "
             "repaired).", seat=d.player, system=system, planet=planet)
     else:
-        _move_virus(p.virus, system, -1)
-        _move_virus(state.virus_on, planet, 1)
+        p.virus = _moved(p.virus, system, -1)
+        state.virus_on = _moved(state.virus_on, planet, 1)
         d.data["drop"] -= 1
         say(ev, "virus_dropped", f"{p.faction} drops a virus crystal from {system} off on "
             f"{_name(state, planet)}.", seat=d.player, system=system, planet=planet)
@@ -410,10 +413,10 @@ def _virus_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
         state.stack.pop()
 
 
-def _move_virus(counts: dict[str, int], where: str, amount: int) -> None:
-    counts[where] = counts.get(where, 0) + amount
-    if counts[where] == 0:
-        del counts[where]
+def _moved(counts: FrozenDict[str, int], where: str, amount: int) -> FrozenDict[str, int]:
+    """``counts`` with ``amount`` more at ``where`` (a count that reaches 0 is dropped)."""
+    left = counts.get(where, 0) + amount
+    return counts.set(where, left) if left else counts.without(where)
 
 
 def _virus_domain(c: Content) -> Iterator[Action]:
@@ -460,7 +463,7 @@ def _cannot_pay(state: State, seat: int) -> IllegalAction:
 
 
 def _rep_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
-    if a != act("REP"):
+    if a != REP:
         return illegal("TC-REP-2", "REP takes no arguments; you choose the systems to fix afterwards")
     if not _repairable(state, seat):
         return _nothing_to_repair(state, seat)
@@ -529,9 +532,8 @@ def _repair_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> No
     system = a.args[0]
     cost = repair_cost(state, d.player)
     gain_tau(state, d.player, -cost)
-    p.damage[system] -= 1
-    if p.damage[system] == 0:
-        del p.damage[system]
+    left = p.damage[system] - 1
+    p.damage = p.damage.set(system, left) if left else p.damage.without(system)
     state.damage_supply += 1
     say(ev, "repair", f"{p.faction} pays {cost}T and removes a Damage marker from {system}.",
         seat=d.player, system=system, tau=cost)
