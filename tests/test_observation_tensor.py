@@ -162,7 +162,9 @@ def _next_card(s: Any) -> str:
 
 def _crisis_onto_a_planet(s: Any) -> None:
     kind = next(k for k, stack in s.crisis_stacks.items() if stack)
-    s.planet_crises.setdefault("AZAR", []).append(s.crisis_stacks[kind].pop())
+    *rest, token = s.crisis_stacks[kind]
+    s.crisis_stacks = {**s.crisis_stacks, kind: tuple(rest)}
+    s.planet_crises = {**s.planet_crises, "AZAR": (*s.planet_crises.get("AZAR", ()), token)}
 
 
 def _elsewhere(s: Any, tile: str) -> str:
@@ -178,14 +180,15 @@ CHANGES: dict[str, tuple[Callable[[Any, int, int], Any], str]] = {
     "a rival moves": (lambda s, me, r: setattr(s.players[r], "position", _elsewhere(s, s.players[r].position)),
                       "players[+1].position"),
     "own hand gets a card": (lambda s, me, r: s.players[me].hand.append(_next_card(s)), "players[+0].hand"),
-    "a Market level": (lambda s, me, r: s.market.__setitem__("Science", 1 + s.market["Science"] % 4), "market"),
+    "a Market level": (lambda s, me, r: setattr(s, "market", s.market.set("Science", 1 + s.market["Science"] % 4)),
+                       "market"),
     "a cube on a tile": (lambda s, me, r: s.cubes.setdefault("TC", []).append("Azars"), "cubes"),
     "a crisis on a planet": (lambda s, me, r: _crisis_onto_a_planet(s), "planet_crises"),
     "the round": (lambda s, me, r: setattr(s, "round", s.round % 12 + 1), "round"),
-    "own Knowledge token": (lambda s, me, r: s.players[me].knowledge.__setitem__(
-        "Cosmic", s.players[me].knowledge["Cosmic"] + 1), "players[+0].knowledge"),
-    "a rival's damage": (lambda s, me, r: s.players[r].damage.__setitem__(
-        "cargo", s.players[r].damage.get("cargo", 0) + 1), "players[+1].systems"),
+    "own Knowledge token": (lambda s, me, r: setattr(s.players[me], "knowledge", s.players[me].knowledge.set(
+        "Cosmic", s.players[me].knowledge["Cosmic"] + 1)), "players[+0].knowledge"),
+    "a rival's damage": (lambda s, me, r: setattr(s.players[r], "damage", s.players[r].damage.set(
+        "cargo", s.players[r].damage.get("cargo", 0) + 1)), "players[+1].systems"),
 }
 
 

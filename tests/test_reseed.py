@@ -92,11 +92,10 @@ def _permute_undrawn(s: State) -> None:
     s.crisis_deck, s.specialist_deck = s.crisis_deck[::-1], s.specialist_deck[::-1]
     s.knowledge_deck, s.mission_deck = s.knowledge_deck[::-1], s.mission_deck[::-1]
     s.exotic_deck, s.outer_limit_stack = s.exotic_deck[::-1], s.outer_limit_stack[::-1]
-    s.outer_limit_knowledge.reverse()
+    s.outer_limit_knowledge = s.outer_limit_knowledge[::-1]
     s.demand_pile, s.gp_supply = s.demand_pile[::-1], s.gp_supply[::-1]
     s.large_tile_stack = s.large_tile_stack[::-1]
-    for stack in s.crisis_stacks.values():
-        stack.reverse()
+    s.crisis_stacks = {k: stack[::-1] for k, stack in s.crisis_stacks.items()}
     s.bag.reverse()
     s.rng = Rng.from_seed(s.rng.state ^ 0xDEADBEEF)
 

@@ -289,14 +289,12 @@ def reseed(state: State, rng: Rng) -> State:
         set_piles(s, name, shuffled(rng, sorted(deck)), discarded)
     s.exotic_deck = shuffled(rng, sorted(s.exotic_deck))
     s.outer_limit_stack = shuffled(rng, sorted(s.outer_limit_stack))
-    s.outer_limit_knowledge = list(shuffled(rng, sorted(s.outer_limit_knowledge)))
+    s.outer_limit_knowledge = shuffled(rng, sorted(s.outer_limit_knowledge))
     shown = any(shown_large_tile(s, p.seat) is not None for p in s.players)
     top, rest = (s.large_tile_stack[:1], s.large_tile_stack[1:]) if shown else ((), s.large_tile_stack)
     s.large_tile_stack = (*top, *shuffled(rng, sorted(rest)))
     s.demand_pile = shuffled(rng, sorted(s.demand_pile))
-    for stack in s.crisis_stacks.values():
-        stack.sort()
-        rng.shuffle(stack)
+    s.crisis_stacks = {k: shuffled(rng, sorted(stack)) for k, stack in s.crisis_stacks.items()}
     s.gp_supply = shuffled(rng, sorted(s.gp_supply))
     s.bag.sort()
     rng.shuffle(s.bag)
