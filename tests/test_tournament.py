@@ -35,6 +35,12 @@ def test_wilson_interval_matches_the_textbook_values() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
 
 
+@pytest.mark.parametrize("n", [1, 7, 64, 400, 1000])
+def test_wilson_interval_of_all_wins_reaches_one_and_of_no_wins_zero_exactly(n: int) -> None:
+    assert wilson(n, n)[1] == 1.0 and wilson(0, n)[0] == 0.0
+    assert wilson(n, n)[0] == pytest.approx(1 - wilson(0, n)[1])  # the interval is symmetric
+
+
 def test_ranks_put_winners_first_and_share_ties() -> None:
     assert ranks_of([1, 0, 0, 0], [12, 12, 5, 5]) == (1, 2, 3.5, 3.5)
     assert ranks_of([0.5, 0.5, 0], [9, 9, 9]) == (1.5, 1.5, 3)

@@ -295,14 +295,18 @@ def _per_seat(value: Any, what: str, seats: int, *, may_be_empty: bool = False) 
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``wins / n`` (95% by default)."""
+    """The Wilson score interval of a proportion ``wins / n`` (95% by default). No wins has the
+    lower bound 0 and all wins the upper bound 1 exactly (in floating point the formula lands a
+    rounding error inside, and "won every game" must read as 1)."""
     if n <= 0:
         return 0.0, 1.0
     p = wins / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= n else min(1.0, centre + half)
+    return low, high
 
 
 def ranks_of(returns: Sequence[float], gp: Sequence[float]) -> tuple[float, ...]:
