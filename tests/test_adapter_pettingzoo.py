@@ -274,3 +274,30 @@ def test_a_bad_constructor_argument_is_a_clear_value_error(kwargs: dict[str, Any
 def test_step_before_reset_is_refused_by_the_order_enforcing_wrapper() -> None:
     with pytest.raises(Exception, match="reset"):
         env("tauceti", 2).step(0)
+
+
+def test_bench_aec_reports_every_figure_and_its_table() -> None:
+    """``ecliptic bench --aec`` (a smoke test: it never checks a time)."""
+    import json
+
+    from benchmarks import aec
+    from rich.console import Console
+    from typer.testing import CliRunner
+
+    from ecliptic.cli import app
+
+    runner = CliRunner(env={"COLUMNS": "200"})
+    result = runner.invoke(app, ["bench", "--quick", "--aec", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)["aec"]
+    for key, _, _, _ in aec.rows():
+        value = report["figures"][key]
+        baseline = key.removesuffix("_steps_per_s")
+        if value is None:  # a library that is not installed: said, not failed
+            assert report["baselines"][baseline if baseline in report["baselines"] else "chess_v6"].startswith(
+                "unavailable")
+        else:
+            assert value > 0, key
+    out = io.StringIO()
+    Console(file=out, width=200).print(aec.table(report))  # what the command prints without --json
+    assert "chess_v6" in out.getvalue() and "Tau Ceti step: observe" in out.getvalue()
