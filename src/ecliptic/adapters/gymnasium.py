@@ -74,7 +74,7 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
         self.opponent_specs = specs
         for spec in specs:
             make_bot(spec, 0)  # an unknown spec is refused now, not at the first reset
-        self.observation_space = self.table.encoder.space
+        self.observation_space = self.table.encoder.space  # type: ignore[assignment]  # a float32 Box
         self.action_space = gymnasium.spaces.Discrete(len(self.table.space))
         self._bots: dict[int, Bot] = {}
         self._points = 0
