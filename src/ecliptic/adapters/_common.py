@@ -109,8 +109,8 @@ class Table:
         chosen = self.space.action(index)
         if self.over:
             raise IllegalAction("NOTATION", f"action id {index} ({chosen}): the game is over")
-        refusal = self.game.why_not(self.state, chosen)
-        if refusal is not None:
+        if chosen not in self.legal():  # the list the mask was made from: no second why_not
+            refusal = self.game.why_not(self.state, chosen) or IllegalAction("NOTATION", "not offered")
             raise IllegalAction(refusal.rule, f"action id {index} ({chosen}) is not legal now: {refusal.reason}")
         self.game.apply(self.state, chosen)
         self._legal = None
