@@ -301,3 +301,14 @@ def test_bench_aec_reports_every_figure_and_its_table() -> None:
     out = io.StringIO()
     Console(file=out, width=200).print(aec.table(report))  # what the command prints without --json
     assert "chess_v6" in out.getvalue() and "Tau Ceti step: observe" in out.getvalue()
+
+
+def test_the_python_examples_of_docs_adapters_run_as_written() -> None:
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "adapters.md"
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, str(doc), "exec"), {})
