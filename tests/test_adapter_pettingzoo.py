@@ -114,6 +114,8 @@ def test_spaces_are_the_tensor_and_a_mask_of_the_whole_action_space() -> None:
         assert e.action_space(agent).n == n
         obs = e.observe(agent)
         assert space.contains(obs)
+        seat = e.agents.index(agent)  # the tensor is that seat's observe, and nothing else
+        assert (obs["observation"] == e.table.encoder.encode(e.table.game.observe(e.table.state, seat))).all()
         assert obs["action_mask"].any() == (agent == e.agent_selection)  # only the mover has moves
 
 
