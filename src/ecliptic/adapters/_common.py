@@ -51,7 +51,6 @@ class Table:
         self.players: int = len(self.game.observe(self.state, None)["players"])
         self.space: ActionSpace = self.game.action_space(self.state)
         self.encoder: Encoder = encoder(game, self.config)
-        self.utility = self.game.utility(self.config)
         self._legal: list[Action] | None = None
         self._seeds = random.Random()
 
@@ -132,9 +131,9 @@ class Table:
         """The terminal's drawing of the table as ``seat`` sees it, as plain text."""
         from rich.console import Console
 
-        obs = self.game.observe(self.state, seat)
         from ecliptic.ui import ceres_terminal, terminal
 
+        obs = self.game.observe(self.state, seat)
         board = (ceres_terminal if self.name == "ceres" else terminal).render_board(obs, seat)
         out = io.StringIO()
         Console(file=out, width=120, color_system=None, force_terminal=False).print(board)
