@@ -202,6 +202,9 @@ def test_a_whole_random_game_rewards_each_agent_the_engines_returns(game: str, c
         G.apply(state, G.action_space(state).action(i))
     assert state.is_over
     assert [total[a] for a in agents] == G.returns(state)
+    utility = G.utility(config)  # what the rewards mean, as the engine declares it
+    assert all(utility.min <= total[a] <= utility.max for a in agents)
+    assert utility.sum is None or sum(total.values()) == pytest.approx(utility.sum)
 
 
 def test_dense_points_add_up_to_the_score_gained_during_the_game() -> None:
