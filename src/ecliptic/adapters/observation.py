@@ -97,6 +97,7 @@ class Encoder:
     def __init__(self, game: str, config: Mapping[str, Any], encoding: GameEncoding) -> None:
         self.game = game
         self.config = dict(config)
+        self.players = int(config["players"])
         layout = encoding.layout
         self.size = layout.size
         self.slices: dict[str, slice] = dict(layout.slices)
@@ -113,10 +114,25 @@ class Encoder:
         self._recall_zeros = array("f", bytes(4 * self.recall_size))
         self._space: Box | None = None
 
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """Pickled (a vector env's worker, a deep copy) as its game and config: the writer is a
+        closure over the index tables, which the other side builds again (or has cached)."""
+        return encoder, (self.game, self.config)
+
     def encode(self, observation: Mapping[str, Any]) -> npt.NDArray[np.float32]:
-        """The tensor of one ``observe(state, seat)`` dict (a fresh array the caller owns)."""
+        """The tensor of one ``observe(state, seat)`` dict (a fresh array the caller owns).
+        A dict that is not an observation of this game and player count is a ``ValueError``."""
         buf = array("f", self._zeros)
-        self._write(observation, buf)
+        try:
+            if len(observation["players"]) != self.players:
+                raise ValueError(f"an observation of {len(observation['players'])} players, "
+                                 f"not {self.players}")
+            self._write(observation, buf)
+        except (KeyError, IndexError, TypeError, AttributeError) as e:
+            raise ValueError(f"not an observation of a {self.game} game like {self.config}: "
+                             f"{type(e).__name__} {e}") from None
+        except ValueError as e:
+            raise ValueError(f"not an observation of a {self.game} game like {self.config}: {e}") from None
         return np.frombuffer(buf, dtype=np.float32)
 
     def meaning(self, index: int) -> str:
@@ -163,12 +179,15 @@ class Encoder:
         return found
 
 
+_PUNCTUATION = ".,;:!?()[]'\""
+
+
 def _collect(value: Any, universe: Mapping[str, int], out: set[str]) -> None:
     if isinstance(value, str):
         if value in universe:
             out.add(value)
-        else:  # "crisis C10", a cause that names a card inside a sentence
-            out.update(w for w in value.split() if w in universe)
+        elif " " in value:  # "crisis C10", a cause or a text that names an id inside a sentence
+            out.update(w for w in (x.strip(_PUNCTUATION) for x in value.split()) if w in universe)
     elif isinstance(value, Mapping):
         for v in value.values():
             _collect(v, universe, out)
@@ -206,6 +225,13 @@ def _encoder(game: str, key: tuple[tuple[str, Any], ...]) -> Encoder:
     else:
         from ecliptic.adapters import observation_ceres as module  # type: ignore[no-redef]
     return Encoder(game, config, module.build(config))
+
+
+def ids_in(game: str, event: Any) -> set[str]:
+    """The card and token ids of ``game`` that an event's JSON (``Event.to_json()`` or its
+    data) names: what a seat that was shown the event has seen. The id universe does not
+    depend on the config."""
+    return encoder(game, None).ids_in(event)
 
 
 def describe(game: str, config: Mapping[str, Any] | None, index: int) -> str:

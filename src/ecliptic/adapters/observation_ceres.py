@@ -10,18 +10,18 @@ docs/observation.md lists the slices.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 from ecliptic.adapters.observation import Buffer, GameEncoding, Layout
-from ecliptic.ceres.content import TAIL_TYPES, default_content
+from ecliptic.ceres.comets import SURFACE_CARDS as COMETS
+from ecliptic.ceres.content import TAIL_TYPES, CometKind, default_content
 from ecliptic.ceres.invariants import DECISION_DATA
 from ecliptic.ceres.scoring import SOURCES
+from ecliptic.ceres.state import Phase
 
-PHASES = ("setup", "belt", "production", "comets", "activation", "over")
-COMETS = ("C1", "C2")
-KINDS = ("Sungrazer", "Near-sun")
-MODES = ("stay", "launch")
-SLOTS = 3  # the most Surface card slots for any player count
+PHASES: tuple[str, ...] = get_args(Phase)
+KINDS: tuple[str, ...] = get_args(CometKind)
+MODES: tuple[str, ...] = get_args(DECISION_DATA["tail"]["mode"])
 RESOURCE_CAP = 20
 VP_CAP = 40
 
@@ -40,6 +40,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     nuclei = [x.id for x in c.nucleus_cards]
     resources = list(num.resources)
     parts = [*SOURCES, "total"]
+    slots = max(c.surface.slots.values())  # the most Surface card slots for any player count
 
     obs_at = L.onehot("observer", [*(f"seat {s}" for s in range(n)), "spectator"],
                       "one-hot: the absolute seat the tensor is for")
@@ -52,7 +53,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     kind_at = L.onehot("decision.kind", [*DECISION_DATA, "none"])
     dplayer_at = L.section("decision.player", seats, "one-hot, seat counted from the observer")
     dcomet_at = L.onehot("decision.comet", COMETS)
-    dslot_at = L.section("decision.slot", [str(i) for i in range(SLOTS)])
+    dslot_at = L.section("decision.slot", [str(i) for i in range(slots)])
     dmode_at = L.onehot("decision.mode", MODES)
     steps = {r: max(1, num.rotation[r] * num.rounds) for r in rings}
     rot_at = L.onehot("rotation", rings, "steps the ring has turned / (its steps a round x rounds)")
@@ -68,31 +69,34 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     for s in seats:
         pl_at.append(L.section(f"players[{s}]", [*(f"{r}" for r in resources), "probes in supply", "passed",
                                                  *(f"VP {p}" for p in parts)],
-                               f"Resources / {RESOURCE_CAP}, probes / {num.probes}, flag, VP / {VP_CAP}"))
+                               f"Resources / {RESOURCE_CAP}, Mining Probes in supply / {num.probes}, passed flag, "
+                               f"VP by source and total / {VP_CAP}"))
     score_at = L.section("final_scores", [f"{s} {p}" for s in seats for p in parts], f"VP / {VP_CAP}")
     win_at = L.section("winners", seats, "flag per seat from the observer")
 
     if comets_on:
-        cstride = len(nuclei) + len(KINDS) + len(zones) + len(rings) + 2 + SLOTS * (n + 1)
+        cstride = len(nuclei) + len(KINDS) + len(zones) + len(rings) + 2 + slots * (n + 1)
         comet_at = L.section("comets", [f"{cm} {v}" for cm in COMETS
                                         for v in (*(f"nucleus {x}" for x in nuclei), *KINDS,
                                                   *(f"zone {z}" for z in zones), *(f"ring {r}" for r in rings),
                                                   "in belt", "removed",
-                                                  *(f"slot {i} {w}" for i in range(SLOTS)
+                                                  *(f"slot {i} {w}" for i in range(slots)
                                                     for w in ("available", *seats)))],
                              "per Comet: its Nucleus card, side, Zone and ring one-hot, flags, and each "
                              "Surface card slot (available, whose probe)")
         cgrid_at = L.section("comets.grid", [f"{cm} {r} zone {z}" for cm in COMETS for r in rings for z in zones],
                              "1 where a Comet token is in the belt")
-        places = [f"{cm} {t} {row}" for cm in COMETS for t in TAIL_TYPES for row in range(3)]
+        tables = len(c.nucleus_cards[0].tables)  # one tail under each resource table
+        places = [f"{cm} tail {t + 1} {row}" for cm in COMETS for t in range(tables) for row in TAIL_TYPES]
         nplaces = len(places) + n + 1
         tail_at = L.section("tail_tokens", [f"{x} {w}" for x in tails for w in (*places, *(f"taken {s}" for s in seats),
                                                                                 "removed")],
-                            "per Tail token: where it is, one-hot (a Comet's tail and row from the top, a seat "
-                            "from the observer, removed from the game)")
+                            "per Tail token: where it is, one-hot (a Comet's tail and its row, Coma, Ion or "
+                            "Dust; taken by a seat from the observer; removed from the game)")
         tail_i = {x: i for i, x in enumerate(tails)}
         box_at = L.section("comets.cards", ["Nucleus cards in the box", "Explosion Check cards", "Safe", "Explosion"],
-                           f"/ {len(nuclei)}, / {len(c.explosion_checks)} each")
+                           f"Nucleus cards in the box / {len(nuclei)}; Explosion Check cards face down, of them "
+                           f"Safe and Explosion / {len(c.explosion_checks)}")
         nuc_i = {x: i for i, x in enumerate(nuclei)}
     rels = [[(s - base) % n for s in range(n)] for base in range(n)]
     nz = len(zones)
@@ -187,7 +191,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             for t, column in enumerate(cm["tails"]):
                 for row, x in enumerate(column):
                     if x is not None:
-                        a[tail_at + nplaces * tail_i[x] + (ci * 3 + t) * 3 + row] = 1.0
+                        a[tail_at + nplaces * tail_i[x] + (ci * tables + t) * len(TAIL_TYPES) + row] = 1.0
         for x in o["removed_tails"]:
             a[tail_at + nplaces * tail_i[x] + nplaces - 1] = 1.0
         a[box_at] = cap(o["nucleus_box"], len(nuclei))

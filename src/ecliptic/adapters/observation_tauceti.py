@@ -11,18 +11,21 @@ GP token ids only the observer's. docs/observation.md lists the slices.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from operator import itemgetter
+from typing import Any, get_args
 
 from ecliptic.adapters.observation import Buffer, GameEncoding, Layout
+from ecliptic.tauceti.checks import CONTINUATIONS
 from ecliptic.tauceti.content import default_content
 from ecliptic.tauceti.invariants import DECISION_DATA
+from ecliptic.tauceti.scoring import SOURCES
+from ecliptic.tauceti.state import Layout as MapLayout
+from ecliptic.tauceti.state import Phase
 
-PHASES = ("setup", "enlightenment", "action", "battle", "over")
-LAYOUTS = ("players", "random", "preset")
-THEN = ("explore", "im_permission", "mission")
+PHASES: tuple[str, ...] = get_args(Phase)
+LAYOUTS: tuple[str, ...] = get_args(MapLayout)
 RADIUS = 4  # board.BOARD_RADIUS: every tile lies within 4 steps of TAU CETI
-SCORE_PARTS = ("tau", "cards", "orbitals", "cubes", "gp_tokens", "assists", "home_crises",
-               "specialization_raised", "virus_crystals", "total")
+SCORE_PARTS = (*SOURCES, "total")  # the final score's parts, as scoring.score counts them
 # Caps for counts the components do not bound (a value above its cap is written as 1).
 POWER_CAP = 6  # a system's power and effective power (levels 1-4, upgrades and tokens on top)
 DICE_CAP = 8  # dice of a skill check, of one face in a re-roll
@@ -57,6 +60,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     g_tokens = [x.id for x in c.gp_tokens]
     exotic = [x.id for x in c.exotic_tech]
     kinds = list(DECISION_DATA)
+    then = sorted(CONTINUATIONS)  # what a re-rolled check is for (the rules are loaded: get_game ran)
     hand_ids = crisis_cards + specialists
     all_cards = crisis_cards + specialists + knowledge_cards + missions
     track = num.track_cap
@@ -66,6 +70,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     y_level = {y.id: y.level for y in c.systems_tokens}
     y_max = max(y_level.values())
     per_type_tokens = max(sum(1 for x in c.crisis_tokens if x.crisis_type == t) for t in ktypes)
+    per_resource_tokens = max(sum(1 for x in c.crisis_tokens if x.resource == r) for r in resources)
     per_commodity = max(sum(1 for x in c.commodity_tokens if x.commodity == k) for k in commodities)
     x_type = {x.id: x.crisis_type for x in c.crisis_tokens}
     x_res = {x.id: x.resource for x in c.crisis_tokens}
@@ -108,7 +113,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     dhere_at = L.onehot("decision.path_end", tiles, "one-hot: the tile the move has reached")
     dskill_at = L.onehot("decision.reroll_skill", resources)
     ddice_at = L.section("decision.reroll_dice", [f"face {f}" for f in range(1, 7)], f"dice showing it / {DICE_CAP}")
-    dthen_at = L.onehot("decision.reroll_for", THEN)
+    dthen_at = L.onehot("decision.reroll_for", then)
     dpoint_at = L.onehot("decision.reroll_point", points)
     dcard_at = L.onehot("decision.reroll_card", knowledge_cards + missions)
     dcause_at = L.section("decision.damage_cause", ["crisis card", "Outer Limit tile or other"])
@@ -131,7 +136,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     pcrisis_at = L.section("planet_crises", [f"{p} {x}" for p in planets for x in crisis_tokens],
                            "1 for each Crisis token on the planet")
     ptype_at = L.section("planet_crisis_types", [f"{p} {x}" for p in planets for x in ktypes + resources],
-                         f"Crisis tokens of each crisis type, then of each resource / {per_type_tokens}")
+                         f"Crisis tokens of each crisis type / {per_type_tokens}, then of each resource / "
+                         f"{per_resource_tokens}")
     point_at = {}
     start = L.section("points", [f"{p} {x}" for p in points
                                  for x in ("on map", *ktypes, "hidden", *(f"claimed {s}" for s in seats),
@@ -154,7 +160,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     discards_at = L.onehot("discards", all_cards, "1 for each card in its discard pile")
     misc_at = L.section("supplies", ["demand pile", "Diplomacy cards left", "GP tokens in supply",
                                      "damage markers in supply"],
-                        f"/ {num.demand_pile}, / {num.diplomacy_cards}, / {len(g_tokens)}, / {num.damage_markers}")
+                        f"Demand pile / {num.demand_pile}, Diplomacy cards / {num.diplomacy_cards}, GP tokens / "
+                        f"{len(g_tokens)}, damage markers / {num.damage_markers}")
     aff_at = L.onehot("enlightenment.affected", planets)
     active_at = L.section("enlightenment.active_deck", ["cards"], f"cards in the Active deck / {HAND_CAP}")
     played_at = L.section("enlightenment.played", seats, "cards played this Enlightenment phase / 4")
@@ -184,8 +191,10 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                                                 "free upgrades", "Action markers used", "Action markers lost",
                                                 "Action markers left", "recruit cost", "cards in hand",
                                                 "Exotic re-roll round"],
-                                f"/ {num.cubes_out_max}, / {len(g_tokens)}, / {SCORE_CAP}, / 4, / "
-                                f"{num.action_markers} (three), / 8, / {HAND_CAP}, / {num.longest_game_rounds}"),
+                                f"orbitals at home / {num.cubes_out_max}, GP tokens / {len(g_tokens)}, their GP / "
+                                f"{SCORE_CAP}, free upgrades / 4, Action markers used, lost and left / "
+                                f"{num.action_markers}, recruit cost / 8, cards in hand / {HAND_CAP}, the round an "
+                                f"Exotic Tech re-roll was used / {num.longest_game_rounds}"),
             "flags": L.section(f"{b}.flags", ["cargo cube", "Diplomacy card", "passed", "Exotic Tech spent",
                                               "hand shown"], "flag"),
             "systems": L.section(f"{b}.systems", [f"{x} {v}" for x in systems
@@ -236,17 +245,22 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     deck_cap = [(decks_at[d], 1.0 / decks[d]) for d in deck_names]
     ptype_stride = nk + nr
 
+    coord = {k: (k + RADIUS) / (2 * RADIUS) for k in range(-RADIUS, RADIUS + 1)}
+    cfg_items = tuple(cfg_vals.items())
+
     def table(m: int) -> list[float]:
         """x / m for every count below TABLE, clipped at 1: a look-up instead of a division."""
         return [k / m if k < m else 1.0 for k in range(TABLE)]
 
     t_track, t_4, t_6, t_power = table(track), table(4), table(6), table(POWER_CAP)
     t_virus, t_dice, t_markers = table(num.virus_crystals), table(DICE_CAP), table(num.action_markers)
-    count_fields = [(key, j, t) for j, (key, t) in enumerate((
-        ("orbitals_home", table(num.cubes_out_max)), ("gp_tokens", table(len(g_tokens))),
-        ("gp_token_points", table(SCORE_CAP)), ("free_upgrades", t_4), ("markers_used", t_markers),
-        ("markers_lost", t_markers), ("markers_left", t_markers), ("recruit_cost", table(8)),
-        ("hand_size", table(HAND_CAP)), ("exotic_reroll_round", table(num.longest_game_rounds))))]
+    counts = (("orbitals_home", table(num.cubes_out_max)), ("gp_tokens", table(len(g_tokens))),
+              ("gp_token_points", table(SCORE_CAP)), ("free_upgrades", t_4), ("markers_used", t_markers),
+              ("markers_lost", t_markers), ("markers_left", t_markers), ("recruit_cost", table(8)),
+              ("hand_size", table(HAND_CAP)), ("exotic_reroll_round", table(num.longest_game_rounds)))
+    count_values = itemgetter(*(key for key, _ in counts))  # one C call reads the ten counts
+    count_tables = [t for _, t in counts]
+    system_values = itemgetter("power", "damage", "virus", "effective", "token")
 
     def cap(x: float, m: float) -> float:
         v = x / m
@@ -266,7 +280,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         a[turnseat_at + rel[o["turn_seat"]]] = 1.0
         cp = o["current_player"]
         a[current_at + (n if cp is None else rel[cp])] = 1.0
-        for i, v in cfg_vals.items():
+        for i, v in cfg_items:
             a[i] = v
         d = o["decision"]
         if d is None:
@@ -276,8 +290,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         for t, (q, r) in o["layout"].items():
             i = tile_at[t]
             a[i] = 1.0
-            a[i + 1] = (q + RADIUS) / (2 * RADIUS)
-            a[i + 2] = (r + RADIUS) / (2 * RADIUS)
+            a[i + 1] = coord[q]
+            a[i + 2] = coord[r]
         nt = o["next_large_tile"]
         if nt is not None:
             a[next_at[nt]] = 1.0
@@ -302,7 +316,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 x = tok["id"]
                 a[pcrisis_at + nx * pi + x_i[x]] = 1.0
                 a[base + kt_i[x_type[x]]] += 1.0 / per_type_tokens
-                a[base + nk + res_i[x_res[x]]] += 1.0 / per_type_tokens
+                a[base + nk + res_i[x_res[x]]] += 1.0 / per_resource_tokens
         for pid, pt in o["points"].items():
             i = point_at[pid]
             a[i] = 1.0
@@ -414,8 +428,9 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[dnum_at + 4] = data["target"] / 6
             a[dnum_at + 5] = cap(data["successes"], DICE_CAP)
             a[dskill_at[data["skill"]]] = 1.0
-            for f in data["dice"]:
-                a[ddice_at + f - 1] += 1.0 / DICE_CAP
+            dice = data["dice"]
+            for f in set(dice):
+                a[ddice_at + f - 1] = cap(dice.count(f), DICE_CAP)
             a[dthen_at[data["then"]]] = 1.0
             ctx = data["ctx"]
             if ctx.get("point"):
@@ -426,28 +441,37 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     def _player(p: Mapping[str, Any], at: dict[str, int], a: Buffer, rel: list[int]) -> None:
         a[at["faction"] + faction_i[p["faction"]]] = 1.0
         i = at["tracks"]
-        for j, key in enumerate(("tau", "energy", "materials")):
-            x = p[key]
-            if x:
-                a[i + j] = t_track[x] if x < TABLE else 1.0
+        x = p["tau"]
+        if x:
+            a[i] = t_track[x] if x < TABLE else 1.0
+        x = p["energy"]
+        if x:
+            a[i + 1] = t_track[x] if x < TABLE else 1.0
+        x = p["materials"]
+        if x:
+            a[i + 2] = t_track[x] if x < TABLE else 1.0
         a[at["position"] + tile_i[p["position"]]] = 1.0
         i = at["knowledge"]
         for t, x in p["knowledge"].items():
             if x:
                 a[i + kt_i[t]] = t_4[x] if x < TABLE else 1.0
         i = at["counts"]
-        for key, j, table in count_fields:
-            x = p[key]
+        for j, x in enumerate(count_values(p)):
             if x:
-                a[i + j] = table[x] if x < TABLE else 1.0
+                a[i + j] = count_tables[j][x] if x < TABLE else 1.0
         i = at["flags"]
-        for j, key in enumerate(("cargo_cube", "diplomacy", "passed", "exotic_spent")):
-            if p[key]:
-                a[i + j] = 1.0
+        if p["cargo_cube"]:
+            a[i] = 1.0
+        if p["diplomacy"]:
+            a[i + 1] = 1.0
+        if p["passed"]:
+            a[i + 2] = 1.0
+        if p["exotic_spent"]:
+            a[i + 3] = 1.0
         i = at["systems"]
         for x, v in p["systems"].items():
             j = i + 5 * sys_i[x]
-            pw, dm, vi, ef = v["power"], v["damage"], v["virus"], v["effective"]
+            pw, dm, vi, ef, tok = system_values(v)
             a[j] = t_power[pw] if pw < TABLE else 1.0
             if dm:
                 a[j + 1] = t_power[dm] if dm < TABLE else 1.0
@@ -455,8 +479,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 a[j + 2] = t_virus[vi] if vi < TABLE else 1.0
             if ef:
                 a[j + 3] = t_power[ef] if ef < TABLE else 1.0
-            if v["token"] is not None:
-                a[j + 4] = y_level[v["token"]] / y_max
+            if tok is not None:
+                a[j + 4] = y_level[tok] / y_max
         i = at["skills"]
         for r, x in p["skills"].items():
             a[i + res_i[r]] = t_dice[x] if x < TABLE else 1.0
