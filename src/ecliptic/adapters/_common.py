@@ -1,0 +1,217 @@
+"""The one table both the PettingZoo and the Gymnasium adapters play at.
+
+A :class:`Table` holds a game of Ecliptic and answers what an RL library asks of it, always
+by asking the engine: the observation tensor of a seat (built from ``observe(state, seat)``
+only, by :mod:`ecliptic.adapters.observation`), the action mask (the legal actions' ids in
+the game's fixed action space), an action id applied or refused, the returns, and the
+points a seat has counted so far. The adapters only translate these into their library's
+conventions, so the two never disagree about what is legal or what a seat may see.
+"""
+
+from __future__ import annotations
+
+import io
+import operator
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ecliptic.engine.actions import Action, ActionSpace
+from ecliptic.engine.errors import IllegalAction
+from ecliptic.games import GAME_NAMES, get_game
+
+Reward = Literal["returns", "points"]
+REWARDS: tuple[Reward, ...] = ("returns", "points")
+"""``returns``: the game's returns at the end (``G.utility`` says what they sum to), 0 before;
+``points``: each step, the change in the GP (VP in Ceres) a seat has counted so far, so a
+seat's rewards over a game add up to its final score less what it held at the start."""
+
+Tensor = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+
+def encoder(game: str, config: Mapping[str, Any]) -> Any:
+    """The observation encoder of a game and configuration
+    (:func:`ecliptic.adapters.observation.encoder`)."""
+    try:
+        from ecliptic.adapters.observation import encoder as build  # type: ignore[import-not-found]
+    except ImportError:  # pragma: no cover - the tensor module is merged separately
+        return _StandIn(game, config)
+    return build(game, dict(config))
+
+
+class _StandIn:
+    """A few public fields of ``observe``, behind the encoder's interface, until the tensor
+    module is merged (development only)."""
+
+    def __init__(self, game: str, config: Mapping[str, Any]) -> None:
+        import gymnasium
+
+        self.players = int(config.get("players", 4))
+        self.size = 2 + 2 * 4
+        self.space = gymnasium.spaces.Box(0.0, 64.0, (self.size,), np.float32)
+
+    def encode(self, observation: dict[str, Any]) -> Tensor:
+        out = np.zeros(self.size, np.float32)
+        out[0] = observation["round"]
+        out[1] = observation["phase"] == "over"
+        if observation["current_player"] is not None:
+            out[2 + observation["current_player"]] = 1.0
+        if observation["observer"] is not None:
+            out[6 + observation["observer"]] = 1.0
+        return out
+
+    def meaning(self, index: int) -> str:
+        return "stand-in"
+
+
+class Table:
+    """A game being played through an adapter: ``game`` (``"tauceti"``, ``"ceres"``) with the
+    config table ``config`` (what ``G.new_game`` takes; ``players`` included).
+
+    A bad game name or config is a ``ValueError`` from the engine at construction, before
+    any library sees the environment."""
+
+    def __init__(self, game: str, config: Mapping[str, Any]) -> None:
+        if game not in GAME_NAMES:
+            raise ValueError(f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+        self.name = game
+        self.game: Any = get_game(game)
+        self.config: dict[str, Any] = dict(config)
+        self.state: Any = self.game.new_game(self.config, 0)  # checks the config
+        self.players: int = len(self.game.observe(self.state, None)["players"])
+        self.space: ActionSpace = self.game.action_space(self.state)
+        self.encoder: Any = encoder(game, self.config)
+        self.utility = self.game.utility(self.config)
+        self._legal: list[Action] | None = None
+        self._seeds = random.Random()
+
+    # -- the game --------------------------------------------------------------------------
+
+    def new_game(self, seed: int | None) -> None:
+        """A new game: from ``seed``, or (``None``) from the next seed of the generator that
+        the last given seed started, so a run of unseeded resets is reproducible too."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        else:
+            seed = self._seeds.getrandbits(63)
+        self.seed = seed
+        self.state = self.game.new_game(self.config, seed)
+        self._legal = None
+
+    @property
+    def current(self) -> int | None:
+        """The seat whose decision is pending, ``None`` once the game is over."""
+        seat: int | None = self.state.current_player
+        return seat
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state.is_over)
+
+    def legal(self) -> list[Action]:
+        """The current seat's legal actions (asked once per decision)."""
+        if self._legal is None:
+            self._legal = self.game.legal_actions(self.state)
+        return self._legal
+
+    def legal_ids(self) -> list[int]:
+        ids = self.space.id
+        return [ids(a) for a in self.legal()]
+
+    def mask(self, seat: int | None = None) -> Mask:
+        """1 at the id of each legal action of ``seat`` (the current seat by default): all 0
+        for a seat that has no decision pending, and at the end."""
+        out = np.zeros(len(self.space), np.int8)
+        if seat is None or seat == self.current:
+            out[self.legal_ids()] = 1
+        return out
+
+    def tensor(self, seat: int) -> Tensor:
+        """The observation tensor of ``seat``, from ``observe(state, seat)`` only."""
+        tensor: Tensor = self.encoder.encode(self.game.observe(self.state, seat))
+        return tensor
+
+    def play(self, action: object) -> Action:
+        """Apply the action with id ``action`` for the current seat; an id that is not an
+        integer, is outside the action space or is not legal now raises
+        :class:`IllegalAction` (a ``ValueError``) saying why, and changes nothing."""
+        index = action_index(action, len(self.space))
+        chosen = self.space.action(index)
+        if self.over:
+            raise IllegalAction("NOTATION", f"action id {index} ({chosen}): the game is over")
+        refusal = self.game.why_not(self.state, chosen)
+        if refusal is not None:
+            raise IllegalAction(refusal.rule, f"action id {index} ({chosen}) is not legal now: {refusal.reason}")
+        self.game.apply(self.state, chosen)
+        self._legal = None
+        return chosen
+
+    def apply(self, action: Action) -> None:
+        """Apply an action a bot chose among the legal ones (the engine still judges it)."""
+        self.game.apply(self.state, action)
+        self._legal = None
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self.game.returns(self.state)]
+
+    def points(self) -> list[int]:
+        """What each seat has counted so far (``G.points_so_far``)."""
+        return [int(self.game.points_so_far(self.state, s)) for s in range(self.players)]
+
+    def render(self, seat: int) -> str:
+        """The terminal's drawing of the table as ``seat`` sees it, as plain text."""
+        from rich.console import Console
+
+        obs = self.game.observe(self.state, seat)
+        from ecliptic.ui import ceres_terminal, terminal
+
+        board = (ceres_terminal if self.name == "ceres" else terminal).render_board(obs, seat)
+        out = io.StringIO()
+        Console(file=out, width=120, color_system=None, force_terminal=False).print(board)
+        return out.getvalue()
+
+
+def action_index(action: object, size: int) -> int:
+    """``action`` as an action id: any integer type (NumPy's too), not a ``bool``, a float
+    or ``None``, in 0..size-1."""
+    if isinstance(action, bool | np.bool_) or action is None:
+        raise IllegalAction("NOTATION", f"{action!r} is not an action id: an integer 0..{size - 1}")
+    try:
+        index = operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and action.dtype.kind in "iu":
+            return action_index(action.reshape(()).item(), size)
+        raise IllegalAction("NOTATION", f"{action!r} is not an action id: an integer 0..{size - 1}") from None
+    if not 0 <= index < size:
+        raise IllegalAction("NOTATION", f"action id {index} is outside 0..{size - 1}")
+    return index
+
+
+def check_reward(reward: str) -> Reward:
+    """``reward`` checked: an unknown kind is refused with the ones known."""
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+    return reward
+
+
+def agent_names(table: Table) -> list[str]:
+    """The agents of the game at ``table`` by seat: Tau Ceti's by faction (the names the
+    engine gives the seats), Ceres' as ``P1``..``P4``."""
+    if table.name == "ceres":
+        return [f"P{s + 1}" for s in range(table.players)]
+    return [str(p["faction"]) for p in table.game.observe(table.state, None)["players"]]
+
+
+def possible_agents(table: Table) -> list[str]:
+    """Every agent that may appear in a game of this config: Tau Ceti deals the factions at
+    random when the config names none, so then every faction may (in content order)."""
+    factions: Sequence[str] = table.config.get("factions") or ()
+    if table.name == "ceres" or factions:
+        return agent_names(table)
+    from ecliptic.tauceti.content import default_content
+
+    return [f.name for f in default_content().factions]

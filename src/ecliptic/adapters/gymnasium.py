@@ -1,0 +1,156 @@
+"""Ecliptic's games as single-agent Gymnasium environments (docs/adapters.md).
+
+Importing this module registers ``ecliptic/TauCeti-v0`` and ``ecliptic/Ceres-v0``::
+
+    import gymnasium, ecliptic.adapters.gymnasium
+    env = gymnasium.make("ecliptic/TauCeti-v0", opponents="heuristic", players=4, seat=0)
+
+(or, without the import, ``gymnasium.make("ecliptic.adapters.gymnasium:ecliptic/TauCeti-v0")``:
+Gymnasium 1.x no longer loads environment plugins from entry points).
+
+One seat learns; Ecliptic's bots (:func:`ecliptic.bots.base.make_bot`) play the others,
+between two of the learner's decisions. The observation is the float32 tensor of what
+``observe(state, seat)`` shows the learner; the legal actions are a mask over the game's
+fixed action space, given as ``info["action_mask"]`` and by :meth:`EclipticEnv.action_masks`
+(the convention of sb3-contrib's MaskablePPO). The reward is the learner's return at the end
+(``reward="returns"``) or, with ``reward="points"``, the change in its GP (Ceres: VP)
+counted so far since its last decision. The engine ends every game itself within
+``G.max_decisions`` decisions, so an episode is never truncated.
+
+An illegal action id raises :class:`ecliptic.engine.errors.IllegalAction` (a ``ValueError``
+that says why) and changes nothing (``illegal="raise"``, the default). ``illegal="terminate"``
+is PettingZoo's other convention, for code that samples without the mask (Gymnasium's
+``check_env`` does): the episode ends there with reward -1 and ``info["illegal_action"]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import gymnasium
+import numpy as np
+
+from ecliptic.adapters._common import Mask, Reward, Table, Tensor, check_reward
+from ecliptic.bots.base import Bot, bot_seed, make_bot
+from ecliptic.engine.errors import IllegalAction
+
+Illegal = Literal["raise", "terminate"]
+ILLEGAL_REWARD = -1.0
+"""The learner's reward for an illegal id when ``illegal="terminate"`` (below every return)."""
+
+
+class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
+    """``game`` for ``players`` seats, the learner at ``seat``; ``opponents`` is one bot spec
+    for every other seat (``"random"``, ``"heuristic"``, ``"ismcts:200ms"``...) or a list of
+    one per other seat, in seat order; ``config`` is the rest of the game's config table."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium's attribute
+    """``render_fps``: the text is drawn when asked; a rate only quiets Gymnasium's warning."""
+
+    def __init__(self, game: str = "tauceti", opponents: str | Sequence[str] = "heuristic", players: int = 4,
+                 seat: int = 0, *, reward: Reward = "returns", illegal: Illegal = "raise",
+                 render_mode: str | None = None, **config: Any) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
+        if illegal not in ("raise", "terminate"):
+            raise ValueError(f"illegal is 'raise' or 'terminate', not {illegal!r}")
+        self.reward_kind = check_reward(reward)
+        self.illegal: Illegal = illegal
+        self.render_mode = render_mode
+        self.table = Table(game, {**config, "players": players})
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.table.players:
+            raise ValueError(f"seat {seat!r} is not a seat of this {self.table.players}-player game")
+        self.seat = seat
+        self.others = [s for s in range(self.table.players) if s != seat]
+        specs = [opponents] if isinstance(opponents, str) else list(opponents)
+        if len(specs) == 1:
+            specs *= len(self.others)
+        if len(specs) != len(self.others):
+            raise ValueError(f"name one opponent for all {len(self.others)} other seats, or one per seat "
+                             f"(got {len(specs)})")
+        self.opponent_specs = specs
+        for spec in specs:
+            make_bot(spec, 0)  # an unknown spec is refused now, not at the first reset
+        self.observation_space = self.table.encoder.space
+        self.action_space = gymnasium.spaces.Discrete(len(self.table.space))
+        self._bots: dict[int, Bot] = {}
+        self._points = 0
+        self._done = True  # until the first reset
+
+    # -- Gymnasium ---------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Tensor, dict[str, Any]]:
+        """A new game from ``seed`` (the bots are seeded from it and their seat too); with no
+        seed, the next game of the generator the last seed started."""
+        super().reset(seed=seed)
+        self.table.new_game(seed)
+        self._bots = {s: make_bot(spec, bot_seed(self.table.seed, s))
+                      for s, spec in zip(self.others, self.opponent_specs, strict=True)}
+        self._points = self._my_points()
+        self._done = False
+        self._opponents_play()
+        if self.table.over:  # pragma: no cover - no game of either ends before every seat acted
+            raise RuntimeError("the game ended before the learning seat's first decision")
+        return self.table.tensor(self.seat), self._info()
+
+    def step(self, action: Any) -> tuple[Tensor, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise IllegalAction("NOTATION", "the episode is over: call reset()")
+        try:
+            self.table.play(action)
+        except IllegalAction as refusal:
+            if self.illegal == "raise":
+                raise
+            info = self._info()
+            info["illegal_action"] = str(refusal)
+            info["action_mask"] = np.zeros(len(self.table.space), np.int8)
+            self._done = True
+            return self.table.tensor(self.seat), ILLEGAL_REWARD, True, False, info
+        self._opponents_play()
+        over = self._done = self.table.over
+        if self.reward_kind == "points":
+            now = self._my_points()
+            reward, self._points = float(now - self._points), now
+        else:
+            reward = self.table.returns()[self.seat] if over else 0.0
+        return self.table.tensor(self.seat), reward, over, False, self._info()
+
+    def render(self) -> str | None:
+        """The terminal's drawing of the table as the learner sees it (``ansi``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode (ecliptic: 'ansi')")
+            return None
+        return self.table.render(self.seat)
+
+    # -- masks (sb3-contrib's MaskablePPO calls action_masks()) ------------------------------
+
+    def action_masks(self) -> Mask:
+        """1 at the id of each legal action of the learner now (all 0 once the game is over)."""
+        return self.table.mask(self.seat)
+
+    # -- inside ------------------------------------------------------------------------------
+
+    def _opponents_play(self) -> None:
+        """The bots' decisions, until the learner has one or the game is over."""
+        table = self.table
+        while not table.over and table.current != self.seat:
+            seat = table.current
+            assert seat is not None
+            table.apply(self._bots[seat].choose(table.game, table.state, seat))
+
+    def _my_points(self) -> int:
+        return self.table.points()[self.seat] if self.reward_kind == "points" else 0
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks()}
+
+
+def register() -> None:
+    """Register the two environments (idempotent: a second import changes nothing)."""
+    for env_id, game in (("ecliptic/TauCeti-v0", "tauceti"), ("ecliptic/Ceres-v0", "ceres")):
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point=EclipticEnv, kwargs={"game": game})
+
+
+register()

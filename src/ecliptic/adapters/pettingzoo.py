@@ -1,0 +1,129 @@
+"""Ecliptic's games as PettingZoo AEC environments (docs/adapters.md).
+
+``env(game="tauceti", players=4, **config)`` or ``env(game="ceres", expansions=["comets"])``:
+the agents are the seats, named by faction in Tau Ceti (``"Xunon"``, ...) and ``P1``..``P4``
+in Ceres. Each agent observes PettingZoo's classic convention, a dict of
+
+* ``observation`` — the float32 tensor of what ``observe(state, seat)`` shows the seat
+  (:mod:`ecliptic.adapters.observation`; nothing the engine hides can reach it);
+* ``action_mask`` — int8, 1 at the id of each legal action in the game's fixed action
+  space (all 0 for an agent whose decision is not pending).
+
+Rewards are the game's returns at the end (``reward="returns"``; ``G.utility`` says what
+they sum to) or, with ``reward="points"``, each seat's change in the GP (Ceres: VP) counted
+so far at every step (which adds up to its final score less what it held when the cards
+were dealt; a seat's points count its own hidden cards, and the AEC ``rewards`` dict shows
+every agent's, so a fair learner reads only its own). The engine ends every game itself
+within ``G.max_decisions`` decisions, so no agent is ever truncated.
+
+An id that is not legal now is refused with :class:`ecliptic.engine.errors.IllegalAction`
+(a ``ValueError`` that says why) and changes nothing: the agent may choose again. For
+PettingZoo's other convention (the game ends, the offender gets -1), wrap the raw
+environment in ``pettingzoo.utils.wrappers.TerminateIllegalWrapper``, which reads the mask.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from ecliptic.adapters._common import Reward, Table, agent_names, check_reward, possible_agents
+
+
+def env(game: str = "tauceti", players: int = 4, **config: Any) -> Any:
+    """The environment wrapped in PettingZoo's order-enforcing wrapper (a clear error when
+    it is stepped before a reset), as PettingZoo's own ``env()`` constructors give it."""
+    return OrderEnforcingWrapper(raw_env(game, players, **config))
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """(PettingZoo's own name for the unwrapped environment class.)
+
+    A game of ``game`` for ``players`` seats; ``config`` is the rest of the game's config
+    table (``game="short"``, ``advanced=[1, 2]``, ``expansions=["comets"]``, ``factions=``...),
+    with ``reward`` (``"returns"`` or ``"points"``) and ``render_mode`` (``"ansi"``) the
+    environment's own."""
+
+    def __init__(self, game: str = "tauceti", players: int = 4, *, reward: Reward = "returns",
+                 render_mode: str | None = None, **config: Any) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
+        self.reward_kind = check_reward(reward)
+        self.render_mode = render_mode
+        self.table = Table(game, {**config, "players": players})
+        self.metadata = {"name": f"ecliptic_{game}_v0", "render_modes": ["ansi"],
+                         "is_parallelizable": False}
+        self.possible_agents: list[str] = possible_agents(self.table)
+        n = len(self.table.space)
+        obs_space = self.table.encoder.space
+        self._observation_spaces = {
+            a: gymnasium.spaces.Dict({"observation": copy.deepcopy(obs_space),
+                                      "action_mask": gymnasium.spaces.Box(0, 1, (n,), np.int8)})
+            for a in self.possible_agents}
+        self._action_spaces = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
+        self.agents: list[str] = []
+        self._seat: dict[str, int] = {}
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.table.new_game(seed)
+        self.agents = agent_names(self.table)
+        self._seat = {a: s for s, a in enumerate(self.agents)}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._points = self.table.points() if self.reward_kind == "points" else []
+        self._select()
+
+    def _select(self) -> None:
+        seat = self.table.current
+        if seat is not None:
+            self.agent_selection = self.agents[seat]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        return {"observation": self.table.tensor(seat), "action_mask": self.table.mask(seat)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.table.play(action)  # refused: raises, and nothing has changed
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if self.reward_kind == "points":
+            points = self.table.points()
+            for seat, a in enumerate(self.agents):
+                self.rewards[a] = float(points[seat] - self._points[seat])
+            self._points = points
+        if self.table.over:
+            if self.reward_kind == "returns":
+                for a, r in zip(self.agents, self.table.returns(), strict=True):
+                    self.rewards[a] = r
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The terminal's drawing of the table as the selected agent sees it (``ansi``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode (ecliptic: 'ansi')")
+            return None
+        return self.table.render(self._seat.get(self.agent_selection, 0) if self.agents else 0)
+
+    def close(self) -> None:
+        """Nothing to release: the game lives in this process."""
