@@ -24,9 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import numpy as np
 from numpy.typing import NDArray
 
+import ecliptic.adapters.gymnasium  # noqa: F401  (registers the ecliptic/ envs)
 from ecliptic.sim.tournament import wilson
 
 Array = NDArray[np.float64]
@@ -265,9 +267,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plot", type=Path, default=Path("docs/results/reinforce-ceres.png"),
                     help="the learning curve; its .json (curve, evaluation) and .npz (weights) go beside it")
     args = ap.parse_args(argv)
-
-    import ecliptic.adapters.gymnasium  # noqa: F401  (registers the ecliptic/ envs)
-    import gymnasium
 
     envs = [gymnasium.make(args.env, opponents="random", players=args.players, seat=s) for s in range(args.players)]
     space: Any = envs[0].observation_space
