@@ -5,6 +5,8 @@ it learns on a toy env where the best action is known."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -13,6 +15,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
+
+import ecliptic.adapters.gymnasium  # noqa: F401  (registers the ecliptic/ envs)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,3 +124,53 @@ def test_reinforce_learns_the_cued_action_on_a_toy_env() -> None:
     after = rf.evaluate([env], "trained", policy.greedy, scale, 200, 99)
     assert curve[-1]["episodes"] == 1500 and len(curve) == 94
     assert before.mean < 0.5 and after.mean > 0.95  # random is right a third of the time
+
+
+def test_the_policy_sends_the_ceres_env_only_legal_ids() -> None:
+    """With large random weights (a far from uniform policy) every id sent is one the env
+    accepts: it raises on an illegal id, so whole games played prove the mask respected."""
+    env = gymnasium.make("ecliptic/Ceres-v0", opponents="random", players=2, seat=1)
+    rng = np.random.default_rng(7)
+    policy = rf.LinearPolicy(int(env.observation_space.shape[0]), int(env.action_space.n))
+    policy.W[:] = 100 * rng.normal(size=policy.W.shape)
+    policy.b[:] = 100 * rng.normal(size=policy.b.shape)
+    scale = rf.obs_scale(env.observation_space)
+    for seed in range(5):
+        episode = rf.play(env, policy.sample(rng), scale, seed)
+        assert episode.actions and all(m[a] for m, a in zip(episode.masks, episode.actions, strict=True))
+
+
+def run_example(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / f"{name}.py"), *args], capture_output=True,
+                          text=True, check=False, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_the_reinforce_example_runs_with_tiny_budgets(tmp_path: Path) -> None:
+    plot = tmp_path / "curve.png"
+    done = run_example("reinforce_gymnasium", "--episodes", "8", "--batch", "4", "--eval-games", "6",
+                       "--seed", "3", "--plot", str(plot))
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    report = json.loads(plot.with_suffix(".json").read_text())
+    assert [c["episodes"] for c in report["curve"]] == [4, 8]
+    assert [e["policy"] for e in report["evaluation"]] == ["random policy", "trained, sampled", "trained, greedy"]
+    assert all(e["games"] == 6 and e["ci95"][0] <= e["win_rate"] <= e["ci95"][1] for e in report["evaluation"])
+    weights = np.load(plot.with_suffix(".npz"))
+    assert weights["W"].shape == (55, weights["scale"].shape[0])
+    assert "random policy" in done.stdout
+
+
+def test_the_pettingzoo_example_runs_with_tiny_budgets(tmp_path: Path) -> None:
+    out = tmp_path / "agents.json"
+    done = run_example("agents_pettingzoo", "--games", "2", "--json", str(out))
+    rows = json.loads(out.read_text())["rows"]
+    assert [(r["config"], r["agent"]) for r in rows] == [
+        (config, agent) for config in ("Tau Ceti, 2 players, short", "Tau Ceti, 4 players, short",
+                                       "Ceres with Comets, 4 players") for agent in ("heuristic", "random")]
+    for r in rows:
+        assert r["seat_games"] == r["players"]  # 2 games, half the seats each
+        assert 0 <= r["win_rate"] <= 1 and r["mean_points"] >= 0
+    for config in {r["config"] for r in rows}:  # the agents share each game's one win
+        assert sum(r["win_rate"] * r["seat_games"] for r in rows if r["config"] == config) == pytest.approx(2)
+    assert "heuristic" in done.stdout and "95% CI" in done.stdout
