@@ -50,10 +50,15 @@ QUICK = Sizes(repeats=1, playout_games=1, clones=500, chess_games=1, openspiel_g
 
 
 def run_all(quick: bool = False, memory: bool = False, parallel: bool = False, games: int | None = None,
-            workers: int | None = None) -> dict[str, Any]:
+            workers: int | None = None, aec: bool = False) -> dict[str, Any]:
     """What ``ecliptic bench`` prints: :func:`run`, and on request the memory and worker
-    benchmarks (``games`` and ``workers`` are theirs; ``quick`` shrinks them too)."""
+    benchmarks (``games`` and ``workers`` are theirs; ``quick`` shrinks them too) and the
+    PettingZoo AEC steps (:mod:`benchmarks.aec`)."""
     report = run(quick)
+    if aec:
+        from benchmarks import aec as aec_steps
+
+        report["aec"] = aec_steps.measure(quick)
     if memory:
         from benchmarks import memory as mem
 
@@ -161,6 +166,10 @@ def table(report: dict[str, Any]) -> Table:
 def render(report: dict[str, Any]) -> list[Table]:
     """Every table of a report: the figures, then memory and workers when measured."""
     tables = [table(report)]
+    if "aec" in report:
+        from benchmarks import aec
+
+        tables.append(aec.table(report["aec"]))
     mib = 1024 * 1024
     if "memory" in report:
         m = report["memory"]

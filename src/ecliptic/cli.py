@@ -645,6 +645,8 @@ def bench(
     games: Annotated[int | None, typer.Option(min=1, help="Games for --memory and --parallel.")] = None,
     workers: Annotated[int | None, typer.Option(min=2, help="Workers for --parallel (default: all cores, "
                                                             "at least 2).")] = None,
+    aec: Annotated[bool, typer.Option(help="Also measure PettingZoo AEC steps/s (tensor + mask + step) beside "
+                                           "chess_v6 and OpenSpiel (needs the rl extra).")] = False,
 ) -> None:
     """Measure the engine on one core beside python-chess and OpenSpiel: playouts, clones,
     sizes (docs/performance.md). The benchmarks live in the source checkout's benchmarks/."""
@@ -657,7 +659,7 @@ def bench(
         suite = importlib.import_module("benchmarks.suite")
     except ImportError as exc:
         raise _fail(_console(stderr=True), f"the benchmarks need a source checkout of Ecliptic ({exc})") from None
-    report = suite.run_all(quick=quick, memory=memory, parallel=parallel, games=games, workers=workers)
+    report = suite.run_all(quick=quick, memory=memory, parallel=parallel, games=games, workers=workers, aec=aec)
     if json_output:
         typer.echo(json.dumps(report))
         return

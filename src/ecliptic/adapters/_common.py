@@ -191,6 +191,21 @@ def action_index(action: object, size: int) -> int:
     return index
 
 
+def config_table(config: Mapping[str, Any] | None, options: Mapping[str, Any],
+                 players: int | None) -> dict[str, Any]:
+    """The game's config table from an adapter's arguments: the table ``config``, the keyword
+    ``options`` and ``players`` (4 when neither names it); a key named twice with two values
+    is refused, not silently decided."""
+    table = dict(config or {})
+    if players is None:
+        players = table.get("players", 4)
+    for key, value in [*options.items(), ("players", players)]:
+        if key in table and table[key] != value:
+            raise ValueError(f"bad game config: {key} is given twice ({table[key]!r} and {value!r})")
+        table[key] = value
+    return table
+
+
 def check_reward(reward: str) -> Reward:
     """``reward`` checked: an unknown kind is refused with the ones known."""
     if reward not in REWARDS:

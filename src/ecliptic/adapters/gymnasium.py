@@ -25,13 +25,13 @@ is PettingZoo's other convention, for code that samples without the mask (Gymnas
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import gymnasium
 import numpy as np
 
-from ecliptic.adapters._common import Mask, Reward, Table, Tensor, check_reward
+from ecliptic.adapters._common import Mask, Reward, Table, Tensor, check_reward, config_table
 from ecliptic.bots.base import Bot, bot_seed, make_bot
 from ecliptic.engine.errors import IllegalAction
 
@@ -43,14 +43,16 @@ ILLEGAL_REWARD = -1.0
 class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
     """``game`` for ``players`` seats, the learner at ``seat``; ``opponents`` is one bot spec
     for every other seat (``"random"``, ``"heuristic"``, ``"ismcts:200ms"``...) or a list of
-    one per other seat, in seat order; ``config`` is the rest of the game's config table."""
+    one per other seat, in seat order; the keywords ``options`` and the table ``config`` are
+    the rest of the game's config, as :class:`ecliptic.adapters.pettingzoo.raw_env` takes them
+    (Tau Ceti's game length: ``config={"game": "short"}``)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium's attribute
     """``render_fps``: the text is drawn when asked; a rate only quiets Gymnasium's warning."""
 
-    def __init__(self, game: str = "tauceti", opponents: str | Sequence[str] = "heuristic", players: int = 4,
-                 seat: int = 0, *, reward: Reward = "returns", illegal: Illegal = "raise",
-                 render_mode: str | None = None, **config: Any) -> None:
+    def __init__(self, game: str = "tauceti", opponents: str | Sequence[str] = "heuristic", players: int | None = None,
+                 seat: int = 0, *, config: Mapping[str, Any] | None = None, reward: Reward = "returns",
+                 illegal: Illegal = "raise", render_mode: str | None = None, **options: Any) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
         if illegal not in ("raise", "terminate"):
@@ -58,7 +60,7 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
         self.reward_kind = check_reward(reward)
         self.illegal: Illegal = illegal
         self.render_mode = render_mode
-        self.table = Table(game, {**config, "players": players})
+        self.table = Table(game, config_table(config, options, players))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.table.players:
             raise ValueError(f"seat {seat!r} is not a seat of this {self.table.players}-player game")
         self.seat = seat

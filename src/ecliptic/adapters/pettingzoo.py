@@ -25,6 +25,7 @@ environment in ``pettingzoo.utils.wrappers.TerminateIllegalWrapper``, which read
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium
@@ -32,11 +33,11 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from ecliptic.adapters._common import Reward, Table, agent_names, check_reward, possible_agents
+from ecliptic.adapters._common import Reward, Table, agent_names, check_reward, config_table, possible_agents
 
 
-def env(game: str = "tauceti", players: int = 4, **config: Any) -> Any:
-    """The environment wrapped in PettingZoo's order-enforcing wrapper (a clear error when
+def env(game: str = "tauceti", players: int | None = None, **config: Any) -> Any:
+    """:class:`raw_env` wrapped in PettingZoo's order-enforcing wrapper (a clear error when
     it is stepped before a reset), as PettingZoo's own ``env()`` constructors give it."""
     return OrderEnforcingWrapper(raw_env(game, players, **config))
 
@@ -44,19 +45,21 @@ def env(game: str = "tauceti", players: int = 4, **config: Any) -> Any:
 class raw_env(AECEnv):  # type: ignore[misc]
     """(PettingZoo's own name for the unwrapped environment class.)
 
-    A game of ``game`` for ``players`` seats; ``config`` is the rest of the game's config
-    table (``game="short"``, ``advanced=[1, 2]``, ``expansions=["comets"]``, ``factions=``...),
-    with ``reward`` (``"returns"`` or ``"points"``) and ``render_mode`` (``"ansi"``) the
-    environment's own."""
+    A game of ``game`` for ``players`` seats; the keywords ``options`` are the rest of the
+    game's config table (``advanced=[1, 2]``, ``layout="random"``, ``expansions=["comets"]``,
+    ``factions=[...]``), and ``config`` a whole table (a record's); Tau Ceti's game length,
+    whose key ``game`` is taken by the game's name here, goes in it: ``config={"game":
+    "short"}``. ``reward`` (``"returns"`` or ``"points"``) and ``render_mode`` (``"ansi"``)
+    are the environment's own."""
 
-    def __init__(self, game: str = "tauceti", players: int = 4, *, reward: Reward = "returns",
-                 render_mode: str | None = None, **config: Any) -> None:
+    def __init__(self, game: str = "tauceti", players: int | None = None, *, config: Mapping[str, Any] | None = None,
+                 reward: Reward = "returns", render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
         self.reward_kind = check_reward(reward)
         self.render_mode = render_mode
-        self.table = Table(game, {**config, "players": players})
+        self.table = Table(game, config_table(config, options, players))
         self.metadata = {"name": f"ecliptic_{game}_v0", "render_modes": ["ansi"],
                          "is_parallelizable": False}
         self.possible_agents: list[str] = possible_agents(self.table)

@@ -1,0 +1,257 @@
+"""A fixed-length float32 tensor of what a seat may see, for learning agents.
+
+The tensor is built **only** from ``G.observe(state, seat)``'s dict, never from the state,
+so it cannot show what ``observe`` hides: two states a seat cannot tell apart give it the
+same tensor (tests/test_observation_tensor.py). Its length is fixed per game and config
+(the player count sets how many player blocks it has) and every value lies in the
+``space``'s bounds: one-hots and flags are 0/1, counts are divided by a cap the component
+list gives (the rulebook's counts, the track's 49) and clipped there, seats are counted from
+the observer (block ``+0`` is the observer's own, ``+1`` the next seat in seat order), so a
+policy learned in one seat plays in any. docs/observation.md names every slice.
+
+The per-game tables (which id sits at which index) are built once per config by
+``observation_tauceti`` and ``observation_ceres``; :func:`encoder` caches them. ``encode``
+writes only the non-zero entries into a copy of a zeroed ``array('f')`` and hands it to
+NumPy without a second copy: the observation tensor must cost no more than an engine step
+(benchmarks/observation.py measures it).
+
+The *recall* extension is a second, separate vector for an information-state tensor: one
+entry per card and token id of the game, 1 when the seat has ever seen that id in an event
+addressed to it (``ids_in`` pulls the ids out of an event's data); ``ecliptic.engine.recall``
+gathers the set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from array import array
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from gymnasium.spaces import Box
+
+Buffer: TypeAlias = "array[float]"
+"""An ``array("f")``: float32 storage that NumPy reads without a copy."""
+Writer = Callable[[Mapping[str, Any], Buffer], None]
+"""Writes one observation's non-zero entries into a zeroed buffer of the encoder's size."""
+
+
+class Layout:
+    """The tensor's slices in order: each index gets a meaning and its bounds.
+
+    A game module adds its sections once per config and keeps the offsets it is given to
+    write at; the labels serve ``meaning``, the docs and the CLI."""
+
+    def __init__(self) -> None:
+        self.labels: list[str] = []
+        self.owners: list[str] = []
+        self.low: list[float] = []
+        self.high: list[float] = []
+        self.slices: dict[str, slice] = {}
+        self.notes: dict[str, str] = {}
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+    def section(self, name: str, labels: Sequence[str], note: str = "one-hot",
+                low: float = 0.0, high: float = 1.0) -> int:
+        """Add the slice ``name`` with one index per label; returns its first index."""
+        if name in self.slices:
+            raise ValueError(f"slice {name!r} added twice")
+        start = len(self.labels)
+        self.labels += [f"{name}[{label}]" for label in labels]
+        self.owners += [name] * len(labels)
+        self.low += [low] * len(labels)
+        self.high += [high] * len(labels)
+        self.slices[name] = slice(start, len(self.labels))
+        self.notes[name] = note
+        return start
+
+    def onehot(self, name: str, options: Sequence[str], note: str = "one-hot") -> dict[str, int]:
+        """A slice with one index per option: the index each option is written at."""
+        start = self.section(name, options, note)
+        return {o: start + i for i, o in enumerate(options)}
+
+
+@dataclass(frozen=True)
+class GameEncoding:
+    """What a game module gives the encoder for one config."""
+
+    layout: Layout
+    write: Writer
+    recall_ids: tuple[str, ...]
+    """Every card and token id of the game (the universe of the recall vector)."""
+
+
+class Encoder:
+    """The observation tensor of one game and config (build it with :func:`encoder`)."""
+
+    def __init__(self, game: str, config: Mapping[str, Any], encoding: GameEncoding) -> None:
+        self.game = game
+        self.config = dict(config)
+        layout = encoding.layout
+        self.size = layout.size
+        self.slices: dict[str, slice] = dict(layout.slices)
+        self.notes: dict[str, str] = dict(layout.notes)
+        self._labels = tuple(layout.labels)
+        self._owners = tuple(layout.owners)
+        self.low = np.array(layout.low, dtype=np.float32)
+        self.high = np.array(layout.high, dtype=np.float32)
+        self._write = encoding.write
+        self._zeros = array("f", bytes(4 * self.size))
+        self.recall_ids = encoding.recall_ids
+        self.recall_size = len(self.recall_ids)
+        self._recall_index = {x: i for i, x in enumerate(self.recall_ids)}
+        self._recall_zeros = array("f", bytes(4 * self.recall_size))
+        self._space: Box | None = None
+
+    def encode(self, observation: Mapping[str, Any]) -> npt.NDArray[np.float32]:
+        """The tensor of one ``observe(state, seat)`` dict (a fresh array the caller owns)."""
+        buf = array("f", self._zeros)
+        self._write(observation, buf)
+        return np.frombuffer(buf, dtype=np.float32)
+
+    def meaning(self, index: int) -> str:
+        """What the value at ``index`` says, with its slice's encoding."""
+        return f"{self._labels[self._check(index)]}: {self.notes[self._owners[index]]}"
+
+    def slice_of(self, index: int) -> str:
+        """The name of the slice ``index`` lies in."""
+        return self._owners[self._check(index)]
+
+    def _check(self, index: int) -> int:
+        if not isinstance(index, int | np.integer) or isinstance(index, bool) or not 0 <= index < self.size:
+            raise IndexError(f"no index {index!r}: the {self.game} tensor has indices 0-{self.size - 1}")
+        return int(index)
+
+    @property
+    def space(self) -> Box:
+        """The gymnasium Box the tensor lies in (its honest per-index bounds)."""
+        if self._space is None:
+            from gymnasium.spaces import Box
+
+            self._space = Box(self.low, self.high, (self.size,), np.float32)
+        return self._space
+
+    def encode_recall(self, seen: Iterable[str]) -> npt.NDArray[np.float32]:
+        """1 at each card or token id in ``seen`` (ids of other things are ignored)."""
+        buf = array("f", self._recall_zeros)
+        index = self._recall_index
+        for x in seen:
+            i = index.get(x)
+            if i is not None:
+                buf[i] = 1.0
+        return np.frombuffer(buf, dtype=np.float32)
+
+    def recall_meaning(self, index: int) -> str:
+        if not 0 <= index < self.recall_size:
+            raise IndexError(f"no recall index {index!r}: 0-{self.recall_size - 1}")
+        return f"recall[{self.recall_ids[index]}]: 1 if the seat has seen this id"
+
+    def ids_in(self, data: Any) -> set[str]:
+        """The card and token ids of this game named anywhere in an event's JSON data."""
+        found: set[str] = set()
+        _collect(data, self._recall_index, found)
+        return found
+
+
+def _collect(value: Any, universe: Mapping[str, int], out: set[str]) -> None:
+    if isinstance(value, str):
+        if value in universe:
+            out.add(value)
+        else:  # "crisis C10", a cause that names a card inside a sentence
+            out.update(w for w in value.split() if w in universe)
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            _collect(v, universe, out)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for v in value:
+            _collect(v, universe, out)
+
+
+GAMES = ("tauceti", "ceres")
+
+
+def _normalized(game: str, config: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:
+    """The game's full config (defaults filled in, checked by the game) as a hashable key."""
+    from ecliptic.engine.codec import encode
+    from ecliptic.engine.rules import build_config
+    from ecliptic.games import get_game
+
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    data = encode(build_config(get_game(game).config_type, config))
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items()))
+
+
+def encoder(game: str, config: Mapping[str, Any] | None = None) -> Encoder:
+    """The encoder of ``game`` with ``config`` (the game's config table; ``None``: default),
+    built once per distinct config."""
+    return _encoder(game, _normalized(game, config))
+
+
+@cache
+def _encoder(game: str, key: tuple[tuple[str, Any], ...]) -> Encoder:
+    config = {k: list(v) if isinstance(v, tuple) else v for k, v in key}
+    if game == "tauceti":
+        from ecliptic.adapters import observation_tauceti as module
+    else:
+        from ecliptic.adapters import observation_ceres as module  # type: ignore[no-redef]
+    return Encoder(game, config, module.build(config))
+
+
+def describe(game: str, config: Mapping[str, Any] | None, index: int) -> str:
+    return encoder(game, config).meaning(index)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m ecliptic.adapters.observation --game tauceti --players 4 --index 1234``."""
+    parser = argparse.ArgumentParser(prog="python -m ecliptic.adapters.observation",
+                                     description="Say what an index of the observation tensor means.")
+    parser.add_argument("--game", choices=GAMES, default="tauceti")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--short", action="store_true", help="Tau Ceti: the short game")
+    parser.add_argument("--advanced", default="", help="Tau Ceti: Advanced Rules, e.g. 1,2,5")
+    parser.add_argument("--advanced-specialists", action="store_true")
+    parser.add_argument("--comets", action="store_true", help="Ceres: with the Comets expansion")
+    parser.add_argument("--index", type=int, action="append", help="an index (repeatable)")
+    parser.add_argument("--all", action="store_true", help="list every index")
+    args = parser.parse_args(argv)
+    config: dict[str, Any] = {}
+    if args.players is not None:
+        config["players"] = args.players
+    try:
+        if args.game == "tauceti":
+            if args.short:
+                config["game"] = "short"
+            if args.advanced:
+                config["advanced"] = [int(x) for x in args.advanced.split(",")]
+            if args.advanced_specialists:
+                config["advanced_specialists"] = True
+        elif args.comets:
+            config["expansions"] = ["comets"]
+        enc = encoder(args.game, config)
+        indices = range(enc.size) if args.all else (args.index or [])
+        if not indices:
+            print(f"{args.game}: {enc.size} values; slices:")
+            for name, sl in enc.slices.items():
+                print(f"  {sl.start:5d}-{sl.stop - 1:5d}  {name}: {enc.notes[name]}")
+            return 0
+        for i in indices:
+            print(f"{i}: {enc.meaning(i)}")
+    except (ValueError, IndexError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
