@@ -257,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--env", default="ecliptic/Ceres-v0")
     ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--expansions", default="", help="Ceres expansions, comma-separated (comets)")
     ap.add_argument("--minutes", type=float, default=5.0, help="training time budget")
     ap.add_argument("--episodes", type=int, default=10**9, help="training episode budget")
     ap.add_argument("--batch", type=int, default=32, help="episodes per update")
@@ -268,7 +269,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the learning curve; its .json (curve, evaluation) and .npz (weights) go beside it")
     args = ap.parse_args(argv)
 
-    envs = [gymnasium.make(args.env, opponents="random", players=args.players, seat=s) for s in range(args.players)]
+    options = {"expansions": args.expansions.split(",")} if args.expansions else {}
+    envs = [gymnasium.make(args.env, opponents="random", players=args.players, seat=s, **options)
+            for s in range(args.players)]
     space: Any = envs[0].observation_space
     actions: Any = envs[0].action_space
     scale = obs_scale(space)
@@ -287,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     greedy = evaluate(envs, "trained, greedy", policy.greedy, scale, args.eval_games, eval_seed)
     scores = [random, sampled, greedy]
 
-    print(f"{args.env}, {args.players} players, learning seat vs random bots; trained {len(curve)} batches, "
+    setting = f"{args.env}{' + ' + args.expansions if args.expansions else ''}, {args.players} players"
+    print(f"{setting}, learning seat vs random bots; trained {len(curve)} batches, "
           f"{curve[-1]['episodes'] if curve else 0} episodes in {trained_seconds:.0f} s")
     for s in scores:
         lo, hi = s.interval
@@ -295,12 +299,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {s.name:18} win rate {s.mean:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  ({len(s.returns)} games){versus}")
 
     best = max(sampled, greedy, key=lambda s: s.mean)
-    title = f"REINFORCE, masked linear softmax: {args.env}, {args.players} players vs random bots"
+    title = f"REINFORCE, masked linear softmax: {setting} vs random bots"
     plot(curve, random, best, args.plot, title)
-    np.savez(args.plot.with_suffix(".npz"), W=policy.W, b=policy.b, scale=scale)
+    np.savez_compressed(args.plot.with_suffix(".npz"), W=policy.W.astype(np.float32), b=policy.b.astype(np.float32),
+                        scale=scale.astype(np.float32))
     args.plot.with_suffix(".json").write_text(json.dumps({
-        "env": args.env, "players": args.players, "seed": args.seed, "batch": args.batch, "lr": args.lr,
-        "entropy": args.entropy, "training_seconds": round(trained_seconds, 1), "curve": curve,
+        "env": args.env, "players": args.players, "expansions": options.get("expansions", []), "seed": args.seed,
+        "batch": args.batch, "lr": args.lr, "entropy": args.entropy, "training_seconds": round(trained_seconds, 1),
+        "curve": curve,
         "evaluation": [s.to_json() | ({} if s is random else {"p_vs_random": p_value(s, random)}) for s in scores],
     }, indent=1) + "\n")
     print(f"wrote {args.plot} and its .json and .npz")

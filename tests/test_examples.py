@@ -129,9 +129,9 @@ def test_reinforce_learns_the_cued_action_on_a_toy_env() -> None:
 def test_the_policy_sends_the_ceres_env_only_legal_ids() -> None:
     """With large random weights (a far from uniform policy) every id sent is one the env
     accepts: it raises on an illegal id, so whole games played prove the mask respected."""
-    env = gymnasium.make("ecliptic/Ceres-v0", opponents="random", players=2, seat=1)
+    env: Any = gymnasium.make("ecliptic/Ceres-v0", opponents="random", players=2, seat=1)
     rng = np.random.default_rng(7)
-    policy = rf.LinearPolicy(int(env.observation_space.shape[0]), int(env.action_space.n))
+    policy = rf.LinearPolicy(env.observation_space.shape[0], env.action_space.n)
     policy.W[:] = 100 * rng.normal(size=policy.W.shape)
     policy.b[:] = 100 * rng.normal(size=policy.b.shape)
     scale = rf.obs_scale(env.observation_space)
