@@ -1,5 +1,6 @@
 """A small learning agent in pure NumPy: a masked linear softmax policy trained with REINFORCE
-on the Gymnasium env of Ceres against random bots, then measured against a random policy.
+on the Gymnasium env of Ceres against random bots (``--opponents``), then measured against a
+random policy.
 
     python examples/reinforce_gymnasium.py --minutes 5 --seed 1
 
@@ -227,7 +228,8 @@ def p_value(a: Score, b: Score) -> float:
     return 1.0 if se == 0 else math.erfc(abs(a.mean - b.mean) / se / math.sqrt(2))
 
 
-def plot(curve: list[dict[str, float]], random: Score, trained: Score, path: Path, title: str) -> None:
+def plot(curve: list[dict[str, float]], random: Score, trained: Score, path: Path, title: str,
+         opponents: str = "random") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -245,7 +247,7 @@ def plot(curve: list[dict[str, float]], random: Score, trained: Score, path: Pat
     tlo, thi = trained.interval
     ax.errorbar([x[-1]], [trained.mean], yerr=[[trained.mean - tlo], [thi - trained.mean]], fmt="o",
                 color="tab:red", capsize=4, label=f"{trained.name} {trained.mean:.3f} (evaluation)")
-    ax.set(xlabel="training episodes", ylabel="win rate vs random bots", title=title)
+    ax.set(xlabel="training episodes", ylabel=f"win rate vs {opponents} bots", title=title)
     ax.legend(loc="lower right", fontsize=8)
     ax.grid(alpha=0.3)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -257,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--env", default="ecliptic/Ceres-v0")
     ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--opponents", default="random", help="the bot of the other seats (random, heuristic, ...)")
     ap.add_argument("--expansions", default="", help="Ceres expansions, comma-separated (comets)")
     ap.add_argument("--minutes", type=float, default=5.0, help="training time budget")
     ap.add_argument("--episodes", type=int, default=10**9, help="training episode budget")
@@ -268,10 +271,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plot", type=Path, default=Path("docs/results/reinforce-ceres.png"),
                     help="the learning curve; its .json (curve, evaluation) and .npz (weights) go beside it")
     args = ap.parse_args(argv)
+    for name in ("episodes", "batch", "eval_games"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} must be at least 1")
+    if not args.minutes > 0:
+        ap.error("--minutes must be more than 0")
 
     options = {"expansions": args.expansions.split(",")} if args.expansions else {}
-    envs = [gymnasium.make(args.env, opponents="random", players=args.players, seat=s, **options)
-            for s in range(args.players)]
+    try:
+        envs = [gymnasium.make(args.env, opponents=args.opponents, players=args.players, seat=s, **options)
+                for s in range(args.players)]
+    except (ValueError, gymnasium.error.Error) as exc:  # a bad game config, bot or env id
+        ap.error(str(exc))
     space: Any = envs[0].observation_space
     actions: Any = envs[0].action_space
     scale = obs_scale(space)
@@ -291,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     scores = [random, sampled, greedy]
 
     setting = f"{args.env}{' + ' + args.expansions if args.expansions else ''}, {args.players} players"
-    print(f"{setting}, learning seat vs random bots; trained {len(curve)} batches, "
+    print(f"{setting}, learning seat vs {args.opponents} bots; trained {len(curve)} batches, "
           f"{curve[-1]['episodes'] if curve else 0} episodes in {trained_seconds:.0f} s")
     for s in scores:
         lo, hi = s.interval
@@ -299,12 +310,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {s.name:18} win rate {s.mean:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  ({len(s.returns)} games){versus}")
 
     best = max(sampled, greedy, key=lambda s: s.mean)
-    title = f"REINFORCE, masked linear softmax: {setting} vs random bots"
-    plot(curve, random, best, args.plot, title)
+    title = f"REINFORCE, masked linear softmax: {setting} vs {args.opponents} bots"
+    plot(curve, random, best, args.plot, title, args.opponents)
     np.savez_compressed(args.plot.with_suffix(".npz"), W=policy.W.astype(np.float32), b=policy.b.astype(np.float32),
                         scale=scale.astype(np.float32))
     args.plot.with_suffix(".json").write_text(json.dumps({
-        "env": args.env, "players": args.players, "expansions": options.get("expansions", []), "seed": args.seed,
+        "env": args.env, "players": args.players, "expansions": options.get("expansions", []),
+        "opponents": args.opponents, "seed": args.seed,
         "batch": args.batch, "lr": args.lr, "entropy": args.entropy, "training_seconds": round(trained_seconds, 1),
         "curve": curve,
         "evaluation": [s.to_json() | ({} if s is random else {"p_vs_random": p_value(s, random)}) for s in scores],

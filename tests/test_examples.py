@@ -174,3 +174,18 @@ def test_the_pettingzoo_example_runs_with_tiny_budgets(tmp_path: Path) -> None:
     for config in {r["config"] for r in rows}:  # the agents share each game's one win
         assert sum(r["win_rate"] * r["seat_games"] for r in rows if r["config"] == config) == pytest.approx(2)
     assert "heuristic" in done.stdout and "95% CI" in done.stdout
+
+
+@pytest.mark.parametrize(("name", "args", "message"), [
+    ("reinforce_gymnasium", ["--players", "7"], "Ceres is played here by 1-4 players"),
+    ("reinforce_gymnasium", ["--opponents", "nobody"], "unknown bot 'nobody'"),
+    ("reinforce_gymnasium", ["--eval-games", "0"], "--eval-games must be at least 1"),
+    ("agents_pettingzoo", ["--games", "0"], "--games must be at least 1"),
+])
+def test_bad_options_are_refused_with_a_clear_error_and_write_nothing(tmp_path: Path, name: str, args: list[str],
+                                                                       message: str) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / f"{name}.py"), *args,
+                           *(["--plot", str(tmp_path / "x.png")] if name == "reinforce_gymnasium" else [])],
+                          capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []
