@@ -188,19 +188,11 @@ def measure(quick: bool = False) -> dict[str, Any]:
     return {
         "quick": quick,
         "repeats": size.repeats,
-        "tensor": _tensor_source(),
         "baselines": {"chess_v6": chess.name if chess.play else chess.reason,
                       "openspiel_python": python_spiel.name if python_spiel.play else python_spiel.reason,
                       "openspiel_cpp": cpp_spiel.name if cpp_spiel.play else cpp_spiel.reason},
         "figures": figures,
     }
-
-
-def _tensor_source() -> str:
-    from ecliptic.adapters import _common
-
-    return "stand-in" if isinstance(_common.encoder("tauceti", {"players": 4}), _common._StandIn) \
-        else "ecliptic.adapters.observation"
 
 
 def rows() -> list[tuple[str, str, str, str]]:
@@ -223,7 +215,7 @@ def rows() -> list[tuple[str, str, str, str]]:
 def table(report: dict[str, Any]) -> RichTable:
     """The AEC figures as a Rich table; a baseline that could not run says why."""
     fig = report["figures"]
-    t = RichTable(title=f"PettingZoo AEC steps (tensor + mask + step), one core · tensor: {report['tensor']}",
+    t = RichTable(title="PettingZoo AEC steps (observation tensor + mask + step), one core",
                   title_justify="left", box=box.SIMPLE_HEAD)
     t.add_column("Measure")
     t.add_column("Value", justify="right")

@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env
 
 import ecliptic.adapters.gymnasium as adapter
 from ecliptic.bots.base import BotSpecError
-from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.errors import IllegalAction, SeatError
 from ecliptic.games import get_game
 
 ENVS = [("ecliptic/TauCeti-v0", {"config": {"game": "short"}, "advanced": list(range(1, 10))}),
@@ -132,7 +132,8 @@ def test_render_ansi_draws_the_learners_view() -> None:
 
 
 @pytest.mark.parametrize("kwargs,error,message", [
-    ({"seat": 4}, ValueError, "seat 4 is not a seat of this 4-player game"),
+    ({"seat": 4}, SeatError, "4 is not a seat of this 4-player game"),
+    ({"seat": True}, SeatError, "True is not a seat"),
     ({"opponents": ["random", "random"]}, ValueError, "one per seat"),
     ({"opponents": "grandmaster"}, BotSpecError, "grandmaster"),
     ({"illegal": "ignore"}, ValueError, "illegal is 'raise' or 'terminate'"),
@@ -140,5 +141,11 @@ def test_render_ansi_draws_the_learners_view() -> None:
     ({"advanced": [12]}, ValueError, "Advanced Rule 12"),
 ])
 def test_a_bad_argument_is_a_clear_error(kwargs: dict[str, Any], error: type[Exception], message: str) -> None:
-    with pytest.raises(error, match=message):
+    with pytest.raises(error, match=message) as raised:
         adapter.EclipticEnv("tauceti", **kwargs)
+    assert isinstance(raised.value, ValueError)
+
+
+def test_step_before_the_first_reset_is_refused() -> None:
+    with pytest.raises(IllegalAction, match="call reset"):
+        adapter.EclipticEnv("ceres", opponents="random").step(0)

@@ -114,6 +114,8 @@ def test_spaces_are_the_tensor_and_a_mask_of_the_whole_action_space() -> None:
         assert e.action_space(agent).n == n
         obs = e.observe(agent)
         assert space.contains(obs)
+        seat = e.agents.index(agent)  # the tensor is that seat's observe, and nothing else
+        assert (obs["observation"] == e.table.encoder.encode(e.table.game.observe(e.table.state, seat))).all()
         assert obs["action_mask"].any() == (agent == e.agent_selection)  # only the mover has moves
 
 
@@ -200,6 +202,9 @@ def test_a_whole_random_game_rewards_each_agent_the_engines_returns(game: str, c
         G.apply(state, G.action_space(state).action(i))
     assert state.is_over
     assert [total[a] for a in agents] == G.returns(state)
+    utility = G.utility(config)  # what the rewards mean, as the engine declares it
+    assert all(utility.min <= total[a] <= utility.max for a in agents)
+    assert utility.sum is None or sum(total.values()) == pytest.approx(utility.sum)
 
 
 def test_dense_points_add_up_to_the_score_gained_during_the_game() -> None:
@@ -301,3 +306,14 @@ def test_bench_aec_reports_every_figure_and_its_table() -> None:
     out = io.StringIO()
     Console(file=out, width=200).print(aec.table(report))  # what the command prints without --json
     assert "chess_v6" in out.getvalue() and "Tau Ceti step: observe" in out.getvalue()
+
+
+def test_the_python_examples_of_docs_adapters_run_as_written() -> None:
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "adapters.md"
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, str(doc), "exec"), {})

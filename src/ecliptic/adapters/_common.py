@@ -19,6 +19,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ecliptic.adapters.observation import Encoder, encoder
 from ecliptic.engine.actions import Action, ActionSpace
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.games import GAME_NAMES, get_game
@@ -31,41 +32,6 @@ seat's rewards over a game add up to its final score less what it held at the st
 
 Tensor = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
-
-
-def encoder(game: str, config: Mapping[str, Any]) -> Any:
-    """The observation encoder of a game and configuration
-    (:func:`ecliptic.adapters.observation.encoder`)."""
-    try:
-        from ecliptic.adapters.observation import encoder as build  # type: ignore[import-not-found]
-    except ImportError:  # pragma: no cover - the tensor module is merged separately
-        return _StandIn(game, config)
-    return build(game, dict(config))
-
-
-class _StandIn:
-    """A few public fields of ``observe``, behind the encoder's interface, until the tensor
-    module is merged (development only)."""
-
-    def __init__(self, game: str, config: Mapping[str, Any]) -> None:
-        import gymnasium
-
-        self.players = int(config.get("players", 4))
-        self.size = 2 + 2 * 4
-        self.space = gymnasium.spaces.Box(0.0, 64.0, (self.size,), np.float32)
-
-    def encode(self, observation: dict[str, Any]) -> Tensor:
-        out = np.zeros(self.size, np.float32)
-        out[0] = observation["round"]
-        out[1] = observation["phase"] == "over"
-        if observation["current_player"] is not None:
-            out[2 + observation["current_player"]] = 1.0
-        if observation["observer"] is not None:
-            out[6 + observation["observer"]] = 1.0
-        return out
-
-    def meaning(self, index: int) -> str:
-        return "stand-in"
 
 
 class Table:
@@ -84,8 +50,7 @@ class Table:
         self.state: Any = self.game.new_game(self.config, 0)  # checks the config
         self.players: int = len(self.game.observe(self.state, None)["players"])
         self.space: ActionSpace = self.game.action_space(self.state)
-        self.encoder: Any = encoder(game, self.config)
-        self.utility = self.game.utility(self.config)
+        self.encoder: Encoder = encoder(game, self.config)
         self._legal: list[Action] | None = None
         self._seeds = random.Random()
 
@@ -143,8 +108,8 @@ class Table:
         chosen = self.space.action(index)
         if self.over:
             raise IllegalAction("NOTATION", f"action id {index} ({chosen}): the game is over")
-        refusal = self.game.why_not(self.state, chosen)
-        if refusal is not None:
+        if chosen not in self.legal():  # the list the mask was made from: no second why_not
+            refusal = self.game.why_not(self.state, chosen) or IllegalAction("NOTATION", "not offered")
             raise IllegalAction(refusal.rule, f"action id {index} ({chosen}) is not legal now: {refusal.reason}")
         self.game.apply(self.state, chosen)
         self._legal = None
@@ -166,9 +131,9 @@ class Table:
         """The terminal's drawing of the table as ``seat`` sees it, as plain text."""
         from rich.console import Console
 
-        obs = self.game.observe(self.state, seat)
         from ecliptic.ui import ceres_terminal, terminal
 
+        obs = self.game.observe(self.state, seat)
         board = (ceres_terminal if self.name == "ceres" else terminal).render_board(obs, seat)
         out = io.StringIO()
         Console(file=out, width=120, color_system=None, force_terminal=False).print(board)

@@ -34,6 +34,7 @@ import numpy as np
 from ecliptic.adapters._common import Mask, Reward, Table, Tensor, check_reward, config_table
 from ecliptic.bots.base import Bot, bot_seed, make_bot
 from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.rules import seat_of
 
 Illegal = Literal["raise", "terminate"]
 ILLEGAL_REWARD = -1.0
@@ -61,10 +62,10 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
         self.illegal: Illegal = illegal
         self.render_mode = render_mode
         self.table = Table(game, config_table(config, options, players))
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.table.players:
-            raise ValueError(f"seat {seat!r} is not a seat of this {self.table.players}-player game")
-        self.seat = seat
-        self.others = [s for s in range(self.table.players) if s != seat]
+        learner = seat_of(self.table.state, seat, spectator=False)  # the engine's check: SeatError
+        assert learner is not None
+        self.seat = learner
+        self.others = [s for s in range(self.table.players) if s != learner]
         specs = [opponents] if isinstance(opponents, str) else list(opponents)
         if len(specs) == 1:
             specs *= len(self.others)
@@ -74,7 +75,7 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
         self.opponent_specs = specs
         for spec in specs:
             make_bot(spec, 0)  # an unknown spec is refused now, not at the first reset
-        self.observation_space = self.table.encoder.space
+        self.observation_space = self.table.encoder.space  # type: ignore[assignment]  # a float32 Box
         self.action_space = gymnasium.spaces.Discrete(len(self.table.space))
         self._bots: dict[int, Bot] = {}
         self._points = 0
@@ -98,7 +99,7 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
 
     def step(self, action: Any) -> tuple[Tensor, float, bool, bool, dict[str, Any]]:
         if self._done:
-            raise IllegalAction("NOTATION", "the episode is over: call reset()")
+            raise IllegalAction("NOTATION", "no episode is being played (it ended, or never began): call reset()")
         try:
             self.table.play(action)
         except IllegalAction as refusal:
