@@ -245,7 +245,8 @@ def plot(curve: list[dict[str, float]], random: Score, trained: Score, path: Pat
     ax.axhline(random.mean, color="tab:gray", ls="--", label=f"random policy {random.mean:.3f}")
     ax.axhspan(lo, hi, color="tab:gray", alpha=0.15, label="random policy, 95% CI")
     tlo, thi = trained.interval
-    ax.errorbar([x[-1]], [trained.mean], yerr=[[trained.mean - tlo], [thi - trained.mean]], fmt="o",
+    yerr = [[max(0.0, trained.mean - tlo)], [max(0.0, thi - trained.mean)]]  # no -1e-16 at a rate of 1
+    ax.errorbar([x[-1]], [trained.mean], yerr=yerr, fmt="o",
                 color="tab:red", capsize=4, label=f"{trained.name} {trained.mean:.3f} (evaluation)")
     ax.set(xlabel="training episodes", ylabel=f"win rate vs {opponents} bots", title=title)
     ax.legend(loc="lower right", fontsize=8)
@@ -309,11 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         versus = "" if s is random else f"  p = {p_value(s, random):.2g} vs random"
         print(f"  {s.name:18} win rate {s.mean:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  ({len(s.returns)} games){versus}")
 
-    best = max(sampled, greedy, key=lambda s: s.mean)
-    title = f"REINFORCE, masked linear softmax: {setting} vs {args.opponents} bots"
-    plot(curve, random, best, args.plot, title, args.opponents)
-    np.savez_compressed(args.plot.with_suffix(".npz"), W=policy.W.astype(np.float32), b=policy.b.astype(np.float32),
-                        scale=scale.astype(np.float32))
+    args.plot.parent.mkdir(parents=True, exist_ok=True)
     args.plot.with_suffix(".json").write_text(json.dumps({
         "env": args.env, "players": args.players, "expansions": options.get("expansions", []),
         "opponents": args.opponents, "seed": args.seed,
@@ -321,6 +318,11 @@ def main(argv: list[str] | None = None) -> int:
         "curve": curve,
         "evaluation": [s.to_json() | ({} if s is random else {"p_vs_random": p_value(s, random)}) for s in scores],
     }, indent=1) + "\n")
+    np.savez_compressed(args.plot.with_suffix(".npz"), W=policy.W.astype(np.float32), b=policy.b.astype(np.float32),
+                        scale=scale.astype(np.float32))
+    best = max(sampled, greedy, key=lambda s: s.mean)
+    title = f"REINFORCE, masked linear softmax: {setting} vs {args.opponents} bots"
+    plot(curve, random, best, args.plot, title, args.opponents)
     print(f"wrote {args.plot} and its .json and .npz")
     return 0
 
