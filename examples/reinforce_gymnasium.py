@@ -201,6 +201,8 @@ def train(envs: list[Any], policy: LinearPolicy, scale: Array, *, seed: int, sec
 class Score:
     name: str
     returns: list[float]
+    seats: int = 1
+    """Game ``i`` was played from seat ``i % seats``."""
 
     @property
     def mean(self) -> float:
@@ -212,12 +214,16 @@ class Score:
 
     def to_json(self) -> dict[str, Any]:
         lo, hi = self.interval
-        return {"policy": self.name, "games": len(self.returns), "win_rate": self.mean, "ci95": [lo, hi]}
+        return {"policy": self.name, "games": len(self.returns), "win_rate": self.mean, "ci95": [lo, hi],
+                "win_rate_by_seat": self.by_seat()}
+
+    def by_seat(self) -> list[float]:
+        return [float(np.mean(self.returns[s::self.seats])) for s in range(self.seats)]
 
 
 def evaluate(envs: list[Any], name: str, choose: Chooser, scale: Array, games: int, seed: int) -> Score:
     """``games`` episodes on fixed seeds, seats taken in turn: every policy meets the same deals."""
-    return Score(name, [play(envs[i % len(envs)], choose, scale, seed + i).ret for i in range(games)])
+    return Score(name, [play(envs[i % len(envs)], choose, scale, seed + i).ret for i in range(games)], len(envs))
 
 
 def p_value(a: Score, b: Score) -> float:
@@ -308,7 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     for s in scores:
         lo, hi = s.interval
         versus = "" if s is random else f"  p = {p_value(s, random):.2g} vs random"
-        print(f"  {s.name:18} win rate {s.mean:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  ({len(s.returns)} games){versus}")
+        seats = ", ".join(f"{r:.3f}" for r in s.by_seat())
+        print(f"  {s.name:18} win rate {s.mean:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  ({len(s.returns)} games; "
+              f"by seat {seats}){versus}")
 
     args.plot.parent.mkdir(parents=True, exist_ok=True)
     args.plot.with_suffix(".json").write_text(json.dumps({

@@ -157,6 +157,7 @@ def test_the_reinforce_example_runs_with_tiny_budgets(tmp_path: Path) -> None:
     assert [e["policy"] for e in report["evaluation"]] == ["random policy", "trained, sampled", "trained, greedy"]
     for e in report["evaluation"]:  # (Wilson's bounds are 1e-16 off at a rate of 0 or 1)
         assert e["games"] == 6 and e["ci95"][0] - 1e-9 <= e["win_rate"] <= e["ci95"][1] + 1e-9
+        assert np.mean(e["win_rate_by_seat"]) == pytest.approx(e["win_rate"])  # 3 games from each seat
     weights = np.load(plot.with_suffix(".npz"))
     assert weights["W"].shape == (55, weights["scale"].shape[0])
     assert "random policy" in done.stdout
