@@ -11,6 +11,11 @@ measurements have their own modules and command-line entries:
   and the speed-up (``ecliptic bench --parallel`` or ``python -m benchmarks.parallel``);
 * :mod:`benchmarks.profiling` — a pyinstrument profile of random playouts
   (``python -m benchmarks.profiling``).
+* :mod:`benchmarks.aec` — PettingZoo AEC steps/s (tensor, mask and step) of both games beside
+  PettingZoo's ``chess_v6`` and OpenSpiel's games (``ecliptic bench --aec``, docs/adapters.md);
+* :mod:`benchmarks.observation` — the observation tensor's cost against ``observe`` and the
+  engine's step (docs/observation.md);
+* :mod:`benchmarks.ismcts_h2h` — OpenSpiel's ISMCTS against Ecliptic's (docs/bots.md);
 * ``benchmarks.bots`` — the bots' thinking time (its own module text, docs/bots.md).
 
 Every figure is a measurement, never an assertion: times depend on the machine, so nothing
