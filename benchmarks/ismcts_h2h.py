@@ -37,6 +37,7 @@ even split), wins per seat position, and the time per decision of each side.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import math
 import os
@@ -50,7 +51,6 @@ from pathlib import Path
 from typing import Any
 
 from ecliptic.bots.base import bot_seed, make_bot
-from ecliptic.engine.rng import Rng
 from ecliptic.games import get_game
 from ecliptic.sim.simulate import seed_stream
 from ecliptic.sim.tournament import faction_names, seating, wilson
@@ -154,7 +154,7 @@ def play_game(settings: Settings, index: int, seed: int) -> dict[str, Any]:
     import pyspiel
 
     if settings.adapter == ADAPTER:
-        import ecliptic.adapters.openspiel  # noqa: F401  (registers the adapter's games)
+        importlib.import_module("ecliptic.adapters.openspiel")  # registers the adapter's games
     game = get_game("tauceti")
     seat = seating(index, SIDES, settings.players, faction_names("tauceti"))
     config = {**settings.config, "factions": list(seat.factions)}
@@ -164,8 +164,8 @@ def play_game(settings: Settings, index: int, seed: int) -> dict[str, Any]:
     bots: list[Any] = []
     for s, side in enumerate(seat.bots):
         own = bot_seed(seed, s)
-        bots.append(make_bot(settings.ecliptic_bot, own) if side == "ecliptic" else OpenSpielSeat(ps.get_game(), settings,
-                                                                                                  own))
+        bots.append(make_bot(settings.ecliptic_bot, own) if side == "ecliptic"
+                    else OpenSpielSeat(ps.get_game(), settings, own))
     think: dict[str, list[float]] = {side: [] for side in SIDES}
     simulations: list[int] = []
     decisions = forced = 0
@@ -273,7 +273,7 @@ def sign_test(wins: int, losses: int) -> float:
     n = wins + losses
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, k) for k in range(0, min(wins, losses) + 1)) / 2**n
+    tail = sum(math.comb(n, k) for k in range(0, min(wins, losses) + 1)) / (1 << n)
     return min(1.0, 2 * tail)
 
 

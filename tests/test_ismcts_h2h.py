@@ -11,12 +11,15 @@ from typing import Any
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+pytest.importorskip("pyspiel")
 pytest.importorskip("open_spiel.python.algorithms.ismcts")
 
-from benchmarks import ismcts_h2h as h2h  # noqa: E402
-from ecliptic.engine.rng import Rng  # noqa: E402
-from ecliptic.games import get_game  # noqa: E402
+import pyspiel
+from benchmarks import ismcts_h2h as h2h
+
+from ecliptic.engine.rng import Rng
+from ecliptic.games import get_game
+from ecliptic.sim.tournament import faction_names, seating
 
 G = get_game("tauceti")
 STANDIN = "python_h2h_standin_tauceti"
@@ -110,9 +113,9 @@ def test_a_two_player_game_plays_to_the_end_with_both_bots_searching() -> None:
 
 def test_seats_and_factions_rotate_from_game_to_game() -> None:
     s2, s4 = settings(), settings(players=4)
-    assert [h2h.seating(i, h2h.SIDES, 2, h2h.faction_names("tauceti")).bots for i in range(2)] == [
+    assert [seating(i, h2h.SIDES, 2, faction_names("tauceti")).bots for i in range(2)] == [
         ("ecliptic", "openspiel"), ("openspiel", "ecliptic")]
-    four = [h2h.seating(i, h2h.SIDES, 4, h2h.faction_names("tauceti")).bots for i in range(32)]
+    four = [seating(i, h2h.SIDES, 4, faction_names("tauceti")).bots for i in range(32)]
     assert all(sorted(b) == ["ecliptic"] * 2 + ["openspiel"] * 2 for b in four)
     assert all(sum(b[seat] == "ecliptic" for b in four) == 16 for seat in range(4))
     assert s2.config["players"] == 2 and s4.config["players"] == 4
@@ -127,7 +130,7 @@ def test_a_part_resumes_and_the_merge_counts_every_game_once(tmp_path: Path,
 
     def fake(settings: h2h.Settings, index: int, seed: int) -> dict[str, Any]:
         calls.append(index)
-        sides = list(h2h.seating(index, h2h.SIDES, 2, []).bots)
+        sides = list(seating(index, h2h.SIDES, 2, []).bots)
         winner = [0.0, 1.0] if index == 1 else [1.0, 0.0]  # seat 1 wins, but in game 1 seat 2
         return {"index": index, "seed": seed, "sides": sides, "factions": [], "returns": winner,
                 "adapter_returns": winner, "gp": [0.0, 0.0], "rounds": 8, "decisions": 10, "forced": 0,
