@@ -95,3 +95,8 @@ class Ceres(RulesGame[State, Decision, Content]):
         from ecliptic.ceres.observation import determinize
 
         return determinize(state, player, rng)
+
+    def reseed(self, state: State, rng: Rng) -> State:
+        from ecliptic.ceres.observation import reseed
+
+        return reseed(state, rng)

@@ -9,7 +9,9 @@ none stays face down during play. Everything else is public.
 
 :func:`determinize` re-deals what the observer cannot see (the box's Nucleus cards, the
 Explosion Check order) and gives the copy a fresh generator so it cannot foretell the
-next Explosion Check.
+next Explosion Check. :func:`reseed` re-draws only the future chance: what nobody sees in
+Ceres is exactly the future's (the Explosion Check order) and the box, so it re-shuffles
+the same two and replaces the generator, for any seat at once.
 """
 
 from __future__ import annotations
@@ -81,6 +83,19 @@ def determinize(state: State, player: int, rng: Rng) -> State:
     seat = seat_of(state, player, spectator=False)
     assert seat is not None
     player = seat
+    s = state.clone()
+    s.nucleus_box.sort()
+    rng.shuffle(s.nucleus_box)
+    s.explosion_deck.sort()
+    rng.shuffle(s.explosion_deck)
+    s.rng = Rng.from_seed(rng.next_u64())
+    return s
+
+
+def reseed(state: State, rng: Rng) -> State:
+    """A copy of ``state`` whose future chance depends only on ``rng``: the Explosion Check
+    cards and the box's Nucleus cards sorted then shuffled (so the true order cannot leak into
+    the copy), a fresh generator, scripted dice and choices dropped."""
     s = state.clone()
     s.nucleus_box.sort()
     rng.shuffle(s.nucleus_box)

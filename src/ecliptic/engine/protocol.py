@@ -50,6 +50,11 @@ class Game(Protocol[S]):
         """A copy with what ``player`` cannot see re-dealt; a bad seat (``None`` too) raises
         :class:`ecliptic.engine.errors.SeatError`."""
 
+    def reseed(self, state: S, rng: Rng) -> S:
+        """A copy with the same past and everything dealt, but the future chance (the dice
+        generator, the order of every undrawn pile) re-drawn from ``rng`` alone, so a search on
+        the copy cannot foretell the dice or the draws; every seat observes it as ``state``."""
+
     def returns(self, state: S) -> list[float]: ...
 
     def utility(self, config: Any = None) -> Utility:

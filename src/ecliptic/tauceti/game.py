@@ -121,6 +121,11 @@ class TauCeti(RulesGame[State, Decision, Content]):
 
         return determinize(state, player, rng)
 
+    def reseed(self, state: State, rng: Rng) -> State:
+        from ecliptic.tauceti.observation import reseed
+
+        return reseed(state, rng)
+
 
 def config_dict(config: Config) -> dict[str, Any]:
     return encode(dataclasses.asdict(config))  # type: ignore[no-any-return]

@@ -13,6 +13,11 @@ backs, the tile stacks) consistently with what they have seen, and gives the cop
 a fresh random generator so it cannot foretell future dice. It asks the same two
 functions what is shown, so ``observe(determinize(s, p, rng), p) == observe(s, p)``.
 ISMCTS-style bots search such copies.
+
+:func:`reseed` re-draws only the future: what is dealt stays (hands, the face-down
+Exploration tokens, the cards on the table), the undrawn piles are re-shuffled and the dice
+generator replaced, so a search on the copy (OpenSpiel's MCTS clones) cannot foretell a
+roll or a draw; every seat observes the copy as it observes the state.
 """
 
 from __future__ import annotations
@@ -261,3 +266,36 @@ def _redeal_gp_tokens(s: State, player: int, rng: Rng) -> None:
     s.gp_supply = tuple(places[0])
     for p, place in zip(others, places[1:], strict=True):
         p.gp_tokens = tuple(place)
+
+
+def reseed(state: State, rng: Rng) -> State:
+    """A copy of ``state`` whose future chance depends only on ``rng``.
+
+    Kept: the past and everything dealt (hands, the face-down Exploration tokens, the
+    Active deck, GP tokens held, the tile a placing player is shown). Re-drawn: the order of
+    every undrawn pile (the four decks, the Exotic Tech deck, the Outer Limit stack and its
+    Knowledge tokens, the rest of the Large tile stack, the Demand pile, the Crisis token
+    stacks, the GP token supply, the bag) and the dice generator. Each pile is sorted before
+    it is shuffled, so two states that differ only in the order of undrawn piles give equal
+    copies for equal ``rng``: a reseed cannot reveal the true order. Scripted dice and
+    choices are dropped (a script is a test's knowledge of the future)."""
+    s = state.clone()
+    names: tuple[DeckName, ...] = ("crisis", "specialist", "knowledge", "mission")
+    for name in names:
+        deck, discarded = piles(s, name)
+        set_piles(s, name, shuffled(rng, sorted(deck)), discarded)
+    s.exotic_deck = shuffled(rng, sorted(s.exotic_deck))
+    s.outer_limit_stack = shuffled(rng, sorted(s.outer_limit_stack))
+    s.outer_limit_knowledge = list(shuffled(rng, sorted(s.outer_limit_knowledge)))
+    shown = any(shown_large_tile(s, p.seat) is not None for p in s.players)
+    top, rest = (s.large_tile_stack[:1], s.large_tile_stack[1:]) if shown else ((), s.large_tile_stack)
+    s.large_tile_stack = (*top, *shuffled(rng, sorted(rest)))
+    s.demand_pile = shuffled(rng, sorted(s.demand_pile))
+    for stack in s.crisis_stacks.values():
+        stack.sort()
+        rng.shuffle(stack)
+    s.gp_supply = shuffled(rng, sorted(s.gp_supply))
+    s.bag.sort()
+    rng.shuffle(s.bag)
+    s.rng = Rng.from_seed(rng.next_u64())
+    return s

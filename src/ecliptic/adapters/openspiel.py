@@ -1,0 +1,428 @@
+"""Tau Ceti and Ceres as OpenSpiel games: ``import ecliptic.adapters.openspiel`` registers them.
+
+    import pyspiel
+    import ecliptic.adapters.openspiel  # noqa: F401  (registers the games)
+    game = pyspiel.load_game("python_ecliptic_tauceti", {"players": 4, "game": "short"})
+    game = pyspiel.load_game("python_ecliptic_ceres", {"players": 3, "expansions": "comets"})
+
+Parameters (names stable; OpenSpiel parameters are int, bool or string, so a list is a
+comma-separated string):
+
+``python_ecliptic_tauceti``
+    ``players`` (int, 4), ``game`` ("full" | "short"), ``layout`` ("players" | "random" |
+    "preset"), ``advanced`` (the Advanced Rules, "1,2,5" or "all"; "" none),
+    ``advanced_specialists`` (bool), ``factions`` ("Xunon,Azars"; "" deals them at random),
+    ``tie_break`` ("shared" | "tau"), ``first_player`` (int, 0), ``seed`` (int, 0),
+    ``reseed_clones`` (bool, false).
+``python_ecliptic_ceres``
+    ``players`` (int, 2), ``expansions`` ("comets"; "" none), ``first_player`` (int, 0),
+    ``seed`` (int, 0), ``reseed_clones`` (bool, false).
+
+A bad value is refused when the game is loaded, with the engine's message.
+
+The adapter translates and decides nothing (docs/adapters-openspiel.md):
+
+* **Chance: SAMPLED_STOCHASTIC.** The engine rolls its dice and draws its cards inside
+  ``apply`` from the generator in the state (a Move's hazard roll, a skill check, a battle's
+  dice happen within the player's action), so there are no chance nodes to offer; the game
+  type says so instead of pretending to list outcomes. ``seed`` fixes the deal and the dice of
+  every initial state of a loaded game.
+* **Clones are exact by default.** OpenSpiel's ``random_sim_test`` clones before every
+  decision and requires the clone, given the same action, to reach the same state
+  (``ApplyActionTestClone``); with dice rolled inside ``apply`` that means sharing the future.
+  OpenSpiel's imperfect-information search does not clone the true state to search:
+  ``resample_from_infostate`` gives it a world re-dealt by the engine's ``determinize``, whose
+  hidden cards and future dice come from the sampler alone. ``reseed_clones=true`` makes
+  every clone a ``G.reseed`` copy (same past and hands, future dice and undrawn piles
+  re-drawn) for perfect-information search such as ``MCTSBot``, at the price of
+  ``random_sim_test``'s clone check.
+* **Information state** is the seat's perfect recall (:mod:`ecliptic.engine.recall`): the
+  string is its digest and the observation, the tensor the observation tensor and the ids the
+  seat has seen. **Observation** is ``G.observe(state, seat)``: its canonical JSON, and its
+  tensor from :mod:`ecliptic.adapters.observation` when that module is there (otherwise a
+  stand-in built from the same dict).
+* **Serialization** is ``G.to_json``/``G.from_json`` and the recall's items (OpenSpiel pickles
+  the Python state's attributes; each one pickles through these).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ecliptic.engine.actions import ActionSpace
+from ecliptic.engine.errors import EclipticError
+from ecliptic.engine.recall import ID, Recall, SeatRecall
+from ecliptic.engine.rng import Rng
+from ecliptic.games import get_game
+
+TAUCETI = "python_ecliptic_tauceti"
+CERES = "python_ecliptic_ceres"
+
+_TAUCETI_PARAMETERS: dict[str, Any] = {
+    "players": 4, "game": "full", "layout": "players", "advanced": "", "advanced_specialists": False,
+    "factions": "", "tie_break": "shared", "first_player": 0, "seed": 0, "reseed_clones": False,
+}
+_CERES_PARAMETERS: dict[str, Any] = {
+    "players": 2, "expansions": "", "first_player": 0, "seed": 0, "reseed_clones": False,
+}
+_ADAPTER_ONLY = ("seed", "reseed_clones")
+
+
+def _names(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _advanced(text: str) -> list[int]:
+    if text.strip().lower() == "all":
+        return list(range(1, 10))
+    try:
+        return [int(part) for part in _names(text)]
+    except ValueError:
+        raise ValueError(f"advanced={text!r}: name the Advanced Rules as numbers, '1,2,5', or 'all'") from None
+
+
+def engine_config(short_name: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's config table for a loaded game's parameters."""
+    config = {k: v for k, v in params.items() if k not in _ADAPTER_ONLY}
+    if short_name == TAUCETI:
+        config["advanced"] = _advanced(str(config.get("advanced", "")))
+        config["factions"] = _names(str(config.get("factions", "")))
+    else:
+        config["expansions"] = _names(str(config.get("expansions", "")))
+    return config
+
+
+# -- what the whole adapter shares per game and config ---------------------------------------
+
+
+@dataclass(eq=False)
+class Spec:
+    """One loaded game's rules, config and derived sizes. Shared by every state of the game:
+    OpenSpiel deep-copies a Python state's attributes to clone it, so this object copies as
+    itself, and pickles as its parameters."""
+
+    short_name: str
+    params: dict[str, Any]
+    config: dict[str, Any] = field(init=False)
+    rules: Any = field(init=False)
+    space: ActionSpace = field(init=False)
+    players: int = field(init=False)
+    initial: Any = field(init=False)
+    initial_recall: Recall = field(init=False)
+    catalogue: dict[str, int] = field(init=False)
+    """Every card and token id of the game, numbered: the recall slice of the info-state tensor."""
+
+    def __post_init__(self) -> None:
+        self.rules = get_game("tauceti" if self.short_name == TAUCETI else "ceres")
+        self.config = engine_config(self.short_name, self.params)
+        try:
+            state, events = self.rules.new_game_events(self.config, int(self.params["seed"]))
+        except (ValueError, EclipticError) as exc:
+            raise ValueError(f"{self.short_name}: {exc}") from None
+        self.initial = state
+        self.players = len(state.players)
+        self.initial_recall = Recall.start(self.players, events)
+        self.space = self.rules.action_space(state)
+        ids = sorted(set(ID.findall(json.dumps(self.rules.to_json(state)))))
+        self.catalogue = {x: i for i, x in enumerate(ids)}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Spec:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., Spec], tuple[str, str]]:
+        return spec_of, (self.short_name, json.dumps(self.params, sort_keys=True))
+
+
+@cache
+def _spec(short_name: str, params_json: str) -> Spec:
+    return Spec(short_name, json.loads(params_json))
+
+
+def spec_of(short_name: str, params_json: str) -> Spec:
+    """The (cached) spec of a game and its parameters as JSON."""
+    return _spec(short_name, params_json)
+
+
+# -- the engine state and the recall, as OpenSpiel copies and pickles them --------------------
+
+
+class Core:
+    """The engine state inside an OpenSpiel state. ``deepcopy`` (OpenSpiel's clone) is the
+    engine's cheap ``clone``, or a ``G.reseed`` copy with ``reseed_clones``, whose generator
+    is this core's own clone stream (never the state's: a clone must not consume the game's
+    dice); pickling is ``G.to_json``."""
+
+    __slots__ = ("clones", "spec", "state")
+
+    def __init__(self, spec: Spec, state: Any, clones: Rng) -> None:
+        self.spec, self.state, self.clones = spec, state, clones
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Core:
+        if self.spec.params["reseed_clones"]:
+            rng = Rng.from_seed(self.clones.next_u64())
+            return Core(self.spec, self.spec.rules.reseed(self.state, rng), Rng.from_seed(rng.next_u64()))
+        return Core(self.spec, self.state.clone(), self.clones.copy())
+
+    def __reduce__(self) -> tuple[Callable[..., Core], tuple[Spec, str, int]]:
+        return _core_from_json, (self.spec, json.dumps(self.spec.rules.to_json(self.state)), self.clones.state)
+
+
+def _core_from_json(spec: Spec, text: str, clones: int) -> Core:
+    return Core(spec, spec.rules.from_json(json.loads(text)), Rng.from_seed(clones))
+
+
+class RecallBox:
+    """The recall inside an OpenSpiel state: immutable, so a clone shares it; pickled as each
+    seat's items (a linked list thousands of nodes deep would overflow pickle's recursion)."""
+
+    __slots__ = ("recall",)
+
+    def __init__(self, recall: Recall) -> None:
+        self.recall = recall
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RecallBox:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., RecallBox], tuple[list[list[str]], list[str]]]:
+        return _recall_from_items, ([seat.items() for seat in self.recall.seats], self.recall.public.items())
+
+
+def _recall_from_items(items: list[list[str]], public: list[str]) -> RecallBox:
+    return RecallBox(Recall(tuple(SeatRecall().add(seat) for seat in items), SeatRecall().add(public)))
+
+
+# -- observations ---------------------------------------------------------------------------
+
+
+def observation_string(spec: Spec, state: Any, player: int) -> str:
+    return json.dumps(spec.rules.observe(state, player), sort_keys=True, separators=(",", ":"))
+
+
+_STAND_IN_SIZE = 2048
+
+
+def _stand_in_encode(observation: dict[str, Any]) -> np.ndarray:
+    """Until :mod:`ecliptic.adapters.observation` is merged: each leaf of the observation
+    hashed into a fixed-size vector (a number adds itself under its path, a text sets 1 under
+    its path and value), so equal observations give equal tensors and nothing but the
+    observation goes in."""
+    out = np.zeros(_STAND_IN_SIZE, np.float32)
+
+    def walk(path: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(f"{path}/{k}", v)
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(f"{path}/{i}", v)
+        else:
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            key = path if number else f"{path}={value}"
+            slot = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little") % _STAND_IN_SIZE
+            out[slot] += float(value) if number else 1.0
+
+    walk("", observation)
+    return out
+
+
+@cache
+def _encoder(game: str, config_json: str) -> Any:
+    try:
+        from ecliptic.adapters.observation import encoder  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    return encoder(game, json.loads(config_json))
+
+
+def observation_tensor(spec: Spec, state: Any, player: int) -> np.ndarray:
+    observation = spec.rules.observe(state, player)
+    enc = _encoder(spec.rules.name, json.dumps(spec.config, sort_keys=True))
+    if enc is None:
+        return _stand_in_encode(observation)
+    return np.asarray(enc.encode(observation), np.float32)
+
+
+def observation_size(spec: Spec) -> int:
+    return int(observation_tensor(spec, spec.initial, 0).shape[0])
+
+
+class Observer:
+    """OpenSpiel's PyObserver: the observation (``perfect_recall`` false) or the information
+    state (true: the observation followed by the ids the seat has seen)."""
+
+    def __init__(self, spec: Spec, perfect_recall: bool) -> None:
+        self.spec, self.perfect_recall = spec, perfect_recall
+        size = observation_size(spec)
+        pieces = [("observation", size)] + ([("seen_ids", len(spec.catalogue))] if perfect_recall else [])
+        self.tensor = np.zeros(sum(n for _, n in pieces), np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        start = 0
+        for name, n in pieces:
+            self.dict[name] = self.tensor[start:start + n]
+            start += n
+
+    def set_from(self, state: EclipticState, player: int) -> None:
+        self.tensor.fill(0)
+        core = state._core
+        self.dict["observation"][:] = observation_tensor(self.spec, core.state, player)
+        if self.perfect_recall:
+            seen = self.dict["seen_ids"]
+            for x in state._recall.recall[player].seen_ids:
+                i = self.spec.catalogue.get(x)
+                if i is not None:
+                    seen[i] = 1.0
+
+    def string_from(self, state: EclipticState, player: int) -> str:
+        obs = observation_string(self.spec, state._core.state, player)
+        if self.perfect_recall:
+            return f"{state._recall.recall[player].hexdigest} {obs}"
+        return obs
+
+
+# -- the OpenSpiel classes --------------------------------------------------------------------
+
+
+def _game_type(short_name: str, long_name: str, players: int, parameters: dict[str, Any],
+               general_sum: bool) -> Any:
+    utility = pyspiel.GameType.Utility.GENERAL_SUM if general_sum else pyspiel.GameType.Utility.CONSTANT_SUM
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+_TYPES = {
+    TAUCETI: ("Ecliptic: Tau Ceti: Planetary Crisis", _TAUCETI_PARAMETERS),
+    CERES: ("Ecliptic: Ceres (Comets)", _CERES_PARAMETERS),
+}
+
+
+class EclipticGame(pyspiel.Game):  # type: ignore[misc]
+    """One loaded game; its type and info are read off the engine (``utility``,
+    ``max_decisions``, the action space)."""
+
+    short_name = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        long_name, defaults = _TYPES[self.short_name]
+        merged = {**defaults, **(params or {})}
+        spec = spec_of(self.short_name, json.dumps(merged, sort_keys=True))
+        utility = spec.rules.utility(spec.config)
+        game_type = _game_type(self.short_name, long_name, spec.players, defaults,
+                               general_sum=utility.kind == "general_sum")
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(spec.space),
+            max_chance_outcomes=0,
+            num_players=spec.players,
+            min_utility=utility.min,
+            max_utility=utility.max,
+            utility_sum=utility.sum,
+            max_game_length=spec.rules.max_decisions(spec.config),
+        )
+        super().__init__(game_type, info, dict(params or {}))
+        self.spec = spec
+
+    def new_initial_state(self) -> EclipticState:
+        return EclipticState(self, self.spec)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        if params:
+            raise ValueError(f"{self.short_name} observers take no parameters (got {params})")
+        return Observer(self.spec, perfect_recall=bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+
+class EclipticState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state around an engine state and every seat's recall."""
+
+    def __init__(self, game: EclipticGame, spec: Spec) -> None:
+        super().__init__(game)
+        self._spec = spec
+        self._core = Core(spec, spec.initial.clone(), Rng.from_seed(int(spec.params["seed"]) ^ 0x5EED))
+        self._recall = RecallBox(spec.initial_recall)
+
+    # -- whose turn, what is legal --------------------------------------------------------
+
+    def current_player(self) -> int:
+        seat = self._core.state.current_player
+        return pyspiel.PlayerId.TERMINAL if seat is None else int(seat)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        space = self._spec.space
+        return sorted(space.id(a) for a in self._spec.rules.legal_actions(self._core.state))
+
+    def _apply_action(self, action: int) -> None:
+        """The engine refuses an id it does not offer (``IllegalAction``, state unchanged)."""
+        spec, core = self._spec, self._core
+        move = spec.space.action(int(action))
+        seat = core.state.current_player
+        events = spec.rules.apply(core.state, move)
+        self._recall = RecallBox(self._recall.recall.step(seat, move, events))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(self._spec.space.action(int(action)))
+
+    def is_terminal(self) -> bool:
+        return bool(self._core.state.is_over)
+
+    def returns(self) -> list[float]:
+        return [float(x) for x in self._spec.rules.returns(self._core.state)]
+
+    # -- imperfect information -------------------------------------------------------------
+
+    def resample_from_infostate(self, player: int, probability_sampler: Callable[[], float]) -> EclipticState:
+        """A world ``player`` cannot tell from this one: the engine's ``determinize`` seeded
+        from ``probability_sampler`` (hidden cards re-dealt, the future dice and piles
+        re-drawn), the player's recall kept and the other seats' recall only what the
+        player saw of their history (the public events), so the world carries no secret."""
+        seed = 0
+        for _ in range(4):
+            seed = (seed << 16) | (int(float(probability_sampler()) * 65536) & 0xFFFF)
+        world: EclipticState = self.clone()  # keeps OpenSpiel's history
+        rules = self._spec.rules
+        world._core = Core(self._spec, rules.determinize(self._core.state, player, Rng.from_seed(seed)),
+                           Rng.from_seed(seed ^ 0xC10E))
+        world._recall = RecallBox(self._recall.recall.as_seen_by(player))
+        return world
+
+    def __str__(self) -> str:
+        """The whole engine state (its save), for OpenSpiel's equality checks."""
+        return json.dumps(self._spec.rules.to_json(self._core.state), sort_keys=True, separators=(",", ":"))
+
+
+class TauCetiGame(EclipticGame):
+    short_name = TAUCETI
+
+
+class CeresGame(EclipticGame):
+    short_name = CERES
+
+
+def _register() -> None:
+    registered = {g.short_name for g in pyspiel.registered_games()}
+    for cls in (TauCetiGame, CeresGame):
+        if cls.short_name not in registered:
+            long_name, defaults = _TYPES[cls.short_name]
+            pyspiel.register_game(_game_type(cls.short_name, long_name, 4, defaults, general_sum=False), cls)
+
+
+_register()
