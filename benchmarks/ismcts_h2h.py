@@ -61,6 +61,8 @@ ADAPTER = "python_ecliptic_tauceti"
 MIN_SIMULATIONS = 2
 """OpenSpiel's ISMCTS spends its first simulation expanding the root; it needs a second to
 have visited any action at all (its final policy asserts a visit)."""
+SEED_MASK = 0x7FFF_FFFF
+"""Game seeds are a game parameter of the adapter, and OpenSpiel's integer parameters are C ints."""
 RATE_WEIGHT = 0.5
 """The weight of the newest decision in an OpenSpiel seat's seconds per simulation."""
 
@@ -198,7 +200,8 @@ def play_game(settings: Settings, index: int, seed: int) -> dict[str, Any]:
     view = game.observe(state, None)
     finals = view.get("final_scores") or []
     return {
-        "index": index, "seed": seed, "sides": list(seat.bots), "factions": list(seat.factions),
+        "index": index, "seed": seed, "sides": list(seat.bots),
+        "factions": [p.get("faction", "") for p in view.get("players", [])],
         "returns": returns, "adapter_returns": [float(r) for r in ps.returns()],
         "gp": [float(finals[s]["total"]) if s < len(finals) else returns[s] for s in range(settings.players)],
         "rounds": int(view.get("round", 0)), "decisions": decisions, "forced": forced,
@@ -250,7 +253,7 @@ def run_part(settings: Settings, part: int, parts: int, out: Path,
         if theirs != settings:
             raise ValueError(f"{out} was played with other settings ({theirs}); use another --out")
     have = {g["index"] for g in done}
-    seeds = list(islice(seed_stream(settings.seed), settings.games))
+    seeds = [s & SEED_MASK for s in islice(seed_stream(settings.seed), settings.games)]
     for i in indices:
         if i in have:
             continue

@@ -5,7 +5,6 @@ through a pyspiel game with both kinds of bot, seats rotate, parts resume, merge
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -14,94 +13,19 @@ import pytest
 pytest.importorskip("pyspiel")
 pytest.importorskip("open_spiel.python.algorithms.ismcts")
 
-import pyspiel
 from benchmarks import ismcts_h2h as h2h
 
-from ecliptic.engine.rng import Rng
-from ecliptic.games import get_game
 from ecliptic.sim.tournament import faction_names, seating
-
-G = get_game("tauceti")
-STANDIN = "python_h2h_standin_tauceti"
-
-
-class StandinState(pyspiel.State):  # type: ignore[misc]
-    """The least a pyspiel state over the engine needs for OpenSpiel's Python ISMCTS (a stand-in
-    for the adapter, so the harness is tested whatever the adapter does beyond it)."""
-
-    def __init__(self, game: Any, engine: Any) -> None:
-        super().__init__(game)
-        self.engine = engine
-        self.space = G.action_space(engine)
-
-    def current_player(self) -> int:
-        return int(pyspiel.PlayerId.TERMINAL) if self.engine.is_over else int(self.engine.current_player)
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.space.id(a) for a in G.legal_actions(self.engine))
-
-    def _apply_action(self, action: int) -> None:
-        G.apply(self.engine, self.space.action(action))
-
-    def is_terminal(self) -> bool:
-        return bool(self.engine.is_over)
-
-    def returns(self) -> list[float]:
-        return [float(r) for r in G.returns(self.engine)] if self.engine.is_over else [0.0] * len(
-            self.engine.players)
-
-    def information_state_string(self, player: int | None = None) -> str:
-        seat = self.engine.current_player if player is None else player
-        return json.dumps(G.observe(self.engine, seat), sort_keys=True, default=str)
-
-    def clone(self) -> StandinState:
-        return StandinState(self.get_game(), self.engine.clone())
-
-    def resample_from_infostate(self, player: int, sampler: Any) -> StandinState:
-        seed = int(sampler() * 2**53)
-        return StandinState(self.get_game(), G.determinize(self.engine, player, Rng.from_seed(seed)))
-
-    def __str__(self) -> str:
-        return f"decision {self.engine.decisions_made}"
-
-
-_PARAMS = {"players": 2, "game": "short", "factions": "", "seed": 0}
-
-
-class StandinGame(pyspiel.Game):  # type: ignore[misc]
-    def __init__(self, params: Any = None) -> None:
-        p = {**_PARAMS, **(params or {})}
-        self.config = {"players": p["players"], "game": p["game"],
-                       "factions": [f for f in p["factions"].split(",") if f]}
-        self.seed = p["seed"]
-        state = G.new_game(self.config, self.seed)
-        info = pyspiel.GameInfo(num_distinct_actions=len(G.action_space(state)), max_chance_outcomes=0,
-                                num_players=p["players"], min_utility=0.0, max_utility=1.0, utility_sum=1.0,
-                                max_game_length=G.max_decisions(self.config))
-        super().__init__(_TYPE, info, p)
-
-    def new_initial_state(self) -> StandinState:
-        return StandinState(self, G.new_game(self.config, self.seed))
-
-
-_TYPE = pyspiel.GameType(
-    short_name=STANDIN, long_name="Tau Ceti stand-in", dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4, min_num_players=2, provides_information_state_string=True,
-    provides_information_state_tensor=False, provides_observation_string=False,
-    provides_observation_tensor=False, parameter_specification=_PARAMS)
-pyspiel.register_game(_TYPE, StandinGame)
 
 
 def settings(players: int = 2, games: int = 2) -> h2h.Settings:
-    return h2h.Settings(players=players, games=games, seconds=0.001, adapter=STANDIN)
+    return h2h.Settings(players=players, games=games, seconds=0.001)
 
 
 def test_a_two_player_game_plays_to_the_end_with_both_bots_searching() -> None:
     result = h2h.play_game(settings(), 0, 7)
     assert result["sides"] == ["ecliptic", "openspiel"]
+    assert result["factions"] == list(seating(0, h2h.SIDES, 2, faction_names("tauceti")).factions)
     assert sum(result["returns"]) == pytest.approx(1.0)
     assert result["returns"] == result["adapter_returns"]
     assert result["think_ms"]["ecliptic"] and result["think_ms"]["openspiel"]
@@ -111,14 +35,22 @@ def test_a_two_player_game_plays_to_the_end_with_both_bots_searching() -> None:
     assert searched + result["forced"] == result["decisions"]
 
 
-def test_seats_and_factions_rotate_from_game_to_game() -> None:
-    s2, s4 = settings(), settings(players=4)
-    assert [seating(i, h2h.SIDES, 2, faction_names("tauceti")).bots for i in range(2)] == [
-        ("ecliptic", "openspiel"), ("openspiel", "ecliptic")]
+def test_a_four_player_game_seats_two_of_each_rotated() -> None:
+    result = h2h.play_game(settings(players=4), 1, 8)
+    assert result["sides"] == ["openspiel", "ecliptic", "openspiel", "ecliptic"]
+    assert result["factions"] == list(seating(1, h2h.SIDES, 4, faction_names("tauceti")).factions)
+    assert sum(result["returns"]) == pytest.approx(1.0)
+    assert result["returns"] == result["adapter_returns"]
+    assert result["think_ms"]["ecliptic"] and result["think_ms"]["openspiel"]
+
+
+def test_over_a_cycle_every_side_plays_every_seat_equally() -> None:
+    two = [seating(i, h2h.SIDES, 2, faction_names("tauceti")).bots for i in range(8)]
+    assert two[:2] == [("ecliptic", "openspiel"), ("openspiel", "ecliptic")]
+    assert all(sum(b[seat] == "ecliptic" for b in two) == 4 for seat in range(2))
     four = [seating(i, h2h.SIDES, 4, faction_names("tauceti")).bots for i in range(32)]
     assert all(sorted(b) == ["ecliptic"] * 2 + ["openspiel"] * 2 for b in four)
     assert all(sum(b[seat] == "ecliptic" for b in four) == 16 for seat in range(4))
-    assert s2.config["players"] == 2 and s4.config["players"] == 4
 
 
 def test_a_part_resumes_and_the_merge_counts_every_game_once(tmp_path: Path,
@@ -153,6 +85,16 @@ def test_a_part_resumes_and_the_merge_counts_every_game_once(tmp_path: Path,
     assert "4 of 4 games" in h2h.table(merged)
     with pytest.raises(ValueError, match="other settings"):
         h2h.run_part(settings(games=5), 1, 2, first)
+
+
+def test_a_file_that_is_not_a_result_is_refused_with_its_name(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"games": []}', encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        h2h.main(["merge", str(bad)])
+    assert exit_.value.code == 2
+    assert "notes.json: not a result file of this benchmark" in capsys.readouterr().err
 
 
 def test_sign_test_and_percentiles() -> None:
