@@ -78,6 +78,7 @@ class Settings:
     seed: int = 18
     uct_c: float = 2.0
     rollouts: int = 1
+    final_policy: str = "max_visit_count"
     adapter: str = ADAPTER
 
     @property
@@ -118,6 +119,7 @@ class OpenSpielSeat:
 
         self.game = game
         self.uct_c = settings.uct_c
+        self.final_policy = settings.final_policy
         self.seconds = settings.seconds
         self._random = np.random.RandomState(seed % 2**32)
         self.evaluator = mcts.RandomRolloutEvaluator(settings.rollouts, np.random.RandomState((seed >> 32) % 2**32))
@@ -135,7 +137,7 @@ class OpenSpielSeat:
         planned = MIN_SIMULATIONS if rate is None else max(MIN_SIMULATIONS, round(self.seconds / rate))
         bot = self._ismcts.ISMCTSBot(  # a bot is only its settings: one per decision, its count planned
             self.game, self.evaluator, self.uct_c, planned, random_state=self._random,
-            final_policy_type=self._ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            final_policy_type=self._ismcts.ISMCTSFinalPolicyType[self.final_policy.upper()],
             allow_inconsistent_action_sets=True)
         bot.set_resampler(self._resample)
         self.simulations = 0
@@ -401,12 +403,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=18)
     p.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel's UCT constant")
     p.add_argument("--rollouts", type=int, default=1, help="OpenSpiel's random rollouts per leaf")
+    p.add_argument("--final-policy", choices=("max_visit_count", "max_value", "normalized_visited_count"),
+                   default="max_visit_count", help="OpenSpiel's final policy (its Python default)")
     p.add_argument("--part", type=_part, default=(1, 1), help="K/N: play the K-th of N blocks of games")
     p.add_argument("--out", type=Path, required=True)
     a = p.parse_args(args)
     if a.games < 1 or not 0 < a.seconds <= 60 or a.rollouts < 1:
         p.error("--games and --rollouts must be at least 1, --seconds in (0, 60]")
-    settings = Settings(a.players, a.games, a.seconds, a.length, a.seed, a.uct_c, a.rollouts)
+    settings = Settings(a.players, a.games, a.seconds, a.length, a.seed, a.uct_c, a.rollouts, a.final_policy)
     try:
         run_part(settings, a.part[0], a.part[1], a.out, lambda line: print(line, flush=True))
     except ValueError as exc:
