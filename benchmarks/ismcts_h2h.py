@@ -319,8 +319,10 @@ def merge(paths: Sequence[Path]) -> dict[str, Any]:
         wins = sum(share[side])
         lo, hi = wilson(wins, n)
         ms = [t for g in played for t in g["think_ms"][side]]
+        gp = [x for g in played for x, s in zip(g["gp"], g["sides"], strict=True) if s == side]
         sides[side] = {
             "wins": wins, "win_rate": wins / n if n else 0.0, "win_rate_ci95": [lo, hi],
+            "mean_gp": statistics.fmean(gp) if gp else 0.0,
             "whole_wins": whole[side],
             "by_seat": [{"seat": s + 1, "games": seat_games[side][s], "wins": by_seat[side][s]}
                         for s in range(settings.players)],
@@ -351,15 +353,16 @@ def table(merged: dict[str, Any]) -> str:
              f"{s['seconds'] * 1000:g} ms per decision{'' if merged['complete'] else ' (partial)'}; "
              f"mean {merged['mean_rounds']:.1f} rounds, {merged['mean_decisions']:.0f} decisions",
              "",
-             "| side | games won | win rate | 95% CI | by seat (wins/games) | searched decisions | "
+             "| side | games won | win rate | 95% CI | GP per seat | by seat (wins/games) | searched decisions | "
              "ms per decision: mean / p50 / p90 / p99 |",
-             "|---|---:|---:|---|---|---:|---|"]
+             "|---|---:|---:|---|---:|---|---:|---|"]
     for side, v in merged["sides"].items():
         lo, hi = v["win_rate_ci95"]
-        seats = ", ".join(f"{b['wins']:g}/{b['games']}" for b in v["by_seat"])
+        seats = ", ".join(f"{_count(b['wins'])}/{b['games']}" for b in v["by_seat"])
         t = v["ms_per_decision"]
-        lines.append(f"| {side} | {v['wins']:g} | {v['win_rate']:.1%} | {lo:.1%}–{hi:.1%} | {seats} | "
-                     f"{v['decisions']} | {t['mean']:.0f} / {t['p50']:.0f} / {t['p90']:.0f} / {t['p99']:.0f} |")
+        lines.append(f"| {side} | {_count(v['wins'])} | {v['win_rate']:.1%} | {lo:.1%}–{hi:.1%} | "
+                     f"{v['mean_gp']:.2f} | {seats} | {v['decisions']} | "
+                     f"{t['mean']:.0f} / {t['p50']:.0f} / {t['p90']:.0f} / {t['p99']:.0f} |")
     st = merged["sign_test"]
     sims = merged["sides"]["openspiel"]["simulations_per_decision"]
     lines += ["", f"Sign test (games won wholly by one side): ecliptic {st['ecliptic_whole_wins']}, openspiel "
@@ -367,6 +370,11 @@ def table(merged: dict[str, Any]) -> str:
               f"OpenSpiel simulations per decision: mean {sims['mean']:.1f}, median {sims['p50']:g}, "
               f"{sims['min']}–{sims['max']}."]
     return "\n".join(lines)
+
+
+def _count(wins: float) -> str:
+    """A count of wins, shared wins (1/k each) as two decimals."""
+    return f"{wins:.0f}" if wins == int(wins) else f"{wins:.2f}"
 
 
 # Command line --------------------------------------------------------------------------

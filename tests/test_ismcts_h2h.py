@@ -65,7 +65,7 @@ def test_a_part_resumes_and_the_merge_counts_every_game_once(tmp_path: Path,
         sides = list(seating(index, h2h.SIDES, 2, []).bots)
         winner = [0.0, 1.0] if index == 1 else [1.0, 0.0]  # seat 1 wins, but in game 1 seat 2
         return {"index": index, "seed": seed, "sides": sides, "factions": [], "returns": winner,
-                "adapter_returns": winner, "gp": [0.0, 0.0], "rounds": 8, "decisions": 10, "forced": 0,
+                "adapter_returns": winner, "gp": [3.0, 1.0], "rounds": 8, "decisions": 10, "forced": 0,
                 "think_ms": {"ecliptic": [1.0, 3.0], "openspiel": [2.0]}, "simulations": [2]}
 
     monkeypatch.setattr(h2h, "play_game", fake)
@@ -80,6 +80,7 @@ def test_a_part_resumes_and_the_merge_counts_every_game_once(tmp_path: Path,
     assert [b["wins"] for b in merged["sides"]["ecliptic"]["by_seat"]] == [2, 1]
     assert [b["wins"] for b in merged["sides"]["openspiel"]["by_seat"]] == [1, 0]
     assert merged["sides"]["ecliptic"]["ms_per_decision"]["mean"] == 2.0
+    assert merged["sides"]["ecliptic"]["mean_gp"] == 2.0  # 3 GP in seat 1 (games 0, 2), 1 in seat 2
     assert merged["sides"]["openspiel"]["decisions"] == 4
     assert merged["sign_test"]["p_two_sided"] == pytest.approx(2 * 5 / 16)
     assert "4 of 4 games" in h2h.table(merged)
