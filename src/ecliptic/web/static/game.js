@@ -189,9 +189,11 @@ function pump() {
         S.ws.send(JSON.stringify({ since: S.gv.index }));  // a gap: ask for what was missed
       }
       log.add(next.index, next.seat, next.events);
-      S.lastShown = paced ? Date.now() : S.lastShown;
     }
     show(next.view, false);
+    // The pace counts from the moment the table is drawn, so a slow redraw never eats into
+    // the time a player has to see a move before the next one.
+    if (paced) S.lastShown = Date.now();
   }
 }
 
