@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ecliptic.engine.rng import Rng
+from ecliptic.tauceti import checks, ship
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.invariants import problems
 from ecliptic.tauceti.state import State
@@ -99,3 +100,22 @@ def test_determinize_does_not_depend_on_the_true_hidden_order(seed: int, steps: 
     a = GAME.determinize(state, 0, Rng.from_seed(seed))
     b = GAME.determinize(other, 0, Rng.from_seed(seed))
     assert GAME.to_json(a) == GAME.to_json(b)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([2, 4]), st.integers(0, 300))
+def test_the_interface_read_at_once_agrees_with_each_system_and_skill_read_alone(
+        seed: int, players: int, steps: int) -> None:
+    """observe reads every system and skill at once (ship.systems_view, checks.dice_by_skill):
+    the same figures as the rules' one-at-a-time ship.power / damage / effective and dice_for."""
+    state = _midgame(seed, players, steps)
+    for seat in range(players):
+        systems = ship.systems_view(state, seat)
+        assert list(systems) == list(state.content.systems)
+        for name, view in systems.items():
+            assert view == {"power": ship.power(state, seat, name), "damage": state.players[seat].damage.get(name, 0),
+                            "virus": state.players[seat].virus.get(name, 0),
+                            "effective": ship.effective(state, seat, name),
+                            "token": state.players[seat].systems_tokens.get(name)}
+        assert checks.dice_by_skill(state, seat) == {k: checks.dice_for(state, seat, k)
+                                                     for k in state.faction(seat).skills}

@@ -44,6 +44,16 @@ def dice_for(state: State, seat: int, skill: str) -> int:
     return state.faction(seat).skills[skill] + bonus
 
 
+def dice_by_skill(state: State, seat: int) -> dict[str, int]:
+    """:func:`dice_for` of every skill, the face-up Specialists read once (for the observation)."""
+    skills = dict(state.faction(seat).skills)
+    for card_id in state.players[seat].face_up:
+        ability = state.content.specialist(card_id).ability
+        if ability.kind == "skill_bonus" and ability.skill in skills:
+            skills[ability.skill] += ability.amount
+    return skills
+
+
 def passes(check: SkillCheck, dice: list[int]) -> bool:
     return sum(1 for d in dice if d >= check.target) >= check.successes
 

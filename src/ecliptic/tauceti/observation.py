@@ -30,7 +30,7 @@ from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import observation_header, seat_of
 from ecliptic.tauceti import ship
-from ecliptic.tauceti.checks import dice_for
+from ecliptic.tauceti.checks import dice_by_skill
 from ecliptic.tauceti.decks import DeckName, piles, set_piles, shuffled
 from ecliptic.tauceti.state import State
 from ecliptic.tauceti.tracks import markers_left, recruit_cost
@@ -69,8 +69,6 @@ def _player_view(state: State, seat: int, observer: int | None, seen: frozenset[
     p = state.players[seat]
     content = state.content
     own = observer == seat
-    damage, virus, tokens = p.damage, p.virus, p.systems_tokens
-    power, effective = ship.power, ship.effective
     view: dict[str, Any] = {
         "seat": seat,
         "faction": p.faction,
@@ -81,12 +79,7 @@ def _player_view(state: State, seat: int, observer: int | None, seen: frozenset[
         "position": p.position,
         "knowledge": dict(p.knowledge),
         "orbitals_home": p.orbitals_home,
-        "systems": {
-            s: {"power": power(state, seat, s), "damage": damage.get(s, 0),
-                "virus": virus.get(s, 0), "effective": effective(state, seat, s),
-                "token": tokens.get(s)}
-            for s in content.systems
-        },
+        "systems": ship.systems_view(state, seat),
         # Holding and ActiveMission are frozen records of plain values, so their field dict
         # is what codec.encode would build, at a tenth of the cost (observe runs every step).
         "holdings": [dict(vars(h)) for h in p.holdings],
@@ -107,7 +100,7 @@ def _player_view(state: State, seat: int, observer: int | None, seen: frozenset[
         "passed": p.passed,
         "face_up": list(p.face_up),
         # The dice a check of each skill rolls (the skill set plus face-up Specialist bonuses).
-        "skills": {k: dice_for(state, seat, k) for k in content.faction(p.faction).skills},
+        "skills": dice_by_skill(state, seat),
         "hand_size": len(p.hand),
         "exotic_tech": p.exotic_tech,
         "exotic_spent": p.exotic_spent,

@@ -40,6 +40,23 @@ def effective(state: State, seat: int, system: str) -> int:
     return max(0, power(state, seat, system) - damage(state, seat, system))
 
 
+def systems_view(state: State, seat: int) -> dict[str, dict[str, int | str | None]]:
+    """Every system's printed power, damage, virus crystals, effective power and upgrade
+    token, as :func:`power`, :func:`damage` and :func:`effective` give them one by one, read
+    once for the whole Interface (the observation shows all of them at every step)."""
+    p = state.players[seat]
+    printed = state.faction(seat).systems
+    token_of, damaged, infected = p.systems_tokens, p.damage, p.virus
+    level = state.content.systems_token
+    out: dict[str, dict[str, int | str | None]] = {}
+    for system in state.content.systems:
+        token = token_of.get(system)
+        pw = printed[system] if token is None else level(token).level
+        dm, vi = damaged.get(system, 0), infected.get(system, 0)
+        out[system] = {"power": pw, "damage": dm, "virus": vi, "effective": max(0, pw - dm - vi), "token": token}
+    return out
+
+
 def destroyed(state: State, seat: int, system: str) -> bool:
     return damage(state, seat, system) >= power(state, seat, system)
 
