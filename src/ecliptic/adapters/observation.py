@@ -81,6 +81,52 @@ class Layout:
         return {o: start + i for i, o in enumerate(options)}
 
 
+def cap(x: float, most: float) -> float:
+    """A count scaled by its cap and clipped at 1."""
+    v = x / most
+    return v if v < 1.0 else 1.0
+
+
+class Header:
+    """The slices of the header every observation begins with (the engine's
+    ``observation_header``, the same in every game): the observer, the round, the phase, the
+    first player, the seat whose turn it is and the seat to decide, seats counted from the
+    observer. A game module adds it first and lets :meth:`write` fill it."""
+
+    def __init__(self, layout: Layout, players: int, rounds: int, phases: Sequence[str]) -> None:
+        n = self.players = players
+        seats = [f"+{k}" for k in range(n)]
+        relative = "one-hot, seat counted from the observer"
+        self.rounds = rounds
+        self.observer_at = layout.onehot("observer", [*(f"seat {s}" for s in range(n)), "spectator"],
+                                         "one-hot: the absolute seat the tensor is for")
+        self.round_at = layout.section("round", ["round"], f"round / {rounds}")
+        self.phase_at = layout.onehot("phase", phases)
+        self.first_at = layout.section("first_player", seats, relative)
+        self.turn_seat_at = layout.section("turn_seat", seats, relative)
+        self.current_at = layout.section("current_player", [*seats, "none"], relative)
+        self.rels = [[(s - base) % n for s in range(n)] for base in range(n)]
+        """``rels[observer][seat]``: the seat counted from the observer (a spectator sees from seat 0)."""
+
+    def write(self, o: Mapping[str, Any], a: Buffer) -> list[int]:
+        """Fill the header's slices; returns the observer's ``rel`` (seat -> seat counted from
+        the observer) for the game's own slices."""
+        observer = o["observer"]
+        if observer is None:
+            a[self.observer_at["spectator"]] = 1.0
+            rel = self.rels[0]
+        else:
+            a[self.observer_at[f"seat {observer}"]] = 1.0
+            rel = self.rels[observer]
+        a[self.round_at] = cap(o["round"], self.rounds)
+        a[self.phase_at[o["phase"]]] = 1.0
+        a[self.first_at + rel[o["first_player"]]] = 1.0
+        a[self.turn_seat_at + rel[o["turn_seat"]]] = 1.0
+        cp = o["current_player"]
+        a[self.current_at + (self.players if cp is None else rel[cp])] = 1.0
+        return rel
+
+
 @dataclass(frozen=True)
 class GameEncoding:
     """What a game module gives the encoder for one config."""

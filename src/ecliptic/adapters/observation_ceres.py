@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, get_args
 
-from ecliptic.adapters.observation import Buffer, GameEncoding, Layout
+from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, cap
 from ecliptic.ceres.comets import SURFACE_CARDS as COMETS
 from ecliptic.ceres.content import TAIL_TYPES, CometKind, default_content
 from ecliptic.ceres.invariants import DECISION_DATA
@@ -42,13 +42,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     parts = [*SOURCES, "total"]
     slots = max(c.surface.slots.values())  # the most Surface card slots for any player count
 
-    obs_at = L.onehot("observer", [*(f"seat {s}" for s in range(n)), "spectator"],
-                      "one-hot: the absolute seat the tensor is for")
-    round_at = L.section("round", ["round"], f"round / {num.rounds}")
-    phase_at = L.onehot("phase", PHASES)
-    first_at = L.section("first_player", seats, "one-hot, seat counted from the observer")
-    turnseat_at = L.section("turn_seat", seats, "one-hot, seat counted from the observer")
-    current_at = L.section("current_player", [*seats, "none"], "one-hot, seat counted from the observer")
+    header = Header(L, n, num.rounds, PHASES)
     cfg_at = L.section("config", ["players/4", "Comets"], "the game's config (constant through a game)")
     kind_at = L.onehot("decision.kind", [*DECISION_DATA, "none"])
     dplayer_at = L.section("decision.player", seats, "one-hot, seat counted from the observer")
@@ -98,27 +92,10 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                            f"Nucleus cards in the box / {len(nuclei)}; Explosion Check cards face down, of them "
                            f"Safe and Explosion / {len(c.explosion_checks)}")
         nuc_i = {x: i for i, x in enumerate(nuclei)}
-    rels = [[(s - base) % n for s in range(n)] for base in range(n)]
     nz = len(zones)
 
-    def cap(x: float, m: float) -> float:
-        v = x / m
-        return v if v < 1.0 else 1.0
-
     def write(o: Mapping[str, Any], a: Buffer) -> None:
-        observer = o["observer"]
-        if observer is None:
-            a[obs_at["spectator"]] = 1.0
-            rel = rels[0]
-        else:
-            a[obs_at[f"seat {observer}"]] = 1.0
-            rel = rels[observer]
-        a[round_at] = cap(o["round"], num.rounds)
-        a[phase_at[o["phase"]]] = 1.0
-        a[first_at + rel[o["first_player"]]] = 1.0
-        a[turnseat_at + rel[o["turn_seat"]]] = 1.0
-        cp = o["current_player"]
-        a[current_at + (n if cp is None else rel[cp])] = 1.0
+        rel = header.write(o, a)
         a[cfg_at] = n / 4
         if comets_on:
             a[cfg_at + 1] = 1.0

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any, get_args
 
-from ecliptic.adapters.observation import Buffer, GameEncoding, Layout
+from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, cap
 from ecliptic.tauceti.checks import CONTINUATIONS
 from ecliptic.tauceti.content import default_content
 from ecliptic.tauceti.invariants import DECISION_DATA
@@ -76,13 +76,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     x_res = {x.id: x.resource for x in c.crisis_tokens}
 
     # -- header and config -----------------------------------------------------------
-    obs_at = L.onehot("observer", [*(f"seat {s}" for s in range(n)), "spectator"],
-                      "one-hot: the absolute seat the tensor is for")
-    round_at = L.section("round", ["round"], f"round / {num.longest_game_rounds}")
-    phase_at = L.onehot("phase", PHASES)
-    first_at = L.section("first_player", seats, "one-hot, seat counted from the observer")
-    turnseat_at = L.section("turn_seat", seats, "one-hot, seat counted from the observer")
-    current_at = L.section("current_player", [*seats, "none"], "one-hot, seat counted from the observer")
+    header = Header(L, n, num.longest_game_rounds, PHASES)
     cfg_at = L.section("config", ["players/4", "short game", *(f"layout {x}" for x in LAYOUTS),
                                   *(f"Advanced Rule {r}" for r in range(1, 10)), "Advanced Specialists",
                                   "tie break by TAU"], "the game's config (constant through a game)")
@@ -241,7 +235,6 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     sys_i = {x: i for i, x in enumerate(systems)}
     nk, nr, nc, nf = len(ktypes), len(resources), len(commodities), len(factions)
     nx = len(crisis_tokens)
-    rels = [[(s - base) % n for s in range(n)] for base in range(n)]
     deck_cap = [(decks_at[d], 1.0 / decks[d]) for d in deck_names]
     ptype_stride = nk + nr
 
@@ -262,24 +255,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     count_tables = [t for _, t in counts]
     system_values = itemgetter("power", "damage", "virus", "effective", "token")
 
-    def cap(x: float, m: float) -> float:
-        v = x / m
-        return v if v < 1.0 else 1.0
-
     def write(o: Mapping[str, Any], a: Buffer) -> None:
-        observer = o["observer"]
-        if observer is None:
-            a[obs_at["spectator"]] = 1.0
-            rel = rels[0]
-        else:
-            a[obs_at[f"seat {observer}"]] = 1.0
-            rel = rels[observer]
-        a[round_at] = cap(o["round"], num.longest_game_rounds)
-        a[phase_at[o["phase"]]] = 1.0
-        a[first_at + rel[o["first_player"]]] = 1.0
-        a[turnseat_at + rel[o["turn_seat"]]] = 1.0
-        cp = o["current_player"]
-        a[current_at + (n if cp is None else rel[cp])] = 1.0
+        rel = header.write(o, a)
         for i, v in cfg_items:
             a[i] = v
         d = o["decision"]
