@@ -95,24 +95,7 @@ def chess_v6() -> Baseline:
 
 def openspiel_cpp(name: str = "tic_tac_toe") -> Baseline:
     """An OpenSpiel C++ game: random ``legal_actions`` + ``apply_action`` steps."""
-    try:
-        pyspiel: Any = importlib.import_module("pyspiel")
-        game = pyspiel.load_game(name)
-    except Exception as exc:
-        return Baseline(f"OpenSpiel {name} (C++)", "steps/s", None, f"unavailable ({type(exc).__name__}: {exc})")
-
-    def play(games: int) -> int:
-        steps = 0
-        rng = random.Random(0)
-        for _ in range(games):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                actions = state.legal_actions()
-                state.apply_action(actions[rng.randrange(len(actions))])
-                steps += 1
-        return steps
-
-    return Baseline(f"OpenSpiel {name} (C++)", "steps/s", play)
+    return baselines.openspiel(name, f"OpenSpiel {name} (C++)")
 
 
 def split(key: str, steps: int, seed: int = 0) -> dict[str, float]:

@@ -46,16 +46,17 @@ def chess() -> Baseline:
     return Baseline(f"python-chess {lib.__version__}", "plies/s", play)
 
 
-def openspiel() -> Baseline:
-    """OpenSpiel's ``python_tic_tac_toe``, a game written in Python on OpenSpiel's API:
-    ``legal_actions``, ``apply_action``, ``is_terminal``."""
+def openspiel(name: str = "python_tic_tac_toe", label: str | None = None) -> Baseline:
+    """An OpenSpiel game played with random ``legal_actions`` + ``apply_action`` steps: by
+    default ``python_tic_tac_toe``, a game written in Python on OpenSpiel's API (a C++ game
+    such as ``tic_tac_toe`` is the other yardstick, benchmarks/aec.py)."""
+    label = label or f"OpenSpiel {name}"
     try:
         pyspiel: Any = importlib.import_module("pyspiel")
         importlib.import_module("open_spiel.python.games")  # registers the Python games
-        game = pyspiel.load_game("python_tic_tac_toe")
+        game = pyspiel.load_game(name)
     except Exception as exc:  # ImportError, or a build without the Python games
-        return Baseline("OpenSpiel python_tic_tac_toe", "steps/s", None,
-                        f"unavailable ({type(exc).__name__}: {exc})")
+        return Baseline(label, "steps/s", None, f"unavailable ({type(exc).__name__}: {exc})")
 
     def play(games: int) -> int:
         steps = 0
@@ -68,4 +69,4 @@ def openspiel() -> Baseline:
                 steps += 1
         return steps
 
-    return Baseline("OpenSpiel python_tic_tac_toe", "steps/s", play)
+    return Baseline(label, "steps/s", play)
