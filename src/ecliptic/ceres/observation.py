@@ -80,16 +80,9 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
 def determinize(state: State, player: int, rng: Rng) -> State:
     """A copy of ``state`` with everything ``player`` cannot see re-dealt at random; each
     hidden pool is sorted first, so the copy never depends on the true hidden order."""
-    seat = seat_of(state, player, spectator=False)
-    assert seat is not None
-    player = seat
-    s = state.clone()
-    s.nucleus_box.sort()
-    rng.shuffle(s.nucleus_box)
-    s.explosion_deck.sort()
-    rng.shuffle(s.explosion_deck)
-    s.rng = Rng.from_seed(rng.next_u64())
-    return s
+    seat_of(state, player, spectator=False)  # (refuses a seat not in the game)
+    # Ceres has no hidden hands: what no seat can see is what no seat has drawn yet.
+    return reseed(state, rng)
 
 
 def reseed(state: State, rng: Rng) -> State:
