@@ -10,7 +10,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[dev,server,rl]'
+	$(PY) -m pip install --quiet -e '.[dev,server,rl,balance,ray]'
 	touch $(STAMP)
 
 # The game server with the browser client: the lobby opens in the default browser (where there
