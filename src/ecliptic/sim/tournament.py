@@ -39,6 +39,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from ecliptic.balance.stats import wilson as wilson  # the tournament's intervals are the report's
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.engine.wording import plural
@@ -48,7 +49,6 @@ from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, play_in_order,
 Progress = Callable[[int, int], None]
 """Called after each game with (games done, games in all)."""
 
-Z95 = 1.959963984540054
 MAX_FILE_BYTES = 256 * 1024 * 1024
 """The largest tournament file read: some 300,000 games of four players (about 800 bytes each)."""
 
@@ -292,21 +292,6 @@ def _per_seat(value: Any, what: str, seats: int, *, may_be_empty: bool = False) 
 
 
 # Statistics ---------------------------------------------------------------------------
-
-
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``wins / n`` (95% by default). No wins has the
-    lower bound 0 and all wins the upper bound 1 exactly (in floating point the formula lands a
-    rounding error inside, and "won every game" must read as 1)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = 0.0 if wins <= 0 else max(0.0, centre - half)
-    high = 1.0 if wins >= n else min(1.0, centre + half)
-    return low, high
 
 
 def ranks_of(returns: Sequence[float], gp: Sequence[float]) -> tuple[float, ...]:

@@ -1,0 +1,274 @@
+"""The statistics of the balance report, in plain Python (``math`` and ``fractions`` only), so
+that the numbers of ``results.json`` never depend on an optional library.
+
+Every test is two-sided at ``ALPHA`` = 0.05; every interval is 95%.
+
+- :func:`wilson` — the interval of a win rate (also the tournament's);
+- :func:`share_test` — a win rate against its fair share (1/players);
+- :func:`rate_difference` — two win rates (an arm against the base arm);
+- :class:`Moments` and :func:`mean_difference` — means of GP, VP, rounds (Welch's t);
+- :func:`holm` — Holm's step-down correction of a family of p-values;
+- :func:`games_needed`, :func:`games_needed_two_arms`, :func:`games_needed_means` — how many
+  games a difference of a given size needs to be detected (power ``POWER`` = 0.8).
+
+Why normal approximations for rates and not the exact binomial test: a shared win counts 1/k
+for each of its k winners, so a faction's wins are not a whole number and the binomial
+distribution does not apply; and a study has hundreds or thousands of games per arm, where the
+normal approximation is accurate to the third decimal of a p-value.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+
+ALPHA = 0.05
+POWER = 0.8
+Z95 = 1.959963984540054
+"""The normal quantile of 1 - ALPHA/2: a 95% interval is the estimate plus or minus Z95 standard
+errors (the tournament's constant, one ulp from ``NormalDist().inv_cdf(0.975)``, kept so that its
+intervals stay the same to the last digit)."""
+Z_POWER = NormalDist().inv_cdf(POWER)
+"""The normal quantile of ``POWER``: a true difference of the size looked for lands beyond the
+test's critical value in 80% of studies."""
+
+Number = int | float | Fraction
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / n`` (95% by default). No wins has the
+    lower bound 0 and all wins the upper bound 1 exactly (in floating point the formula lands a
+    rounding error inside, and "won every game" must read as 1)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= n else min(1.0, centre + half)
+    return low, high
+
+
+def normal_p(z: float) -> float:
+    """The two-sided p-value of a standard normal statistic."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def share_test(wins: float, n: int, share: float) -> float:
+    """The p-value of "this win rate is the fair share": the score test, whose statistic is
+    (rate - share) / sqrt(share (1 - share) / n) with the variance the fair share implies.
+
+    It is the test the Wilson interval inverts, so the two never disagree: p < 0.05 exactly when
+    the share lies outside the 95% Wilson interval. A shared win (a return between 0 and 1) has
+    less variance than a win or a loss, so the test is slightly conservative when wins are shared.
+    No games (or a share of 0 or 1, the solo game's) give 1.0: nothing to test."""
+    if n <= 0 or not 0 < share < 1:
+        return 1.0
+    return normal_p((wins / n - share) / math.sqrt(share * (1 - share) / n))
+
+
+@dataclass(frozen=True)
+class Difference:
+    """An estimated difference (arm minus base), its 95% interval and the p-value of the test
+    against the difference expected when nothing changed (``null``)."""
+
+    value: float
+    low: float
+    high: float
+    p: float
+    null: float = 0.0
+
+
+def rate_difference(wins: float, n: int, base_wins: float, base_n: int, null: float = 0.0) -> Difference:
+    """Win rate of an arm minus that of the base arm.
+
+    The interval is Newcombe's hybrid score interval (his method 10: the two Wilson intervals
+    combined), which keeps its coverage near rates of 0 or 1 where the Wald interval does not.
+    The test is the unpooled z-test, z = (d - null) / sqrt(p1 q1 / n1 + p2 q2 / n2), because the
+    difference expected without any effect need not be 0: the fair shares differ when the arms
+    have different numbers of players (``null`` = 1/players of the arm minus that of the base).
+    With hundreds of games per arm it agrees with the pooled test to the third decimal."""
+    if n <= 0 or base_n <= 0:
+        return Difference(0.0, -1.0, 1.0, 1.0, null)
+    p1, p2 = wins / n, base_wins / base_n
+    l1, u1 = wilson(wins, n)
+    l2, u2 = wilson(base_wins, base_n)
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    se = math.sqrt(p1 * (1 - p1) / n + p2 * (1 - p2) / base_n)
+    return Difference(d, max(-1.0, low), min(1.0, high), _p_or_certain(d - null, se), null)
+
+
+def _p_or_certain(shift: float, se: float) -> float:
+    """The two-sided normal p-value of ``shift`` with standard error ``se``; with no spread at all
+    (every game the same) a difference is certain and no difference is none."""
+    if se > 0:
+        return normal_p(shift / se)
+    return 1.0 if shift == 0 else 0.0
+
+
+class Moments:
+    """The count, sum and sum of squares of a measure (GP, rounds), kept exactly (integers or
+    fractions), so that the mean and variance do not depend on the order the games are added in:
+    a study file interleaves its arms in whatever order the games finished."""
+
+    __slots__ = ("n", "squares", "total")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total: Fraction | int = 0
+        self.squares: Fraction | int = 0
+
+    def add(self, x: Number) -> None:
+        v = Fraction(x) if isinstance(x, float) else x
+        self.n += 1
+        self.total += v
+        self.squares += v * v
+
+    @property
+    def mean(self) -> float:
+        return float(Fraction(self.total) / self.n) if self.n else 0.0
+
+    @property
+    def variance(self) -> float:
+        """The sample variance (divided by n - 1); 0 for fewer than two values."""
+        if self.n < 2:
+            return 0.0
+        return float((self.n * Fraction(self.squares) - Fraction(self.total) ** 2) / (self.n * (self.n - 1)))
+
+    def interval(self) -> tuple[float, float]:
+        """The 95% interval of the mean: mean plus or minus Student's t quantile (n - 1 degrees of
+        freedom) times the standard error; the mean itself when there is no spread."""
+        if self.n < 2:
+            return self.mean, self.mean
+        half = t_quantile(self.n - 1) * math.sqrt(self.variance / self.n)
+        return self.mean - half, self.mean + half
+
+
+def mean_difference(arm: Moments, base: Moments) -> Difference:
+    """Mean of an arm minus that of the base arm, by Welch's t-test (unequal variances, the
+    Welch-Satterthwaite degrees of freedom); the interval is the difference plus or minus the t
+    quantile times the standard error. Fewer than two games on a side: no test (p = 1)."""
+    d = arm.mean - base.mean
+    if arm.n < 2 or base.n < 2:
+        return Difference(d, -math.inf, math.inf, 1.0)
+    a, b = arm.variance / arm.n, base.variance / base.n
+    se = math.sqrt(a + b)
+    if se == 0:
+        return Difference(d, d, d, _p_or_certain(d, 0.0))
+    df = (a + b) ** 2 / (a * a / (arm.n - 1) + b * b / (base.n - 1))
+    half = t_quantile(df) * se
+    return Difference(d, d - half, d + half, t_p(d / se, df))
+
+
+def t_p(t: float, df: float) -> float:
+    """The two-sided p-value of Student's t with ``df`` degrees of freedom: the regularized
+    incomplete beta function I_x(df/2, 1/2) at x = df / (df + t^2)."""
+    if df <= 0:
+        return 1.0
+    return _incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def t_quantile(df: float, alpha: float = ALPHA) -> float:
+    """The t with two-sided p-value ``alpha`` (1.96 for many degrees of freedom, 12.71 for one),
+    found by bisection of :func:`t_p`, which falls as t grows."""
+    low, high = 0.0, 1.0
+    while t_p(high, df) > alpha:
+        low, high = high, high * 2
+    for _ in range(200):
+        mid = (low + high) / 2
+        if mid in (low, high):
+            break
+        if t_p(mid, df) > alpha:
+            low = mid
+        else:
+            high = mid
+    return high
+
+
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b), by its continued fraction (evaluated
+    with the modified Lentz method), on the side of x where the fraction converges fast."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    if x < (a + 1) / (a + b + 2):
+        return math.exp(log_front) * _beta_fraction(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1 - x) / b
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    out = d
+    for m in range(1, 10_000):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            out *= c * d
+        if abs(c * d - 1.0) < 1e-15:
+            break
+    return out
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given: the i-th smallest of m p-values is
+    multiplied by m - i + 1 (i from 1), each adjusted value is at least the one before it in that
+    order, and none exceeds 1. A test is significant after the correction when its adjusted
+    value is below ``ALPHA``; the chance of any false finding in the family stays below ALPHA."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: (p_values[i], i))
+    out = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        out[i] = running
+    return out
+
+
+def _toward_half(rate: float, delta: float) -> float:
+    """The rate ``delta`` away from ``rate`` on the side of 1/2, where a rate varies most: the
+    harder of the two differences to detect."""
+    return rate + delta if rate < 0.5 else rate - delta
+
+
+def games_needed(rate: float, delta: float = 0.05) -> int:
+    """Games needed to tell a win rate of ``rate`` from one ``delta`` away (two-sided test at
+    ALPHA, power POWER), one sample against a fixed value (Fleiss, without continuity correction):
+    n = ((z_{1-alpha/2} sqrt(p0 q0) + z_{power} sqrt(p1 q1)) / delta)^2, p0 = rate, p1 = p0 +- delta
+    toward 1/2."""
+    p0 = min(1.0, max(0.0, rate))
+    p1 = _toward_half(p0, delta)
+    root = Z95 * math.sqrt(p0 * (1 - p0)) + Z_POWER * math.sqrt(p1 * (1 - p1))
+    return max(1, math.ceil((root / delta) ** 2))
+
+
+def games_needed_two_arms(rate: float, delta: float = 0.05) -> int:
+    """Games needed in EACH of two arms to detect a difference ``delta`` between their win rates
+    when the base's is ``rate`` (Fleiss, without continuity correction):
+    n = (z_{1-alpha/2} sqrt(2 pbar qbar) + z_{power} sqrt(p1 q1 + p2 q2))^2 / delta^2,
+    p1 = rate, p2 = p1 +- delta toward 1/2, pbar = (p1 + p2) / 2."""
+    p1 = min(1.0, max(0.0, rate))
+    p2 = _toward_half(p1, delta)
+    bar = (p1 + p2) / 2
+    root = Z95 * math.sqrt(2 * bar * (1 - bar)) + Z_POWER * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))
+    return max(1, math.ceil((root / delta) ** 2))
+
+
+def games_needed_means(variance: float, delta: float) -> int:
+    """Games needed in EACH of two arms to detect a difference ``delta`` between two means whose
+    values have ``variance`` (the normal approximation): n = 2 (z_{1-alpha/2} + z_{power})^2
+    variance / delta^2."""
+    return max(2, math.ceil(2 * (Z95 + Z_POWER) ** 2 * variance / (delta * delta)))
+

@@ -1,0 +1,177 @@
+"""The balance report's statistics against textbook and hand-computed values.
+
+Reference values: Newcombe (1998), "Interval estimation for the difference between independent
+proportions", example (a); Student's t quantiles from the printed tables; the Welch test and the
+t p-values as SciPy 1.17 computes them (``scipy.stats.ttest_ind(..., equal_var=False)``,
+``2 * scipy.stats.t.sf``), copied here so that the tests need no SciPy.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from statistics import NormalDist
+
+import pytest
+
+from ecliptic.balance.stats import (
+    ALPHA,
+    Z95,
+    Z_POWER,
+    Moments,
+    games_needed,
+    games_needed_means,
+    games_needed_two_arms,
+    holm,
+    mean_difference,
+    normal_p,
+    rate_difference,
+    share_test,
+    t_p,
+    t_quantile,
+    wilson,
+)
+from ecliptic.sim import tournament
+
+
+def test_the_tournament_uses_the_one_wilson_interval() -> None:
+    assert tournament.wilson is wilson
+    assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+
+
+def test_the_normal_quantiles_are_those_of_alpha_and_power() -> None:
+    assert Z95 == pytest.approx(NormalDist().inv_cdf(1 - ALPHA / 2), abs=1e-15)
+    assert Z_POWER == pytest.approx(0.8416212, abs=1e-7)
+    assert normal_p(Z95) == pytest.approx(0.05, abs=1e-12)
+    assert normal_p(0.0) == 1.0
+
+
+def test_holm_on_the_four_p_values_worked_by_hand() -> None:
+    # sorted: 0.005 x 4 = 0.02, 0.01 x 3 = 0.03, 0.03 x 2 = 0.06, 0.04 x 1 = 0.04 -> raised to 0.06
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert [p < ALPHA for p in holm([0.01, 0.04, 0.03, 0.005])] == [True, False, False, True]
+
+
+def test_holm_caps_at_one_keeps_ties_and_handles_an_empty_family() -> None:
+    assert holm([]) == []
+    assert holm([0.5, 0.5, 0.9]) == [1.0, 1.0, 1.0]
+    assert holm([0.01, 0.01]) == [0.02, 0.02]
+    assert holm([0.2]) == [0.2]
+
+
+def test_holm_is_never_below_the_raw_p_and_never_below_bonferronis_smallest() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        ps = [rng.random() ** 3 for _ in range(rng.randint(1, 12))]
+        adjusted = holm(ps)
+        assert all(a >= p for a, p in zip(adjusted, ps, strict=True))
+        assert min(adjusted) == pytest.approx(min(1.0, len(ps) * min(ps)))
+        order = sorted(range(len(ps)), key=ps.__getitem__)
+        assert [adjusted[i] for i in order] == sorted(adjusted)
+
+
+def test_share_test_agrees_with_the_wilson_interval() -> None:
+    # The score test is what the Wilson interval inverts: the fair share is outside the 95% interval
+    # exactly when p < 0.05.
+    for wins in range(0, 201, 3):
+        low, high = wilson(wins, 200)
+        p = share_test(wins, 200, 0.25)
+        if abs(p - ALPHA) > 1e-9:
+            assert (p < ALPHA) == (not low <= 0.25 <= high), wins
+
+
+def test_share_test_known_value_and_the_untestable_cases() -> None:
+    # 60 wins of 200 against 1/4: z = 0.05 / sqrt(0.1875 / 200) = 1.63299, p = 0.10247
+    assert share_test(60, 200, 0.25) == pytest.approx(0.102470, abs=1e-6)
+    assert share_test(50, 200, 0.25) == 1.0
+    assert share_test(0, 0, 0.25) == 1.0
+    assert share_test(3, 4, 1.0) == 1.0  # the solo game: its one player's share is all of it
+
+
+def test_rate_difference_is_newcombes_example() -> None:
+    d = rate_difference(56, 70, 48, 80)
+    assert d.value == pytest.approx(0.2)
+    assert (d.low, d.high) == pytest.approx((0.0524, 0.3339), abs=1e-4)
+    # unpooled z = 0.2 / sqrt(0.8 * 0.2 / 70 + 0.6 * 0.4 / 80) = 2.7505
+    assert d.p == pytest.approx(normal_p(0.2 / math.sqrt(0.16 / 70 + 0.24 / 80)))
+    assert d.p == pytest.approx(0.005948, abs=1e-5)
+
+
+def test_rate_difference_tests_against_the_difference_expected_without_an_effect() -> None:
+    # An arm of 2 players against a base of 4: the fair shares differ by 1/2 - 1/4.
+    d = rate_difference(500, 1000, 250, 1000, null=0.25)
+    assert d.value == pytest.approx(0.25) and d.p == pytest.approx(1.0)
+    assert rate_difference(500, 1000, 250, 1000).p < 1e-30
+    assert rate_difference(0, 10, 0, 10).p == 1.0  # no spread and no difference
+    assert rate_difference(0, 10, 10, 10).p == 0.0
+    assert rate_difference(1, 0, 1, 1).p == 1.0
+
+
+def test_moments_are_exact_and_do_not_depend_on_the_order() -> None:
+    values = [0.5, 1 / 3, 0.25, 1.0, 0.0, 1 / 3, 1 / 3, 0.2, 0.1] * 50
+    forward, backward = Moments(), Moments()
+    for v in values:
+        forward.add(v)
+    for v in reversed(values):
+        backward.add(v)
+    assert (forward.mean, forward.variance, forward.interval()) == (backward.mean, backward.variance,
+                                                                    backward.interval())
+    m = Moments()
+    for v in [1, 2, 3, 4, 5, 9]:
+        m.add(v)
+    assert m.mean == 4.0 and m.variance == pytest.approx(8.0)
+    # mean +- t(0.975, 5) sd / sqrt(6), t = 2.570582
+    assert m.interval() == pytest.approx((4 - 2.570582 * math.sqrt(8 / 6), 4 + 2.570582 * math.sqrt(8 / 6)))
+    one = Moments()
+    one.add(3)
+    assert one.variance == 0.0 and one.interval() == (3.0, 3.0)
+    assert Moments().mean == 0.0
+
+
+@pytest.mark.parametrize(("df", "t"), [(1, 12.7062), (2, 4.3027), (5, 2.5706), (10, 2.2281), (30, 2.0423),
+                                        (120, 1.9799), (10**6, 1.9600)])
+def test_t_quantile_matches_the_printed_table(df: int, t: float) -> None:
+    assert t_quantile(df) == pytest.approx(t, abs=1e-4)
+
+
+def test_t_p_matches_scipy() -> None:
+    assert t_p(2.0, 5) == pytest.approx(0.10193947882985835, rel=1e-9)
+    assert t_p(1.0, 1) == pytest.approx(0.5, rel=1e-9)
+    assert t_p(3.5, 30.5) == pytest.approx(0.0014544697872457407, rel=1e-9)
+    assert t_p(0.3, 1000) == pytest.approx(0.7642395041672441, rel=1e-9)
+    assert t_p(0.0, 7) == pytest.approx(1.0)
+
+
+def test_welch_matches_scipy() -> None:
+    a, b = Moments(), Moments()
+    for x in [1, 2, 3, 4, 5, 9]:
+        a.add(x)
+    for x in [2, 4, 6, 9, 12, 15, 20]:
+        b.add(x)
+    d = mean_difference(a, b)
+    assert d.value == pytest.approx(4 - 68 / 7)
+    assert d.p == pytest.approx(0.06341938366215547, rel=1e-9)  # statistic -2.13302, df 8.51826
+    assert d.low < d.value < d.high and d.low < 0 < d.high  # not significant: the interval holds 0
+
+
+def test_welch_without_spread_or_games() -> None:
+    same, other = Moments(), Moments()
+    for _ in range(5):
+        same.add(10)
+        other.add(12)
+    assert mean_difference(same, same).p == 1.0
+    assert mean_difference(other, same).p == 0.0
+    assert mean_difference(Moments(), same).p == 1.0
+
+
+def test_games_needed_by_the_formula_worked_by_hand() -> None:
+    # rate 0.25, 5 points toward 1/2: ((1.95996 sqrt(0.1875) + 0.84162 sqrt(0.21)) / 0.05)^2 = 609.47
+    assert games_needed(0.25) == 610
+    # two arms at 0.25 and 0.30, pbar 0.275:
+    # (1.95996 sqrt(2 x 0.199375) + 0.84162 sqrt(0.1875 + 0.21))^2 / 0.0025 = 1250.72
+    assert games_needed_two_arms(0.25) == 1251
+    assert games_needed(0.75) == games_needed(0.25)  # symmetric about 1/2
+    assert games_needed(0.0) == 14  # (0.84162 sqrt(0.0475) / 0.05)^2 = 13.46: a rate of 0 still needs games
+    assert games_needed(0.5) > games_needed(0.25) > games_needed(0.1)
+    # means: 2 (1.95996 + 0.84162)^2 x 16 / 1^2 = 251.16
+    assert games_needed_means(16.0, 1.0) == 252
