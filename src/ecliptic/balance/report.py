@@ -1,0 +1,454 @@
+"""The balance report: ``index.html`` (Jinja2), ``results.json`` and ``figures/*.svg``
+(Matplotlib), from a study file alone (``ecliptic balance report FILE``).
+
+The page is self-contained: plain HTML and CSS, the figures as SVG files beside it, no script
+and no address outside the folder. Each figure is drawn from the rows of the table shown with
+it (:class:`Block`), so what is plotted can always be read as numbers. Jinja2 and Matplotlib are
+the balance extra; they are imported only here, when a report is written.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import re
+import shlex
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ecliptic.balance import results as folding
+from ecliptic.balance import stats
+from ecliptic.engine.errors import EclipticError
+
+EXTRA = "install the balance extra: pip install 'ecliptic[balance]'"
+SOURCE_LABELS = {
+    "tau": "TAU", "cards": "Cards", "orbitals": "Orbitals", "cubes": "Resource cubes", "gp_tokens": "GP tokens",
+    "assists": "Assists", "virus_crystals": "Virus crystals", "specialization_raised": "Specialization raised",
+    "home_crises": "Crises at home", "asteroids": "Asteroids", "tail_tokens": "Tail tokens",
+    "nucleus_tables": "Nucleus tables", "total": "Total",
+}
+"""The score sheet's names of the engine's score sources (the browser's score.js says the same)."""
+TITLES = {"tauceti": "Tau Ceti: Planetary Crisis", "ceres": "Ceres"}
+COMET_LABELS = {"launches": "Launches", "stays": "Stays", "jumps": "Jumps", "explosions": "Explosions"}
+TOP_PLANETS = 10
+
+Json = dict[str, Any]
+
+
+class ReportError(EclipticError, RuntimeError):
+    """The report cannot be written (the balance extra is missing)."""
+
+
+@dataclass(frozen=True)
+class Table:
+    caption: str
+    columns: Sequence[str]
+    rows: Sequence[Sequence[str]]
+    folded: bool = False
+    """Long tables (every bin, every round) are shown folded (a <details> element)."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """A figure and the tables behind it (or tables alone)."""
+
+    title: str
+    text: str = ""
+    figure: str | None = None
+    alt: str = ""
+    tables: Sequence[Table] = ()
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    text: str = ""
+    blocks: list[Block] = field(default_factory=list)
+
+
+def write_report(study_file: Path, out: Path) -> Path:
+    """Read the study file, fold it, write the report into ``out``; the path of ``index.html``."""
+    _require_extra()
+    from ecliptic.balance.stream import read_study
+
+    header, records = read_study(study_file)
+    results = folding.fold(header, records)
+    return render(results, out, command=f"ecliptic balance report {shlex.quote(str(study_file))}")
+
+
+def _require_extra() -> None:
+    missing = [name for name in ("jinja2", "matplotlib") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ReportError(f"the report needs {' and '.join(missing)}: {EXTRA}")
+
+
+def render(results: Mapping[str, Any], out: Path, *, command: str) -> Path:
+    """Write ``results.json``, the figures and ``index.html`` of folded results into ``out``."""
+    _require_extra()
+    import jinja2
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(folding.results_json(results), encoding="utf-8")
+    figures = out / "figures"
+    for old in figures.glob("*.svg") if figures.is_dir() else ():
+        old.unlink()  # a figure of an earlier report (another arm) must not linger beside the new ones
+    page = _Page(results, figures)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("ecliptic.balance", "templates"),
+                             autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    html = env.get_template("report.html.j2").render(
+        title=f"Balance study: {TITLES[results['game']]}", facts=page.facts(command), arms=page.arm_rows(),
+        notes=page.notes(), sections=page.sections())
+    index = out / "index.html"
+    index.write_text(html, encoding="utf-8")
+    return index
+
+
+# Formatting --------------------------------------------------------------------------------
+
+
+def pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def num(x: float | None, digits: int = 2) -> str:
+    return "–" if x is None or not math.isfinite(x) else f"{x:,.{digits}f}"
+
+
+def p_text(p: float | None) -> str:
+    if p is None:
+        return "–"
+    return "< 0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
+def yes_no(flag: bool | None) -> str:
+    return "–" if flag is None else ("yes" if flag else "no")
+
+
+def mean_text(m: Mapping[str, float], digits: int = 2) -> str:
+    return f"{num(m['mean'], digits)} [{num(m['low'], digits)}, {num(m['high'], digits)}]"
+
+
+def position_name(i: int) -> str:
+    return "first player (0)" if i == 0 else f"position {i}"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-").lower() or "arm"
+
+
+# The page ---------------------------------------------------------------------------------
+
+
+class _Page:
+    """The sections of one report, drawing each figure as its block is built."""
+
+    def __init__(self, results: Mapping[str, Any], figures: Path) -> None:
+        from ecliptic.balance import figures as draw
+
+        self.draw = draw
+        self.r = results
+        self.dir = figures
+        self.game: str = results["game"]
+        self.unit = "GP" if self.game == "tauceti" else "VP"
+        self.arms: list[Json] = results["arms"]
+        self.multi = len(self.arms) > 1
+
+    def path(self, name: str) -> tuple[Path, str]:
+        return self.dir / f"{name}.svg", f"figures/{name}.svg"
+
+    def label(self, arm: Mapping[str, Any]) -> str:
+        return str(arm["label"])
+
+    # Header -------------------------------------------------------------------------------
+
+    def facts(self, command: str) -> list[tuple[str, str]]:
+        r = self.r
+        played = sorted({a["games"] for a in self.arms})
+        asked = r["games"]
+        games = f"{asked:,}" if played == [asked] else f"{asked:,} asked; played: {', '.join(f'{g:,}' for g in played)}"
+        out = [("Game", TITLES[self.game]), ("Players", str(r["players"])), ("Bots", ", ".join(map(str, r["bots"]))),
+               ("Games per arm", games), ("Seed", str(r["seed"])), ("Sweep", str(r["sweep"] or "none")),
+               ("Base arm", self.label(self.arms[0])), ("Rebuild this report", command)]
+        return out
+
+    def arm_rows(self) -> Table:
+        rows = []
+        for a in self.arms:
+            content = a.get("content")
+            where = "stand-ins" if not content else f"{content.get('folder', '?')} (digest {content.get('digest', '?')})"
+            config = a.get("config") or {}
+            shown = ", ".join(f"{k}={v}" for k, v in sorted(config.items()) if k != "players")
+            rows.append([a["name"], self.label(a), str(a["players"]), f"{a['games']:,}", where, shown])
+        return Table("The arms of the study (the first is the base every other arm is compared with)",
+                     ["Arm", "Label", "Players", "Games", "Content", "Config"], rows)
+
+    def notes(self) -> list[str]:
+        comparisons = len(self.r["comparisons"])
+        out = [
+            "Intervals are 95%: Wilson's score interval for a win rate, Student's t for a mean. A win shared by k "
+            "players counts 1/k for each of them.",
+            "A win rate is tested against its fair share (1/players) by the score test (the test the Wilson "
+            "interval inverts), two-sided at 5%; the p-values are corrected by Holm's method over the factions of "
+            "an arm, and separately over its positions and over its bots.",
+            f"Games for ±5 points: the games (in which that faction, position or bot plays) a two-sided test at 5% "
+            f"needs to detect a win rate 5 percentage points away from the one measured, with power "
+            f"{stats.POWER:.0%}: n = ((1.96 √(p₀q₀) + 0.84 √(p₁q₁)) / 0.05)², p₁ = p₀ ± 0.05 toward ½.",
+        ]
+        if comparisons:
+            out.append(
+                f"All {comparisons} comparisons of arms against the base arm on this page (win rates, mean totals, "
+                f"mean rounds) form ONE Holm family: a difference is called significant only after that correction. "
+                f"Win rates are compared by the unpooled z-test with Newcombe's interval, means by Welch's t-test. "
+                f"Games per arm: n = (1.96 √(2 p̄ q̄) + 0.84 √(p₁q₁ + p₂q₂))² / 0.05² for a win rate, "
+                f"n = 2 (1.96 + 0.84)² σ² / δ² for a mean (δ = {num(folding.DELTA_MEANS['total'], 1)} {self.unit} of "
+                f"total, {num(folding.DELTA_MEANS['rounds'], 1)} round).")
+        return out
+
+    # Sections -----------------------------------------------------------------------------
+
+    def sections(self) -> list[Section]:
+        out = []
+        if self.game == "tauceti":
+            out.append(Section("factions", "Win rate per faction", blocks=[self.win_rates("factions")]))
+        out.append(Section("seats", "Seat order: win rate by position from the first player",
+                           "Position 0 is the first player, 1 the next in turn order, and so on.",
+                           [self.win_rates("positions")]))
+        if any(len(a["bots"]) > 1 for a in self.arms):
+            out.append(Section("bots", "Win rate per bot", blocks=[self.win_rates("bots")]))
+        groups = "factions" if self.game == "tauceti" else "positions"
+        out.append(Section("points", f"{self.unit} by source per {'faction' if groups == 'factions' else 'position'}",
+                           "Mean per game with its 95% interval; a source that is 0 in every game of an arm is left "
+                           "out of its table.", [self.points(a, i, groups) for i, a in enumerate(self.arms)]))
+        out.append(Section("distributions", "Game length, winning margin, decisions",
+                           "The winning margin is the winner's total minus the best other total (0 for a shared "
+                           "win; not counted in solo games).", self.distributions()))
+        if any(a["crises"] for a in self.arms):
+            out.append(Section("crises", "Crises", blocks=self.crises()))
+        if any(a["market"] for a in self.arms):
+            out.append(Section("market", "Market levels over the rounds",
+                               "The mean level of each resource on the TCX at the start of each round (over the "
+                               "games that reached that round).", [self.market()]))
+        if any(a["comets"] for a in self.arms):
+            out.append(Section("comets", "Comets", blocks=[self.comets()]))
+        if self.r["comparisons"]:
+            out.append(Section("comparisons", "Arms compared with the base arm", blocks=self.comparisons()))
+        return out
+
+    def _group_label(self, kind: str, g: Mapping[str, Any]) -> str:
+        return position_name(g["position"]) if kind == "positions" else str(g["name"])
+
+    def win_rates(self, kind: str) -> Block:
+        categories = _union(self._group_label(kind, g) for a in self.arms for g in a[kind])
+        series = []
+        for a in self.arms:
+            by = {self._group_label(kind, g): g for g in a[kind]}
+            rows = [by.get(c) for c in categories]
+            series.append(self.draw.Series(
+                self.label(a), [g["win_rate"] if g else math.nan for g in rows],
+                [g["interval"][0] if g else math.nan for g in rows], [g["interval"][1] if g else math.nan for g in rows]))
+        shares = sorted({1 / a["players"] for a in self.arms if a["players"] > 1})
+        path, src = self.path(f"win-rate-{kind}")
+        word = {"factions": "faction", "positions": "position", "bots": "bot"}[kind]
+        self.draw.intervals(path, f"Win rate per {word} (95% intervals)", categories, series, "win rate",
+                            [(s, f"fair share {pct(s)}") for s in shares])
+        columns = [*(["Arm"] if self.multi else []), word.capitalize(), "Games", "Win rate", "95% interval",
+                   "Fair share", "p", f"p (Holm, over the {kind})", "Significant", "Games for ±5 points"]
+        rows = []
+        for a in self.arms:
+            for g in a[kind]:
+                rows.append([*([self.label(a)] if self.multi else []), self._group_label(kind, g), f"{g['games']:,}",
+                             pct(g["win_rate"]), f"[{pct(g['interval'][0])}, {pct(g['interval'][1])}]",
+                             pct(g["fair_share"]), p_text(g["p"]), p_text(g["p_holm"]), yes_no(g["significant"]),
+                             f"{g['games_needed']:,}"])
+        return Block(f"Win rate per {word}", figure=src, alt=f"win rate per {word} with 95% intervals",
+                     tables=[Table(f"Win rate per {word}", columns, rows)])
+
+    def points(self, arm: Mapping[str, Any], index: int, kind: str) -> Block:
+        groups = arm[kind]
+        sources = [s for s in (groups[0]["points"] if groups else {})
+                   if s == "total" or any(g["points"][s]["mean"] != 0 for g in groups)]
+        labels = [self._group_label(kind, g) for g in groups]
+        parts = [self.draw.Series(SOURCE_LABELS.get(s, s), [g["points"][s]["mean"] for g in groups])
+                 for s in sources if s != "total"]
+        path, src = self.path(f"points-{index}-{_slug(arm['name'])}")
+        self.draw.stacked(path, f"{self.label(arm)}: mean {self.unit} by source", labels, parts, f"{self.unit} per game")
+        rows = [[lab, *(mean_text(g["points"][s]) for s in sources)] for lab, g in zip(labels, groups, strict=True)]
+        table = Table(f"{self.label(arm)}: mean {self.unit} by source [95% interval]",
+                      [kind[:-1].capitalize(), *(SOURCE_LABELS.get(s, s) for s in sources)], rows)
+        return Block(self.label(arm), figure=src, alt=f"{self.label(arm)}: mean {self.unit} by source", tables=[table])
+
+    def distributions(self) -> list[Block]:
+        blocks = []
+        for key, title, unit in (("rounds", "Game length", "rounds"), ("margin", "Winning margin", self.unit),
+                                 ("decisions", "Decisions per game", "decisions")):
+            arms = [a for a in self.arms if a[key] and a[key]["games"]]
+            if not arms:
+                continue
+            edges = bins([dict((v, c) for v, c in a[key]["histogram"]) for a in arms])
+            names = [_bin_name(lo, hi) for lo, hi in edges]
+            series = [self.draw.Series(self.label(a), _shares(a[key]["histogram"], edges)) for a in arms]
+            path, src = self.path(f"distribution-{key}")
+            self.draw.histograms(path, title, names, series, unit)
+            summary = Table(f"{title}: summary", ["Arm", "Games", "Mean [95% interval]", "SD", "Min", "Max"],
+                            [[self.label(a), f"{a[key]['games']:,}", mean_text(a[key]), num(a[key]["sd"]),
+                              str(a[key]["min"]), str(a[key]["max"])] for a in arms])
+            counts = [_counts(a[key]["histogram"], edges) for a in arms]
+            table = Table(f"{title}: games per bin (share of the arm's games)",
+                          [unit.capitalize(), *(self.label(a) for a in arms)],
+                          [[name, *(f"{c[i]:,} ({pct(s.values[i])})" for c, s in zip(counts, series, strict=True))]
+                           for i, name in enumerate(names)], folded=len(names) > 12)
+            blocks.append(Block(title, figure=src, alt=f"distribution of {title.lower()}", tables=[summary, table]))
+        return blocks
+
+    def crises(self) -> list[Block]:
+        arms = [a for a in self.arms if a["crises"]]
+        types = _union(t["name"] for a in arms for t in a["crises"]["types"])
+        values = [[next((t["per_game"] for t in a["crises"]["types"] if t["name"] == k), 0.0) for k in types]
+                  for a in arms]
+        path, src = self.path("crises-per-game")
+        self.draw.heatmap(path, "Crises that became active, per game", [self.label(a) for a in arms], types, values)
+        rows = []
+        for a in arms:
+            for t in a["crises"]["types"]:
+                rows.append([self.label(a), t["name"], num(t["per_game"]), pct(t["share_of_games"]),
+                             f"{t['activations']:,}"])
+        kinds = Table("Crisis types: how often each became active", ["Arm", "Crisis type", "Per game",
+                      "Games with at least one", "Activations"], rows)
+        planets = Table(f"The planets of the most crises (top {TOP_PLANETS})", ["Arm", "Planet", "Crises", "Per game"],
+                        [[self.label(a), p["name"], f"{p['activations']:,}", num(p["per_game"])]
+                         for a in arms for p in a["crises"]["planets"][:TOP_PLANETS]])
+        quiet = Table("Prevented crises and rounds with no crisis", ["Arm", "Games", "Prevented per game",
+                      "Rounds with no crisis per game"],
+                      [[self.label(a), f"{a['crises']['games']:,}", mean_text(a["crises"]["prevented"]),
+                        mean_text(a["crises"]["no_crisis_rounds"])] for a in arms])
+        return [Block("Crisis types", figure=src, alt="crises per game by type and arm", tables=[kinds]),
+                Block("Planets, prevented crises, quiet rounds", tables=[planets, quiet])]
+
+    def market(self) -> Block:
+        arms = [a for a in self.arms if a["market"]]
+        resources = _union(res for a in arms for res in a["market"]["resources"])
+        lines = [[(self.label(a), [row["round"] for row in a["market"]["rounds"] if res in row["levels"]],
+                   [row["levels"][res] for row in a["market"]["rounds"] if res in row["levels"]]) for a in arms]
+                 for res in resources]
+        path, src = self.path("market-levels")
+        self.draw.panels(path, "Mean Market level at the start of each round", resources, lines, "round", "level")
+        tables = [Table(f"{self.label(a)}: mean Market level", ["Round", "Games", *resources],
+                        [[str(row["round"]), f"{row['games']:,}", *(num(row["levels"].get(res)) for res in resources)]
+                         for row in a["market"]["rounds"]], folded=True) for a in arms]
+        return Block("Market levels", figure=src, alt="mean Market level per resource over the rounds", tables=tables)
+
+    def comets(self) -> Block:
+        arms = [a for a in self.arms if a["comets"]]
+        outcomes = list(folding.COMET_OUTCOMES)
+        series = [self.draw.Series(self.label(a), [a["comets"][k]["mean"] for k in outcomes],
+                                   [a["comets"][k]["low"] for k in outcomes], [a["comets"][k]["high"] for k in outcomes])
+                  for a in arms]
+        path, src = self.path("comets")
+        self.draw.bars(path, "Comet outcomes per game", [COMET_LABELS[k] for k in outcomes], series, "per game")
+        table = Table("Comet outcomes per game [95% interval]", ["Arm", "Games", *(COMET_LABELS[k] for k in outcomes)],
+                      [[self.label(a), f"{a['comets']['games']:,}", *(mean_text(a["comets"][k]) for k in outcomes)]
+                       for a in arms])
+        without = [self.label(a) for a in self.arms if not a["comets"]]
+        text = f"Arms played without the Comets: {', '.join(without)}." if without else ""
+        return Block("Comet outcomes", text=text, figure=src, alt="comet outcomes per game", tables=[table])
+
+    def comparisons(self) -> list[Block]:
+        by_name = {a["name"]: a for a in self.arms}
+        rows = self.r["comparisons"]
+        blocks = []
+        rates = [c for c in rows if c["measure"] == "win_rate"]
+        if rates:
+            path, src = self.path("comparisons-win-rate")
+            shifted = [(c["difference"] - c["null"], c["low"] - c["null"], c["high"] - c["null"]) for c in rates]
+            self.draw.intervals(path, "Win rate: arm minus base (beyond the change of fair share)",
+                                [f"{self.label(by_name[c['arm']])} · {c['group']}" for c in rates],
+                                [self.draw.Series("difference", [100 * d for d, _, _ in shifted],
+                                                  [100 * lo for _, lo, _ in shifted],
+                                                  [100 * hi for _, _, hi in shifted])],
+                                "percentage points", [(0.0, "no difference")])
+            blocks.append(Block("Win rates", figure=src, alt="differences of win rate with 95% intervals",
+                                tables=[self._comparison_table(rates, by_name, "Win rate: arm against base")]))
+        for measure, title in (("total", f"Mean total {self.unit} per seat"), ("rounds", "Mean rounds")):
+            chosen = [c for c in rows if c["measure"] == measure]
+            if not chosen:
+                continue
+            path, src = self.path(f"comparisons-{measure}")
+            self.draw.intervals(path, f"{title}: arm minus base", [self.label(by_name[c["arm"]]) for c in chosen],
+                                [self.draw.Series("difference", [c["difference"] for c in chosen],
+                                                  [_or_nan(c["low"]) for c in chosen],
+                                                  [_or_nan(c["high"]) for c in chosen])],
+                                self.unit if measure == "total" else "rounds", [(0.0, "no difference")])
+            blocks.append(Block(title, figure=src, alt=f"differences of {title.lower()}",
+                                tables=[self._comparison_table(chosen, by_name, f"{title}: arm against base")]))
+        return blocks
+
+    def _comparison_table(self, rows: Sequence[Mapping[str, Any]], arms: Mapping[str, Any], caption: str) -> Table:
+        out = []
+        for c in rows:
+            rate = c["measure"] == "win_rate"
+            fmt = pct if rate else num
+            what = c["group"] if rate else ("mean total" if c["measure"] == "total" else "mean rounds")
+            delta = "5 points" if rate else f"{num(c['delta'], 1)} {self.unit if c['measure'] == 'total' else 'round'}"
+            out.append([self.label(arms[c["arm"]]), str(what), fmt(c["base_value"]), fmt(c["value"]),
+                        f"{fmt(c['difference'])} [{fmt(c['low'])}, {fmt(c['high'])}]", fmt(c["null"]),
+                        p_text(c["p"]), p_text(c["p_holm"]), yes_no(c["significant"]),
+                        f"{c['games_needed']:,} (for {delta})"])
+        return Table(caption, ["Arm", "Measure", "Base", "Arm's", "Difference [95% interval]",
+                               "Expected without an effect", "p", "p (Holm, all comparisons)",
+                               "Significant after Holm", "Games per arm needed"], out)
+
+
+def _union(items: Iterable[str]) -> list[str]:
+    """The distinct items in the order they first come."""
+    return list(dict.fromkeys(items))
+
+
+def _or_nan(x: float | None) -> float:
+    return math.nan if x is None else x
+
+
+# Histogram bins ------------------------------------------------------------------------------
+
+
+def bins(histograms: Sequence[Mapping[int, int]], most: int = 25) -> list[tuple[int, int]]:
+    """Bins [low, high) shared by several histograms of whole numbers: one per value when the
+    values span at most ``most``, else of a round width (1, 2 or 5 times a power of ten) that
+    makes at most ``most`` bins, starting at a multiple of the width."""
+    values = [v for h in histograms for v in h]
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    width = 1
+    while (high - low) // width + 1 > most:
+        width = _next_round(width)
+    start = low - low % width
+    return [(lo, lo + width) for lo in range(start, high + 1, width)]
+
+
+def _next_round(width: int) -> int:
+    digits = str(width)
+    head, zeros = int(digits[0]), len(digits) - 1
+    return {1: 2, 2: 5, 5: 10}[head] * 10 ** zeros
+
+
+def _bin_name(low: int, high: int) -> str:
+    return str(low) if high == low + 1 else f"{low}–{high - 1}"
+
+
+def _counts(histogram: Sequence[Sequence[int]], edges: Sequence[tuple[int, int]]) -> list[int]:
+    out = [0] * len(edges)
+    for value, count in histogram:
+        for i, (lo, hi) in enumerate(edges):
+            if lo <= value < hi:
+                out[i] += count
+                break
+    return out
+
+
+def _shares(histogram: Sequence[Sequence[int]], edges: Sequence[tuple[int, int]]) -> list[float]:
+    counts = _counts(histogram, edges)
+    total = sum(counts)
+    return [c / total if total else 0.0 for c in counts]
