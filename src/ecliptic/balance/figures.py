@@ -16,6 +16,7 @@ from pathlib import Path
 
 import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 SALT = "ecliptic-balance"
@@ -43,6 +44,12 @@ def _figure(height: float) -> Figure:
     return fig
 
 
+def _axes(fig: Figure) -> Axes:
+    ax = fig.subplots()
+    ax.set_axisbelow(True)  # grid lines behind the bars and points
+    return ax
+
+
 def _save(fig: Figure, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with matplotlib.rc_context({"svg.hashsalt": SALT, "svg.fonttype": "none"}):
@@ -54,7 +61,7 @@ def intervals(path: Path, title: str, categories: Sequence[str], series: Sequenc
     """Points with their 95% intervals, a row per category, the series side by side within a row;
     ``references`` are vertical lines (a fair share, no difference)."""
     fig = _figure(1.2 + 0.28 * len(categories) * max(1, min(len(series), 6)) ** 0.5 + 0.2 * len(series))
-    ax = fig.subplots()
+    ax = _axes(fig)
     step = 0.8 / max(1, len(series))
     for k, (s, colour) in enumerate(zip(series, _colours(len(series)), strict=True)):
         ys = [i - 0.4 + step * (k + 0.5) for i in range(len(categories))]
@@ -80,7 +87,7 @@ def stacked(path: Path, title: str, categories: Sequence[str], parts: Sequence[S
     """Horizontal bars made of parts (sources of points): positive parts to the right of 0, negative
     ones (deductions) to the left."""
     fig = _figure(1.4 + 0.45 * len(categories))
-    ax = fig.subplots()
+    ax = _axes(fig)
     right = [0.0] * len(categories)
     left = [0.0] * len(categories)
     for s, colour in zip(parts, _colours(len(parts)), strict=True):
@@ -100,7 +107,7 @@ def stacked(path: Path, title: str, categories: Sequence[str], parts: Sequence[S
 def histograms(path: Path, title: str, bins: Sequence[str], series: Sequence[Series], xlabel: str) -> None:
     """The share of games in each bin, one line of steps per series (arms overlaid)."""
     fig = _figure(3.2)
-    ax = fig.subplots()
+    ax = _axes(fig)
     xs = list(range(len(bins)))
     edges = [x - 0.5 for x in xs] + [len(xs) - 0.5]
     for s, colour in zip(series, _colours(len(series)), strict=True):
@@ -120,7 +127,7 @@ def heatmap(path: Path, title: str, rows: Sequence[str], columns: Sequence[str],
             values: Sequence[Sequence[float]], fmt: str = "{:.2f}") -> None:
     """A table of numbers as colours, each cell written in."""
     fig = _figure(1.4 + 0.4 * len(rows))
-    ax = fig.subplots()
+    ax = _axes(fig)
     top = max((v for row in values for v in row), default=0.0)
     image = ax.imshow(values, cmap="Oranges", aspect="auto", vmin=0, vmax=top or 1)
     for i, row in enumerate(values):
@@ -167,7 +174,7 @@ def panels(path: Path, title: str, names: Sequence[str], lines: Sequence[Sequenc
 def bars(path: Path, title: str, categories: Sequence[str], series: Sequence[Series], ylabel: str) -> None:
     """Grouped vertical bars with 95% intervals: a group per category, a bar per series."""
     fig = _figure(3.2)
-    ax = fig.subplots()
+    ax = _axes(fig)
     width = 0.8 / max(1, len(series))
     for k, (s, colour) in enumerate(zip(series, _colours(len(series)), strict=True)):
         xs = [i - 0.4 + width * (k + 0.5) for i in range(len(categories))]

@@ -297,7 +297,7 @@ class _Page:
                               str(a[key]["min"]), str(a[key]["max"])] for a in arms])
             counts = [_counts(a[key]["histogram"], edges) for a in arms]
             table = Table(f"{title}: games per bin (share of the arm's games)",
-                          [unit.capitalize(), *(self.label(a) for a in arms)],
+                          [unit[:1].upper() + unit[1:], *(self.label(a) for a in arms)],
                           [[name, *(f"{c[i]:,} ({pct(s.values[i])})" for c, s in zip(counts, series, strict=True))]
                            for i, name in enumerate(names)], folded=len(names) > 12)
             blocks.append(Block(title, figure=src, alt=f"distribution of {title.lower()}", tables=[summary, table]))
