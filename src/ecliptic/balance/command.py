@@ -1,0 +1,146 @@
+"""``ecliptic balance``: run a study and write its report; ``ecliptic balance report FILE``:
+write the report again from a study file alone (docs/balance.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+balance_app = typer.Typer(
+    help="Balance studies: many bot games per variant, streamed to a file, and a report with figures.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+
+STUDY_FILE = "games.jsonl"
+"""The study file's name in the --out folder."""
+
+
+@balance_app.callback()
+def balance(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Option(help="The game to study.")] = "tauceti",
+    players: Annotated[int, typer.Option(min=1, max=4, help="Players per game (the players sweep plays 1-4).")] = 4,
+    bots: Annotated[str, typer.Option(help="Bots, separated by commas (e.g. heuristic or heuristic,ismcts:200it); "
+                                           "they rotate over the seats.")] = "heuristic",
+    games: Annotated[int, typer.Option(min=1, help="Games per arm (variant).")] = 1000,
+    seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same games and report.")] = 1,
+    out: Annotated[Path, typer.Option(help="The report folder: games.jsonl, results.json, index.html, "
+                                           "figures/.")] = Path("balance-report"),
+    sweep: Annotated[str | None, typer.Option(help="Compare variants: advanced (Tau Ceti's Advanced Rules), "
+                                                   "players (1-4), comets (Ceres without and with Comets).")] = None,
+    content: Annotated[list[Path] | None, typer.Option(help="A folder of printed values (docs/content-stand-ins.md), "
+                                                            "played beside the stand-ins; may be repeated.")] = None,
+    game_length: Annotated[str, typer.Option(help="Tau Ceti: short (8 rounds) or full games.")] = "full",
+    layout: Annotated[str, typer.Option(help="Tau Ceti: how the tiles are laid out.")] = "players",
+    advanced: Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
+                                                      "(1,3,6) or 'all'.")] = None,
+    advanced_specialists: Annotated[bool, typer.Option(help="Tau Ceti: with the Advanced Specialists.")] = False,
+    expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
+    backend: Annotated[str, typer.Option(help="Where the games are played: local (this machine's processes) "
+                                              "or ray (docs/scale-out.md).")] = "local",
+    address: Annotated[str | None, typer.Option(help="--backend ray: the address of an existing cluster "
+                                                     "(default: a local Ray started for the run).")] = None,
+    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores); the results "
+                                                            "do not depend on it.")] = None,
+    resume: Annotated[bool, typer.Option(help="Continue the study in --out where it stopped.")] = False,
+) -> None:
+    """Play a balance study and write its report: win rates per faction and seat with 95% intervals,
+    points by source, game length, crises and Market levels (Tau Ceti), comets (Ceres), and every
+    variant of a sweep against the first, with Holm-corrected significance."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from ecliptic.balance.study import Study, base_arms, with_contents
+    from ecliptic.cli import _console, _fail, game_config
+    from ecliptic.games import GAME_NAMES
+
+    err = _console(stderr=True)
+    if game not in GAME_NAMES:
+        raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    config = game_config(game, game_length=game_length, layout=layout, advanced=advanced,
+                         advanced_specialists=advanced_specialists, expansions=expansions)
+    specs = tuple(b.strip() for b in bots.split(",") if b.strip())
+    try:
+        packs = [_pack(game, folder) for folder in content or []]
+        study = Study(game, specs, games, seed, tuple(with_contents(base_arms(game, players, config, sweep), packs)),
+                      sweep)
+        study.check()
+    except (ValueError, TypeError) as exc:  # BotSpecError, ContentError, a refused config
+        raise _fail(err, str(exc)) from None
+    _run(err, study, out, resume, backend, address, workers)
+    write(err, out / STUDY_FILE, out)
+
+
+@balance_app.command("report")
+def report(
+    file: Annotated[Path, typer.Argument(help="A study file (games.jsonl, or games.jsonl.gz).")],
+    out: Annotated[Path | None, typer.Option(help="The report folder (default: the study file's).")] = None,
+) -> None:
+    """Write a study's report again from its file alone (results.json, index.html, figures/)."""
+    from ecliptic.cli import _console
+
+    write(_console(stderr=True), file, out or file.parent)
+
+
+def _pack(game: str, folder: Path) -> Any:
+    from ecliptic.games import ContentPack  # type: ignore[attr-defined, unused-ignore]
+
+    return ContentPack.read(game, folder)
+
+
+def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, address: str | None,
+         workers: int | None) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ecliptic.balance.stream import StudyFileError
+    from ecliptic.balance.study import run_study
+    from ecliptic.cli import _fail
+    from ecliptic.sim.backends import get_backend  # type: ignore[import-not-found, unused-ignore]
+    from ecliptic.sim.simulate import SimulationError, all_cores
+
+    progress = Progress(TextColumn("Balance study"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=err, transient=True)
+    try:
+        with progress, get_backend(backend_name, workers=workers or all_cores(), address=address) as backend:
+            task = progress.add_task("games", total=study.total, rate="")
+            first: list[tuple[int, float]] = []
+
+            def advance(done: int, total: int) -> None:
+                import time
+
+                now = time.perf_counter()
+                if not first:
+                    first.append((done, now))
+                start_done, start = first[0]
+                rate = (done - start_done) / (now - start) if now > start else 0.0
+                progress.update(task, completed=done, rate=f"{rate:.2f} games/s" if rate else "")
+
+            result = run_study(study, out / STUDY_FILE, resume=resume, backend=backend, progress=advance)
+    except KeyboardInterrupt:
+        raise _fail(err, f"interrupted: the finished games are kept in {out / STUDY_FILE}; continue with the same "
+                         "options and --resume", 130) from None
+    except SimulationError as exc:
+        raise _fail(err, str(exc), 1) from None
+    except (StudyFileError, ValueError) as exc:
+        raise _fail(err, str(exc)) from None
+    err.print(f"{result.played} games played ({result.resumed} found done) in {result.seconds:.1f} s "
+              f"· {result.games_per_second:.2f} games/s", highlight=False)
+
+
+def write(err: Any, file: Path, out: Path) -> None:
+    """The report of a study file, or a clear error."""
+    from ecliptic.balance.stream import StudyFileError
+    from ecliptic.cli import _fail
+
+    try:
+        from ecliptic.balance.report import write_report  # type: ignore[import-not-found, unused-ignore]
+    except ImportError as exc:
+        raise _fail(err, f"the report needs the balance extra ({exc.name} is missing): "
+                         "pip install 'ecliptic[balance]'") from None
+    try:
+        page = write_report(file, out)
+    except (StudyFileError, ValueError) as exc:
+        raise _fail(err, str(exc)) from None
+    err.print(f"Report: {page}", highlight=False, soft_wrap=True)
