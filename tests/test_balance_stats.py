@@ -40,8 +40,8 @@ def test_the_tournament_uses_the_one_wilson_interval() -> None:
 
 
 def test_the_normal_quantiles_are_those_of_alpha_and_power() -> None:
-    assert Z95 == pytest.approx(NormalDist().inv_cdf(1 - ALPHA / 2), abs=1e-15)
-    assert Z_POWER == pytest.approx(0.8416212, abs=1e-7)
+    assert abs(Z95 - NormalDist().inv_cdf(1 - ALPHA / 2)) < 1e-15
+    assert abs(Z_POWER - 0.8416212) < 1e-7
     assert normal_p(Z95) == pytest.approx(0.05, abs=1e-12)
     assert normal_p(0.0) == 1.0
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 SALT = "ecliptic-balance"

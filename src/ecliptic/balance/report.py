@@ -37,7 +37,7 @@ TOP_PLANETS = 10
 Json = dict[str, Any]
 
 
-class ReportError(EclipticError, RuntimeError):
+class ReportError(EclipticError, ValueError):
     """The report cannot be written (the balance extra is missing)."""
 
 
@@ -74,8 +74,8 @@ def write_report(study_file: Path, out: Path) -> Path:
     _require_extra()
     from ecliptic.balance.stream import read_study
 
-    header, records = read_study(study_file)
-    results = folding.fold(header, records)
+    study = read_study(study_file)
+    results = folding.fold(study.header, study.records())
     return render(results, out, command=f"ecliptic balance report {shlex.quote(str(study_file))}")
 
 
@@ -167,8 +167,9 @@ class _Page:
     def facts(self, command: str) -> list[tuple[str, str]]:
         r = self.r
         played = sorted({a["games"] for a in self.arms})
-        asked = r["games"]
-        games = f"{asked:,}" if played == [asked] else f"{asked:,} asked; played: {', '.join(f'{g:,}' for g in played)}"
+        games = ", ".join(f"{g:,}" for g in played)
+        if isinstance(r["games"], int) and played[0] < r["games"]:
+            games += f" (of the {r['games']:,} asked: the study is unfinished; resume it to play the rest)"
         out = [("Game", TITLES[self.game]), ("Players", str(r["players"])), ("Bots", ", ".join(map(str, r["bots"]))),
                ("Games per arm", games), ("Seed", str(r["seed"])), ("Sweep", str(r["sweep"] or "none")),
                ("Base arm", self.label(self.arms[0])), ("Rebuild this report", command)]
@@ -178,7 +179,8 @@ class _Page:
         rows = []
         for a in self.arms:
             content = a.get("content")
-            where = "stand-ins" if not content else f"{content.get('folder', '?')} (digest {content.get('digest', '?')})"
+            where = ("stand-ins" if not content
+                     else f"{content.get('folder', '?')} (digest {content.get('digest', '?')})")
             config = a.get("config") or {}
             shown = ", ".join(f"{k}={v}" for k, v in sorted(config.items()) if k != "players")
             rows.append([a["name"], self.label(a), str(a["players"]), f"{a['games']:,}", where, shown])
@@ -246,9 +248,9 @@ class _Page:
         for a in self.arms:
             by = {self._group_label(kind, g): g for g in a[kind]}
             rows = [by.get(c) for c in categories]
-            series.append(self.draw.Series(
-                self.label(a), [g["win_rate"] if g else math.nan for g in rows],
-                [g["interval"][0] if g else math.nan for g in rows], [g["interval"][1] if g else math.nan for g in rows]))
+            series.append(self.draw.Series(self.label(a), [g["win_rate"] if g else math.nan for g in rows],
+                                           [g["interval"][0] if g else math.nan for g in rows],
+                                           [g["interval"][1] if g else math.nan for g in rows]))
         shares = sorted({1 / a["players"] for a in self.arms if a["players"] > 1})
         path, src = self.path(f"win-rate-{kind}")
         word = {"factions": "faction", "positions": "position", "bots": "bot"}[kind]
@@ -256,7 +258,7 @@ class _Page:
                             [(s, f"fair share {pct(s)}") for s in shares])
         columns = [*(["Arm"] if self.multi else []), word.capitalize(), "Games", "Win rate", "95% interval",
                    "Fair share", "p", f"p (Holm, over the {kind})", "Significant", "Games for ±5 points"]
-        rows = []
+        rows: list[list[str]] = []
         for a in self.arms:
             for g in a[kind]:
                 rows.append([*([self.label(a)] if self.multi else []), self._group_label(kind, g), f"{g['games']:,}",
@@ -274,7 +276,8 @@ class _Page:
         parts = [self.draw.Series(SOURCE_LABELS.get(s, s), [g["points"][s]["mean"] for g in groups])
                  for s in sources if s != "total"]
         path, src = self.path(f"points-{index}-{_slug(arm['name'])}")
-        self.draw.stacked(path, f"{self.label(arm)}: mean {self.unit} by source", labels, parts, f"{self.unit} per game")
+        self.draw.stacked(path, f"{self.label(arm)}: mean {self.unit} by source", labels, parts,
+                          f"{self.unit} per game")
         rows = [[lab, *(mean_text(g["points"][s]) for s in sources)] for lab, g in zip(labels, groups, strict=True)]
         table = Table(f"{self.label(arm)}: mean {self.unit} by source [95% interval]",
                       [kind[:-1].capitalize(), *(SOURCE_LABELS.get(s, s) for s in sources)], rows)
@@ -344,8 +347,8 @@ class _Page:
         arms = [a for a in self.arms if a["comets"]]
         outcomes = list(folding.COMET_OUTCOMES)
         series = [self.draw.Series(self.label(a), [a["comets"][k]["mean"] for k in outcomes],
-                                   [a["comets"][k]["low"] for k in outcomes], [a["comets"][k]["high"] for k in outcomes])
-                  for a in arms]
+                                   [a["comets"][k]["low"] for k in outcomes],
+                                   [a["comets"][k]["high"] for k in outcomes]) for a in arms]
         path, src = self.path("comets")
         self.draw.bars(path, "Comet outcomes per game", [COMET_LABELS[k] for k in outcomes], series, "per game")
         table = Table("Comet outcomes per game [95% interval]", ["Arm", "Games", *(COMET_LABELS[k] for k in outcomes)],
@@ -431,7 +434,8 @@ def bins(histograms: Sequence[Mapping[int, int]], most: int = 25) -> list[tuple[
 def _next_round(width: int) -> int:
     digits = str(width)
     head, zeros = int(digits[0]), len(digits) - 1
-    return {1: 2, 2: 5, 5: 10}[head] * 10 ** zeros
+    step: int = {1: 2, 2: 5, 5: 10}[head]
+    return step * 10 ** zeros
 
 
 def _bin_name(low: int, high: int) -> str:

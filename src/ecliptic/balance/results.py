@@ -154,16 +154,11 @@ def _margin(totals: Sequence[int], winners: Sequence[int]) -> int:
 def fold(header: Mapping[str, Any], records: Iterable[Mapping[str, Any]]) -> Json:
     """The results of a study: its header's facts, each arm's results, the comparisons."""
     arms = _arms(header)
-    asked = header.get("games")
-    if not isinstance(asked, int) or isinstance(asked, bool) or asked < 0:
-        raise ResultsError(f"the study's header must say how many games each arm plays, not {asked!r}")
     for number, record in enumerate(records, start=1):
         arm = arms.get(record.get("arm")) if isinstance(record, Mapping) else None
         if arm is None:
             raise ResultsError(f"record {number}: no arm of the study is named {_name(record)}")
         problem = _problem(record, arm.players)
-        if problem is None and arm.games >= asked:
-            problem = f"more games than the {asked} the study asked for of each arm (a game twice in the file?)"
         if problem:
             raise ResultsError(f"record {number} (arm {arm.spec['name']!r}, game {record.get('index')!r}): {problem}")
         arm.add(record)
