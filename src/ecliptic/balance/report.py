@@ -247,10 +247,10 @@ class _Page:
         series = []
         for a in self.arms:
             by = {self._group_label(kind, g): g for g in a[kind]}
-            rows = [by.get(c) for c in categories]
-            series.append(self.draw.Series(self.label(a), [g["win_rate"] if g else math.nan for g in rows],
-                                           [g["interval"][0] if g else math.nan for g in rows],
-                                           [g["interval"][1] if g else math.nan for g in rows]))
+            found = [by.get(c) for c in categories]
+            series.append(self.draw.Series(self.label(a), [g["win_rate"] if g else math.nan for g in found],
+                                           [g["interval"][0] if g else math.nan for g in found],
+                                           [g["interval"][1] if g else math.nan for g in found]))
         shares = sorted({1 / a["players"] for a in self.arms if a["players"] > 1})
         path, src = self.path(f"win-rate-{kind}")
         word = {"factions": "faction", "positions": "position", "bots": "bot"}[kind]
@@ -434,8 +434,7 @@ def bins(histograms: Sequence[Mapping[int, int]], most: int = 25) -> list[tuple[
 def _next_round(width: int) -> int:
     digits = str(width)
     head, zeros = int(digits[0]), len(digits) - 1
-    step: int = {1: 2, 2: 5, 5: 10}[head]
-    return step * 10 ** zeros
+    return int({1: 2, 2: 5, 5: 10}[head] * 10 ** zeros)
 
 
 def _bin_name(low: int, high: int) -> str:
