@@ -170,7 +170,8 @@ class _Page:
         games = ", ".join(f"{g:,}" for g in played)
         if isinstance(r["games"], int) and played[0] < r["games"]:
             games += f" (of the {r['games']:,} asked: the study is unfinished; resume it to play the rest)"
-        out = [("Game", TITLES[self.game]), ("Players", str(r["players"])), ("Bots", ", ".join(map(str, r["bots"]))),
+        players = ", ".join(str(n) for n in sorted({a["players"] for a in self.arms}))
+        out = [("Game", TITLES[self.game]), ("Players", players), ("Bots", ", ".join(map(str, r["bots"]))),
                ("Games per arm", games), ("Seed", str(r["seed"])), ("Sweep", str(r["sweep"] or "none")),
                ("Base arm", self.label(self.arms[0])), ("Rebuild this report", command)]
         return out
@@ -194,7 +195,8 @@ class _Page:
             "players counts 1/k for each of them.",
             "A win rate is tested against its fair share (1/players) by the score test (the test the Wilson "
             "interval inverts), two-sided at 5%; the p-values are corrected by Holm's method over the factions of "
-            "an arm, and separately over its positions and over its bots.",
+            "an arm, and separately over its positions and over its bots. A bot's games are its seats: a bot in "
+            "two seats of a game counts two.",
             f"Games for ±5 points: the games (in which that faction, position or bot plays) a two-sided test at 5% "
             f"needs to detect a win rate 5 percentage points away from the one measured, with power "
             f"{stats.POWER:.0%}: n = ((1.96 √(p₀q₀) + 0.84 √(p₁q₁)) / 0.05)², p₁ = p₀ ± 0.05 toward ½.",
@@ -244,6 +246,8 @@ class _Page:
 
     def win_rates(self, kind: str) -> Block:
         categories = _union(self._group_label(kind, g) for a in self.arms for g in a[kind])
+        if kind != "positions":
+            categories.sort()
         series = []
         for a in self.arms:
             by = {self._group_label(kind, g): g for g in a[kind]}
@@ -311,8 +315,11 @@ class _Page:
         types = _union(t["name"] for a in arms for t in a["crises"]["types"])
         values = [[next((t["per_game"] for t in a["crises"]["types"] if t["name"] == k), 0.0) for k in types]
                   for a in arms]
-        path, src = self.path("crises-per-game")
-        self.draw.heatmap(path, "Crises that became active, per game", [self.label(a) for a in arms], types, values)
+        src: str | None = None
+        if types:
+            path, src = self.path("crises-per-game")
+            self.draw.heatmap(path, "Crises that became active, per game", [self.label(a) for a in arms], types,
+                              values)
         rows = []
         for a in arms:
             for t in a["crises"]["types"]:
@@ -327,7 +334,8 @@ class _Page:
                       "Rounds with no crisis per game"],
                       [[self.label(a), f"{a['crises']['games']:,}", mean_text(a["crises"]["prevented"]),
                         mean_text(a["crises"]["no_crisis_rounds"])] for a in arms])
-        return [Block("Crisis types", figure=src, alt="crises per game by type and arm", tables=[kinds]),
+        return [Block("Crisis types", "" if types else "No crisis became active in any game.", figure=src,
+                      alt="crises per game by type and arm", tables=[kinds]),
                 Block("Planets, prevented crises, quiet rounds", tables=[planets, quiet])]
 
     def market(self) -> Block:
@@ -363,6 +371,10 @@ class _Page:
         rows = self.r["comparisons"]
         blocks = []
         rates = [c for c in rows if c["measure"] == "win_rate"]
+        solo = [self.label(a) for a in self.arms if a["players"] == 1]
+        if solo:
+            blocks.append(Block("Solo games", f"Win rates are not compared with {', '.join(solo)}: a solo game is "
+                                              "won against the game, not shared among players."))
         if rates:
             path, src = self.path("comparisons-win-rate")
             shifted = [(c["difference"] - c["null"], c["low"] - c["null"], c["high"] - c["null"]) for c in rates]

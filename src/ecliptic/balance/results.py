@@ -216,8 +216,8 @@ def _problem(r: Mapping[str, Any], players: int) -> str | None:
     if not _is_int(r.get("first_player")) or not 0 <= r["first_player"] < players:
         return "'first_player' must be a seat"
     winners = r.get("winners")
-    if not isinstance(winners, list) or not winners or any(not _is_int(w) or not 0 <= w < players for w in winners):
-        return "'winners' must list seats"
+    if not isinstance(winners, list) or any(not _is_int(w) or not 0 <= w < players for w in winners):
+        return "'winners' must list seats"  # none in a solo game lost
     for key in ("rounds", "decisions"):
         if not _is_int(r.get(key)) or r[key] < 0:
             return f"{key!r} must be a whole number"
@@ -260,8 +260,9 @@ def _mean(m: stats.Moments) -> Json:
     return {"mean": m.mean, "low": low, "high": high, "sd": m.variance ** 0.5}
 
 
-def _groups(game: str, named: Sequence[tuple[Json, _Group]], share: float) -> list[Json]:
-    """Rows of a family of groups with their win rates tested against ``share``, Holm-corrected."""
+def _groups(game: str, named: Sequence[tuple[Json, _Group]], share: float | None) -> list[Json]:
+    """Rows of a family of groups with their win rates tested against ``share``, Holm-corrected
+    (no share, no test: a solo game is won or lost against the game, not against players)."""
     rows = []
     for key, g in named:
         n, wins = g.returns.n, float(Fraction(g.returns.total))
@@ -269,7 +270,7 @@ def _groups(game: str, named: Sequence[tuple[Json, _Group]], share: float) -> li
         rate = wins / n if n else 0.0
         seen = g.points.keys()
         rows.append({**key, "games": n, "wins": wins, "win_rate": rate, "interval": [low, high], "fair_share": share,
-                     "p": stats.share_test(wins, n, share) if n and 0 < share < 1 else None,
+                     "p": stats.share_test(wins, n, share) if n and share is not None else None,
                      "games_needed": stats.games_needed(rate, DELTA_RATE),
                      "points": {s: _mean(g.points[s]) for s in _sources(game, seen)} if seen else {}})
     tested = [r for r in rows if r["p"] is not None]
@@ -282,7 +283,7 @@ def _groups(game: str, named: Sequence[tuple[Json, _Group]], share: float) -> li
 
 
 def _arm_results(game: str, a: _Arm) -> Json:
-    share = 1 / a.players
+    share = 1 / a.players if a.players > 1 else None
     spec = a.spec
     out: Json = {
         "name": spec["name"], "label": spec.get("label", spec["name"]), "players": a.players,

@@ -1,0 +1,275 @@
+"""The balance report: the fold of a study's records into results.json, and the page.
+
+The fold is checked on records written by hand (exact situations: a shared win, a first player
+other than seat 0, crises, the Market, comets) and on synthetic records in many interleavings;
+the page on real small studies (short Tau Ceti games and Ceres games of random bots).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ecliptic.balance import report as report_module
+from ecliptic.balance.report import ReportError, bins, render, write_report
+from ecliptic.balance.results import ResultsError, fold, results_json
+from ecliptic.balance.stats import holm, rate_difference, share_test
+from ecliptic.balance.stream import StudyFileError, read_study
+from ecliptic.balance.study import Arm, Study, base_arms, run_study
+
+SHORT = {"game": "short", "layout": "players", "advanced": []}
+FACTIONS = ["Azars", "Triolor", "Xunon", "Zorhkonian"]
+
+
+def header(arms: list[tuple[str, int]], game: str = "tauceti", games: int = 10) -> dict[str, Any]:
+    return {"format": "ecliptic-balance/1", "game": game, "players": arms[0][1], "bots": ["random"], "seed": 1,
+            "games": games, "sweep": None,
+            "arms": [{"name": n, "label": f"arm {n}", "players": p, "config": {"players": p}, "content": None}
+                     for n, p in arms]}
+
+
+def tc_record(arm: str, index: int, totals: list[int], first: int = 0, **extra: Any) -> dict[str, Any]:
+    """A Tau Ceti record whose seats score ``totals`` (all of it TAU but 1 card each)."""
+    n = len(totals)
+    best = max(totals)
+    winners = [s for s, t in enumerate(totals) if t == best]
+    out: dict[str, Any] = {
+        "arm": arm, "index": index, "seed": index, "bots": ["random"] * n, "factions": FACTIONS[:n],
+        "first_player": first, "points": [{"tau": t - 1, "cards": 1, "total": t} for t in totals],
+        "returns": [1 / len(winners) if s in winners else 0.0 for s in range(n)], "winners": winners,
+        "rounds": 8, "decisions": 100 + index, "crises": [], "prevented": 0, "no_crisis_rounds": 0,
+        "market": [{"Military": 1, "Science": 1}]}
+    out.update(extra)
+    return out
+
+
+# -- the fold, on records written by hand --------------------------------------------------
+
+
+def test_win_rates_positions_and_margins_by_hand() -> None:
+    records = [
+        tc_record("a", 0, [10, 8, 7, 3]),             # Azars wins by 2
+        tc_record("a", 1, [9, 9, 2, 1], first=2),      # Azars and Triolor share: margin 0
+        tc_record("a", 2, [1, 2, 3, 12], first=3),     # Zorhkonian, first player, wins by 9
+        tc_record("a", 3, [5, 6, 4, 3], first=1),      # Triolor, first player, wins by 1
+    ]
+    arm = fold(header([("a", 4)]), records)["arms"][0]
+    rates = {f["name"]: f["win_rate"] for f in arm["factions"]}
+    assert rates == {"Azars": 1.5 / 4, "Triolor": 1.5 / 4, "Xunon": 0.0, "Zorhkonian": 0.25}
+    # positions counted from the first player: game 1 (first 2) has the winners at positions 2 and 3
+    positions = [p["win_rate"] for p in arm["positions"]]
+    assert positions == [(1 + 1 + 1) / 4, 0.0, 0.5 / 4, 0.5 / 4]
+    assert arm["margin"]["histogram"] == [[0, 1], [1, 1], [2, 1], [9, 1]]
+    assert arm["margin"]["mean"] == 3.0
+    assert arm["rounds"]["histogram"] == [[8, 4]]
+    assert arm["decisions"]["mean"] == 101.5
+    azars = arm["factions"][0]
+    assert azars["points"]["tau"]["mean"] == (9 + 8 + 0 + 4) / 4 and azars["points"]["cards"]["mean"] == 1
+    assert list(azars["points"]) == ["tau", "cards", "total"]  # the engine's order, the total last
+    assert azars["p"] == share_test(1.5, 4, 0.25)
+    assert [f["p_holm"] for f in arm["factions"]] == holm([f["p"] for f in arm["factions"]])
+    assert arm["total_points"]["mean"] == pytest.approx(sum(sum(r["points"][s]["total"] for s in range(4))
+                                                            for r in records) / 16)
+
+
+def test_crises_market_and_comets_by_hand() -> None:
+    records = [
+        tc_record("a", 0, [3, 1], crises=[[1, "Biohazard", "Azar"], [2, "Biohazard", "Xuno"], [2, "Cosmic", "Azar"]],
+                  prevented=2, no_crisis_rounds=1, market=[{"Military": 1, "Science": 1}, {"Military": 3, "Science": 1}]),
+        tc_record("a", 1, [1, 3], crises=[[1, "Cosmic", "Azar"]], prevented=0, no_crisis_rounds=3,
+                  market=[{"Military": 2, "Science": 1}]),
+    ]
+    crises = fold(header([("a", 2)]), records)["arms"][0]["crises"]
+    assert crises["types"] == [
+        {"name": "Biohazard", "activations": 2, "per_game": 1.0, "games_with": 1, "share_of_games": 0.5},
+        {"name": "Cosmic", "activations": 2, "per_game": 1.0, "games_with": 2, "share_of_games": 1.0}]
+    assert [(p["name"], p["activations"]) for p in crises["planets"]] == [("Azar", 3), ("Xuno", 1)]
+    assert crises["prevented"]["total"] == 2 and crises["no_crisis_rounds"]["mean"] == 2.0
+    market = fold(header([("a", 2)]), records)["arms"][0]["market"]
+    assert market["rounds"] == [{"round": 1, "games": 2, "levels": {"Military": 1.5, "Science": 1.0}},
+                                {"round": 2, "games": 1, "levels": {"Military": 3.0, "Science": 1.0}}]
+    ceres = {"arm": "c", "index": 0, "seed": 0, "bots": ["random"] * 2, "factions": ["Player 1", "Player 2"],
+             "first_player": 1, "points": [{"asteroids": 4, "tail_tokens": 2, "nucleus_tables": 1, "total": 7},
+                                           {"asteroids": 6, "tail_tokens": 0, "nucleus_tables": 0, "total": 6}],
+             "returns": [1.0, 0.0], "winners": [0], "rounds": 9, "decisions": 40,
+             "comets": {"launches": 3, "stays": 1, "jumps": 2, "explosions": 1}}
+    plain = {**ceres, "arm": "p"}
+    del plain["comets"]
+    results = fold(header([("p", 2), ("c", 2)], game="ceres"), [ceres, plain])
+    without, with_comets = results["arms"]
+    assert without["comets"] is None and without["crises"] is None and without["market"] is None
+    assert with_comets["comets"]["games"] == 1 and with_comets["comets"]["jumps"]["mean"] == 2.0
+    assert with_comets["positions"][1]["points"]["tail_tokens"]["mean"] == 2  # seat 0 is position 1
+
+
+def test_comparisons_are_one_holm_family_and_allow_for_the_fair_share() -> None:
+    rng = random.Random(4)
+    records = []
+    for i in range(40):
+        records.append(tc_record("base", i, [rng.randint(0, 20) for _ in range(4)], first=i % 4))
+        records.append(tc_record("two", i, [rng.randint(0, 20) for _ in range(2)], first=i % 2))
+        records.append(tc_record("solo", i, [rng.randint(0, 20)]))
+    results = fold(header([("base", 4), ("two", 2), ("solo", 1)]), records)
+    rows = results["comparisons"]
+    assert [r["p_holm"] for r in rows] == holm([r["p"] for r in rows])  # one family over every measure
+    assert {r["measure"] for r in rows} == {"win_rate", "total", "rounds"}
+    rates = [r for r in rows if r["measure"] == "win_rate"]
+    assert {r["arm"] for r in rates} == {"two"}  # a solo game's win is not a share of a table's
+    base = {f["name"]: f for f in results["arms"][0]["factions"]}
+    for r in rates:
+        two = next(f for f in results["arms"][1]["factions"] if f["name"] == r["group"])
+        expected = rate_difference(two["wins"], two["games"], base[r["group"]]["wins"], base[r["group"]]["games"],
+                                   null=0.5 - 0.25)
+        assert (r["difference"], r["null"], r["p"]) == (expected.value, 0.25, expected.p)
+    solo = results["arms"][2]
+    assert solo["margin"] is None and solo["factions"][0]["p"] is None and solo["factions"][0]["fair_share"] is None
+
+
+def synthetic(rng: random.Random, arm: str, index: int, players: int) -> dict[str, Any]:
+    """A record with shared wins often (totals from a narrow range), so that returns such as 1/3
+    are summed: a float sum of them would depend on the order."""
+    totals = [rng.randint(5, 8) for _ in range(players)]
+    crises = [[rng.randint(1, 8), rng.choice(["Biohazard", "Cosmic", "Political"]), rng.choice(["Azar", "Xuno"])]
+              for _ in range(rng.randint(0, 3))]
+    return tc_record(arm, index, totals, first=rng.randrange(players), crises=crises, rounds=rng.randint(6, 10),
+                     market=[{"Military": rng.randint(1, 5)} for _ in range(rng.randint(1, 4))])
+
+
+def test_the_fold_does_not_depend_on_the_interleaving_of_the_arms() -> None:
+    rng = random.Random(11)
+    records = [synthetic(rng, arm, i, players) for i in range(150) for arm, players in (("a", 4), ("b", 3))]
+    assert any(0 < r < 0.5 for rec in records for r in rec["returns"])  # shared wins of three are there
+    head = header([("a", 4), ("b", 3)], games=150)
+    expected = results_json(fold(head, records))
+    for seed in range(3):
+        shuffled = records[:]
+        random.Random(seed).shuffle(shuffled)
+        assert results_json(fold(head, shuffled)) == expected
+    by_arm = [r for r in records if r["arm"] == "a"] + [r for r in records if r["arm"] == "b"][::-1]
+    assert results_json(fold(head, by_arm)) == expected
+    assert results_json(fold(head, iter(records))) == expected  # a stream is enough
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"arm": "nope"}, "no arm of the study is named 'nope'"),
+    ({"points": [{"total": 1}]}, "'points' must list the 4 seats"),
+    ({"returns": [2, 0, 0, 0]}, "'returns' must be numbers from 0 to 1"),
+    ({"first_player": 4}, "'first_player' must be a seat"),
+    ({"winners": [7]}, "'winners' must list seats"),
+    ({"rounds": "8"}, "'rounds' must be a whole number"),
+    ({"crises": [[1, "Cosmic"]]}, "'crises' must list [round, crisis type, planet]"),
+    ({"market": [{"Military": "high"}]}, "'market' must list each round's levels by resource"),
+    ({"comets": {"launches": 1}}, "'comets' must count launches"),
+])
+def test_a_bad_record_is_a_clear_error(change: dict[str, Any], words: str) -> None:
+    good = tc_record("a", 3, [1, 2, 3, 4])
+    if "comets" in change:
+        del good["crises"]
+    with pytest.raises(ResultsError, match=re.escape(words)) as caught:
+        fold(header([("a", 4)]), [tc_record("a", 0, [1, 2, 3, 4]), {**good, **change}])
+    assert "record 2" in str(caught.value)
+
+
+def test_a_bad_header_is_a_clear_error() -> None:
+    with pytest.raises(ResultsError, match="game is 'chess'"):
+        fold({**header([("a", 4)]), "game": "chess"}, [])
+    with pytest.raises(ResultsError, match="two arms 'a'"):
+        fold(header([("a", 4), ("a", 2)]), [])
+
+
+def test_bins_are_one_per_value_or_round_widths() -> None:
+    assert bins([{3: 1, 5: 2}, {4: 1}]) == [(3, 4), (4, 5), (5, 6)]
+    assert bins([{120: 1, 899: 1}]) == [(lo, lo + 50) for lo in range(100, 900, 50)]
+    assert bins([{0: 1, 26: 1}]) == [(lo, lo + 2) for lo in range(0, 27, 2)]
+    assert bins([]) == []
+
+
+# -- the report of real small studies --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def studies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """8 short Tau Ceti games on two arms (Advanced Rules off, Advanced Rule 9 alone) and 8 Ceres
+    games without and with the Comets, all of random bots; each with its report written."""
+    root = tmp_path_factory.mktemp("balance")
+    tc_arms = (Arm("off", "Advanced Rules off", 4, {**SHORT, "players": 4}),
+               Arm("rule-9", "Advanced Rule 9 alone", 4, {**SHORT, "advanced": [9], "players": 4}))
+    out = {}
+    for name, study in (("tauceti", Study("tauceti", ("random",), 8, 5, tc_arms, "advanced")),
+                        ("ceres", Study("ceres", ("random",), 8, 5, tuple(base_arms("ceres", 3, {}, "comets")),
+                                        "comets"))):
+        folder = root / name
+        run_study(study, folder / "games.jsonl")
+        write_report(folder / "games.jsonl", folder)
+        out[name] = folder
+    return out
+
+
+def test_the_page_names_every_faction_and_arm_and_its_figures_exist(studies: dict[str, Path]) -> None:
+    for name, folder in studies.items():
+        page = (folder / "index.html").read_text(encoding="utf-8")
+        study = read_study(folder / "games.jsonl")
+        for arm in study.header["arms"]:
+            assert arm["label"] in page
+        if name == "tauceti":
+            for faction in FACTIONS:
+                assert faction in page
+            for words in ("Crisis types", "Market levels", "GP by source", "TAU"):
+                assert words in page
+        else:
+            for words in ("Comet outcomes", "Tail tokens", "Nucleus tables", "VP by source", "Explosions"):
+                assert words in page
+        assert "ONE Holm family" in page and "Significant after Holm" in page
+        assert "ecliptic balance report" in page
+        images = re.findall(r'<img src="([^"]+)"', page)
+        assert images and all((folder / src).is_file() for src in images)
+        assert sorted(images) == sorted(f"figures/{p.name}" for p in (folder / "figures").glob("*.svg"))
+        assert not re.search(r"(https?:)?//|<script|<link", page)  # self-contained: nothing to fetch
+
+
+def test_results_json_is_the_fold_of_the_file_and_rebuilding_gives_the_same_bytes(
+        studies: dict[str, Path], tmp_path: Path) -> None:
+    folder = studies["tauceti"]
+    study = read_study(folder / "games.jsonl")
+    assert (folder / "results.json").read_text(encoding="utf-8") == results_json(fold(study.header, study.records()))
+    results = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    assert [a["games"] for a in results["arms"]] == [8, 8]
+    assert not re.search(r"seconds|date|time", (folder / "results.json").read_text(encoding="utf-8"), re.I)
+    again = tmp_path / "again"
+    write_report(folder / "games.jsonl", again)
+    for path in [Path("results.json"), *(p.relative_to(folder) for p in (folder / "figures").glob("*.svg"))]:
+        assert (again / path).read_bytes() == (folder / path).read_bytes(), path
+
+
+def test_names_are_shown_as_text_never_as_markup(tmp_path: Path) -> None:
+    head = header([("a", 2), ("b", 2)])
+    head["arms"][1]["label"] = "<img src=x onerror=alert(1)>"
+    records = [tc_record(arm, i, [i % 3, 1]) for i in range(4) for arm in ("a", "b")]
+    page = render(fold(head, records), tmp_path, command="ecliptic balance report games.jsonl").read_text("utf-8")
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_a_corrupt_line_or_a_missing_file_is_a_clear_error(studies: dict[str, Path], tmp_path: Path) -> None:
+    lines = (studies["ceres"] / "games.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    broken = tmp_path / "games.jsonl"
+    broken.write_text("".join([*lines[:3], '{"arm": "with-comets", "index": \n', *lines[3:]]), encoding="utf-8")
+    with pytest.raises(StudyFileError, match="line 4: not JSON"):
+        write_report(broken, tmp_path / "out")
+    with pytest.raises(StudyFileError, match="cannot read the study file"):
+        write_report(tmp_path / "none.jsonl", tmp_path / "out")
+    assert not (tmp_path / "out" / "index.html").exists()
+
+
+def test_without_the_balance_extra_the_report_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    real = report_module.importlib.util.find_spec
+    monkeypatch.setattr(report_module.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    with pytest.raises(ReportError, match=re.escape("install the balance extra: pip install 'ecliptic[balance]'")):
+        write_report(tmp_path / "games.jsonl", tmp_path)
+    assert not list(tmp_path.iterdir())
