@@ -80,7 +80,8 @@ def test_win_rates_positions_and_margins_by_hand() -> None:
 def test_crises_market_and_comets_by_hand() -> None:
     records = [
         tc_record("a", 0, [3, 1], crises=[[1, "Biohazard", "Azar"], [2, "Biohazard", "Xuno"], [2, "Cosmic", "Azar"]],
-                  prevented=2, no_crisis_rounds=1, market=[{"Military": 1, "Science": 1}, {"Military": 3, "Science": 1}]),
+                  prevented=2, no_crisis_rounds=1,
+                  market=[{"Military": 1, "Science": 1}, {"Military": 3, "Science": 1}]),
         tc_record("a", 1, [1, 3], crises=[[1, "Cosmic", "Azar"]], prevented=0, no_crisis_rounds=3,
                   market=[{"Military": 2, "Science": 1}]),
     ]
