@@ -75,7 +75,7 @@ def write_report(study_file: Path, out: Path) -> Path:
     from ecliptic.balance.stream import read_study
 
     study = read_study(study_file)
-    results = folding.fold(study.header, study.records())
+    results = folding.fold(study.header, study.records(), str(study_file))
     return render(results, out, command=f"ecliptic balance report {shlex.quote(str(study_file))}")
 
 
@@ -173,8 +173,16 @@ class _Page:
         players = ", ".join(str(n) for n in sorted({a["players"] for a in self.arms}))
         out = [("Game", TITLES[self.game]), ("Players", players), ("Bots", ", ".join(map(str, r["bots"]))),
                ("Games per arm", games), ("Seed", str(r["seed"])), ("Sweep", str(r["sweep"] or "none")),
-               ("Base arm", self.label(self.arms[0])), ("Rebuild this report", command)]
+               ("Content", self.content()), ("Base arm", self.label(self.arms[0])),
+               ("Rebuild this report", command)]
         return out
+
+    def content(self) -> str:
+        """The packaged stand-ins, or the digest of each content pack an arm plays."""
+        packs = _union(f"{c.get('folder', '?')} (digest {c.get('digest', '?')})"
+                       for a in self.arms if (c := a.get("content")))
+        stand_ins = any(not a.get("content") for a in self.arms)
+        return ", ".join([*(["the packaged stand-ins"] if stand_ins else []), *packs])
 
     def arm_rows(self) -> Table:
         rows = []

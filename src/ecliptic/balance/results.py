@@ -151,16 +151,18 @@ def _margin(totals: Sequence[int], winners: Sequence[int]) -> int:
     return totals[winners[0]] - max(others)
 
 
-def fold(header: Mapping[str, Any], records: Iterable[Mapping[str, Any]]) -> Json:
-    """The results of a study: its header's facts, each arm's results, the comparisons."""
+def fold(header: Mapping[str, Any], records: Iterable[Mapping[str, Any]], where: str = "the study file") -> Json:
+    """The results of a study: its header's facts, each arm's results, the comparisons.
+    ``where`` names the file in an error (the header is its line 1, record n its line n + 1)."""
     arms = _arms(header)
     for number, record in enumerate(records, start=1):
         arm = arms.get(record.get("arm")) if isinstance(record, Mapping) else None
         if arm is None:
-            raise ResultsError(f"record {number}: no arm of the study is named {_name(record)}")
+            raise ResultsError(f"{where}, line {number + 1}: no arm of the study is named {_name(record)}")
         problem = _problem(record, arm.players)
         if problem:
-            raise ResultsError(f"record {number} (arm {arm.spec['name']!r}, game {record.get('index')!r}): {problem}")
+            raise ResultsError(f"{where}, line {number + 1} (game {record.get('index')!r} of arm "
+                               f"{arm.spec['name']!r}): {problem}")
         arm.add(record)
     game = str(header.get("game"))
     out_arms = [_arm_results(game, a) for a in arms.values()]
