@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from ecliptic.balance import report as report_module
+from ecliptic.balance.command import balance_app
 from ecliptic.balance.report import ReportError, bins, render, write_report
 from ecliptic.balance.results import ResultsError, fold, results_json
 from ecliptic.balance.stats import holm, rate_difference, share_test
@@ -261,6 +263,8 @@ def test_a_corrupt_line_or_a_missing_file_is_a_clear_error(studies: dict[str, Pa
     broken.write_text("".join([*lines[:3], '{"arm": "with-comets", "index": \n', *lines[3:]]), encoding="utf-8")
     with pytest.raises(StudyFileError, match="line 4: not JSON"):
         write_report(broken, tmp_path / "out")
+    result = CliRunner().invoke(balance_app, ["report", str(broken), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2 and "line 4: not JSON" in result.output and "Traceback" not in result.output
     with pytest.raises(StudyFileError, match="cannot read the study file"):
         write_report(tmp_path / "none.jsonl", tmp_path / "out")
     assert not (tmp_path / "out" / "index.html").exists()

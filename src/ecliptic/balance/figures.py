@@ -38,6 +38,12 @@ def _colours(n: int) -> list[tuple[float, float, float, float]]:
     return [cmap(i % cmap.N) for i in range(n)]
 
 
+def _widths(n: int) -> list[float]:
+    """Line widths from thick (the base arm, drawn first) to thin: arms that played the same
+    games often draw the same line, and each must stay visible under the next."""
+    return [1.2 + 2.4 * (n - 1 - k) / max(1, n - 1) for k in range(n)]
+
+
 def _figure(height: float) -> Figure:
     fig = Figure(figsize=(WIDTH, height), layout="constrained")
     FigureCanvasAgg(fig)
@@ -110,8 +116,8 @@ def histograms(path: Path, title: str, bins: Sequence[str], series: Sequence[Ser
     ax = _axes(fig)
     xs = list(range(len(bins)))
     edges = [x - 0.5 for x in xs] + [len(xs) - 0.5]
-    for s, colour in zip(series, _colours(len(series)), strict=True):
-        ax.stairs([100 * v for v in s.values], edges, color=colour, label=s.label, linewidth=1.5)
+    for s, colour, width in zip(series, _colours(len(series)), _widths(len(series)), strict=True):
+        ax.stairs([100 * v for v in s.values], edges, color=colour, label=s.label, linewidth=width)
     ax.set_ylim(bottom=0)
     ax.set_xticks(xs, bins, rotation=90 if len(bins) > 12 else 0, fontsize="small")
     ax.set_xlabel(xlabel)
@@ -152,12 +158,13 @@ def panels(path: Path, title: str, names: Sequence[str], lines: Sequence[Sequenc
     labels = sorted({label for panel in lines for label, _, _ in panel}, key=[
         label for panel in lines for label, _, _ in panel].index)
     colour = dict(zip(labels, _colours(len(labels)), strict=True))
+    width = dict(zip(labels, _widths(len(labels)), strict=True))
     for k, ax in enumerate(axes.flat):
         if k >= len(names):
             ax.set_visible(False)
             continue
         for label, xs, ys in lines[k]:
-            ax.plot(xs, ys, marker=".", color=colour[label], label=label)
+            ax.plot(xs, ys, marker=".", color=colour[label], label=label, linewidth=width[label])
         ax.set_title(names[k], fontsize="medium")
         ax.grid(color="0.9")
     for ax in axes[-1]:

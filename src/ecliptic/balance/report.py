@@ -217,6 +217,10 @@ class _Page:
                 f"Games per arm: n = (1.96 √(2 p̄ q̄) + 0.84 √(p₁q₁ + p₂q₂))² / 0.05² for a win rate, "
                 f"n = 2 (1.96 + 0.84)² σ² / δ² for a mean (δ = {num(folding.DELTA_MEANS['total'], 1)} {self.unit} of "
                 f"total, {num(folding.DELTA_MEANS['rounds'], 1)} round).")
+            out.append(
+                "Game i of every arm has the same seed and seating (common random numbers), so the arms' results "
+                "are usually positively correlated; the tests treat the arms as independent samples, which makes "
+                "them conservative: a real difference may need fewer games than the tables say.")
         return out
 
     # Sections -----------------------------------------------------------------------------
@@ -413,7 +417,7 @@ class _Page:
         for c in rows:
             rate = c["measure"] == "win_rate"
             fmt = pct if rate else num
-            what = c["group"] if rate else ("mean total" if c["measure"] == "total" else "mean rounds")
+            what = f"win rate of {c['group']}" if rate else ("mean total" if c["measure"] == "total" else "mean rounds")
             delta = "5 points" if rate else f"{num(c['delta'], 1)} {self.unit if c['measure'] == 'total' else 'round'}"
             out.append([self.label(arms[c["arm"]]), str(what), fmt(c["base_value"]), fmt(c["value"]),
                         f"{fmt(c['difference'])} [{fmt(c['low'])}, {fmt(c['high'])}]", fmt(c["null"]),
