@@ -63,14 +63,16 @@ def _save(fig: Figure, path: Path) -> None:
 
 
 def intervals(path: Path, title: str, categories: Sequence[str], series: Sequence[Series], xlabel: str,
-              references: Sequence[tuple[float, str]] = ()) -> None:
-    """Points with their 95% intervals, a row per category, the series side by side within a row;
+              references: Sequence[tuple[float, str]] = (), *, overlay: bool = False) -> None:
+    """Points with their 95% intervals, a row per category, the series side by side within a row
+    (``overlay``: on the row's line, for series that split one set of points, each row in one);
     ``references`` are vertical lines (a fair share, no difference)."""
-    fig = _figure(1.2 + 0.28 * len(categories) * max(1, min(len(series), 6)) ** 0.5 + 0.2 * len(series))
+    side_by_side = 1 if overlay else len(series)
+    fig = _figure(1.2 + 0.28 * len(categories) * max(1, min(side_by_side, 6)) ** 0.5 + 0.2 * side_by_side)
     ax = _axes(fig)
-    step = 0.8 / max(1, len(series))
+    step = 0.8 / max(1, side_by_side)
     for k, (s, colour) in enumerate(zip(series, _colours(len(series)), strict=True)):
-        ys = [i - 0.4 + step * (k + 0.5) for i in range(len(categories))]
+        ys = [float(i) if overlay else i - 0.4 + step * (k + 0.5) for i in range(len(categories))]
         if s.lows is not None and s.highs is not None:
             err = [[v - lo for v, lo in zip(s.values, s.lows, strict=True)],
                    [hi - v for v, hi in zip(s.values, s.highs, strict=True)]]

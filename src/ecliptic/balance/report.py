@@ -10,6 +10,7 @@ the balance extra; they are imported only here, when a report is written.
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import re
 import shlex
@@ -191,7 +192,7 @@ class _Page:
             where = ("stand-ins" if not content
                      else f"{content.get('folder', '?')} (digest {content.get('digest', '?')})")
             config = a.get("config") or {}
-            shown = ", ".join(f"{k}={v}" for k, v in sorted(config.items()) if k != "players")
+            shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(config.items()) if k != "players")
             rows.append([a["name"], self.label(a), str(a["players"]), f"{a['games']:,}", where, shown])
         return Table("The arms of the study (the first is the base every other arm is compared with)",
                      ["Arm", "Label", "Players", "Games", "Content", "Config"], rows)
@@ -389,13 +390,10 @@ class _Page:
                                               "won against the game, not shared among players."))
         if rates:
             path, src = self.path("comparisons-win-rate")
-            shifted = [(c["difference"] - c["null"], c["low"] - c["null"], c["high"] - c["null"]) for c in rates]
             self.draw.intervals(path, "Win rate: arm minus base (beyond the change of fair share)",
                                 [f"{self.label(by_name[c['arm']])} · {c['group']}" for c in rates],
-                                [self.draw.Series("difference", [100 * d for d, _, _ in shifted],
-                                                  [100 * lo for _, lo, _ in shifted],
-                                                  [100 * hi for _, _, hi in shifted])],
-                                "percentage points", [(0.0, "no difference")])
+                                _by_significance(rates, 100.0), "percentage points", [(0.0, "no difference")],
+                                overlay=True)
             blocks.append(Block("Win rates", figure=src, alt="differences of win rate with 95% intervals",
                                 tables=[self._comparison_table(rates, by_name, "Win rate: arm against base")]))
         for measure, title in (("total", f"Mean total {self.unit} per seat"), ("rounds", "Mean rounds")):
@@ -404,10 +402,8 @@ class _Page:
                 continue
             path, src = self.path(f"comparisons-{measure}")
             self.draw.intervals(path, f"{title}: arm minus base", [self.label(by_name[c["arm"]]) for c in chosen],
-                                [self.draw.Series("difference", [c["difference"] for c in chosen],
-                                                  [_or_nan(c["low"]) for c in chosen],
-                                                  [_or_nan(c["high"]) for c in chosen])],
-                                self.unit if measure == "total" else "rounds", [(0.0, "no difference")])
+                                _by_significance(chosen, 1.0), self.unit if measure == "total" else "rounds",
+                                [(0.0, "no difference")], overlay=True)
             blocks.append(Block(title, figure=src, alt=f"differences of {title.lower()}",
                                 tables=[self._comparison_table(chosen, by_name, f"{title}: arm against base")]))
         return blocks
@@ -426,6 +422,20 @@ class _Page:
         return Table(caption, ["Arm", "Measure", "Base", "Arm's", "Difference [95% interval]",
                                "Expected without an effect", "p", "p (Holm, all comparisons)",
                                "Significant after Holm", "Games per arm needed"], out)
+
+
+def _by_significance(rows: Sequence[Mapping[str, Any]], scale: float) -> list[Any]:
+    """Differences beyond the one expected without an effect (scaled), as two series of the
+    same rows: not significant after Holm, and significant (each row has its point in one)."""
+    from ecliptic.balance.figures import Series
+
+    out = []
+    for label, wanted in (("not significant", False), ("significant after Holm", True)):
+        def pick(x: float | None, row: Mapping[str, Any], wanted: bool = wanted) -> float:
+            return scale * (_or_nan(x) - row["null"]) if row["significant"] == wanted else math.nan
+        out.append(Series(label, [pick(r["difference"], r) for r in rows], [pick(r["low"], r) for r in rows],
+                          [pick(r["high"], r) for r in rows]))
+    return out
 
 
 def _union(items: Iterable[str]) -> list[str]:
