@@ -160,6 +160,7 @@ def test_the_fold_does_not_depend_on_the_interleaving_of_the_arms() -> None:
 
 @pytest.mark.parametrize(("change", "words"), [
     ({"arm": "nope"}, "no arm of the study is named 'nope'"),
+    ({"arm": ["a"]}, "no arm of the study is named ['a']"),
     ({"points": [{"total": 1}]}, "'points' must list the 4 seats"),
     ({"returns": [2, 0, 0, 0]}, "'returns' must be numbers from 0 to 1"),
     ({"first_player": 4}, "'first_player' must be a seat"),
@@ -278,3 +279,12 @@ def test_without_the_balance_extra_the_report_says_what_to_install(monkeypatch: 
     with pytest.raises(ReportError, match=re.escape("install the balance extra: pip install 'ecliptic[balance]'")):
         write_report(tmp_path / "games.jsonl", tmp_path)
     assert not list(tmp_path.iterdir())
+
+
+def test_a_report_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "out"
+    blocker.write_text("a file, not a folder", encoding="utf-8")
+    records = [tc_record("a", i, [i, 1]) for i in range(3)]
+    with pytest.raises(ReportError, match="cannot write the report into"):
+        render(fold(header([("a", 2)]), records), blocker, command="ecliptic balance report games.jsonl")
+    assert blocker.read_text(encoding="utf-8") == "a file, not a folder"

@@ -89,6 +89,13 @@ def _require_extra() -> None:
 def render(results: Mapping[str, Any], out: Path, *, command: str) -> Path:
     """Write ``results.json``, the figures and ``index.html`` of folded results into ``out``."""
     _require_extra()
+    try:
+        return _render(results, out, command)
+    except OSError as exc:  # a folder that is a file, a full disk, no permission: a message, not a traceback
+        raise ReportError(f"cannot write the report into {out}: {exc.strerror or exc}") from None
+
+
+def _render(results: Mapping[str, Any], out: Path, command: str) -> Path:
     import jinja2
 
     out.mkdir(parents=True, exist_ok=True)

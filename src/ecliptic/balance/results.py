@@ -156,7 +156,8 @@ def fold(header: Mapping[str, Any], records: Iterable[Mapping[str, Any]], where:
     ``where`` names the file in an error (the header is its line 1, record n its line n + 1)."""
     arms = _arms(header)
     for number, record in enumerate(records, start=1):
-        arm = arms.get(record.get("arm")) if isinstance(record, Mapping) else None
+        name = record.get("arm") if isinstance(record, Mapping) else None
+        arm = arms.get(name) if isinstance(name, str) else None
         if arm is None:
             raise ResultsError(f"{where}, line {number + 1}: no arm of the study is named {_name(record)}")
         problem = _problem(record, arm.players)
