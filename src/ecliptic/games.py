@@ -95,8 +95,8 @@ class ContentPack:
         found = {p.name for p in folder.iterdir() if p.suffix == ".toml"} - IGNORED_FILES
         unknown = sorted(found - set(names))
         if unknown:
-            raise ContentError(f"{folder}: {', '.join(unknown)} is not a {game} content file; the content "
-                               f"files are {', '.join(names)}")
+            raise ContentError(f"{folder}: {', '.join(unknown)}: not {'a' if len(unknown) == 1 else ''} {game} "
+                               f"content file{'s' if len(unknown) > 1 else ''}; they are {', '.join(names)}")
         if not found:
             raise ContentError(f"{folder} holds none of the {game} content files ({', '.join(names)})")
         packaged = slot.packaged_texts()
