@@ -95,8 +95,9 @@ class ContentPack:
         found = {p.name for p in folder.iterdir() if p.suffix == ".toml"} - IGNORED_FILES
         unknown = sorted(found - set(names))
         if unknown:
-            raise ContentError(f"{folder}: {', '.join(unknown)}: not {'a' if len(unknown) == 1 else ''} {game} "
-                               f"content file{'s' if len(unknown) > 1 else ''}; they are {', '.join(names)}")
+            which = f"{unknown[0]} is not a {game} content file" if len(unknown) == 1 else \
+                f"{', '.join(unknown)} are not {game} content files"
+            raise ContentError(f"{folder}: {which}; the {game} content files are {', '.join(names)}")
         if not found:
             raise ContentError(f"{folder} holds none of the {game} content files ({', '.join(names)})")
         packaged = slot.packaged_texts()
