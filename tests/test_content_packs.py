@@ -107,6 +107,16 @@ def test_a_look_up_remembered_from_the_content_follows_it(tmp_path: Path) -> Non
     assert name_of("tauceti", "ZORHKON") == before
 
 
+def test_the_observation_encoder_is_built_again_for_another_content(icy: ContentPack) -> None:
+    from ecliptic.adapters.observation import encoder
+
+    stand_ins = encoder("ceres")
+    assert encoder("ceres") is stand_ins  # remembered while the content stays
+    with using_content(icy):
+        assert encoder("ceres") is not stand_ins
+    assert encoder("ceres") is not stand_ins  # and again after: nothing of the pack's is kept
+
+
 # -- the same texts, the same results ------------------------------------------------------------
 
 
