@@ -127,7 +127,8 @@ def test_a_copy_of_the_packaged_files_plays_exactly_the_stand_ins(game: str, tmp
     assert pack.digest == ContentPack.packaged(game).digest
     assert slot.decode(dict(pack.texts)) == slot.packaged()  # the texts decode to the packaged values
     played = _sim(game, pack)
-    assert played.pop("content") == {"name": "copy", "digest": pack.digest, "files": list(pack.from_folder)}
+    assert played.pop("content") == {"folder": str(tmp_path / "copy"), "digest": pack.digest,
+                                     "files": list(pack.from_folder)}
     assert played == _sim(game, None)
 
 

@@ -444,7 +444,7 @@ def simulation_table(summary: SimulationSummary) -> Group:
     one column per faction, so new scoring sources only add rows)."""
     names = sorted(summary.factions)
     points = points_name(summary.game)
-    played = "" if summary.content is None else f", content {summary.content.name} ({summary.content.digest[:12]})"
+    played = "" if summary.content is None else f", content {summary.content.folder} ({summary.content.digest[:12]})"
     heading = Text(f"{summary.games} games of {summary.game}, {plural(summary.players, 'player')} each, "
                    f"bot {summary.bot}, seed {summary.seed}{played}", style="bold")
     wins = Table(box=box.SIMPLE_HEAD)

@@ -70,8 +70,8 @@ class ContentPack:
     process. Two packs of the same texts have the same :attr:`digest`, whatever their folder."""
 
     game: str
-    name: str
-    """The folder's name, for display."""
+    folder: str
+    """The folder as it was given, for display (``stand-ins`` for the packaged files)."""
     texts: tuple[tuple[str, str], ...]
     """``(file name, TOML text)`` for each of the game's content files, in the game's order."""
     from_folder: tuple[str, ...]
@@ -110,7 +110,7 @@ class ContentPack:
                     raise ContentError(str(exc)) from None
             else:
                 texts.append((filename, packaged[filename]))
-        pack = cls(game, folder.resolve().name or str(folder), tuple(texts),
+        pack = cls(game, str(folder), tuple(texts),
                    tuple(n for n in names if n in found), _digest(game, texts))
         try:
             content = pack.content()
@@ -154,16 +154,16 @@ class ContentPack:
         """Pickled with its texts compressed (a tenth of their size): every task of a run
         carries its pack to a worker."""
         blob = zlib.compress(json.dumps(self.texts).encode(), 6)
-        return _unpickle, (self.game, self.name, blob, self.from_folder, self.digest)
+        return _unpickle, (self.game, self.folder, blob, self.from_folder, self.digest)
 
     def to_json(self) -> dict[str, Any]:
         """What a result says of the content it was played with."""
-        return {"name": self.name, "digest": self.digest, "files": list(self.from_folder)}
+        return {"folder": self.folder, "digest": self.digest, "files": list(self.from_folder)}
 
 
-def _unpickle(game: str, name: str, blob: bytes, from_folder: tuple[str, ...], digest: str) -> ContentPack:
+def _unpickle(game: str, folder: str, blob: bytes, from_folder: tuple[str, ...], digest: str) -> ContentPack:
     texts = tuple((filename, text) for filename, text in json.loads(zlib.decompress(blob)))
-    return ContentPack(game, name, texts, from_folder, digest)
+    return ContentPack(game, folder, texts, from_folder, digest)
 
 
 def _digest(game: str, texts: list[tuple[str, str]]) -> str:
