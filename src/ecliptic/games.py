@@ -92,7 +92,10 @@ class ContentPack:
         if not folder.is_dir():
             raise ContentError(f"{folder} is not a folder of {game} content files")
         names = [f"{name}.toml" for name in slot.files]
-        found = {p.name for p in folder.iterdir() if p.suffix == ".toml"} - IGNORED_FILES
+        try:
+            found = {p.name for p in folder.iterdir() if p.suffix == ".toml"} - IGNORED_FILES
+        except OSError as exc:
+            raise ContentError(f"{folder} cannot be read ({exc.strerror})") from None
         unknown = sorted(found - set(names))
         if unknown:
             which = f"{unknown[0]} is not a {game} content file" if len(unknown) == 1 else \
