@@ -52,10 +52,15 @@ _DECODED: dict[tuple[str, str], Any] = {}
 many games of it it plays."""
 
 
+_SLOTS: dict[str, ContentSlot[Any]] = {}
+
+
 def content_slot(game: str) -> ContentSlot[Any]:
     """The :class:`~ecliptic.engine.content.ContentSlot` of a game (``ValueError`` for a game
     Ecliptic does not know)."""
-    slot: ContentSlot[Any] = get_game(game).content_slot
+    slot = _SLOTS.get(game)
+    if slot is None:
+        slot = _SLOTS[game] = get_game(game).content_slot
     return slot
 
 
