@@ -32,7 +32,7 @@ from typing import Any
 from ecliptic.balance.probes import GameTask, play_recorded
 from ecliptic.balance.stream import StudyFileError, StudyWriter, read_study
 from ecliptic.bots.base import make_bot
-from ecliptic.games import get_game
+from ecliptic.games import ContentPack, get_game, using_content
 from ecliptic.sim.simulate import MAX_DECISIONS, seed_stream
 from ecliptic.sim.tournament import faction_names, seating
 
@@ -50,7 +50,7 @@ class Arm:
     players: int
     config: Mapping[str, Any]
     """The game's config, ``players`` included."""
-    content: Any = None
+    content: ContentPack | None = None
     """An ``ecliptic.games.ContentPack``, or ``None`` for the packaged stand-ins."""
 
     def to_json(self) -> dict[str, Any]:
@@ -111,13 +111,8 @@ class Study:
             make_bot(spec, 0)
         game = get_game(self.game)
         for arm in self.arms:
-            if arm.content is None:
+            with using_content(arm.content):
                 game.new_game(dict(arm.config), 0)
-            else:
-                from ecliptic.games import using_content  # type: ignore[attr-defined, unused-ignore]
-
-                with using_content(arm.content):
-                    game.new_game(dict(arm.config), 0)
 
 
 def base_arms(game: str, players: int, config: Mapping[str, Any], sweep: str | None) -> list[Arm]:
@@ -145,7 +140,7 @@ def base_arms(game: str, players: int, config: Mapping[str, Any], sweep: str | N
             Arm("with-comets", "with Comets", players, {**cfg, "expansions": [*others, "comets"]})]
 
 
-def with_contents(arms: Sequence[Arm], packs: Sequence[Any]) -> list[Arm]:
+def with_contents(arms: Sequence[Arm], packs: Sequence[ContentPack]) -> list[Arm]:
     """Every arm on the stand-ins, then the same arms on each content pack."""
     if not packs:
         return list(arms)
