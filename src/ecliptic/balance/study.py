@@ -202,13 +202,21 @@ def run_study(study: Study, path: Path, *, resume: bool = False, backend: Any = 
 
 def _check_prefix(study: Study, path: Path, done: int) -> None:
     """The file's records must be the study's first ``done`` tasks, in order: a file that was
-    edited or written by another version is refused instead of being silently extended."""
+    edited or written by another version is refused instead of being silently extended. The
+    last record's game is played again and must give the same record: a study resumed after a
+    change to the rules (or the bots) would otherwise mix games of two versions."""
     if not done:
         return
     expected = study.tasks()
+    last: tuple[dict[str, Any], GameTask, int] | None = None
     for number, record in enumerate(islice(read_study(path).records(), study.total), 2):
         task = next(expected)
         if (record["arm"], record["index"], record["seed"]) != (task.arm, task.index, task.seed):
             raise StudyFileError(f"{path}, line {number}: game {record['index']} of arm {record['arm']!r} is not "
                                  f"the study's next game (game {task.index} of arm {task.arm!r}); the file was "
                                  "changed or written by another version")
+        last = record, task, number
+    if last is not None and play_recorded(last[1]) != last[0]:
+        raise StudyFileError(f"{path}, line {last[2]}: game {last[1].index} of arm {last[1].arm!r} plays "
+                             "differently now than when it was recorded (the rules, the bots or the content "
+                             "changed since): begin a new study in another folder")
