@@ -239,3 +239,14 @@ def test_a_missing_file_and_a_gzipped_one(tmp_path: Path, whole: Path) -> None:
     assert list(read_study(packed).records()) == list(read_study(whole).records())
     with pytest.raises(StudyFileError, match="gzipped"):
         StudyWriter(packed, {"arms": []}, resume=True)
+
+
+def test_resume_refuses_a_file_the_engine_now_plays_differently(tmp_path: Path, whole: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    rows = lines(whole)
+    record = json.loads(rows[5])
+    record["decisions"] += 1  # as if the rules had changed since the game was recorded
+    path.write_text("".join([*rows[:5], json.dumps(record) + "\n"]))
+    with pytest.raises(StudyFileError, match="line 6: game 0 of arm 'advanced-4' plays differently now"):
+        run_study(small_study(), path, resume=True)
+    assert len(lines(path)) == 6

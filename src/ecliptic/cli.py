@@ -26,12 +26,12 @@ from rich.text import Text
 
 from ecliptic.bots.base import Bot, BotSpecError, make_bot
 from ecliptic.engine.actions import Action
-from ecliptic.engine.errors import SaveFileError
+from ecliptic.engine.errors import ContentError, SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.wording import plural
-from ecliptic.games import GAME_NAMES, get_game, points_name
+from ecliptic.games import GAME_NAMES, ContentPack, get_game, points_name
 from ecliptic.present.view import actions as present_actions
 from ecliptic.sim.simulate import SimulationError, SimulationSummary, all_cores
 from ecliptic.sim.simulate import simulate as run_simulation
@@ -380,6 +380,20 @@ def _resumed_session(console: Console, path: Path, bots: str | None, seat: int |
 
 # -- simulate ------------------------------------------------------------------------
 
+CONTENT_HELP = ("A folder of the game's content files with an owner's printed values (docs/content-stand-ins.md, "
+                "'Playing your printed values'); a file it lacks is the packaged stand-in.")
+
+
+def _content_pack(err: Console, game: str, folder: Path | None) -> ContentPack | None:
+    """The checked pack of ``--content FOLDER`` (``None`` without one); a bad folder stops the
+    command with the message naming the file or value."""
+    if folder is None:
+        return None
+    try:
+        return ContentPack.read(game, folder)
+    except ContentError as exc:
+        raise _fail(err, str(exc)) from None
+
 
 @app.command()
 def simulate(
@@ -397,11 +411,13 @@ def simulate(
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores); the "
                                                             "results do not depend on it.")] = None,
+    content: Annotated[Path | None, typer.Option(help=CONTENT_HELP)] = None,
 ) -> None:
     """Play many bot games and summarize win rates and points by source."""
     out, err = _console(), _console(stderr=True)
     if game not in GAME_NAMES:
         raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    pack = _content_pack(err, game, content)
     config = game_config(game, game_length=game_length, layout=layout, advanced=advanced,
                          advanced_specialists=advanced_specialists, expansions=expansions)
     progress = Progress(TextColumn("Simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -411,7 +427,7 @@ def simulate(
             task = progress.add_task("games", total=games)
             summary = run_simulation(game, players, games, seed, bot, config,
                                      lambda done, _total: progress.update(task, completed=done),
-                                     workers=workers or all_cores(), keep_results=False)
+                                     workers=workers or all_cores(), keep_results=False, content=pack)
     except SimulationError as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
@@ -428,8 +444,9 @@ def simulation_table(summary: SimulationSummary) -> Group:
     one column per faction, so new scoring sources only add rows)."""
     names = sorted(summary.factions)
     points = points_name(summary.game)
+    played = "" if summary.content is None else f", content {summary.content.folder} ({summary.content.digest[:12]})"
     heading = Text(f"{summary.games} games of {summary.game}, {plural(summary.players, 'player')} each, "
-                   f"bot {summary.bot}, seed {summary.seed}", style="bold")
+                   f"bot {summary.bot}, seed {summary.seed}{played}", style="bold")
     wins = Table(box=box.SIMPLE_HEAD)
     for col in ("Faction", "Games", "Wins", "Win rate", f"Mean {points}"):
         wins.add_column(col, justify="left" if col == "Faction" else "right")
@@ -477,6 +494,7 @@ def tournament(
                                                       "(1,3,6) or 'all'.")] = None,
     expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+    content: Annotated[Path | None, typer.Option(help=CONTENT_HELP)] = None,
 ) -> None:
     """Play bots against each other, rotating seats and factions: win rates with 95% confidence
     intervals, mean GP, mean rank and a rating per bot."""
@@ -485,6 +503,7 @@ def tournament(
     out, err = _console(), _console(stderr=True)
     if game not in GAME_NAMES:
         raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    pack = _content_pack(err, game, content)
     specs = [b.strip() for b in bots.split(",") if b.strip()]
     config = game_config(game, game_length=game_length, layout=layout, advanced=advanced, expansions=expansions)
     progress = Progress(TextColumn("Tournament"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -493,7 +512,7 @@ def tournament(
         with progress:
             task = progress.add_task("games", total=games)
             result = run_tournament(game, players, specs, games, seed, config,
-                                    workers=workers or all_cores(),
+                                    workers=workers or all_cores(), content=pack,
                                     progress=lambda done, _total: progress.update(task, completed=done))
     except SimulationError as exc:
         raise _fail(err, str(exc), 1) from None

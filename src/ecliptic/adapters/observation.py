@@ -28,11 +28,12 @@ import sys
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
+
+from ecliptic.engine.content import content_cache
 
 if TYPE_CHECKING:
     from gymnasium.spaces import Box
@@ -263,7 +264,7 @@ def encoder(game: str, config: Mapping[str, Any] | None = None) -> Encoder:
     return _encoder(game, _normalized(game, config))
 
 
-@cache
+@content_cache
 def _encoder(game: str, key: tuple[tuple[str, Any], ...]) -> Encoder:
     config = {k: list(v) if isinstance(v, tuple) else v for k, v in key}
     if game == "tauceti":

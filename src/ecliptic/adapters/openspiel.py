@@ -56,7 +56,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -64,6 +63,7 @@ import pyspiel
 
 from ecliptic.adapters.observation import encoder
 from ecliptic.engine.actions import Action, ActionSpace
+from ecliptic.engine.content import content_cache
 from ecliptic.engine.errors import EclipticError
 from ecliptic.engine.events import Event
 from ecliptic.engine.recall import Recall, SeatRecall
@@ -151,7 +151,7 @@ class Spec:
         return spec_of, (self.short_name, json.dumps(self.params, sort_keys=True))
 
 
-@cache
+@content_cache
 def _spec(short_name: str, params_json: str) -> Spec:
     return Spec(short_name, json.loads(params_json))
 

@@ -85,7 +85,7 @@ def report(
 
 
 def _pack(game: str, folder: Path) -> Any:
-    from ecliptic.games import ContentPack  # type: ignore[attr-defined, unused-ignore]
+    from ecliptic.games import ContentPack
 
     return ContentPack.read(game, folder)
 

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.events import Event
-from ecliptic.games import get_game
+from ecliptic.games import ContentPack, get_game, using_content
 from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError
 
 
@@ -42,7 +42,7 @@ class GameTask:
     config: Mapping[str, Any]
     bots: tuple[str, ...]
     """The bot of each seat."""
-    content: Any = None
+    content: ContentPack | None = None
     """An ``ecliptic.games.ContentPack`` to play instead of the packaged stand-ins, or ``None``."""
     max_decisions: int = MAX_DECISIONS
 
@@ -127,11 +127,9 @@ PROBES: dict[str, type[Probe]] = {"tauceti": TauCetiProbe, "ceres": CeresProbe}
 
 
 def play_recorded(task: GameTask) -> dict[str, Any]:
-    """Play the task's game, every seat by its bot, and return its record."""
-    if task.content is None:
-        return _play(task)
-    from ecliptic.games import using_content  # type: ignore[attr-defined, unused-ignore]
-
+    """Play the task's game, every seat by its bot, and return its record. A task without a
+    content pack plays the stand-ins whatever the process played before (a worker may have
+    played another arm's pack)."""
     with using_content(task.content):
         return _play(task)
 

@@ -32,7 +32,7 @@ from typing import Any
 from ecliptic.balance.probes import GameTask, play_recorded
 from ecliptic.balance.stream import StudyFileError, StudyWriter, read_study
 from ecliptic.bots.base import make_bot
-from ecliptic.games import get_game
+from ecliptic.games import ContentPack, get_game, using_content
 from ecliptic.sim.simulate import MAX_DECISIONS, seed_stream
 from ecliptic.sim.tournament import faction_names, seating
 
@@ -50,7 +50,7 @@ class Arm:
     players: int
     config: Mapping[str, Any]
     """The game's config, ``players`` included."""
-    content: Any = None
+    content: ContentPack | None = None
     """An ``ecliptic.games.ContentPack``, or ``None`` for the packaged stand-ins."""
 
     def to_json(self) -> dict[str, Any]:
@@ -111,13 +111,8 @@ class Study:
             make_bot(spec, 0)
         game = get_game(self.game)
         for arm in self.arms:
-            if arm.content is None:
+            with using_content(arm.content):
                 game.new_game(dict(arm.config), 0)
-            else:
-                from ecliptic.games import using_content  # type: ignore[attr-defined, unused-ignore]
-
-                with using_content(arm.content):
-                    game.new_game(dict(arm.config), 0)
 
 
 def base_arms(game: str, players: int, config: Mapping[str, Any], sweep: str | None) -> list[Arm]:
@@ -145,7 +140,7 @@ def base_arms(game: str, players: int, config: Mapping[str, Any], sweep: str | N
             Arm("with-comets", "with Comets", players, {**cfg, "expansions": [*others, "comets"]})]
 
 
-def with_contents(arms: Sequence[Arm], packs: Sequence[Any]) -> list[Arm]:
+def with_contents(arms: Sequence[Arm], packs: Sequence[ContentPack]) -> list[Arm]:
     """Every arm on the stand-ins, then the same arms on each content pack."""
     if not packs:
         return list(arms)
@@ -207,13 +202,21 @@ def run_study(study: Study, path: Path, *, resume: bool = False, backend: Any = 
 
 def _check_prefix(study: Study, path: Path, done: int) -> None:
     """The file's records must be the study's first ``done`` tasks, in order: a file that was
-    edited or written by another version is refused instead of being silently extended."""
+    edited or written by another version is refused instead of being silently extended. The
+    last record's game is played again and must give the same record: a study resumed after a
+    change to the rules (or the bots) would otherwise mix games of two versions."""
     if not done:
         return
     expected = study.tasks()
+    last: tuple[dict[str, Any], GameTask, int] | None = None
     for number, record in enumerate(islice(read_study(path).records(), study.total), 2):
         task = next(expected)
         if (record["arm"], record["index"], record["seed"]) != (task.arm, task.index, task.seed):
             raise StudyFileError(f"{path}, line {number}: game {record['index']} of arm {record['arm']!r} is not "
                                  f"the study's next game (game {task.index} of arm {task.arm!r}); the file was "
                                  "changed or written by another version")
+        last = record, task, number
+    if last is not None and play_recorded(last[1]) != last[0]:
+        raise StudyFileError(f"{path}, line {last[2]}: game {last[1].index} of arm {last[1].arm!r} plays "
+                             "differently now than when it was recorded (the rules, the bots or the content "
+                             "changed since): begin a new study in another folder")

@@ -11,7 +11,7 @@ from typing import Any
 
 # Importing the rules modules registers their decision kinds.
 from ecliptic.ceres import actions, comets, scoring  # noqa: F401
-from ecliptic.ceres.content import Content, default_content
+from ecliptic.ceres.content import SLOT, Content, default_content
 from ecliptic.ceres.invariants import problems
 from ecliptic.ceres.phases import advance
 from ecliptic.ceres.registry import KINDS
@@ -42,6 +42,7 @@ class Ceres(RulesGame[State, Decision, Content]):
     format_version = FORMAT_VERSION
     kinds = KINDS
     action_ids_package = "ecliptic.ceres.content"
+    content_slot = SLOT
     game_over_rule = "CR-END-2"
     not_offered_rule = "CR-ACT-1"
 
@@ -50,9 +51,6 @@ class Ceres(RulesGame[State, Decision, Content]):
 
     def _advance(self, state: State, ev: list[Event]) -> None:
         advance(state, ev)
-
-    def _content(self) -> Content:
-        return default_content()
 
     def _problems(self, state: State) -> list[str]:
         return problems(state)

@@ -15,9 +15,9 @@ or removed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
-from ecliptic.ceres.content import CometKind, Content, default_content
+from ecliptic.ceres.content import SLOT, CometKind, Content, default_content
 from ecliptic.engine.codec import check_fields
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import Decision as Decision  # the stack's pending choices
@@ -127,12 +127,19 @@ class State(StackState):
     winners: list[int] = field(default_factory=list)
 
     # -- convenience views ---------------------------------------------------
-    @property
-    def content(self) -> Content:
-        return default_content()
+    content: ClassVar[Content] = default_content()
+    """The components, shared by every state: the content this process plays (``content.SLOT``
+    sets it), a class attribute because the rules read it at every step."""
 
     def comet(self, comet_id: str) -> Comet | None:
         for c in self.comets:
             if c.id == comet_id:
                 return c
         return None
+
+
+def _play(content: Content) -> None:
+    State.content = content
+
+
+SLOT.follow(_play)

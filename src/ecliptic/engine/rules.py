@@ -43,6 +43,7 @@ from typing import Any, Generic, Literal, Protocol, Self, TypeVar, get_origin, g
 from ecliptic.engine import action_ids
 from ecliptic.engine.actions import Action, ActionSpace, well_formed
 from ecliptic.engine.codec import DecodeError, decode, encode
+from ecliptic.engine.content import ContentSlot
 from ecliptic.engine.errors import IllegalAction, SaveFileError, SeatError
 from ecliptic.engine.events import PUBLIC, Event
 from ecliptic.engine.fastcopy import deep_copy
@@ -326,6 +327,8 @@ class RulesGame(Generic[S, D, C]):
     state_format: str
     format_version = 1
     kinds: Kinds[S, D, C]
+    content_slot: ContentSlot[C]
+    """The content the game plays in this process (its content package's ``SLOT``)."""
     game_over_rule: str
     """The rule id that refuses every action once the game is over."""
     not_offered_rule: str
@@ -338,7 +341,8 @@ class RulesGame(Generic[S, D, C]):
         raise NotImplementedError
 
     def _content(self) -> C:
-        raise NotImplementedError
+        """The content this process plays now."""
+        return self.content_slot.active()
 
     def _game_over(self) -> IllegalAction:
         return IllegalAction(self.game_over_rule, "the game is over")
@@ -453,7 +457,7 @@ class RulesGame(Generic[S, D, C]):
         space = _SPACES.get(type(self))
         if space is None:
             table = self.action_table()
-            problem = action_ids.disagreement(table, self.action_domain())
+            problem = action_ids.disagreement(table, self.action_domain(self.content_slot.packaged()))
             if problem is not None:
                 raise RuntimeError(problem)
             space = _SPACES[type(self)] = table.space()
@@ -464,9 +468,18 @@ class RulesGame(Generic[S, D, C]):
         game's content package)."""
         return action_ids.load(self.action_ids_package, "action-ids.toml", f"{self.name}-actions")
 
-    def action_domain(self) -> set[Action]:
-        """Every action the rules can offer today: what the id table must number."""
-        return self.kinds.domain(self._content())
+    def action_domain(self, content: C | None = None) -> set[Action]:
+        """Every action the rules can offer today with ``content`` (default: the content played
+        now); with the packaged content, what the id table must number."""
+        return self.kinds.domain(self._content() if content is None else content)
+
+    def unnumbered(self, content: C) -> list[Action]:
+        """The actions the rules could offer with ``content`` that the committed id table does
+        not number (sorted): none for content whose components keep the packaged ids. The
+        numbering is the packaged content's, so that one agent plays every content: an owner's
+        values may offer fewer actions (their ids are never offered), never others."""
+        offered = self.action_table().offered()
+        return sorted(a for a in self.action_domain(content) if a not in offered)
 
     def to_json(self, state: S) -> dict[str, Any]:
         return {"format": self.state_format, "version": self.format_version, "state": encode(state)}

@@ -9,12 +9,12 @@ from the printed components (:mod:`ecliptic.present.tauceti_components`,
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
 
+from ecliptic.engine.content import content_cache
 from ecliptic.present import ceres_components, tauceti_components
 
 
-@cache
+@content_cache
 def name_of(game: str, thing: str) -> tuple[str, str] | None:
     if game == "ceres":
         return ceres_components.name_of(thing)

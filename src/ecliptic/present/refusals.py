@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cache
 from itertools import zip_longest
 from typing import Any
 
 from ecliptic.engine.actions import Action
+from ecliptic.engine.content import content_cache
 from ecliptic.games import get_game
 from ecliptic.tauceti.actions.minor import K3
 
@@ -41,14 +41,14 @@ def strings(data: Any, out: set[str] | None = None) -> set[str]:
     return out
 
 
-@cache
+@content_cache
 def _domain(name: str, kind: str) -> tuple[Action, ...]:
     """Every action a ``kind`` decision could ever offer (built once per game and kind)."""
     game = get_game(name)
     return tuple(game.kinds[kind].domain(game._content()))
 
 
-@cache
+@content_cache
 def _tiles(name: str) -> frozenset[str]:
     if name != "tauceti":
         return frozenset()

@@ -15,10 +15,10 @@ choice: the client toggles systems and offers the one action whose targets equal
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Any
 
 from ecliptic.engine.actions import Action
+from ecliptic.engine.content import content_cache
 from ecliptic.present.tauceti_components import CARD_ID, POINT_ID, content
 from ecliptic.tauceti.battle import parse_shields
 
@@ -58,7 +58,7 @@ def _tauceti(obs: dict[str, Any], seat: int, action: Action) -> list[str]:
     return out
 
 
-@cache
+@content_cache
 def _tauceti_key(seat: int, arg: str) -> str | None:
     c = content()
     if CARD_ID.match(arg) or c.is_exotic(arg):

@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any, Protocol
 
 from ecliptic.engine.actions import Action, ActionSpace
+from ecliptic.engine.content import content_cache
 from ecliptic.engine.errors import IllegalAction
 
 Prime = Callable[[Any], None]
@@ -259,7 +260,7 @@ class TauCetiAdapter:
         state.rng.script_choices([state.bag.index(colour)])
 
 
-@cache
+@content_cache
 def _tauceti_domains() -> dict[str, Collection[str]]:
     from ecliptic.tauceti.actions.exploration import point_ids
     from ecliptic.tauceti.content import default_content
@@ -451,7 +452,7 @@ class CeresAdapter:
         return Ceres().legal_actions(state)
 
 
-@cache
+@content_cache
 def _ceres_domains() -> dict[str, Collection[str]]:
     from ecliptic.ceres.comets import SURFACE_CARDS
     from ecliptic.ceres.content import default_content

@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.errors import EclipticError
 from ecliptic.engine.rng import Rng
-from ecliptic.games import get_game
+from ecliptic.games import ContentPack, get_game, using_content
 
 MAX_DECISIONS = 100_000
 """No game may need more decisions than this; more means the engine loops (a bug)."""
@@ -93,6 +93,8 @@ class SimulationSummary:
     """Every game's result, in game order (empty when the run was told not to keep them)."""
     decisions: int = 0
     """Decisions made in all the games."""
+    content: ContentPack | None = None
+    """The content played (``None``: the packaged stand-ins)."""
 
     @property
     def timing(self) -> dict[str, float]:
@@ -120,6 +122,7 @@ class SimulationSummary:
             "mean_gp": dict(self.mean_gp),
             "mean_rounds": self.mean_rounds,
             "mean_decisions": self.mean_decisions,
+            **({"content": self.content.to_json()} if self.content is not None else {}),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -149,9 +152,17 @@ def play_one(
     *,
     index: int = 0,
     max_decisions: int = MAX_DECISIONS,
+    content: ContentPack | None = None,
 ) -> GameResult:
-    """Play one whole game with a ``bot`` in every seat. Pure: the same arguments always
-    give the same result, so it can run in any process."""
+    """Play one whole game with a ``bot`` in every seat, of ``content`` (``None``: the packaged
+    stand-ins, whatever this process played before). Pure: the same arguments always give the
+    same result, so it can run in any process."""
+    with using_content(content):
+        return _play_one(game_name, config, seed, bot, index, max_decisions)
+
+
+def _play_one(game_name: str, config: Mapping[str, Any], seed: int, bot: str, index: int,
+              max_decisions: int) -> GameResult:
     game = get_game(game_name)
     state = game.new_game(dict(config), seed)
     seats = len(game.observe(state, None)["players"])
@@ -252,6 +263,7 @@ def simulate(
     max_decisions: int = MAX_DECISIONS,
     workers: int = 1,
     keep_results: bool = True,
+    content: ContentPack | None = None,
 ) -> SimulationSummary:
     """Play ``games`` bot games of ``game_name`` and summarize them.
 
@@ -260,7 +272,8 @@ def simulate(
     the first game, so a typo fails at once. ``workers`` processes play the games (1: this
     process); the summary is the same whatever their number. ``keep_results=False`` folds
     each game into the summary and drops it (``summary.results`` stays empty), so memory
-    does not grow with the number of games."""
+    does not grow with the number of games. ``content`` is played instead of the packaged
+    stand-ins (each task carries it to its worker)."""
     if games < 1:
         raise ValueError("simulate at least one game")
     if workers < 1:
@@ -268,7 +281,9 @@ def simulate(
     make_bot(bot, 0)
     get_game(game_name)
     cfg = {**dict(config or {}), "players": players}
-    tasks = (_Task(game_name, cfg, game_seed, bot, i, max_decisions)
+    if content is not None and content.game != game_name:
+        raise ValueError(f"the content is {content.game}'s, not {game_name}'s")
+    tasks = (_Task(game_name, cfg, game_seed, bot, i, max_decisions, content)
              for i, game_seed in enumerate(islice(seed_stream(seed), games)))
     start = time.perf_counter()
     tally, kept = Tally(), []
@@ -278,7 +293,9 @@ def simulate(
             kept.append(result)
         if progress is not None:
             progress(tally.games, games)
-    return tally.summary(game_name, players, seed, bot, cfg, kept, time.perf_counter() - start)
+    summary = tally.summary(game_name, players, seed, bot, cfg, kept, time.perf_counter() - start)
+    summary.content = content
+    return summary
 
 
 def all_cores() -> int:
@@ -299,10 +316,11 @@ class _Task:
     bot: str
     index: int
     max_decisions: int
+    content: ContentPack | None = None
 
     def play(self) -> GameResult:
         return play_one(self.game_name, self.config, self.seed, self.bot, index=self.index,
-                        max_decisions=self.max_decisions)
+                        max_decisions=self.max_decisions, content=self.content)
 
 
 def play_in_order(play: Callable[[T], R], tasks: Iterable[T], count: int,

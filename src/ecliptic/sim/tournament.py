@@ -43,7 +43,7 @@ from ecliptic.balance.stats import wilson as wilson  # the tournament's interval
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.engine.wording import plural
-from ecliptic.games import get_game
+from ecliptic.games import ContentPack, get_game, using_content
 from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, play_in_order, seed_stream
 
 Progress = Callable[[int, int], None]
@@ -140,6 +140,8 @@ class TournamentResult:
     seconds: float = 0.0
     merged_seeds: tuple[int, ...] = ()
     """The run seeds of the parts, for a result merged from several runs (:func:`merge`)."""
+    content: dict[str, Any] | None = None
+    """The content played (``ContentPack.to_json``), ``None`` for the packaged stand-ins."""
 
     @property
     def mean_rounds(self) -> float:
@@ -169,6 +171,8 @@ class TournamentResult:
         }
         if self.merged_seeds:
             out["merged_seeds"] = list(self.merged_seeds)
+        if self.content is not None:
+            out["content"] = dict(self.content)
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -213,10 +217,14 @@ class TournamentResult:
         merged = data.get("merged_seeds", [])
         if not isinstance(merged, list):
             raise _Malformed(f"'merged_seeds' must be a list of seeds, not {_shown(merged)}")
+        content = data.get("content")
+        if content is not None:
+            content = _table(content, "'content'")
+            _text(_field(content, "digest"), "'content.digest'")
         return cls(_text(_field(data, "game"), "'game'"), players, len(results), _whole(_field(data, "seed"), "'seed'"),
                    bots, _table(_field(data, "config"), "'config'"), standings_of(bots, results), results,
                    _number(timing.get("seconds", 0.0), "'timing.seconds'", low=0.0),
-                   tuple(_whole(x, "a merged seed") for x in merged))
+                   tuple(_whole(x, "a merged seed") for x in merged), content)
 
 
 def load_tournament(path: Path) -> TournamentResult:
@@ -342,9 +350,15 @@ def faction_names(game_name: str) -> list[str]:
 
 
 def play_game(game_name: str, config: Mapping[str, Any], index: int, seed: int, seat: Seating,
-              max_decisions: int = MAX_DECISIONS) -> TournamentGame:
-    """Play one tournament game. Pure: the same arguments give the same result in any
-    process (only ``think_seconds`` differs)."""
+              max_decisions: int = MAX_DECISIONS, content: ContentPack | None = None) -> TournamentGame:
+    """Play one tournament game of ``content`` (``None``: the packaged stand-ins). Pure: the
+    same arguments give the same result in any process (only ``think_seconds`` differs)."""
+    with using_content(content):
+        return _play_game(game_name, config, index, seed, seat, max_decisions)
+
+
+def _play_game(game_name: str, config: Mapping[str, Any], index: int, seed: int, seat: Seating,
+               max_decisions: int) -> TournamentGame:
     game = get_game(game_name)
     cfg = dict(config)
     if seat.factions:
@@ -380,7 +394,7 @@ def play_game(game_name: str, config: Mapping[str, Any], index: int, seed: int, 
                           int(view.get("round", 0)), decisions, tuple(think), tuple(count))
 
 
-def _play_task(args: tuple[str, dict[str, Any], int, int, Seating, int]) -> TournamentGame:
+def _play_task(args: tuple[str, dict[str, Any], int, int, Seating, int, ContentPack | None]) -> TournamentGame:
     return play_game(*args)
 
 
@@ -395,8 +409,10 @@ def run_tournament(
     workers: int = 1,
     progress: Progress | None = None,
     max_decisions: int = MAX_DECISIONS,
+    content: ContentPack | None = None,
 ) -> TournamentResult:
-    """Play ``games`` games of ``bots`` and rank the bots (see the module text)."""
+    """Play ``games`` games of ``bots`` and rank the bots (see the module text), of ``content``
+    (``None``: the packaged stand-ins)."""
     specs = [b.strip() for b in bots if b.strip()]
     if not specs:
         raise ValueError("name at least one bot")
@@ -409,9 +425,12 @@ def run_tournament(
         bot = make_bot(spec, 0)
         if hasattr(bot, "evaluator"):
             bot.evaluator(game)
+    if content is not None and content.game != game_name:
+        raise ValueError(f"the content is {content.game}'s, not {game_name}'s")
     cfg = {**dict(config or {}), "players": players}
-    factions = faction_names(game_name)
-    tasks = ((game_name, cfg, i, s, seating(i, specs, players, factions), max_decisions)
+    with using_content(content):
+        factions = faction_names(game_name)
+    tasks = ((game_name, cfg, i, s, seating(i, specs, players, factions), max_decisions, content)
              for i, s in enumerate(islice(seed_stream(seed), games)))
     start = time.perf_counter()
     results: list[TournamentGame] = []
@@ -421,7 +440,7 @@ def run_tournament(
             progress(len(results), games)
     standings = standings_of(specs, results)
     return TournamentResult(game_name, players, games, seed, specs, cfg, standings, results,
-                            time.perf_counter() - start)
+                            time.perf_counter() - start, content=None if content is None else content.to_json())
 
 
 def _game_from_json(index: int, g: Any, timing: Any, players: int, bots: Sequence[str]) -> TournamentGame:
@@ -465,7 +484,8 @@ def merge(parts: Sequence[TournamentResult]) -> TournamentResult:
     first = parts[0]
     for i, p in enumerate(parts[1:], 2):
         for what, mine, theirs in (("game", first.game, p.game), ("players", first.players, p.players),
-                                   ("bots", first.bots, p.bots), ("config", first.config, p.config)):
+                                   ("bots", first.bots, p.bots), ("config", first.config, p.config),
+                                   ("content", _digest(first), _digest(p))):
             if mine != theirs:
                 raise ValueError(f"tournament {i} differs from the first in its {what} ({theirs!r}, not {mine!r}): "
                                  "only runs of the same bots, game and configuration can be merged")
@@ -476,7 +496,12 @@ def merge(parts: Sequence[TournamentResult]) -> TournamentResult:
     seeds = tuple(s for p in parts for s in (p.merged_seeds or (p.seed,)))
     return TournamentResult(first.game, first.players, len(results), first.seed, list(first.bots),
                             dict(first.config), standings_of(first.bots, results), results,
-                            sum(p.seconds for p in parts), seeds)
+                            sum(p.seconds for p in parts), seeds, first.content)
+
+
+def _digest(result: TournamentResult) -> str | None:
+    """Which content a result was played with (``None``: the packaged stand-ins)."""
+    return None if result.content is None else result.content.get("digest")
 
 
 def standings_of(bots: Sequence[str], results: Sequence[TournamentGame]) -> list[Standing]:

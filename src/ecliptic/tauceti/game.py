@@ -20,7 +20,7 @@ from ecliptic.tauceti import (  # noqa: F401
     scoring,
 )
 from ecliptic.tauceti.battle import canonical_shields
-from ecliptic.tauceti.content import Content, default_content
+from ecliptic.tauceti.content import SLOT, Content, default_content
 from ecliptic.tauceti.invariants import problems
 from ecliptic.tauceti.registry import KINDS, say
 from ecliptic.tauceti.setup import new_state
@@ -59,6 +59,7 @@ class TauCeti(RulesGame[State, Decision, Content]):
     format_version = FORMAT_VERSION
     kinds = KINDS
     action_ids_package = "ecliptic.tauceti.content"
+    content_slot = SLOT
     game_over_rule = "TC-END-1"
     not_offered_rule = "TC-ACT-3"
 
@@ -71,9 +72,6 @@ class TauCeti(RulesGame[State, Decision, Content]):
 
     def _advance(self, state: State, ev: list[Event]) -> None:
         flow.advance(state, ev)
-
-    def _content(self) -> Content:
-        return default_content()
 
     def _problems(self, state: State) -> list[str]:
         return problems(state)

@@ -23,7 +23,7 @@ from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.rules import Decision as Decision  # the stack's pending choices
 from ecliptic.engine.rules import StackState
-from ecliptic.tauceti.content import Content, Faction, default_content
+from ecliptic.tauceti.content import SLOT, Content, Faction, default_content
 
 Phase = Literal["setup", "enlightenment", "action", "battle", "over"]
 Layout = Literal["players", "random", "preset"]
@@ -225,7 +225,8 @@ class State(StackState):
     # -- convenience views ---------------------------------------------------
     content: ClassVar[Content] = default_content()
     """The components, one immutable object shared by every state. A class attribute, not a
-    property: the rules read it tens of times per decision."""
+    property: the rules read it tens of times per decision. It is the content this process
+    plays (``content.SLOT`` sets it), so a state is played under the content it was made with."""
 
     def faction(self, seat: int) -> Faction:
         return self.content.faction(self.players[seat].faction)
@@ -235,3 +236,10 @@ class State(StackState):
             if p.faction == name:
                 return p.seat
         return None
+
+
+def _play(content: Content) -> None:
+    State.content = content
+
+
+SLOT.follow(_play)

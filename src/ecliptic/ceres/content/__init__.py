@@ -11,11 +11,10 @@ code: :func:`validate` checks that the replacement still fits the rules.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from ecliptic.engine.content import expect, load
+from ecliptic.engine.content import ContentSlot, expect, load
 
 TailType = Literal["Coma", "Ion", "Dust"]
 CometKind = Literal["Sungrazer", "Near-sun"]
@@ -133,9 +132,10 @@ def load_content(folder: Path | None = None) -> Content:
     return load(Content, "ecliptic.ceres.content", CONTENT_FILES, validate, folder)
 
 
-@cache
 def default_content() -> Content:
-    return load_content()
+    """The content a new game gets in this process: the packaged stand-ins, unless
+    ``ecliptic.games.using_content`` plays an owner's values."""
+    return SLOT.active()
 
 
 def _check_amounts(where: str, amounts: dict[str, int], c: Content) -> None:
@@ -195,3 +195,7 @@ def _validate_comets(c: Content) -> None:
     expect(all(1 <= s <= 3 for s in c.surface.slots.values()),
             "1-3 slots per Surface card: each tail has one token of each type, and three tails "
             "keep a token of the round's type for every probe on the comet")
+
+
+SLOT: ContentSlot[Content] = ContentSlot("ceres", Content, "ecliptic.ceres.content", CONTENT_FILES, validate)
+"""The content Ceres plays in this process (:class:`~ecliptic.engine.content.ContentSlot`)."""

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from ecliptic.engine.actions import Action, act, number
+from ecliptic.engine.content import on_content_change
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.wording import article, plural
@@ -197,6 +198,7 @@ def price(state: State, commodity: str, demand_now: int, quantity: int) -> int:
 
 _TOKENS_OF: dict[str, list[str]] = {}
 """Each commodity's Commodity tokens in id order, read once from the (immutable) content."""
+on_content_change(_TOKENS_OF.clear)
 
 
 def _supply_token(state: State, commodity: str) -> str | None:
@@ -511,6 +513,7 @@ def pick_token(state: State, system: str, level: int) -> SystemsToken | None:
 
 _SYSTEM_TOKEN_IDS: dict[str, frozenset[str]] = {}
 """Each system's System Upgrade tokens, read once from the (immutable) content."""
+on_content_change(_SYSTEM_TOKEN_IDS.clear)
 
 
 def _source_why_not(state: State, seat: int, system: str, source: str) -> IllegalAction | None:

@@ -10,11 +10,10 @@ with the printed values without touching code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from ecliptic.engine.content import expect, load
+from ecliptic.engine.content import ContentSlot, expect, load
 
 MAJOR_ACTIONS = ("BUI", "EXP", "REC", "IM", "REP", "MOV", "ENG", "UPG", "REF", "SB")
 PHASES = ("E", "A", "B")
@@ -364,9 +363,10 @@ def load_content(folder: Path | None = None) -> Content:
     return load(Content, "ecliptic.tauceti.content", CONTENT_FILES, validate, folder)
 
 
-@cache
 def default_content() -> Content:
-    return load_content()
+    """The content a new game gets in this process: the packaged stand-ins, unless
+    ``ecliptic.games.using_content`` plays an owner's values."""
+    return SLOT.active()
 
 
 def validate(c: Content) -> None:
@@ -482,3 +482,7 @@ def _validate_effect(c: Content, card: CrisisCard) -> None:
         expect(e.resource == "", f"{card.id}: only a market effect names a resource")
     if e.kind == "damage":
         expect(e.amount > 0, f"{card.id}: damage must be positive")
+
+
+SLOT: ContentSlot[Content] = ContentSlot("tauceti", Content, "ecliptic.tauceti.content", CONTENT_FILES, validate)
+"""The content Tau Ceti plays in this process (:class:`~ecliptic.engine.content.ContentSlot`)."""
