@@ -253,9 +253,12 @@ def test_results_json_is_the_fold_of_the_file_and_rebuilding_gives_the_same_byte
 def test_names_are_shown_as_text_never_as_markup(tmp_path: Path) -> None:
     head = header([("a", 2), ("b", 2)])
     head["arms"][1]["label"] = "<img src=x onerror=alert(1)>"
+    head["arms"][1]["content"] = {"folder": "printed & <b>final</b>", "digest": "9f2c41d0"}
     records = [tc_record(arm, i, [i % 3, 1]) for i in range(4) for arm in ("a", "b")]
     page = render(fold(head, records), tmp_path, command="ecliptic balance report games.jsonl").read_text("utf-8")
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "<b>final" not in page and "printed &amp; &lt;b&gt;final&lt;/b&gt; (digest 9f2c41d0)" in page
+    assert "the packaged stand-ins" in page  # the header's content: arm a plays them
 
 
 def test_a_corrupt_line_or_a_missing_file_is_a_clear_error(studies: dict[str, Path], tmp_path: Path) -> None:

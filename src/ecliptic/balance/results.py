@@ -167,9 +167,12 @@ def fold(header: Mapping[str, Any], records: Iterable[Mapping[str, Any]], where:
         arm.add(record)
     game = str(header.get("game"))
     out_arms = [_arm_results(game, a) for a in arms.values()]
+    comparisons = _comparisons(game, list(arms.values()), out_arms)
     return {"format": FORMAT, **{k: header.get(k) for k in ("game", "players", "bots", "seed", "games", "sweep")},
-            "base": out_arms[0]["name"], "arms": out_arms,
-            "comparisons": _comparisons(game, list(arms.values()), out_arms)}
+            "base": out_arms[0]["name"], "arms": out_arms, "comparisons": comparisons,
+            "holm_families": {"fair_share": "each arm's factions, each arm's positions, each arm's bots",
+                              "comparisons": f"all {len(comparisons)} comparisons with the base arm, one family"},
+            "alpha": stats.ALPHA, "power": stats.POWER, "delta_rate": DELTA_RATE, "delta_means": DELTA_MEANS}
 
 
 def results_json(results: Mapping[str, Any]) -> str:
