@@ -446,9 +446,11 @@ def test_the_benchmark_measures_what_it_prints() -> None:
 
     f = measure("ceres", {"players": 2, "expansions": ["comets"]}, games=1, repeats=1)
     assert f.states > 10 and f.size == encoder("ceres", {"players": 2, "expansions": ["comets"]}).size
-    assert f.tensor_per_step == pytest.approx(f.observe_per_step + f.encode_per_step)
+    assert f.built_per_step == pytest.approx(f.observe_per_step + f.encode_per_step)
+    assert f.tensor_per_step == pytest.approx(f.tensor_us / f.step_us)
+    assert f.to_json()["tensor_per_step"] == f.tensor_per_step
     out = table([f])
-    assert "encode µs" in out.splitlines()[0] and out.splitlines()[1].startswith("ceres")
+    assert "tensor/step" in out.splitlines()[0] and out.splitlines()[1].startswith("ceres")
 
 
 def test_an_encoder_pickles_and_copies_as_its_game_and_config() -> None:

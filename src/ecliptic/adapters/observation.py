@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from ecliptic.engine.frozendict import FrozenDict
+
 if TYPE_CHECKING:
     from gymnasium.spaces import Box
 
@@ -127,6 +129,60 @@ class Header:
         return rel
 
 
+_IMMUTABLE = {tuple, FrozenDict, str, int, float, bool, type(None)}
+"""The classes of what the state does not change in place (docs/architecture.md, "State")."""
+
+
+def _frozen_class(cls: type) -> bool:
+    if cls in _IMMUTABLE:
+        return True
+    params = getattr(cls, "__dataclass_params__", None)
+    return params is not None and bool(params.frozen)
+
+
+class Memo:
+    """Tensor blocks remembered by the key of the view they were written from.
+
+    A game's observation module says what each part of its view is a function of (a key,
+    and the immutable tables the key names by ``id``); a block is stored with those tables,
+    which keeps them alive, so a key with their ids can only come from the very same tables.
+    A table that is not a tuple or a FrozenDict of immutable values could change under its id:
+    the block is then not stored. The memo forgets everything when it is full and when the
+    engine plays other content (``ecliptic.games.using_content``): a view reads the content."""
+
+    def __init__(self, limit: int = 2048) -> None:
+        self.limit = limit
+        self._blocks: dict[Any, tuple[Buffer, tuple[Any, ...]]] = {}
+        self._content: object = None
+
+    def content(self, content: object) -> None:
+        if content is not self._content:
+            self._blocks.clear()
+            self._content = content
+
+    def clear(self) -> None:
+        self._blocks.clear()
+
+    def get(self, key: Any) -> Buffer | None:
+        hit = self._blocks.get(key)
+        return None if hit is None else hit[0]
+
+    def put(self, key: tuple[Any, tuple[Any, ...]], block: Buffer) -> None:
+        found, tables = key
+        for t in tables:
+            if t.__class__ is not tuple and t.__class__ is not FrozenDict:
+                return
+            values = t.values() if t.__class__ is FrozenDict else t
+            if not all(_frozen_class(c) for c in {v.__class__ for v in values}):
+                return
+        if len(self._blocks) >= self.limit:
+            self._blocks.clear()
+        self._blocks[found] = (block, tables)
+
+    def __len__(self) -> int:
+        return len(self._blocks)
+
+
 @dataclass(frozen=True)
 class GameEncoding:
     """What a game module gives the encoder for one config."""
@@ -135,6 +191,11 @@ class GameEncoding:
     write: Writer
     recall_ids: tuple[str, ...]
     """Every card and token id of the game (the universe of the recall vector)."""
+    tensor: Callable[[Any, int | None], Buffer] | None = None
+    """The buffer ``write`` fills from ``observe(state, seat)``, built faster (a memo of
+    views that have not changed); ``None``: the game has no faster way."""
+    memos: tuple[Memo, ...] = ()
+    """The memos ``tensor`` reads (``Encoder.forget`` clears them)."""
 
 
 class Encoder:
@@ -153,6 +214,8 @@ class Encoder:
         self.low = np.array(layout.low, dtype=np.float32)
         self.high = np.array(layout.high, dtype=np.float32)
         self._write = encoding.write
+        self._tensor = encoding.tensor
+        self._memos = encoding.memos
         self._zeros = array("f", bytes(4 * self.size))
         self.recall_ids = encoding.recall_ids
         self.recall_size = len(self.recall_ids)
@@ -180,6 +243,22 @@ class Encoder:
         except ValueError as e:
             raise ValueError(f"not an observation of a {self.game} game like {self.config}: {e}") from None
         return np.frombuffer(buf, dtype=np.float32)
+
+    def tensor(self, state: Any, seat: int | None) -> npt.NDArray[np.float32]:
+        """``encode(G.observe(state, seat))``, the same values, at the cost of what changed
+        since the states seen before (Tau Ceti; other games build the observation). A seat
+        not in the game is a ``SeatError``, a state of another game or player count a
+        ``ValueError``."""
+        if self._tensor is None:
+            from ecliptic.games import get_game
+
+            return self.encode(get_game(self.game).observe(state, seat))
+        return np.frombuffer(self._tensor(state, seat), dtype=np.float32)
+
+    def forget(self) -> None:
+        """Empty the memo of ``tensor`` (it fills again as states come; for measurements)."""
+        for memo in self._memos:
+            memo.clear()
 
     def meaning(self, index: int) -> str:
         """What the value at ``index`` says, with its slice's encoding."""

@@ -10,17 +10,28 @@ GP token ids only the observer's. docs/observation.md lists the slices.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any, get_args
 
-from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, cap
+from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, Memo, cap
+from ecliptic.engine.rules import observation_header, seat_of
 from ecliptic.tauceti.checks import CONTINUATIONS
 from ecliptic.tauceti.content import default_content
 from ecliptic.tauceti.invariants import DECISION_DATA
+from ecliptic.tauceti.observation import (
+    PRIVATE_DECISION_KEYS,
+    end_view,
+    hands_seen,
+    player_key,
+    player_view,
+    public_key,
+    public_view,
+)
 from ecliptic.tauceti.scoring import SOURCES
 from ecliptic.tauceti.state import Layout as MapLayout
-from ecliptic.tauceti.state import Phase
+from ecliptic.tauceti.state import Phase, State
 
 PHASES: tuple[str, ...] = get_args(Phase)
 LAYOUTS: tuple[str, ...] = get_args(MapLayout)
@@ -256,6 +267,14 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     system_values = itemgetter("power", "damage", "virus", "effective", "token")
 
     def write(o: Mapping[str, Any], a: Buffer) -> None:
+        rel = _head(o, a)
+        _public(o, a, rel)
+        for p in o["players"]:
+            _player(p, pl_at[rel[p["seat"]]], a, rel)
+        _end(o, a, rel)
+
+    def _head(o: Mapping[str, Any], a: Buffer) -> list[int]:
+        """The header, the config and the decision asked; returns the observer's ``rel``."""
         rel = header.write(o, a)
         for i, v in cfg_items:
             a[i] = v
@@ -264,6 +283,10 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[kind_at["none"]] = 1.0
         else:
             _decision(d, a, rel)
+        return rel
+
+    def _public(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
+        """The slices from ``tiles`` to ``battle.*``: what ``public_view`` gives."""
         for t, (q, r) in o["layout"].items():
             i = tile_at[t]
             a[i] = 1.0
@@ -352,8 +375,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 base = bdest_at + len(systems) * rel[int(s)]
                 for x in syss:
                     a[base + sys_i[x]] = 1.0
-        for p in o["players"]:
-            _player(p, pl_at[rel[p["seat"]]], a, rel)
+
+    def _end(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
         for s, sc in enumerate(o["final_scores"]):
             base = score_at + len(SCORE_PARTS) * rel[s]
             for j, part in enumerate(SCORE_PARTS):
@@ -509,5 +532,48 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             for x in ids:
                 a[i + g_i[x]] = 1.0
 
+    # -- the tensor of a state: the same writers, each view built only when its key is new ------
+    pub = slice(L.slices["tiles"].start, L.slices["battle.destroyed_at_start"].stop)
+    blocks = [slice(L.slices[f"players[{s}].faction"].start, L.slices[f"players[{s}].gp_token_ids"].stop)
+              for s in seats]
+    zeros = array("f", bytes(4 * L.size))
+    public_memo, player_memo = Memo(), Memo()
+
+    def tensor(state: Any, seat: int | None) -> Buffer:
+        """``write(observe(state, seat))``, with the public view and each player's view taken
+        from the memo when their key (``tauceti.observation``) has been seen: equal keys give
+        equal views."""
+        if not isinstance(state, State):
+            raise ValueError(f"not a Tau Ceti state: {type(state).__name__}")
+        if len(state.players) != n:
+            raise ValueError(f"a state of {len(state.players)} players, not {n}")
+        observer = seat_of(state, seat, spectator=True)
+        public_memo.content(state.content)
+        player_memo.content(state.content)
+        a = array("f", zeros)
+        rel = _head(observation_header("tauceti", state, observer, PRIVATE_DECISION_KEYS), a)
+        key = public_key(state, observer)
+        block = None if key is None else public_memo.get(key[0])
+        if block is None:
+            _public(public_view(state, observer), a, rel)
+            if key is not None:
+                public_memo.put(key, a[pub])
+        else:
+            a[pub] = block
+        seen = hands_seen(state, observer)
+        for s, p in enumerate(state.players):
+            found, tables = player_key(state, s, observer, seen)
+            bd = p.battle_defender  # the one seat the block counts from the observer
+            found = (found, None if bd is None else rel[bd])
+            block = player_memo.get(found)
+            at = blocks[rel[s]]
+            if block is None:
+                _player(player_view(state, s, observer, seen), pl_at[rel[s]], a, rel)
+                player_memo.put((found, tables), a[at])
+            else:
+                a[at] = block
+        _end(end_view(state), a, rel)
+        return a
+
     recall = tuple(all_cards + exotic + crisis_tokens + q_tokens + y_tokens + g_tokens + tiles)
-    return GameEncoding(L, write, recall)
+    return GameEncoding(L, write, recall, tensor, (public_memo, player_memo))

@@ -23,6 +23,7 @@ roll or a draw; every seat observes the copy as it observes the state.
 from __future__ import annotations
 
 from dataclasses import replace
+from operator import attrgetter
 from typing import Any
 
 from ecliptic.engine.codec import encode
@@ -113,12 +114,26 @@ def _player_view(state: State, seat: int, observer: int | None, seen: frozenset[
     return view
 
 
+player_view = _player_view
+"""What ``observer`` sees of ``seat``'s Interface (the observation's ``players[seat]``)."""
+
+
 def observe(state: State, player: int | None) -> dict[str, Any]:
     """Everything ``player`` may see, as JSON-ready data (``None``: a spectator)."""
     player = seat_of(state, player, spectator=True)
+    seen = hands_seen(state, player)
+    view = observation_header("tauceti", state, player, PRIVATE_DECISION_KEYS)
+    view.update(public_view(state, player))
+    view["players"] = [_player_view(state, s, player, seen) for s in range(len(state.players))]
+    view.update(end_view(state))
+    return view
+
+
+def public_view(state: State, player: int | None) -> dict[str, Any]:
+    """What ``player`` sees of the table outside the header and the players' Interfaces: the
+    map, the TCX, the supplies and decks, the Enlightenment phase and the battle."""
     content = state.content
     e = state.enlightenment
-    seen = hands_seen(state, player)
     points = {
         pid: {
             "sector": pt.sector,
@@ -133,7 +148,6 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
     for colour in state.bag:
         bag[colour] = bag.get(colour, 0) + 1
     return {
-        **observation_header("tauceti", state, player, PRIVATE_DECISION_KEYS),
         "layout": {t: list(c) for t, c in state.layout.items()},
         "points": points,
         "cubes": {t: list(c) for t, c in state.cubes.items() if c},
@@ -182,10 +196,76 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
         },
         "battles": list(state.battles),
         "battle": encode(state.battle) if state.battle else None,
-        "players": [_player_view(state, s, player, seen) for s in range(len(state.players))],
-        "final_scores": [dict(x) for x in state.final_scores],
-        "winners": list(state.winners),
     }
+
+
+def end_view(state: State) -> dict[str, Any]:
+    """The final scores and the winners (empty until the game is over)."""
+    return {"final_scores": [dict(x) for x in state.final_scores], "winners": list(state.winners)}
+
+
+# -- what each part of an observation is a function of (the tensor's memo) -------------------
+#
+# A tensor built from ``observe`` rebuilds views that have not changed since the last step:
+# the other players' Interfaces, most of the map. ``public_key`` and ``player_key`` say what
+# ``public_view`` and ``_player_view`` read, beside the content: two calls with equal keys
+# give views that encode to the same tensor values (tests/test_observation_tensor.py checks
+# it on random states of every config). A key names an immutable table (a FrozenDict, a
+# tuple of strings or frozen records) by its ``id`` and gives it among the *tables*, which
+# whoever keeps the key must keep alive (an id is unique only among living objects) and
+# must check are immutable; everything else is copied into the key by value. Like the views,
+# a key holds nothing the seat may not see: another player's hand is its size, their GP
+# tokens a count and the GP on the fronts, the bag a count per colour.
+
+Key = tuple[tuple[Any, ...], tuple[Any, ...]]
+"""``(key, tables)``: a hashable key and the immutable tables it names by ``id``."""
+
+_PLAYER_SCALARS = attrgetter(
+    "faction", "tau", "energy", "materials", "position", "orbitals_home", "claim", "battle_sector",
+    "battle_defender", "cargo_cube", "diplomacy", "free_upgrades", "markers_used", "markers_lost", "passed",
+    "exotic_tech", "exotic_spent", "exotic_reroll_round")
+_PLAYER_TABLES = attrgetter("knowledge", "systems_tokens", "damage", "virus", "holdings", "missions", "face_up")
+
+
+def player_key(state: State, seat: int, observer: int | None, seen: frozenset[int]) -> Key:
+    """What ``_player_view(state, seat, observer, seen)`` is a function of. The observer
+    matters only as whose hand and GP tokens the view shows, so every seat that sees the same
+    of this player shares the key."""
+    p = state.players[seat]
+    tables = _PLAYER_TABLES(p)
+    hand: Any = tuple(p.hand) if seat in seen else len(p.hand)
+    if observer == seat:
+        gp: Any = p.gp_tokens
+    else:  # a count and the GP on the fronts (not the tokens, whose backs only their holder sees)
+        gp_of = state.content.gp_token
+        gp = (len(p.gp_tokens), sum(gp_of(g).gp for g in p.gp_tokens))
+    return (seat, _PLAYER_SCALARS(p), tuple(map(id, tables)), hand, gp), tables
+
+
+def public_key(state: State, observer: int | None) -> Key | None:
+    """What ``public_view(state, observer)`` is a function of; ``None`` while a battle is
+    fought (the battle record is mutable and seldom there: the view is built)."""
+    if state.battle is not None:
+        return None
+    e = state.enlightenment
+    tables = (state.layout, state.points, state.planet_commodity, state.market, state.depot_knowledge,
+              state.depot_systems, state.supply, state.crisis_discard, state.specialist_discard,
+              state.knowledge_discard, state.mission_discard, state.virus_on, e.played, state.battles)
+    bag = state.bag
+    key = (
+        observer, shown_large_tile(state, observer),
+        tuple((t, tuple(c)) for t, c in state.cubes.items() if c),
+        tuple((t, tuple(o)) for t, o in state.orbitals.items() if o),
+        tuple((p, tuple(toks)) for p, toks in state.planet_crises.items() if toks),
+        tuple((k, len(v)) for k, v in state.crisis_stacks.items()),
+        tuple((c, bag.count(c)) for c in sorted(set(bag))),
+        len(state.demand_pile), len(state.crisis_deck), len(state.specialist_deck), len(state.knowledge_deck),
+        len(state.mission_deck), len(state.exotic_deck), len(state.outer_limit_stack), len(state.large_tile_stack),
+        state.diplomacy_left, len(state.gp_supply), state.damage_supply,
+        e.affected, len(e.active), tuple(e.cards_by.get(str(observer), ())) if observer is not None else (),
+        tuple(map(id, tables)),
+    )
+    return key, tables
 
 
 def determinize(state: State, player: int, rng: Rng) -> State:
