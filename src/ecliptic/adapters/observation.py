@@ -129,26 +129,17 @@ class Header:
         return rel
 
 
-_IMMUTABLE = {tuple, FrozenDict, str, int, float, bool, type(None)}
-"""The classes of what the state does not change in place (docs/architecture.md, "State")."""
-
-
-def _frozen_class(cls: type) -> bool:
-    if cls in _IMMUTABLE:
-        return True
-    params = getattr(cls, "__dataclass_params__", None)
-    return params is not None and bool(params.frozen)
-
-
 class Memo:
     """Tensor blocks remembered by the key of the view they were written from.
 
     A game's observation module says what each part of its view is a function of (a key,
     and the immutable tables the key names by ``id``); a block is stored with those tables,
     which keeps them alive, so a key with their ids can only come from the very same tables.
-    A table that is not a tuple or a FrozenDict of immutable values could change under its id:
-    the block is then not stored. The memo forgets everything when it is full and when the
-    engine plays other content (``ecliptic.games.using_content``): a view reads the content."""
+    A table that is not a tuple or a FrozenDict could change under its id: the block is then
+    not stored (their values are immutable by the state's own rule, docs/architecture.md,
+    "State"; tests/test_observation_tensor.py checks the tables of random games). The memo
+    forgets everything when it is full and when the engine plays other content
+    (``ecliptic.games.using_content``): a view reads the content."""
 
     def __init__(self, limit: int = 2048) -> None:
         self.limit = limit
@@ -171,9 +162,6 @@ class Memo:
         found, tables = key
         for t in tables:
             if t.__class__ is not tuple and t.__class__ is not FrozenDict:
-                return
-            values = t.values() if t.__class__ is FrozenDict else t
-            if not all(_frozen_class(c) for c in {v.__class__ for v in values}):
                 return
         if len(self._blocks) >= self.limit:
             self._blocks.clear()

@@ -26,8 +26,11 @@ from ecliptic.tauceti.observation import (
     hands_seen,
     player_key,
     player_view,
-    public_key,
-    public_view,
+    points_key,
+    points_view,
+    seat_view,
+    shared_key,
+    shared_view,
 )
 from ecliptic.tauceti.scoring import SOURCES
 from ecliptic.tauceti.state import Layout as MapLayout
@@ -287,22 +290,21 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
 
     def _public(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
         """The slices from ``tiles`` to ``battle.*``: what ``public_view`` gives."""
+        _shared(o, a)
+        _points(o["points"], a, rel)
+        _seat_parts(o, a, rel)
+
+    def _shared(o: Mapping[str, Any], a: Buffer) -> None:
+        """What ``shared_view`` gives: the same for every seat."""
         for t, (q, r) in o["layout"].items():
             i = tile_at[t]
             a[i] = 1.0
             a[i + 1] = coord[q]
             a[i + 2] = coord[r]
-        nt = o["next_large_tile"]
-        if nt is not None:
-            a[next_at[nt]] = 1.0
         for t, cubes in o["cubes"].items():
             base = cubes_at + nf * tile_i[t]
             for f in cubes:
                 a[base + faction_i[f]] += 1.0 / num.cubes_per_faction
-        for t, seats_there in o["orbitals"].items():
-            base = orbit_at + n * tile_i[t]
-            for s in seats_there:
-                a[base + rel[s]] += 1.0 / num.cubes_out_max
         for t in o["battles"]:
             a[battles_at[t]] = 1.0
         for p, v in o["virus_on"].items():
@@ -317,18 +319,6 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 a[pcrisis_at + nx * pi + x_i[x]] = 1.0
                 a[base + kt_i[x_type[x]]] += 1.0 / per_type_tokens
                 a[base + nk + res_i[x_res[x]]] += 1.0 / per_resource_tokens
-        for pid, pt in o["points"].items():
-            i = point_at[pid]
-            a[i] = 1.0
-            tok = pt["token"]
-            if tok is not None:
-                a[i + 1 + (nk if tok == "hidden" else kt_i[tok])] = 1.0
-            s = pt["claimed_by"]
-            if s is not None:
-                a[i + 2 + nk + rel[s]] = 1.0
-            s = pt["explored_by"]
-            if s is not None:
-                a[i + 2 + nk + n + rel[s]] = 1.0
         for r, v in o["market"].items():
             a[market_at[r]] = cap(v, num.market_levels)
         for t, v in o["crisis_stacks"].items():
@@ -351,6 +341,31 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         a[misc_at + 1] = cap(o["diplomacy_left"], num.diplomacy_cards)
         a[misc_at + 2] = cap(o["gp_supply"], len(g_tokens))
         a[misc_at + 3] = cap(o["damage_supply"], num.damage_markers)
+
+    def _points(points: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
+        for pid, pt in points.items():
+            i = point_at[pid]
+            a[i] = 1.0
+            tok = pt["token"]
+            if tok is not None:
+                a[i + 1 + (nk if tok == "hidden" else kt_i[tok])] = 1.0
+            s = pt["claimed_by"]
+            if s is not None:
+                a[i + 2 + nk + rel[s]] = 1.0
+            s = pt["explored_by"]
+            if s is not None:
+                a[i + 2 + nk + n + rel[s]] = 1.0
+
+    def _seat_parts(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
+        """The parts of ``public_view`` that differ by seat: what the seat is shown, and
+        what is written by seat counted from it."""
+        nt = o["next_large_tile"]
+        if nt is not None:
+            a[next_at[nt]] = 1.0
+        for t, seats_there in o["orbitals"].items():
+            base = orbit_at + n * tile_i[t]
+            for s in seats_there:
+                a[base + rel[s]] += 1.0 / num.cubes_out_max
         e = o["enlightenment"]
         if e["affected"]:
             a[aff_at[e["affected"]]] = 1.0
@@ -537,7 +552,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     blocks = [slice(L.slices[f"players[{s}].faction"].start, L.slices[f"players[{s}].gp_token_ids"].stop)
               for s in seats]
     zeros = array("f", bytes(4 * L.size))
-    public_memo, player_memo = Memo(), Memo()
+    points_slice = L.slices["points"]
+    shared_memo, points_memo, player_memo = memos = Memo(), Memo(), Memo()
 
     def tensor(state: Any, seat: int | None) -> Buffer:
         """``write(observe(state, seat))``, with the public view and each player's view taken
@@ -548,18 +564,26 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         if len(state.players) != n:
             raise ValueError(f"a state of {len(state.players)} players, not {n}")
         observer = seat_of(state, seat, spectator=True)
-        public_memo.content(state.content)
-        player_memo.content(state.content)
+        for memo in memos:
+            memo.content(state.content)
         a = array("f", zeros)
         rel = _head(observation_header("tauceti", state, observer, PRIVATE_DECISION_KEYS), a)
-        key = public_key(state, observer)
-        block = None if key is None else public_memo.get(key[0])
+        found, tables = shared_key(state)
+        block = shared_memo.get(found)
         if block is None:
-            _public(public_view(state, observer), a, rel)
-            if key is not None:
-                public_memo.put(key, a[pub])
+            _shared(shared_view(state), a)
+            shared_memo.put((found, tables), a[pub])
         else:
             a[pub] = block
+        found, tables = points_key(state)
+        found = (found, rel[0])  # claims and explorations are counted from the observer
+        block = points_memo.get(found)
+        if block is None:
+            _points(points_view(state), a, rel)
+            points_memo.put((found, tables), a[points_slice])
+        else:
+            a[points_slice] = block
+        _seat_parts(seat_view(state, observer), a, rel)
         seen = hands_seen(state, observer)
         for s, p in enumerate(state.players):
             found, tables = player_key(state, s, observer, seen)
@@ -576,4 +600,4 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         return a
 
     recall = tuple(all_cards + exotic + crisis_tokens + q_tokens + y_tokens + g_tokens + tiles)
-    return GameEncoding(L, write, recall, tensor, (public_memo, player_memo))
+    return GameEncoding(L, write, recall, tensor, memos)

@@ -131,27 +131,47 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
 
 def public_view(state: State, player: int | None) -> dict[str, Any]:
     """What ``player`` sees of the table outside the header and the players' Interfaces: the
-    map, the TCX, the supplies and decks, the Enlightenment phase and the battle."""
-    content = state.content
-    e = state.enlightenment
-    points = {
-        pid: {
-            "sector": pt.sector,
-            "token": pt.token if pt.face_up else ("hidden" if pt.token else None),
-            "claimed_by": pt.claimed_by,
-            "explored_by": pt.explored_by,
-        }
-        for pid, pt in state.points.items()
-        if pt.sector in state.layout
+    map, the TCX, the supplies and decks, the Enlightenment phase and the battle (the parts of
+    :func:`shared_view`, :func:`points_view` and :func:`seat_view` in the observation's order)."""
+    shared = shared_view(state)
+    seat = seat_view(state, player)
+    return {
+        "layout": shared["layout"],
+        "points": points_view(state),
+        "cubes": shared["cubes"],
+        "orbitals": seat["orbitals"],
+        "planet_commodity": shared["planet_commodity"],
+        "planet_crises": shared["planet_crises"],
+        "market": shared["market"],
+        "crisis_stacks": shared["crisis_stacks"],
+        "depot_knowledge": shared["depot_knowledge"],
+        "depot_systems": shared["depot_systems"],
+        "supply": shared["supply"],
+        "demand_pile": shared["demand_pile"],
+        "bag": shared["bag"],
+        "decks": shared["decks"],
+        "discards": shared["discards"],
+        "next_large_tile": seat["next_large_tile"],
+        "diplomacy_left": shared["diplomacy_left"],
+        "gp_supply": shared["gp_supply"],
+        "damage_supply": shared["damage_supply"],
+        "virus_on": shared["virus_on"],
+        "enlightenment": seat["enlightenment"],
+        "battles": shared["battles"],
+        "battle": seat["battle"],
     }
+
+
+def shared_view(state: State) -> dict[str, Any]:
+    """The part of :func:`public_view` every seat sees alike, which changes a few times a
+    round: the tiles, cubes and crises on the map, the TCX, the supplies, decks and discards."""
+    content = state.content
     bag: dict[str, int] = {}
     for colour in state.bag:
         bag[colour] = bag.get(colour, 0) + 1
     return {
         "layout": {t: list(c) for t, c in state.layout.items()},
-        "points": points,
         "cubes": {t: list(c) for t, c in state.cubes.items() if c},
-        "orbitals": {t: list(o) for t, o in state.orbitals.items() if o},
         "planet_commodity": {
             planet: content.commodity_token(tok).commodity
             for planet, tok in state.planet_commodity.items()
@@ -183,18 +203,44 @@ def public_view(state: State, player: int | None) -> dict[str, Any]:
             "knowledge": list(state.knowledge_discard),
             "mission": list(state.mission_discard),
         },
-        "next_large_tile": shown_large_tile(state, player),
         "diplomacy_left": state.diplomacy_left,
         "gp_supply": len(state.gp_supply),
         "damage_supply": state.damage_supply,
         "virus_on": dict(state.virus_on),
+        "battles": list(state.battles),
+    }
+
+
+def points_view(state: State) -> dict[str, dict[str, Any]]:
+    """The Exploration points of the tiles on the map: a face-down Knowledge token is
+    ``"hidden"``, who claimed and explored each point."""
+    layout = state.layout
+    return {
+        pid: {
+            "sector": pt.sector,
+            "token": pt.token if pt.face_up else ("hidden" if pt.token else None),
+            "claimed_by": pt.claimed_by,
+            "explored_by": pt.explored_by,
+        }
+        for pid, pt in state.points.items()
+        if pt.sector in layout
+    }
+
+
+def seat_view(state: State, player: int | None) -> dict[str, Any]:
+    """The rest of :func:`public_view`: what only ``player`` is shown (the Large tile they
+    place, the cards they played face down), the orbitals, the Enlightenment phase and the
+    battle."""
+    e = state.enlightenment
+    return {
+        "orbitals": {t: list(o) for t, o in state.orbitals.items() if o},
+        "next_large_tile": shown_large_tile(state, player),
         "enlightenment": {
             "affected": e.affected,
             "active_deck": len(e.active),
             "played": dict(e.played),
             "mine": list(e.cards_by.get(str(player), [])) if player is not None else [],
         },
-        "battles": list(state.battles),
         "battle": encode(state.battle) if state.battle else None,
     }
 
@@ -242,30 +288,29 @@ def player_key(state: State, seat: int, observer: int | None, seen: frozenset[in
     return (seat, _PLAYER_SCALARS(p), tuple(map(id, tables)), hand, gp), tables
 
 
-def public_key(state: State, observer: int | None) -> Key | None:
-    """What ``public_view(state, observer)`` is a function of; ``None`` while a battle is
-    fought (the battle record is mutable and seldom there: the view is built)."""
-    if state.battle is not None:
-        return None
-    e = state.enlightenment
-    tables = (state.layout, state.points, state.planet_commodity, state.market, state.depot_knowledge,
-              state.depot_systems, state.supply, state.crisis_discard, state.specialist_discard,
-              state.knowledge_discard, state.mission_discard, state.virus_on, e.played, state.battles)
+def shared_key(state: State) -> Key:
+    """What :func:`shared_view` is a function of."""
+    tables = (state.layout, state.planet_commodity, state.market, state.depot_knowledge, state.depot_systems,
+              state.supply, state.crisis_discard, state.specialist_discard, state.knowledge_discard,
+              state.mission_discard, state.virus_on, state.battles)
     bag = state.bag
     key = (
-        observer, shown_large_tile(state, observer),
         tuple((t, tuple(c)) for t, c in state.cubes.items() if c),
-        tuple((t, tuple(o)) for t, o in state.orbitals.items() if o),
         tuple((p, tuple(toks)) for p, toks in state.planet_crises.items() if toks),
         tuple((k, len(v)) for k, v in state.crisis_stacks.items()),
         tuple((c, bag.count(c)) for c in sorted(set(bag))),
         len(state.demand_pile), len(state.crisis_deck), len(state.specialist_deck), len(state.knowledge_deck),
         len(state.mission_deck), len(state.exotic_deck), len(state.outer_limit_stack), len(state.large_tile_stack),
         state.diplomacy_left, len(state.gp_supply), state.damage_supply,
-        e.affected, len(e.active), tuple(e.cards_by.get(str(observer), ())) if observer is not None else (),
         tuple(map(id, tables)),
     )
     return key, tables
+
+
+def points_key(state: State) -> Key:
+    """What :func:`points_view` is a function of."""
+    tables = (state.points, state.layout)
+    return (id(state.points), id(state.layout)), tables
 
 
 def determinize(state: State, player: int, rng: Rng) -> State:
