@@ -24,13 +24,15 @@ from ecliptic.tauceti.observation import (
     PRIVATE_DECISION_KEYS,
     end_view,
     hands_seen,
-    player_key,
+    interface_key,
+    player_tracks,
     player_view,
     points_key,
     points_view,
     seat_view,
     shared_key,
     shared_view,
+    tracks_key,
 )
 from ecliptic.tauceti.scoring import SOURCES
 from ecliptic.tauceti.state import Layout as MapLayout
@@ -454,6 +456,11 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 a[dcard_at[ctx["card"]]] = 1.0
 
     def _player(p: Mapping[str, Any], at: dict[str, int], a: Buffer, rel: list[int]) -> None:
+        _tracks(p, at, a)
+        _interface(p, at, a, rel)
+
+    def _tracks(p: Mapping[str, Any], at: dict[str, int], a: Buffer) -> None:
+        """The slices from ``faction`` to ``flags`` of one player block: what ``player_tracks`` gives."""
         a[at["faction"] + faction_i[p["faction"]]] = 1.0
         i = at["tracks"]
         x = p["tau"]
@@ -483,6 +490,11 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[i + 2] = 1.0
         if p["exotic_spent"]:
             a[i + 3] = 1.0
+        if p.get("hand") is not None:
+            a[i + 4] = 1.0
+
+    def _interface(p: Mapping[str, Any], at: dict[str, int], a: Buffer, rel: list[int]) -> None:
+        """The slices from ``systems`` to ``gp_token_ids`` of one player block."""
         i = at["systems"]
         for x, v in p["systems"].items():
             j = i + 5 * sys_i[x]
@@ -537,7 +549,6 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[at["exotic"] + ex_i[x]] = 1.0
         hand = p.get("hand")
         if hand is not None:
-            a[at["flags"] + 4] = 1.0
             i = at["hand"]
             for x in hand:
                 a[i + hand_i[x]] = 1.0
@@ -549,11 +560,13 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
 
     # -- the tensor of a state: the same writers, each view built only when its key is new ------
     pub = slice(L.slices["tiles"].start, L.slices["battle.destroyed_at_start"].stop)
-    blocks = [slice(L.slices[f"players[{s}].faction"].start, L.slices[f"players[{s}].gp_token_ids"].stop)
-              for s in seats]
+    tracks_blocks = [slice(L.slices[f"players[{s}].faction"].start, L.slices[f"players[{s}].flags"].stop)
+                     for s in seats]
+    interface_blocks = [slice(L.slices[f"players[{s}].systems"].start, L.slices[f"players[{s}].gp_token_ids"].stop)
+                        for s in seats]
     zeros = array("f", bytes(4 * L.size))
     points_slice = L.slices["points"]
-    shared_memo, points_memo, player_memo = memos = Memo(), Memo(), Memo()
+    shared_memo, points_memo, tracks_memo, interface_memo = memos = Memo(), Memo(), Memo(), Memo()
 
     def tensor(state: Any, seat: int | None) -> Buffer:
         """``write(observe(state, seat))``, with the public view and each player's view taken
@@ -586,16 +599,23 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         _seat_parts(seat_view(state, observer), a, rel)
         seen = hands_seen(state, observer)
         for s, p in enumerate(state.players):
-            found, tables = player_key(state, s, observer, seen)
+            k = rel[s]
+            found, tables = tracks_key(state, s, seen)
+            block = tracks_memo.get(found)
+            if block is None:
+                _tracks(player_tracks(state, s, seen), pl_at[k], a)
+                tracks_memo.put((found, tables), a[tracks_blocks[k]])
+            else:
+                a[tracks_blocks[k]] = block
+            found, tables = interface_key(state, s, observer, seen)
             bd = p.battle_defender  # the one seat the block counts from the observer
             found = (found, None if bd is None else rel[bd])
-            block = player_memo.get(found)
-            at = blocks[rel[s]]
+            block = interface_memo.get(found)
             if block is None:
-                _player(player_view(state, s, observer, seen), pl_at[rel[s]], a, rel)
-                player_memo.put((found, tables), a[at])
+                _interface(player_view(state, s, observer, seen), pl_at[k], a, rel)
+                interface_memo.put((found, tables), a[interface_blocks[k]])
             else:
-                a[at] = block
+                a[interface_blocks[k]] = block
         _end(end_view(state), a, rel)
         return a
 

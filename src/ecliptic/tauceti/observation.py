@@ -266,26 +266,54 @@ def end_view(state: State) -> dict[str, Any]:
 Key = tuple[tuple[Any, ...], tuple[Any, ...]]
 """``(key, tables)``: a hashable key and the immutable tables it names by ``id``."""
 
-_PLAYER_SCALARS = attrgetter(
-    "faction", "tau", "energy", "materials", "position", "orbitals_home", "claim", "battle_sector",
-    "battle_defender", "cargo_cube", "diplomacy", "free_upgrades", "markers_used", "markers_lost", "passed",
-    "exotic_tech", "exotic_spent", "exotic_reroll_round")
-_PLAYER_TABLES = attrgetter("knowledge", "systems_tokens", "damage", "virus", "holdings", "missions", "face_up")
+_TRACKS = attrgetter("faction", "tau", "energy", "materials", "position", "orbitals_home", "cargo_cube", "diplomacy",
+                     "free_upgrades", "markers_used", "markers_lost", "passed", "exotic_spent", "exotic_reroll_round")
+_INTERFACE = attrgetter("faction", "claim", "battle_sector", "battle_defender", "exotic_tech")
 
 
-def player_key(state: State, seat: int, observer: int | None, seen: frozenset[int]) -> Key:
-    """What ``_player_view(state, seat, observer, seen)`` is a function of. The observer
-    matters only as whose hand and GP tokens the view shows, so every seat that sees the same
-    of this player shares the key."""
+def player_tracks(state: State, seat: int, seen: frozenset[int]) -> dict[str, Any]:
+    """The fields of :func:`player_view` that change every few steps (the tracks, Knowledge
+    tokens, counts and flags), with the same values (tests/test_observation_tensor.py
+    compares them); ``hand`` only where the view has it."""
     p = state.players[seat]
-    tables = _PLAYER_TABLES(p)
-    hand: Any = tuple(p.hand) if seat in seen else len(p.hand)
-    if observer == seat:
-        gp: Any = p.gp_tokens
-    else:  # a count and the GP on the fronts (not the tokens, whose backs only their holder sees)
+    gp_of = state.content.gp_token
+    view: dict[str, Any] = {
+        "faction": p.faction, "tau": p.tau, "energy": p.energy, "materials": p.materials, "position": p.position,
+        "knowledge": dict(p.knowledge), "orbitals_home": p.orbitals_home, "gp_tokens": len(p.gp_tokens),
+        "gp_token_points": sum(gp_of(g).gp for g in p.gp_tokens), "cargo_cube": p.cargo_cube,
+        "diplomacy": p.diplomacy, "free_upgrades": p.free_upgrades, "markers_used": p.markers_used,
+        "markers_lost": p.markers_lost, "markers_left": markers_left(state, seat),
+        "recruit_cost": recruit_cost(state, seat), "passed": p.passed, "hand_size": len(p.hand),
+        "exotic_spent": p.exotic_spent, "exotic_reroll_round": p.exotic_reroll_round,
+    }
+    if seat in seen:
+        view["hand"] = list(p.hand)
+    return view
+
+
+def tracks_key(state: State, seat: int, seen: frozenset[int]) -> Key:
+    """What :func:`player_tracks` is a function of."""
+    p = state.players[seat]
+    gp = p.gp_tokens
+    if gp:  # the count and the GP on the fronts
         gp_of = state.content.gp_token
-        gp = (len(p.gp_tokens), sum(gp_of(g).gp for g in p.gp_tokens))
-    return (seat, _PLAYER_SCALARS(p), tuple(map(id, tables)), hand, gp), tables
+        points = sum(gp_of(g).gp for g in gp)
+    else:
+        points = 0
+    return (_TRACKS(p), id(p.knowledge), len(p.hand), len(gp), points, seat in seen), (p.knowledge,)
+
+
+def interface_key(state: State, seat: int, observer: int | None, seen: frozenset[int]) -> Key:
+    """What the rest of :func:`player_view` is a function of (the systems, skills, holdings,
+    missions, cards face up, the Claim token, the battle declared, the Exotic Tech, the hand
+    and GP tokens where the view shows them). The observer matters only as whose hand and GP
+    tokens the view shows, so every seat that sees the same of this player shares the key."""
+    p = state.players[seat]
+    tables = (p.systems_tokens, p.damage, p.virus, p.holdings, p.missions, p.face_up)
+    hand = tuple(p.hand) if seat in seen else None
+    gp = p.gp_tokens if observer == seat else None
+    return (_INTERFACE(p), id(p.systems_tokens), id(p.damage), id(p.virus), id(p.holdings), id(p.missions),
+            id(p.face_up), hand, gp), tables
 
 
 def shared_key(state: State) -> Key:
