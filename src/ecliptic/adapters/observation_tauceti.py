@@ -22,6 +22,7 @@ from ecliptic.tauceti.content import default_content
 from ecliptic.tauceti.invariants import DECISION_DATA
 from ecliptic.tauceti.observation import (
     PRIVATE_DECISION_KEYS,
+    counts_view,
     end_view,
     hands_seen,
     interface_key,
@@ -293,6 +294,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     def _public(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
         """The slices from ``tiles`` to ``battle.*``: what ``public_view`` gives."""
         _shared(o, a)
+        _counts(o, a)
         _points(o["points"], a, rel)
         _seat_parts(o, a, rel)
 
@@ -333,12 +335,15 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[supply_at[k]] += 1.0 / per_commodity
         for f, v in o["bag"].items():
             a[bag_at[f]] = cap(v, num.cubes_per_faction)
-        dk = o["decks"]
-        for (i, inv), name in zip(deck_cap, deck_names, strict=True):
-            a[i] = dk[name] * inv
         for pile in o["discards"].values():
             for x in pile:
                 a[discards_at[x]] = 1.0
+
+    def _counts(o: Mapping[str, Any], a: Buffer) -> None:
+        """What ``counts_view`` gives."""
+        dk = o["decks"]
+        for (i, inv), name in zip(deck_cap, deck_names, strict=True):
+            a[i] = dk[name] * inv
         a[misc_at] = cap(o["demand_pile"], num.demand_pile)
         a[misc_at + 1] = cap(o["diplomacy_left"], num.diplomacy_cards)
         a[misc_at + 2] = cap(o["gp_supply"], len(g_tokens))
@@ -596,6 +601,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             points_memo.put((found, tables), a[points_slice])
         else:
             a[points_slice] = block
+        _counts(counts_view(state), a)
         _seat_parts(seat_view(state, observer), a, rel)
         seen = hands_seen(state, observer)
         for s, p in enumerate(state.players):

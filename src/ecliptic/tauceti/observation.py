@@ -134,6 +134,7 @@ def public_view(state: State, player: int | None) -> dict[str, Any]:
     map, the TCX, the supplies and decks, the Enlightenment phase and the battle (the parts of
     :func:`shared_view`, :func:`points_view` and :func:`seat_view` in the observation's order)."""
     shared = shared_view(state)
+    counts = counts_view(state)
     seat = seat_view(state, player)
     return {
         "layout": shared["layout"],
@@ -147,14 +148,14 @@ def public_view(state: State, player: int | None) -> dict[str, Any]:
         "depot_knowledge": shared["depot_knowledge"],
         "depot_systems": shared["depot_systems"],
         "supply": shared["supply"],
-        "demand_pile": shared["demand_pile"],
+        "demand_pile": counts["demand_pile"],
         "bag": shared["bag"],
-        "decks": shared["decks"],
+        "decks": counts["decks"],
         "discards": shared["discards"],
         "next_large_tile": seat["next_large_tile"],
-        "diplomacy_left": shared["diplomacy_left"],
-        "gp_supply": shared["gp_supply"],
-        "damage_supply": shared["damage_supply"],
+        "diplomacy_left": counts["diplomacy_left"],
+        "gp_supply": counts["gp_supply"],
+        "damage_supply": counts["damage_supply"],
         "virus_on": shared["virus_on"],
         "enlightenment": seat["enlightenment"],
         "battles": shared["battles"],
@@ -186,8 +187,23 @@ def shared_view(state: State) -> dict[str, Any]:
         "depot_knowledge": dict(state.depot_knowledge),
         "depot_systems": list(state.depot_systems),
         "supply": sorted(content.commodity_token(t).commodity for t in state.supply),
-        "demand_pile": len(state.demand_pile),
         "bag": bag,
+        "discards": {
+            "crisis": list(state.crisis_discard),
+            "specialist": list(state.specialist_discard),
+            "knowledge": list(state.knowledge_discard),
+            "mission": list(state.mission_discard),
+        },
+        "virus_on": dict(state.virus_on),
+        "battles": list(state.battles),
+    }
+
+
+def counts_view(state: State) -> dict[str, Any]:
+    """The counts of :func:`public_view` that change every few steps: the cards and tiles left
+    in each deck, the Demand pile, the Diplomacy cards, GP tokens and Damage markers left."""
+    return {
+        "demand_pile": len(state.demand_pile),
         "decks": {
             "crisis": len(state.crisis_deck),
             "specialist": len(state.specialist_deck),
@@ -197,17 +213,9 @@ def shared_view(state: State) -> dict[str, Any]:
             "outer_limit": len(state.outer_limit_stack),
             "large_tiles": len(state.large_tile_stack),
         },
-        "discards": {
-            "crisis": list(state.crisis_discard),
-            "specialist": list(state.specialist_discard),
-            "knowledge": list(state.knowledge_discard),
-            "mission": list(state.mission_discard),
-        },
         "diplomacy_left": state.diplomacy_left,
         "gp_supply": len(state.gp_supply),
         "damage_supply": state.damage_supply,
-        "virus_on": dict(state.virus_on),
-        "battles": list(state.battles),
     }
 
 
@@ -327,9 +335,6 @@ def shared_key(state: State) -> Key:
         tuple((p, tuple(toks)) for p, toks in state.planet_crises.items() if toks),
         tuple((k, len(v)) for k, v in state.crisis_stacks.items()),
         tuple((c, bag.count(c)) for c in sorted(set(bag))),
-        len(state.demand_pile), len(state.crisis_deck), len(state.specialist_deck), len(state.knowledge_deck),
-        len(state.mission_deck), len(state.exotic_deck), len(state.outer_limit_stack), len(state.large_tile_stack),
-        state.diplomacy_left, len(state.gp_supply), state.damage_supply,
         tuple(map(id, tables)),
     )
     return key, tables
