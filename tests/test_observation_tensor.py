@@ -607,11 +607,11 @@ def test_the_memo_forgets_when_full_or_for_other_content_and_keeps_no_mutable_ta
     frozen: tuple[Any, ...] = (FrozenDict({"a": 1}), ("x",))
     memo.put((1, frozen), block)  # type: ignore[arg-type]
     memo.put((2, frozen), block)  # type: ignore[arg-type]
-    assert memo.get(1) is not None and len(memo) == 2
+    assert memo.blocks.get(1) is block and len(memo) == 2
     memo.put((3, frozen), block)  # type: ignore[arg-type]
-    assert len(memo) == 1 and memo.get(1) is None and memo.get(3) is not None
+    assert len(memo) == 1 and memo.blocks.get(1) is None and memo.blocks.get(3) is block
     memo.put((4, ({"a": 1},)), block)  # type: ignore[arg-type]  # a dict can change under its id
-    assert memo.get(4) is None
+    assert memo.blocks.get(4) is None
     memo.content(object())
     assert len(memo) == 0
 

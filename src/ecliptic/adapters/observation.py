@@ -143,32 +143,32 @@ class Memo:
 
     def __init__(self, limit: int = 2048) -> None:
         self.limit = limit
-        self._blocks: dict[Any, tuple[Buffer, tuple[Any, ...]]] = {}
+        self.blocks: dict[Any, Buffer] = {}
+        """The blocks by key; ``blocks.get`` is the look-up (this dict is never replaced)."""
+        self._tables: list[tuple[Any, ...]] = []  # what keeps the ids in the keys alive
         self._content: object = None
 
     def content(self, content: object) -> None:
         if content is not self._content:
-            self._blocks.clear()
+            self.clear()
             self._content = content
 
     def clear(self) -> None:
-        self._blocks.clear()
-
-    def get(self, key: Any) -> Buffer | None:
-        hit = self._blocks.get(key)
-        return None if hit is None else hit[0]
+        self.blocks.clear()
+        self._tables.clear()
 
     def put(self, key: tuple[Any, tuple[Any, ...]], block: Buffer) -> None:
         found, tables = key
         for t in tables:
             if t.__class__ is not tuple and t.__class__ is not FrozenDict:
                 return
-        if len(self._blocks) >= self.limit:
-            self._blocks.clear()
-        self._blocks[found] = (block, tables)
+        if len(self.blocks) >= self.limit:
+            self.clear()
+        self.blocks[found] = block
+        self._tables.append(tables)
 
     def __len__(self) -> int:
-        return len(self._blocks)
+        return len(self.blocks)
 
 
 @dataclass(frozen=True)

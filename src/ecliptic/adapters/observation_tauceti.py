@@ -572,6 +572,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     zeros = array("f", bytes(4 * L.size))
     points_slice = L.slices["points"]
     shared_memo, points_memo, tracks_memo, interface_memo = memos = Memo(), Memo(), Memo(), Memo()
+    shared_get, points_get = shared_memo.blocks.get, points_memo.blocks.get
+    tracks_get, interface_get = tracks_memo.blocks.get, interface_memo.blocks.get
 
     def tensor(state: Any, seat: int | None) -> Buffer:
         """``write(observe(state, seat))``, with the public view and each player's view taken
@@ -587,7 +589,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         a = array("f", zeros)
         rel = _head(observation_header("tauceti", state, observer, PRIVATE_DECISION_KEYS), a)
         found, tables = shared_key(state)
-        block = shared_memo.get(found)
+        block = shared_get(found)
         if block is None:
             _shared(shared_view(state), a)
             shared_memo.put((found, tables), a[pub])
@@ -595,7 +597,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[pub] = block
         found, tables = points_key(state)
         found = (found, rel[0])  # claims and explorations are counted from the observer
-        block = points_memo.get(found)
+        block = points_get(found)
         if block is None:
             _points(points_view(state), a, rel)
             points_memo.put((found, tables), a[points_slice])
@@ -607,7 +609,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         for s, p in enumerate(state.players):
             k = rel[s]
             found, tables = tracks_key(state, s, seen)
-            block = tracks_memo.get(found)
+            block = tracks_get(found)
             if block is None:
                 _tracks(player_tracks(state, s, seen), pl_at[k], a)
                 tracks_memo.put((found, tables), a[tracks_blocks[k]])
@@ -616,7 +618,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             found, tables = interface_key(state, s, observer, seen)
             bd = p.battle_defender  # the one seat the block counts from the observer
             found = (found, None if bd is None else rel[bd])
-            block = interface_memo.get(found)
+            block = interface_get(found)
             if block is None:
                 _interface(player_view(state, s, observer, seen), pl_at[k], a, rel)
                 interface_memo.put((found, tables), a[interface_blocks[k]])
