@@ -123,8 +123,7 @@ def split(key: str, steps: int, seed: int = 0) -> dict[str, float]:
             encoder.encode(observation)
             t2 = clock()
             encoder.tensor(table.state, seat)
-            parts["tensor"] += clock() - t2
-            t2 = clock()
+            t2b = clock()
             legal = table.legal()
             t3 = clock()
             table.mask(seat)
@@ -133,7 +132,8 @@ def split(key: str, steps: int, seed: int = 0) -> dict[str, float]:
             t5 = clock()
             parts["observe"] += t1 - t0
             parts["encode"] += t2 - t1
-            parts["engine"] += (t3 - t2) + (t5 - t4)
+            parts["tensor"] += t2b - t2
+            parts["engine"] += (t3 - t2b) + (t5 - t4)
             parts["mask"] += t4 - t3
             done += 1
     cpu_share = (cpu_clock() - start) / (clock() - wall_start)
