@@ -329,12 +329,12 @@ def shared_key(state: State) -> Key:
     tables = (state.layout, state.planet_commodity, state.market, state.depot_knowledge, state.depot_systems,
               state.supply, state.crisis_discard, state.specialist_discard, state.knowledge_discard,
               state.mission_discard, state.virus_on, state.battles)
-    bag = state.bag
+    cubes, crises, stacks = state.cubes, state.planet_crises, state.crisis_stacks
     key = (
-        tuple((t, tuple(c)) for t, c in state.cubes.items() if c),
-        tuple((p, tuple(toks)) for p, toks in state.planet_crises.items() if toks),
-        tuple((k, len(v)) for k, v in state.crisis_stacks.items()),
-        tuple((c, bag.count(c)) for c in sorted(set(bag))),
+        tuple(cubes), tuple(map(tuple, cubes.values())),  # (the view leaves out the empty ones)
+        tuple(crises), tuple(map(tuple, crises.values())),
+        tuple(stacks), tuple(map(len, stacks.values())),
+        tuple(sorted(state.bag)),  # the count of each colour, not the order of the draws
         tuple(map(id, tables)),
     )
     return key, tables
