@@ -13,7 +13,10 @@ The per-game tables (which id sits at which index) are built once per config by
 ``observation_tauceti`` and ``observation_ceres``; :func:`encoder` caches them. ``encode``
 writes only the non-zero entries into a copy of a zeroed ``array('f')`` and hands it to
 NumPy without a second copy: the observation tensor must cost no more than an engine step
-(benchmarks/observation.py measures it).
+(benchmarks/observation.py measures it). ``Encoder.tensor(state, seat)`` is the same tensor
+built faster: the game's observation module says what each part of ``observe`` is a
+function of, and a :class:`Memo` keeps the blocks of parts it has seen, so only what changed
+is built and written again (Tau Ceti; docs/observation.md).
 
 The *recall* extension is a second, separate vector for an information-state tensor: one
 entry per card and token id of the game, 1 when the seat has ever seen that id in an event
