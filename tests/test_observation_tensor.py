@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import random
 from array import array
 from collections.abc import Callable, Iterator
@@ -526,8 +527,9 @@ def _same_tensor(g: Any, enc: Encoder, s: Any, seats: list[int | None]) -> None:
 @given(st.sampled_from(range(len(CONFIGS))), st.integers(0, 10_000), st.integers(0, 400), st.integers(1, 6))
 def test_the_tensor_of_a_state_is_the_tensor_of_its_observation(pick: int, seed: int, steps: int, every: int) -> None:
     """Along a random game (the memo sees the states in order, as in play, and keeps what
-    earlier examples left), every ``every``-th state: each seat's and the spectator's
-    ``tensor`` equals ``encode(observe)``, also on a determinization and a re-seeded copy."""
+    earlier examples left), every ``every``-th state: the seat's ``tensor`` equals
+    ``encode(observe)``; at the end every seat's and the spectator's, also on the state read
+    back from its JSON save, a determinization and a re-seeded copy."""
     game, config = CONFIGS[pick]
     g = get_game(game)
     enc = encoder(game, config)
@@ -540,6 +542,7 @@ def test_the_tensor_of_a_state_is_the_tensor_of_its_observation(pick: int, seed:
             _same_tensor(g, enc, s, [s.current_player])
         g.apply(s, rng.choice(g.legal_actions(s)))
     _same_tensor(g, enc, s, seats_of(config))
+    _same_tensor(g, enc, g.from_json(json.loads(json.dumps(g.to_json(s)))), seats_of(config))  # read back
     if not s.is_over:
         seat = s.current_player
         _same_tensor(g, enc, g.determinize(s, seat, Rng.from_seed(seed)), [seat, None])
