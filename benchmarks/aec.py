@@ -108,7 +108,7 @@ def split(key: str, steps: int, seed: int = 0) -> dict[str, float]:
     game, config = OURS[key]
     table = Table(game, config)
     rules, encoder = table.game, table.encoder
-    parts = dict.fromkeys(("engine", "observe", "encode", "mask"), 0.0)
+    parts = dict.fromkeys(("engine", "observe", "encode", "tensor", "mask"), 0.0)
     rng = random.Random(seed)
     clock = time.perf_counter
     done = 0
@@ -122,6 +122,8 @@ def split(key: str, steps: int, seed: int = 0) -> dict[str, float]:
             t1 = clock()
             encoder.encode(observation)
             t2 = clock()
+            encoder.tensor(table.state, seat)
+            t2b = clock()
             legal = table.legal()
             t3 = clock()
             table.mask(seat)
@@ -130,7 +132,8 @@ def split(key: str, steps: int, seed: int = 0) -> dict[str, float]:
             t5 = clock()
             parts["observe"] += t1 - t0
             parts["encode"] += t2 - t1
-            parts["engine"] += (t3 - t2) + (t5 - t4)
+            parts["tensor"] += t2b - t2
+            parts["engine"] += (t3 - t2b) + (t5 - t4)
             parts["mask"] += t4 - t3
             done += 1
     cpu_share = (cpu_clock() - start) / (clock() - wall_start)
@@ -166,8 +169,10 @@ def measure(quick: bool = False) -> dict[str, Any]:
     chess_rate = best.get("chess_v6")
     for key in OURS:
         figures[f"{key}_per_chess_v6"] = best[key] / chess_rate if chess_rate else None
-        for part, us in split(key, size.steps).items():
+        parts = split(key, size.steps)
+        for part, us in parts.items():
             figures[f"{key}_{part}_us"] = us
+        figures[f"{key}_tensor_per_engine"] = parts["tensor"] / parts["engine"]
     return {
         "quick": quick,
         "repeats": size.repeats,
@@ -190,8 +195,11 @@ def rows() -> list[tuple[str, str, str, str]]:
         out.append((f"{key}_per_chess_v6", f"{LABELS[key]} ÷ chess_v6", ".2f", "×"))
     for key in OURS:
         for part, label in (("engine", "engine (legal_actions + apply)"), ("observe", "observe"),
-                            ("encode", "tensor from observe"), ("mask", "action mask")):
+                            ("encode", "tensor from observe"), ("tensor", "Encoder.tensor (the adapters')"),
+                            ("mask", "action mask")):
             out.append((f"{key}_{part}_us", f"{SHORT[key]} step: {label}", ",.1f", "µs"))
+    for key in OURS:
+        out.append((f"{key}_tensor_per_engine", f"{SHORT[key]}: Encoder.tensor ÷ engine step", ".2f", "×"))
     return out
 
 
@@ -210,7 +218,8 @@ def table(report: dict[str, Any]) -> RichTable:
             t.add_row(label, "—", reasons.get(key, "no chess_v6 baseline"))
         else:
             t.add_row(label, format(value, fmt), unit,
-                      end_section=key in ("openspiel_cpp_steps_per_s", "ceres_per_chess_v6", "tauceti_mask_us"))
+                      end_section=key in ("openspiel_cpp_steps_per_s", "ceres_per_chess_v6", "tauceti_mask_us",
+                                                 "ceres_mask_us"))
     return t
 
 

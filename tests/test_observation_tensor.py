@@ -11,13 +11,18 @@
   out (docs/observation.md) give different tensors;
 * the recall vector and ``ids_in`` (every id an event names), the index tool, pickling, clear
   errors for what is not an observation, docs/observation.md's table equal to the encoder;
-* Tau Ceti's ``observe``, made faster for the tensor, answers byte for byte what it answered.
+* Tau Ceti's ``observe``, made faster for the tensor, answers byte for byte what it answered;
+* ``Encoder.tensor(state, seat)``, which remembers the views that did not change, gives
+  exactly ``encode(observe(state, seat))`` on random states of every config, after changes in
+  place, on determinizations and re-seeded copies, with a memo that has seen other games.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import random
+from array import array
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -125,6 +130,8 @@ def test_states_a_seat_cannot_tell_apart_give_it_the_same_tensor(game: str, conf
         oa, ob = g.observe(a, seat), g.observe(b, seat)
         assert oa == ob
         assert np.array_equal(enc.encode(oa), enc.encode(ob))
+        assert np.array_equal(enc.tensor(a, seat), enc.encode(oa))  # the memo's way, on both
+        assert np.array_equal(enc.tensor(b, seat), enc.encode(oa))
         pairs += 1
     assert pairs > 20
 
@@ -143,6 +150,8 @@ def test_another_seats_hand_does_not_reach_the_tensor() -> None:
             differing += 1
             assert np.array_equal(enc.encode(g.observe(a, seat)), enc.encode(g.observe(b, seat)))
             assert not np.array_equal(enc.encode(g.observe(a, rival)), enc.encode(g.observe(b, rival)))
+            assert np.array_equal(enc.tensor(a, seat), enc.tensor(b, seat))
+            assert not np.array_equal(enc.tensor(a, rival), enc.tensor(b, rival))
     assert differing > 10
 
 
@@ -446,9 +455,11 @@ def test_the_benchmark_measures_what_it_prints() -> None:
 
     f = measure("ceres", {"players": 2, "expansions": ["comets"]}, games=1, repeats=1)
     assert f.states > 10 and f.size == encoder("ceres", {"players": 2, "expansions": ["comets"]}).size
-    assert f.tensor_per_step == pytest.approx(f.observe_per_step + f.encode_per_step)
+    assert f.built_per_step == pytest.approx(f.observe_per_step + f.encode_per_step)
+    assert f.tensor_per_step == pytest.approx(f.tensor_us / f.step_us)
+    assert f.to_json()["tensor_per_step"] == f.tensor_per_step
     out = table([f])
-    assert "encode µs" in out.splitlines()[0] and out.splitlines()[1].startswith("ceres")
+    assert "tensor/step" in out.splitlines()[0] and out.splitlines()[1].startswith("ceres")
 
 
 def test_an_encoder_pickles_and_copies_as_its_game_and_config() -> None:
@@ -499,3 +510,127 @@ def test_the_labels_say_where_things_are() -> None:
             assert x[tat[f"players[+0].position[{s.players[1].position}]"]] == 1.0
             assert x[tat[f"players[+1].position[{s.players[0].position}]"]] == 1.0
             assert x[tat["players[+0].tracks[TAU]"]] == pytest.approx(s.players[1].tau / 49)
+
+
+# -- Encoder.tensor: encode(observe) with a memo of the views ------------------------------
+
+
+def _same_tensor(g: Any, enc: Encoder, s: Any, seats: list[int | None]) -> None:
+    for seat in seats:
+        expected = enc.encode(g.observe(s, seat))
+        got = enc.tensor(s, seat)
+        assert got.dtype == np.float32 and got.shape == expected.shape
+        assert np.array_equal(got, expected), [enc.meaning(int(j)) for j in np.nonzero(got != expected)[0]][:5]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(CONFIGS))), st.integers(0, 10_000), st.integers(0, 400), st.integers(1, 6))
+def test_the_tensor_of_a_state_is_the_tensor_of_its_observation(pick: int, seed: int, steps: int, every: int) -> None:
+    """Along a random game (the memo sees the states in order, as in play, and keeps what
+    earlier examples left), every ``every``-th state: the seat's ``tensor`` equals
+    ``encode(observe)``; at the end every seat's and the spectator's, also on the state read
+    back from its JSON save, a determinization and a re-seeded copy."""
+    game, config = CONFIGS[pick]
+    g = get_game(game)
+    enc = encoder(game, config)
+    rng = random.Random(seed)
+    s = g.new_game(config, seed)
+    for i in range(steps):
+        if s.is_over:
+            break
+        if i % every == 0:
+            _same_tensor(g, enc, s, [s.current_player])
+        g.apply(s, rng.choice(g.legal_actions(s)))
+    _same_tensor(g, enc, s, seats_of(config))
+    _same_tensor(g, enc, g.from_json(json.loads(json.dumps(g.to_json(s)))), seats_of(config))  # read back
+    if not s.is_over:
+        seat = s.current_player
+        _same_tensor(g, enc, g.determinize(s, seat, Rng.from_seed(seed)), [seat, None])
+        _same_tensor(g, enc, g.reseed(s, Rng.from_seed(seed)), [seat])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(TC_SAMPLE))), st.sampled_from(sorted(CHANGES)), st.integers(0, 3))
+def test_the_tensor_follows_a_state_changed_in_place(pick: int, change: str, me: int) -> None:
+    """The memo has seen the state; a change (in place where the state is mutable: a hand, the
+    cubes on a tile, a player's TAU) gives the tensor of the changed state, never the memo's."""
+    g = get_game("tauceti")
+    enc = encoder("tauceti", TC_CONFIG)
+    s = TC_SAMPLE[pick].clone()
+    before = enc.tensor(s, me)
+    CHANGES[change][0](s, me, (me + 1) % 4)
+    _same_tensor(g, enc, s, [me, (me + 1) % 4, None])
+    assert not np.array_equal(before, enc.tensor(s, me))
+
+
+def _immutable(value: Any) -> bool:
+    import dataclasses
+
+    from ecliptic.engine.frozendict import FrozenDict
+
+    if isinstance(value, str | int | float | bool) or value is None:
+        return True
+    if type(value) is tuple:
+        return all(_immutable(v) for v in value)
+    if type(value) is FrozenDict:
+        return all(_immutable(k) and _immutable(v) for k, v in value.items())
+    if dataclasses.is_dataclass(value) and type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        return all(_immutable(getattr(value, f.name)) for f in dataclasses.fields(value))
+    return False
+
+
+@pytest.mark.parametrize("config", [TAUCETI_CONFIGS[0], TAUCETI_CONFIGS[3], TAUCETI_CONFIGS[4]],
+                         ids=["1p", "4p-advanced", "4p-short"])
+def test_the_tables_a_key_names_are_immutable_and_player_tracks_are_the_views_own(config: dict[str, Any]) -> None:
+    """What the memo relies on, on every 5th state of a random game: each table a key names
+    by id is immutable all the way down (a tuple or FrozenDict of immutable values), and
+    ``player_tracks`` gives the player's view's own values."""
+    from ecliptic.tauceti import observation as obs
+
+    for i, s in enumerate(states("tauceti", config, seed=2)):
+        if i % 5:
+            continue
+        keys = [obs.shared_key(s), obs.points_key(s)]
+        for observer in seats_of(config):
+            seen = obs.hands_seen(s, observer)
+            for seat in range(config["players"]):
+                keys += [obs.tracks_key(s, seat, seen), obs.interface_key(s, seat, observer, seen)]
+                view = obs.player_view(s, seat, observer, seen)
+                assert obs.player_tracks(s, seat, seen).items() <= view.items()
+        for _, tables in keys:
+            assert all(_immutable(t) for t in tables)
+
+
+def test_the_memo_forgets_when_full_or_for_other_content_and_keeps_no_mutable_table() -> None:
+    from ecliptic.adapters.observation import Memo
+    from ecliptic.engine.frozendict import FrozenDict
+
+    memo = Memo(limit=2)
+    block = array("f", [1.0, 2.0])
+    frozen: tuple[Any, ...] = (FrozenDict({"a": 1}), ("x",))
+    memo.put((1, frozen), block)  # type: ignore[arg-type]
+    memo.put((2, frozen), block)  # type: ignore[arg-type]
+    assert memo.blocks.get(1) is block and len(memo) == 2
+    memo.put((3, frozen), block)  # type: ignore[arg-type]
+    assert len(memo) == 1 and memo.blocks.get(1) is None and memo.blocks.get(3) is block
+    memo.put((4, ({"a": 1},)), block)  # type: ignore[arg-type]  # a dict can change under its id
+    assert memo.blocks.get(4) is None
+    memo.content(object())
+    assert len(memo) == 0
+
+
+def test_the_tensor_of_what_is_not_a_state_of_the_encoders_game_is_refused_clearly() -> None:
+    from ecliptic.engine.errors import SeatError
+
+    tc = get_game("tauceti")
+    enc = encoder("tauceti", {"players": 4})
+    with pytest.raises(ValueError, match="a state of 2 players, not 4"):
+        enc.tensor(tc.new_game({"players": 2}, 1), 0)
+    with pytest.raises(ValueError, match="not a Tau Ceti state"):
+        enc.tensor(get_game("ceres").new_game({"players": 4}, 1), 0)
+    with pytest.raises(SeatError):
+        enc.tensor(tc.new_game({"players": 4}, 1), 4)
+    ceres = get_game("ceres")
+    s = ceres.new_game({"players": 2}, 1)
+    assert np.array_equal(encoder("ceres", {"players": 2}).tensor(s, 1),
+                          encoder("ceres", {"players": 2}).encode(ceres.observe(s, 1)))

@@ -96,8 +96,9 @@ class Table:
         return out
 
     def tensor(self, seat: int) -> Tensor:
-        """The observation tensor of ``seat``, from ``observe(state, seat)`` only."""
-        tensor: Tensor = self.encoder.encode(self.game.observe(self.state, seat))
+        """The observation tensor of ``seat``, from ``observe(state, seat)`` only
+        (``Encoder.tensor``: the same values, with the views that did not change remembered)."""
+        tensor: Tensor = self.encoder.tensor(self.state, seat)
         return tensor
 
     def play(self, action: object) -> Action:

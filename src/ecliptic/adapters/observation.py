@@ -13,7 +13,10 @@ The per-game tables (which id sits at which index) are built once per config by
 ``observation_tauceti`` and ``observation_ceres``; :func:`encoder` caches them. ``encode``
 writes only the non-zero entries into a copy of a zeroed ``array('f')`` and hands it to
 NumPy without a second copy: the observation tensor must cost no more than an engine step
-(benchmarks/observation.py measures it).
+(benchmarks/observation.py measures it). ``Encoder.tensor(state, seat)`` is the same tensor
+built faster: the game's observation module says what each part of ``observe`` is a
+function of, and a :class:`Memo` keeps the blocks of parts it has seen, so only what changed
+is built and written again (Tau Ceti; docs/observation.md).
 
 The *recall* extension is a second, separate vector for an information-state tensor: one
 entry per card and token id of the game, 1 when the seat has ever seen that id in an event
@@ -34,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecliptic.engine.content import content_cache
+from ecliptic.engine.frozendict import FrozenDict
 
 if TYPE_CHECKING:
     from gymnasium.spaces import Box
@@ -128,6 +132,48 @@ class Header:
         return rel
 
 
+class Memo:
+    """Tensor blocks remembered by the key of the view they were written from.
+
+    A game's observation module says what each part of its view is a function of (a key,
+    and the immutable tables the key names by ``id``); a block is stored with those tables,
+    which keeps them alive, so a key with their ids can only come from the very same tables.
+    A table that is not a tuple or a FrozenDict could change under its id: the block is then
+    not stored (their values are immutable by the state's own rule, docs/architecture.md,
+    "State"; tests/test_observation_tensor.py checks the tables of random games). The memo
+    forgets everything when it is full and when the engine plays other content
+    (``ecliptic.games.using_content``): a view reads the content."""
+
+    def __init__(self, limit: int = 2048) -> None:
+        self.limit = limit
+        self.blocks: dict[Any, Buffer] = {}
+        """The blocks by key; ``blocks.get`` is the look-up (this dict is never replaced)."""
+        self._tables: list[tuple[Any, ...]] = []  # what keeps the ids in the keys alive
+        self._content: object = None
+
+    def content(self, content: object) -> None:
+        if content is not self._content:
+            self.clear()
+            self._content = content
+
+    def clear(self) -> None:
+        self.blocks.clear()
+        self._tables.clear()
+
+    def put(self, key: tuple[Any, tuple[Any, ...]], block: Buffer) -> None:
+        found, tables = key
+        for t in tables:
+            if t.__class__ is not tuple and t.__class__ is not FrozenDict:
+                return
+        if len(self.blocks) >= self.limit:
+            self.clear()
+        self.blocks[found] = block
+        self._tables.append(tables)
+
+    def __len__(self) -> int:
+        return len(self.blocks)
+
+
 @dataclass(frozen=True)
 class GameEncoding:
     """What a game module gives the encoder for one config."""
@@ -136,6 +182,11 @@ class GameEncoding:
     write: Writer
     recall_ids: tuple[str, ...]
     """Every card and token id of the game (the universe of the recall vector)."""
+    tensor: Callable[[Any, int | None], Buffer] | None = None
+    """The buffer ``write`` fills from ``observe(state, seat)``, built faster (a memo of
+    views that have not changed); ``None``: the game has no faster way."""
+    memos: tuple[Memo, ...] = ()
+    """The memos ``tensor`` reads (``Encoder.forget`` clears them)."""
 
 
 class Encoder:
@@ -154,6 +205,8 @@ class Encoder:
         self.low = np.array(layout.low, dtype=np.float32)
         self.high = np.array(layout.high, dtype=np.float32)
         self._write = encoding.write
+        self._tensor = encoding.tensor
+        self._memos = encoding.memos
         self._zeros = array("f", bytes(4 * self.size))
         self.recall_ids = encoding.recall_ids
         self.recall_size = len(self.recall_ids)
@@ -181,6 +234,22 @@ class Encoder:
         except ValueError as e:
             raise ValueError(f"not an observation of a {self.game} game like {self.config}: {e}") from None
         return np.frombuffer(buf, dtype=np.float32)
+
+    def tensor(self, state: Any, seat: int | None) -> npt.NDArray[np.float32]:
+        """``encode(G.observe(state, seat))``, the same values, at the cost of what changed
+        since the states seen before (Tau Ceti; other games build the observation). A seat
+        not in the game is a ``SeatError``, a state of another game or player count a
+        ``ValueError``."""
+        if self._tensor is None:
+            from ecliptic.games import get_game
+
+            return self.encode(get_game(self.game).observe(state, seat))
+        return np.frombuffer(self._tensor(state, seat), dtype=np.float32)
+
+    def forget(self) -> None:
+        """Empty the memo of ``tensor`` (it fills again as states come; for measurements)."""
+        for memo in self._memos:
+            memo.clear()
 
     def meaning(self, index: int) -> str:
         """What the value at ``index`` says, with its slice's encoding."""

@@ -10,17 +10,34 @@ GP token ids only the observer's. docs/observation.md lists the slices.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any, get_args
 
-from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, cap
+from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, Memo, cap
+from ecliptic.engine.rules import observation_header, seat_of
 from ecliptic.tauceti.checks import CONTINUATIONS
 from ecliptic.tauceti.content import default_content
 from ecliptic.tauceti.invariants import DECISION_DATA
+from ecliptic.tauceti.observation import (
+    PRIVATE_DECISION_KEYS,
+    counts_view,
+    end_view,
+    hands_seen,
+    interface_key,
+    player_tracks,
+    player_view,
+    points_key,
+    points_view,
+    seat_view,
+    shared_key,
+    shared_view,
+    tracks_key,
+)
 from ecliptic.tauceti.scoring import SOURCES
 from ecliptic.tauceti.state import Layout as MapLayout
-from ecliptic.tauceti.state import Phase
+from ecliptic.tauceti.state import Phase, State
 
 PHASES: tuple[str, ...] = get_args(Phase)
 LAYOUTS: tuple[str, ...] = get_args(MapLayout)
@@ -256,6 +273,14 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     system_values = itemgetter("power", "damage", "virus", "effective", "token")
 
     def write(o: Mapping[str, Any], a: Buffer) -> None:
+        rel = _head(o, a)
+        _public(o, a, rel)
+        for p in o["players"]:
+            _player(p, pl_at[rel[p["seat"]]], a, rel)
+        _end(o, a, rel)
+
+    def _head(o: Mapping[str, Any], a: Buffer) -> list[int]:
+        """The header, the config and the decision asked; returns the observer's ``rel``."""
         rel = header.write(o, a)
         for i, v in cfg_items:
             a[i] = v
@@ -264,22 +289,26 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[kind_at["none"]] = 1.0
         else:
             _decision(d, a, rel)
+        return rel
+
+    def _public(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
+        """The slices from ``tiles`` to ``battle.*``: what ``public_view`` gives."""
+        _shared(o, a)
+        _counts(o, a)
+        _points(o["points"], a, rel)
+        _seat_parts(o, a, rel)
+
+    def _shared(o: Mapping[str, Any], a: Buffer) -> None:
+        """What ``shared_view`` gives: the same for every seat."""
         for t, (q, r) in o["layout"].items():
             i = tile_at[t]
             a[i] = 1.0
             a[i + 1] = coord[q]
             a[i + 2] = coord[r]
-        nt = o["next_large_tile"]
-        if nt is not None:
-            a[next_at[nt]] = 1.0
         for t, cubes in o["cubes"].items():
             base = cubes_at + nf * tile_i[t]
             for f in cubes:
                 a[base + faction_i[f]] += 1.0 / num.cubes_per_faction
-        for t, seats_there in o["orbitals"].items():
-            base = orbit_at + n * tile_i[t]
-            for s in seats_there:
-                a[base + rel[s]] += 1.0 / num.cubes_out_max
         for t in o["battles"]:
             a[battles_at[t]] = 1.0
         for p, v in o["virus_on"].items():
@@ -294,18 +323,6 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 a[pcrisis_at + nx * pi + x_i[x]] = 1.0
                 a[base + kt_i[x_type[x]]] += 1.0 / per_type_tokens
                 a[base + nk + res_i[x_res[x]]] += 1.0 / per_resource_tokens
-        for pid, pt in o["points"].items():
-            i = point_at[pid]
-            a[i] = 1.0
-            tok = pt["token"]
-            if tok is not None:
-                a[i + 1 + (nk if tok == "hidden" else kt_i[tok])] = 1.0
-            s = pt["claimed_by"]
-            if s is not None:
-                a[i + 2 + nk + rel[s]] = 1.0
-            s = pt["explored_by"]
-            if s is not None:
-                a[i + 2 + nk + n + rel[s]] = 1.0
         for r, v in o["market"].items():
             a[market_at[r]] = cap(v, num.market_levels)
         for t, v in o["crisis_stacks"].items():
@@ -318,16 +335,44 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[supply_at[k]] += 1.0 / per_commodity
         for f, v in o["bag"].items():
             a[bag_at[f]] = cap(v, num.cubes_per_faction)
-        dk = o["decks"]
-        for (i, inv), name in zip(deck_cap, deck_names, strict=True):
-            a[i] = dk[name] * inv
         for pile in o["discards"].values():
             for x in pile:
                 a[discards_at[x]] = 1.0
+
+    def _counts(o: Mapping[str, Any], a: Buffer) -> None:
+        """What ``counts_view`` gives."""
+        dk = o["decks"]
+        for (i, inv), name in zip(deck_cap, deck_names, strict=True):
+            a[i] = dk[name] * inv
         a[misc_at] = cap(o["demand_pile"], num.demand_pile)
         a[misc_at + 1] = cap(o["diplomacy_left"], num.diplomacy_cards)
         a[misc_at + 2] = cap(o["gp_supply"], len(g_tokens))
         a[misc_at + 3] = cap(o["damage_supply"], num.damage_markers)
+
+    def _points(points: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
+        for pid, pt in points.items():
+            i = point_at[pid]
+            a[i] = 1.0
+            tok = pt["token"]
+            if tok is not None:
+                a[i + 1 + (nk if tok == "hidden" else kt_i[tok])] = 1.0
+            s = pt["claimed_by"]
+            if s is not None:
+                a[i + 2 + nk + rel[s]] = 1.0
+            s = pt["explored_by"]
+            if s is not None:
+                a[i + 2 + nk + n + rel[s]] = 1.0
+
+    def _seat_parts(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
+        """The parts of ``public_view`` that differ by seat: what the seat is shown, and
+        what is written by seat counted from it."""
+        nt = o["next_large_tile"]
+        if nt is not None:
+            a[next_at[nt]] = 1.0
+        for t, seats_there in o["orbitals"].items():
+            base = orbit_at + n * tile_i[t]
+            for s in seats_there:
+                a[base + rel[s]] += 1.0 / num.cubes_out_max
         e = o["enlightenment"]
         if e["affected"]:
             a[aff_at[e["affected"]]] = 1.0
@@ -352,8 +397,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 base = bdest_at + len(systems) * rel[int(s)]
                 for x in syss:
                     a[base + sys_i[x]] = 1.0
-        for p in o["players"]:
-            _player(p, pl_at[rel[p["seat"]]], a, rel)
+
+    def _end(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
         for s, sc in enumerate(o["final_scores"]):
             base = score_at + len(SCORE_PARTS) * rel[s]
             for j, part in enumerate(SCORE_PARTS):
@@ -416,6 +461,11 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 a[dcard_at[ctx["card"]]] = 1.0
 
     def _player(p: Mapping[str, Any], at: dict[str, int], a: Buffer, rel: list[int]) -> None:
+        _tracks(p, at, a)
+        _interface(p, at, a, rel)
+
+    def _tracks(p: Mapping[str, Any], at: dict[str, int], a: Buffer) -> None:
+        """The slices from ``faction`` to ``flags`` of one player block: what ``player_tracks`` gives."""
         a[at["faction"] + faction_i[p["faction"]]] = 1.0
         i = at["tracks"]
         x = p["tau"]
@@ -445,6 +495,11 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[i + 2] = 1.0
         if p["exotic_spent"]:
             a[i + 3] = 1.0
+        if p.get("hand") is not None:
+            a[i + 4] = 1.0
+
+    def _interface(p: Mapping[str, Any], at: dict[str, int], a: Buffer, rel: list[int]) -> None:
+        """The slices from ``systems`` to ``gp_token_ids`` of one player block."""
         i = at["systems"]
         for x, v in p["systems"].items():
             j = i + 5 * sys_i[x]
@@ -499,7 +554,6 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[at["exotic"] + ex_i[x]] = 1.0
         hand = p.get("hand")
         if hand is not None:
-            a[at["flags"] + 4] = 1.0
             i = at["hand"]
             for x in hand:
                 a[i + hand_i[x]] = 1.0
@@ -509,5 +563,69 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             for x in ids:
                 a[i + g_i[x]] = 1.0
 
+    # -- the tensor of a state: the same writers, each view built only when its key is new ------
+    pub = slice(L.slices["tiles"].start, L.slices["battle.destroyed_at_start"].stop)
+    tracks_blocks = [slice(L.slices[f"players[{s}].faction"].start, L.slices[f"players[{s}].flags"].stop)
+                     for s in seats]
+    interface_blocks = [slice(L.slices[f"players[{s}].systems"].start, L.slices[f"players[{s}].gp_token_ids"].stop)
+                        for s in seats]
+    zeros = array("f", bytes(4 * L.size))
+    points_slice = L.slices["points"]
+    shared_memo, points_memo, tracks_memo, interface_memo = memos = Memo(), Memo(), Memo(), Memo()
+    shared_get, points_get = shared_memo.blocks.get, points_memo.blocks.get
+    tracks_get, interface_get = tracks_memo.blocks.get, interface_memo.blocks.get
+
+    def tensor(state: Any, seat: int | None) -> Buffer:
+        """``write(observe(state, seat))``, with the public view and each player's view taken
+        from the memo when their key (``tauceti.observation``) has been seen: equal keys give
+        equal views."""
+        if not isinstance(state, State):
+            raise ValueError(f"not a Tau Ceti state: {type(state).__name__}")
+        if len(state.players) != n:
+            raise ValueError(f"a state of {len(state.players)} players, not {n}")
+        observer = seat_of(state, seat, spectator=True)
+        for memo in memos:
+            memo.content(state.content)
+        a = array("f", zeros)
+        rel = _head(observation_header("tauceti", state, observer, PRIVATE_DECISION_KEYS), a)
+        found, tables = shared_key(state)
+        block = shared_get(found)
+        if block is None:
+            _shared(shared_view(state), a)
+            shared_memo.put((found, tables), a[pub])
+        else:
+            a[pub] = block
+        found, tables = points_key(state)
+        found = (found, rel[0])  # claims and explorations are counted from the observer
+        block = points_get(found)
+        if block is None:
+            _points(points_view(state), a, rel)
+            points_memo.put((found, tables), a[points_slice])
+        else:
+            a[points_slice] = block
+        _counts(counts_view(state), a)
+        _seat_parts(seat_view(state, observer), a, rel)
+        seen = hands_seen(state, observer)
+        for s, p in enumerate(state.players):
+            k = rel[s]
+            found, tables = tracks_key(state, s, seen)
+            block = tracks_get(found)
+            if block is None:
+                _tracks(player_tracks(state, s, seen), pl_at[k], a)
+                tracks_memo.put((found, tables), a[tracks_blocks[k]])
+            else:
+                a[tracks_blocks[k]] = block
+            found, tables = interface_key(state, s, observer, seen)
+            bd = p.battle_defender  # the one seat the block counts from the observer
+            found = (found, None if bd is None else rel[bd])
+            block = interface_get(found)
+            if block is None:
+                _interface(player_view(state, s, observer, seen), pl_at[k], a, rel)
+                interface_memo.put((found, tables), a[interface_blocks[k]])
+            else:
+                a[interface_blocks[k]] = block
+        _end(end_view(state), a, rel)
+        return a
+
     recall = tuple(all_cards + exotic + crisis_tokens + q_tokens + y_tokens + g_tokens + tiles)
-    return GameEncoding(L, write, recall)
+    return GameEncoding(L, write, recall, tensor, memos)

@@ -23,6 +23,7 @@ roll or a draw; every seat observes the copy as it observes the state.
 from __future__ import annotations
 
 from dataclasses import replace
+from operator import attrgetter
 from typing import Any
 
 from ecliptic.engine.codec import encode
@@ -113,31 +114,65 @@ def _player_view(state: State, seat: int, observer: int | None, seen: frozenset[
     return view
 
 
+player_view = _player_view
+"""What ``observer`` sees of ``seat``'s Interface (the observation's ``players[seat]``)."""
+
+
 def observe(state: State, player: int | None) -> dict[str, Any]:
     """Everything ``player`` may see, as JSON-ready data (``None``: a spectator)."""
     player = seat_of(state, player, spectator=True)
-    content = state.content
-    e = state.enlightenment
     seen = hands_seen(state, player)
-    points = {
-        pid: {
-            "sector": pt.sector,
-            "token": pt.token if pt.face_up else ("hidden" if pt.token else None),
-            "claimed_by": pt.claimed_by,
-            "explored_by": pt.explored_by,
-        }
-        for pid, pt in state.points.items()
-        if pt.sector in state.layout
+    view = observation_header("tauceti", state, player, PRIVATE_DECISION_KEYS)
+    view.update(public_view(state, player))
+    view["players"] = [_player_view(state, s, player, seen) for s in range(len(state.players))]
+    view.update(end_view(state))
+    return view
+
+
+def public_view(state: State, player: int | None) -> dict[str, Any]:
+    """What ``player`` sees of the table outside the header and the players' Interfaces: the
+    map, the TCX, the supplies and decks, the Enlightenment phase and the battle (the parts of
+    :func:`shared_view`, :func:`points_view` and :func:`seat_view` in the observation's order)."""
+    shared = shared_view(state)
+    counts = counts_view(state)
+    seat = seat_view(state, player)
+    return {
+        "layout": shared["layout"],
+        "points": points_view(state),
+        "cubes": shared["cubes"],
+        "orbitals": seat["orbitals"],
+        "planet_commodity": shared["planet_commodity"],
+        "planet_crises": shared["planet_crises"],
+        "market": shared["market"],
+        "crisis_stacks": shared["crisis_stacks"],
+        "depot_knowledge": shared["depot_knowledge"],
+        "depot_systems": shared["depot_systems"],
+        "supply": shared["supply"],
+        "demand_pile": counts["demand_pile"],
+        "bag": shared["bag"],
+        "decks": counts["decks"],
+        "discards": shared["discards"],
+        "next_large_tile": seat["next_large_tile"],
+        "diplomacy_left": counts["diplomacy_left"],
+        "gp_supply": counts["gp_supply"],
+        "damage_supply": counts["damage_supply"],
+        "virus_on": shared["virus_on"],
+        "enlightenment": seat["enlightenment"],
+        "battles": shared["battles"],
+        "battle": seat["battle"],
     }
+
+
+def shared_view(state: State) -> dict[str, Any]:
+    """The part of :func:`public_view` every seat sees alike, which changes a few times a
+    round: the tiles, cubes and crises on the map, the TCX, the supplies, decks and discards."""
+    content = state.content
     bag: dict[str, int] = {}
     for colour in state.bag:
         bag[colour] = bag.get(colour, 0) + 1
     return {
-        **observation_header("tauceti", state, player, PRIVATE_DECISION_KEYS),
         "layout": {t: list(c) for t, c in state.layout.items()},
-        "points": points,
         "cubes": {t: list(c) for t, c in state.cubes.items() if c},
-        "orbitals": {t: list(o) for t, o in state.orbitals.items() if o},
         "planet_commodity": {
             planet: content.commodity_token(tok).commodity
             for planet, tok in state.planet_commodity.items()
@@ -152,8 +187,23 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
         "depot_knowledge": dict(state.depot_knowledge),
         "depot_systems": list(state.depot_systems),
         "supply": sorted(content.commodity_token(t).commodity for t in state.supply),
-        "demand_pile": len(state.demand_pile),
         "bag": bag,
+        "discards": {
+            "crisis": list(state.crisis_discard),
+            "specialist": list(state.specialist_discard),
+            "knowledge": list(state.knowledge_discard),
+            "mission": list(state.mission_discard),
+        },
+        "virus_on": dict(state.virus_on),
+        "battles": list(state.battles),
+    }
+
+
+def counts_view(state: State) -> dict[str, Any]:
+    """The counts of :func:`public_view` that change every few steps: the cards and tiles left
+    in each deck, the Demand pile, the Diplomacy cards, GP tokens and Damage markers left."""
+    return {
+        "demand_pile": len(state.demand_pile),
         "decks": {
             "crisis": len(state.crisis_deck),
             "specialist": len(state.specialist_deck),
@@ -163,29 +213,137 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
             "outer_limit": len(state.outer_limit_stack),
             "large_tiles": len(state.large_tile_stack),
         },
-        "discards": {
-            "crisis": list(state.crisis_discard),
-            "specialist": list(state.specialist_discard),
-            "knowledge": list(state.knowledge_discard),
-            "mission": list(state.mission_discard),
-        },
-        "next_large_tile": shown_large_tile(state, player),
         "diplomacy_left": state.diplomacy_left,
         "gp_supply": len(state.gp_supply),
         "damage_supply": state.damage_supply,
-        "virus_on": dict(state.virus_on),
+    }
+
+
+def points_view(state: State) -> dict[str, dict[str, Any]]:
+    """The Exploration points of the tiles on the map: a face-down Knowledge token is
+    ``"hidden"``, who claimed and explored each point."""
+    layout = state.layout
+    return {
+        pid: {
+            "sector": pt.sector,
+            "token": pt.token if pt.face_up else ("hidden" if pt.token else None),
+            "claimed_by": pt.claimed_by,
+            "explored_by": pt.explored_by,
+        }
+        for pid, pt in state.points.items()
+        if pt.sector in layout
+    }
+
+
+def seat_view(state: State, player: int | None) -> dict[str, Any]:
+    """The rest of :func:`public_view`: what only ``player`` is shown (the Large tile they
+    place, the cards they played face down), the orbitals, the Enlightenment phase and the
+    battle."""
+    e = state.enlightenment
+    return {
+        "orbitals": {t: list(o) for t, o in state.orbitals.items() if o},
+        "next_large_tile": shown_large_tile(state, player),
         "enlightenment": {
             "affected": e.affected,
             "active_deck": len(e.active),
             "played": dict(e.played),
             "mine": list(e.cards_by.get(str(player), [])) if player is not None else [],
         },
-        "battles": list(state.battles),
         "battle": encode(state.battle) if state.battle else None,
-        "players": [_player_view(state, s, player, seen) for s in range(len(state.players))],
-        "final_scores": [dict(x) for x in state.final_scores],
-        "winners": list(state.winners),
     }
+
+
+def end_view(state: State) -> dict[str, Any]:
+    """The final scores and the winners (empty until the game is over)."""
+    return {"final_scores": [dict(x) for x in state.final_scores], "winners": list(state.winners)}
+
+
+# -- what each part of an observation is a function of (the tensor's memo) -------------------
+#
+# A tensor built from ``observe`` rebuilds views that have not changed since the last step:
+# the other players' Interfaces, most of the map. ``public_key`` and ``player_key`` say what
+# ``public_view`` and ``_player_view`` read, beside the content: two calls with equal keys
+# give views that encode to the same tensor values (tests/test_observation_tensor.py checks
+# it on random states of every config). A key names an immutable table (a FrozenDict, a
+# tuple of strings or frozen records) by its ``id`` and gives it among the *tables*, which
+# whoever keeps the key must keep alive (an id is unique only among living objects) and
+# must check are immutable; everything else is copied into the key by value. Like the views,
+# a key holds nothing the seat may not see: another player's hand is its size, their GP
+# tokens a count and the GP on the fronts, the bag a count per colour.
+
+Key = tuple[tuple[Any, ...], tuple[Any, ...]]
+"""``(key, tables)``: a hashable key and the immutable tables it names by ``id``."""
+
+_TRACKS = attrgetter("faction", "tau", "energy", "materials", "position", "orbitals_home", "cargo_cube", "diplomacy",
+                     "free_upgrades", "markers_used", "markers_lost", "passed", "exotic_spent", "exotic_reroll_round")
+_INTERFACE = attrgetter("faction", "claim", "battle_sector", "battle_defender", "exotic_tech")
+
+
+def player_tracks(state: State, seat: int, seen: frozenset[int]) -> dict[str, Any]:
+    """The fields of :func:`player_view` that change every few steps (the tracks, Knowledge
+    tokens, counts and flags), with the same values (tests/test_observation_tensor.py
+    compares them); ``hand`` only where the view has it."""
+    p = state.players[seat]
+    gp_of = state.content.gp_token
+    view: dict[str, Any] = {
+        "faction": p.faction, "tau": p.tau, "energy": p.energy, "materials": p.materials, "position": p.position,
+        "knowledge": dict(p.knowledge), "orbitals_home": p.orbitals_home, "gp_tokens": len(p.gp_tokens),
+        "gp_token_points": sum(gp_of(g).gp for g in p.gp_tokens), "cargo_cube": p.cargo_cube,
+        "diplomacy": p.diplomacy, "free_upgrades": p.free_upgrades, "markers_used": p.markers_used,
+        "markers_lost": p.markers_lost, "markers_left": markers_left(state, seat),
+        "recruit_cost": recruit_cost(state, seat), "passed": p.passed, "hand_size": len(p.hand),
+        "exotic_spent": p.exotic_spent, "exotic_reroll_round": p.exotic_reroll_round,
+    }
+    if seat in seen:
+        view["hand"] = list(p.hand)
+    return view
+
+
+def tracks_key(state: State, seat: int, seen: frozenset[int]) -> Key:
+    """What :func:`player_tracks` is a function of."""
+    p = state.players[seat]
+    gp = p.gp_tokens
+    if gp:  # the count and the GP on the fronts
+        gp_of = state.content.gp_token
+        points = sum(gp_of(g).gp for g in gp)
+    else:
+        points = 0
+    return (_TRACKS(p), id(p.knowledge), len(p.hand), len(gp), points, seat in seen), (p.knowledge,)
+
+
+def interface_key(state: State, seat: int, observer: int | None, seen: frozenset[int]) -> Key:
+    """What the rest of :func:`player_view` is a function of (the systems, skills, holdings,
+    missions, cards face up, the Claim token, the battle declared, the Exotic Tech, the hand
+    and GP tokens where the view shows them). The observer matters only as whose hand and GP
+    tokens the view shows, so every seat that sees the same of this player shares the key."""
+    p = state.players[seat]
+    tables = (p.systems_tokens, p.damage, p.virus, p.holdings, p.missions, p.face_up)
+    hand = tuple(p.hand) if seat in seen else None
+    gp = p.gp_tokens if observer == seat else None
+    return (_INTERFACE(p), id(p.systems_tokens), id(p.damage), id(p.virus), id(p.holdings), id(p.missions),
+            id(p.face_up), hand, gp), tables
+
+
+def shared_key(state: State) -> Key:
+    """What :func:`shared_view` is a function of."""
+    tables = (state.layout, state.planet_commodity, state.market, state.depot_knowledge, state.depot_systems,
+              state.supply, state.crisis_discard, state.specialist_discard, state.knowledge_discard,
+              state.mission_discard, state.virus_on, state.battles)
+    cubes, crises, stacks = state.cubes, state.planet_crises, state.crisis_stacks
+    key = (
+        tuple(cubes), tuple(map(tuple, cubes.values())),  # (the view leaves out the empty ones)
+        tuple(crises), tuple(map(tuple, crises.values())),
+        tuple(stacks), tuple(map(len, stacks.values())),
+        tuple(sorted(state.bag)),  # the count of each colour, not the order of the draws
+        tuple(map(id, tables)),
+    )
+    return key, tables
+
+
+def points_key(state: State) -> Key:
+    """What :func:`points_view` is a function of."""
+    tables = (state.points, state.layout)
+    return (id(state.points), id(state.layout)), tables
 
 
 def determinize(state: State, player: int, rng: Rng) -> State:
