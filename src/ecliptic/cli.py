@@ -764,6 +764,13 @@ def serve(
         raise _fail(console, f"the server could not start: {type(exc).__name__}: {exc}", 1) from None
 
 
+# -- balance -------------------------------------------------------------------------
+
+from ecliptic.balance.command import balance_app  # noqa: E402 (its commands import this module's helpers)
+
+app.add_typer(balance_app, name="balance")
+
+
 def main() -> None:
     """Entry point of the ``ecliptic`` command."""
     app()
