@@ -1,0 +1,176 @@
+"""``ecliptic balance``: a study and its report from the command line; a run killed (kill -9)
+or interrupted (Ctrl-C) resumes to the same file; every backend gives the same study."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from ecliptic.balance.stream import read_study
+from ecliptic.balance.study import Study, base_arms, run_study
+from ecliptic.cli import app
+
+RUNNER = CliRunner()
+CERES = ["--game", "ceres", "--players", "3", "--bots", "random", "--sweep", "comets", "--seed", "4"]
+
+
+def balance(*args: str) -> Any:
+    return RUNNER.invoke(app, ["balance", *args], env={"COLUMNS": "400"})
+
+
+def test_a_study_writes_its_file_and_report(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    result = balance(*CERES, "--games", "6", "--workers", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "12 games played (0 found done)" in result.output
+    study = read_study(out / "games.jsonl")
+    assert [a["name"] for a in study.header["arms"]] == ["without-comets", "with-comets"]
+    assert len(list(study.records())) == 12
+    results = json.loads((out / "results.json").read_text())
+    assert [a["name"] for a in results["arms"]] == ["without-comets", "with-comets"]
+    page = (out / "index.html").read_text()
+    assert "with Comets" in page and "without Comets" in page
+    assert list((out / "figures").glob("*.svg"))
+
+
+def test_the_report_is_rebuilt_from_the_file_alone(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    assert balance(*CERES, "--games", "4", "--workers", "1", "--out", str(out)).exit_code == 0
+    again = tmp_path / "again"
+    result = RUNNER.invoke(app, ["balance", "report", str(out / "games.jsonl"), "--out", str(again)])
+    assert result.exit_code == 0, result.output
+    assert (again / "results.json").read_bytes() == (out / "results.json").read_bytes()
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--sweep", "nope"], "unknown sweep 'nope'"),
+    (["--bots", "nobot"], "unknown bot 'nobot'"),
+    (["--game", "chess"], "unknown game 'chess'"),
+    (["--backend", "mars"], "mars"),
+    (["--content", "/no/such/folder"], "folder"),
+])
+def test_bad_options_are_refused_in_one_line_before_any_game(tmp_path: Path, args: list[str], words: str) -> None:
+    out = tmp_path / "report"
+    result = balance("--game", "ceres", "--games", "2", "--out", str(out), *args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+    assert not (out / "games.jsonl").exists()
+
+
+def test_an_existing_study_is_continued_only_with_resume(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    assert balance(*CERES, "--games", "2", "--workers", "1", "--out", str(out)).exit_code == 0
+    before = (out / "games.jsonl").read_bytes()
+    result = balance(*CERES, "--games", "2", "--workers", "1", "--out", str(out))
+    assert result.exit_code == 2 and "--resume" in result.output
+    assert (out / "games.jsonl").read_bytes() == before
+    result = balance(*CERES, "--games", "3", "--workers", "1", "--out", str(out), "--resume")
+    assert result.exit_code == 0 and "2 games played (4 found done)" in result.output
+
+
+# -- kill -9 and Ctrl-C -------------------------------------------------------------------
+
+SLOW = ["--game", "ceres", "--players", "4", "--bots", "heuristic:epsilon=0.2", "--sweep", "comets",
+        "--games", "30", "--seed", "9", "--workers", "1"]
+"""A study long enough (some seconds) to be stopped in the middle."""
+
+
+def slow_study() -> Study:
+    return Study("ceres", ("heuristic:epsilon=0.2",), 30, 9,
+                 tuple(base_arms("ceres", 4, {"expansions": []}, "comets")), "comets")
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    path = tmp_path_factory.mktemp("whole") / "games.jsonl"
+    run_study(slow_study(), path)
+    return path.read_bytes()
+
+
+def start(out: Path) -> subprocess.Popen[bytes]:
+    code = "from ecliptic.cli import main; main()"
+    return subprocess.Popen([sys.executable, "-c", code, "balance", *SLOW, "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+                            env={**os.environ, "COLUMNS": "400"})
+
+
+def records_written(path: Path) -> Iterator[int]:
+    while True:
+        yield path.read_text().count("\n") - 1 if path.exists() else 0
+
+
+def wait_for_records(proc: subprocess.Popen[bytes], path: Path, count: int) -> None:
+    """Until ``count`` games are in the file (the test stops the run in the middle, wherever
+    that lands; what it checks does not depend on where)."""
+    deadline = time.monotonic() + 120
+    for written in records_written(path):
+        if written >= count:
+            return
+        assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
+        assert time.monotonic() < deadline, "the study wrote no games"
+        time.sleep(0.02)
+
+
+def test_a_study_killed_with_kill_9_resumes_to_the_same_file(tmp_path: Path, uninterrupted: bytes) -> None:
+    out = tmp_path / "report"
+    proc = start(out)
+    wait_for_records(proc, out / "games.jsonl", 5)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    kept = (out / "games.jsonl").read_bytes()
+    assert len(kept) < len(uninterrupted) and uninterrupted.startswith(kept.rpartition(b"\n")[0])
+    done = kept.count(b"\n") - 1
+    result = balance(*SLOW, "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.output
+    assert f"{60 - done} games played ({done} found done)" in result.output
+    assert (out / "games.jsonl").read_bytes() == uninterrupted
+
+
+def test_ctrl_c_keeps_the_finished_games_and_says_how_to_resume(tmp_path: Path, uninterrupted: bytes) -> None:
+    out = tmp_path / "report"
+    proc = start(out)
+    wait_for_records(proc, out / "games.jsonl", 5)
+    os.killpg(proc.pid, signal.SIGINT)
+    output = proc.communicate(timeout=60)[0].decode()
+    assert proc.returncode == 130, output
+    assert "interrupted" in output and "--resume" in output and "Traceback" not in output
+    assert balance(*SLOW, "--out", str(out), "--resume").exit_code == 0
+    assert (out / "games.jsonl").read_bytes() == uninterrupted
+
+
+# -- backends -----------------------------------------------------------------------------
+
+
+def test_every_backend_and_worker_count_gives_the_same_study(tmp_path: Path, ray_cluster: Any) -> None:
+    from ecliptic.sim.backends import get_backend
+
+    study = Study("tauceti", ("random", "heuristic"), 3, 2,
+                  tuple(base_arms("tauceti", 2, {"game": "short", "layout": "players", "advanced": []}, "players")),
+                  "players")
+    files = {}
+    for name, workers in (("in-process", 1), ("local", 2), ("ray", 2)):
+        path = tmp_path / name / "games.jsonl"
+        if name == "in-process":
+            run_study(study, path)
+        else:
+            with get_backend(name, workers=workers) as backend:
+                run_study(study, path, backend=backend)
+        files[name] = path.read_bytes()
+    assert files["local"] == files["in-process"] == files["ray"]
+    from ecliptic.balance.report import write_report
+
+    reports = {}
+    for name in files:
+        write_report(tmp_path / name / "games.jsonl", tmp_path / name)
+        reports[name] = (tmp_path / name / "results.json").read_bytes()
+    assert reports["local"] == reports["in-process"] == reports["ray"]
