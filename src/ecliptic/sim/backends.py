@@ -13,6 +13,7 @@ backend is asked for, so the engine and the ``local`` backend never load it.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -207,11 +208,11 @@ def _worker_context() -> multiprocessing.context.BaseContext:
 
 class RayBackend(Backend):
     """Ray: a Ray of its own on this machine for the run (``num_cpus`` = the workers; shut down
-    at ``close``), a cluster at ``address``, or the Ray this process has already started (a
-    test's; left running). Each chunk is one Ray task; a game that fails on a worker raises its
-    own exception here (the same :class:`~ecliptic.sim.simulate.SimulationError` text as
-    locally). Ray retries a task whose worker or node died; a task lost for good is a
-    :class:`BackendError`."""
+    at ``close``), a cluster at ``address``, or the Ray this process has already joined (a
+    test's, a notebook's: used whatever the address, and left running). Each chunk is one Ray
+    task; a game that fails on a worker raises its own exception here (the same
+    :class:`~ecliptic.sim.simulate.SimulationError` text as locally). Ray retries a task whose
+    worker or node died; a task lost for good is a :class:`BackendError`."""
 
     name = "ray"
 
@@ -219,17 +220,21 @@ class RayBackend(Backend):
         ray = _import_ray()
         self._ray = ray
         self._started = False
+        if address is not None:
+            _check_address(address)
         if not ray.is_initialized():
             options: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR"}
             if address is None:
                 options["num_cpus"] = all_cores() if workers is None else workers
             else:
-                _check_address(address)
                 options["address"] = address
             try:
                 ray.init(**options)
             except (ConnectionError, ValueError, RuntimeError) as exc:
-                raise BackendError(f"could not start or join Ray{_at(address)}: {exc}") from None
+                hint = "" if address is None else (
+                    " (a cluster started with token authentication needs RAY_AUTH_MODE=token and its token "
+                    "in ~/.ray/auth_token or RAY_AUTH_TOKEN here; docs/scale-out.md)")
+                raise BackendError(f"could not start or join Ray{_at(address)}: {exc}{hint}") from None
             self._started = True
         try:
             self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -252,10 +257,8 @@ class RayBackend(Backend):
                 ray.cancel(ref)
             ended, _ = ray.wait(refs, num_returns=len(refs), timeout=CANCEL_SECONDS) if refs else ([], [])
             for ref in ended:
-                try:
+                with contextlib.suppress(ray.exceptions.RayError):
                     ray.get(ref)
-                except ray.exceptions.RayError:
-                    pass
 
         return ordered(chunks(iter(tasks), chunk_size(count, self.workers)), submit, self._collect, cancel,
                        AHEAD * self.workers)
