@@ -164,11 +164,11 @@ def test_simulate_gives_identical_results_on_one_or_two_processes_and_on_ray(ray
 
 def test_a_tournament_gives_identical_results_on_one_or_two_processes_and_on_ray(ray_cluster: Any) -> None:
     bots = ["random", "heuristic:depth=1"]
-    one = run_tournament("tauceti", 3, bots, GAMES, 5, SHORT, workers=1)
-    two = run_tournament("tauceti", 3, bots, GAMES, 5, SHORT, workers=2)
-    on_ray = run_tournament("tauceti", 3, bots, GAMES, 5, SHORT, backend=get_backend("ray"))
+    one = run_tournament("tauceti", 2, bots, GAMES, 5, SHORT, workers=1)
+    two = run_tournament("tauceti", 2, bots, GAMES, 5, SHORT, workers=2)
+    on_ray = run_tournament("tauceti", 2, bots, GAMES, 5, SHORT, backend=get_backend("ray"))
     assert one.deterministic_json() == two.deterministic_json() == on_ray.deterministic_json()
-    command = ["tournament", "--bots", ",".join(bots), "--players", "3", "--games", str(GAMES), "--seed", "5",
+    command = ["tournament", "--bots", ",".join(bots), "--players", "2", "--games", str(GAMES), "--seed", "5",
                "--game-length", "short", "--json"]
     local, ray = _cli(*command, "--workers", "1"), _cli(*command, "--backend", "ray")
     assert local.exit_code == ray.exit_code == 0, local.output + ray.output
