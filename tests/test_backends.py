@@ -6,7 +6,10 @@ The Ray tests share the session's local Ray of two CPUs (``ray_cluster``, tests/
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import signal
 import socket
 import sys
 from collections.abc import Iterator
@@ -209,3 +212,19 @@ def test_ray_workers_running_another_ecliptic_are_refused(ray_cluster: Any, monk
         get_backend("ray")
     assert str(caught.value) == (f"the Ray workers run Ecliptic {theirs}, this machine 0.0.0-here: install the "
                                  "same version on every node (docs/scale-out.md)")
+
+
+def test_ctrl_c_on_ray_stops_the_run_at_its_next_wait_and_leaves_the_backend_usable(ray_cluster: Any) -> None:
+    """SIGINT (what Ctrl-C sends) while a Ray run is read: the run raises KeyboardInterrupt
+    from its own wait for a chunk, not from inside Ray, cancels what is in flight, and puts
+    the previous Ctrl-C handler back."""
+    backend = get_backend("ray")
+    before = signal.getsignal(signal.SIGINT)
+    results: Any = backend.map(abs, (-i for i in itertools.count(1)), 10**11)
+    assert next(results) == 1
+    os.kill(os.getpid(), signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        for _ in range(10_000):
+            next(results)
+    assert signal.getsignal(signal.SIGINT) is before
+    assert list(backend.map(abs, iter([-3, -4]), 2)) == [3, 4]

@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import threading
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
@@ -41,6 +42,8 @@ RAY_CLIENT_PORT = 10001
 """The port of a Ray cluster's client server (``ray://host`` without a port)."""
 CONNECT_SECONDS = 5.0
 """How long the host of a cluster's address has to answer before it is called unreachable."""
+WAIT_SECONDS = 0.2
+"""How often a Ray run waiting for a chunk looks whether Ctrl-C came."""
 CANCEL_SECONDS = 10.0
 """How long the cancelled Ray chunks have to stop (a game stops at its next Python line)."""
 
@@ -245,6 +248,9 @@ class RayBackend(Backend):
             raise
 
     def map(self, play: Callable[[T], R], tasks: Iterable[T], count: int) -> Iterator[R]:
+        """Ctrl-C is taken between waits for a chunk, never inside a call into Ray: a
+        ``KeyboardInterrupt`` raised in the middle of one could leave Ray's driver half torn down,
+        and the process crashed when it then shut its Ray down (Ray 2.60)."""
         ray = self._ray
 
         def submit(chunk: list[T]) -> Any:
@@ -260,13 +266,19 @@ class RayBackend(Backend):
                 with contextlib.suppress(ray.exceptions.RayError):
                     ray.get(ref)
 
-        return ordered(chunks(iter(tasks), chunk_size(count, self.workers)), submit, self._collect, cancel,
-                       AHEAD * self.workers)
+        with _interrupts_between_waits() as interrupted:
+            yield from ordered(chunks(iter(tasks), chunk_size(count, self.workers)), submit,
+                               lambda ref: self._collect(ref, interrupted), cancel, AHEAD * self.workers)
 
-    def _collect(self, ref: Any) -> list[Any]:
-        exceptions = self._ray.exceptions
+    def _collect(self, ref: Any, interrupted: Callable[[], bool]) -> list[Any]:
+        ray, exceptions = self._ray, self._ray.exceptions
+        while not ray.wait([ref], timeout=WAIT_SECONDS)[0]:
+            if interrupted():
+                raise KeyboardInterrupt
+        if interrupted():
+            raise KeyboardInterrupt
         try:
-            results: list[Any] = self._ray.get(ref)
+            results: list[Any] = ray.get(ref)
         except exceptions.RayTaskError as exc:
             if isinstance(exc.cause, Exception):  # the game's own error, as a local run raises it
                 raise exc.cause from None
@@ -279,6 +291,23 @@ class RayBackend(Backend):
         if self._started:
             self._started = False
             self._ray.shutdown()
+
+
+@contextlib.contextmanager
+def _interrupts_between_waits() -> Iterator[Callable[[], bool]]:
+    """While a Ray run is read: Ctrl-C only notes that it came, and the run raises
+    ``KeyboardInterrupt`` at its next check (at most :data:`WAIT_SECONDS` later). Outside the
+    main thread, or where Ctrl-C is ignored, nothing changes."""
+    came: list[int] = []
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous is signal.SIG_IGN:
+        yield lambda: False
+        return
+    signal.signal(signal.SIGINT, lambda signum, _frame: came.append(signum))
+    try:
+        yield lambda: bool(came)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _import_ray() -> Any:
