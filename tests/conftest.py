@@ -1,6 +1,7 @@
 """Every scenario file under tests/scenarios/ is a test; its failure text is the runner's report.
 Also: every test runs with a fixed, wide terminal (:func:`wide_terminal`); ``database_url`` runs a
-storage test on both backends, SQLite and PostgreSQL (tests/postgres_cluster.py).
+storage test on both backends, SQLite and PostgreSQL (tests/postgres_cluster.py); ``ray_cluster``
+is a local Ray of two CPUs shared by the session's Ray tests (tests/test_backends.py).
 
 A scenario (docs/scenarios.md) is collected as one item named after its file. It
 carries the ``rules`` marker with the rule ids the scenario names, so
@@ -53,6 +54,22 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'ecliptic.sqlite3'}"
     url: str = request.getfixturevalue("fresh_postgresql_url")
     return url
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[Any]:
+    """A local Ray of two CPUs, started once for the session (it takes seconds) and shut down at
+    its end; ``get_backend("ray")`` finds it already joined and uses it. Its workers import
+    Ecliptic as this process does (they inherit ``PYTHONPATH``, or the installed package)."""
+    try:
+        import ray
+    except ImportError:
+        pytest.skip("Ray is not installed (pip install 'ecliptic[ray]'; make test installs it)")
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:

@@ -33,7 +33,8 @@ from ecliptic.engine.rng import Rng
 from ecliptic.engine.wording import plural
 from ecliptic.games import GAME_NAMES, ContentPack, get_game, points_name
 from ecliptic.present.view import actions as present_actions
-from ecliptic.sim.simulate import SimulationError, SimulationSummary, all_cores
+from ecliptic.sim.backends import Backend, BackendError, get_backend
+from ecliptic.sim.simulate import SimulationError, SimulationSummary
 from ecliptic.sim.simulate import simulate as run_simulation
 from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import default_content
@@ -394,6 +395,25 @@ def _content_pack(err: Console, game: str, folder: Path | None) -> ContentPack |
     except ContentError as exc:
         raise _fail(err, str(exc)) from None
 
+BackendName = Annotated[str, typer.Option(
+    "--backend", help="Where the games are played: local (this machine's processes) or ray (a Ray cluster, "
+                      "or a Ray started for the run); the results do not depend on it.")]
+RayAddress = Annotated[str | None, typer.Option(
+    help="--backend ray: the cluster to use (auto, HOST:PORT of its head, ray://HOST:PORT); without it a "
+         "Ray of --workers CPUs is started on this machine for the run (docs/scale-out.md).")]
+WORKERS_HELP = ("Worker processes, or with --backend ray the CPUs used (default: all cores, or all the "
+                "cluster's); the results do not depend on it.")
+
+
+def _open_backend(err: Console, name: str, workers: int | None, address: str | None) -> Backend:
+    """The backend of --backend, --workers and --address; a bad value, a missing Ray or a cluster
+    that does not answer is one message (exit 2), before any game is played."""
+    try:
+        return get_backend(name, workers=workers, address=address)
+    except (BackendError, ValueError) as exc:
+        raise _fail(err, str(exc)) from None
+
+
 
 @app.command()
 def simulate(
@@ -409,8 +429,9 @@ def simulate(
     advanced_specialists: Annotated[bool, typer.Option(help="Tau Ceti: with the Advanced Specialists.")] = False,
     expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
-    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores); the "
-                                                            "results do not depend on it.")] = None,
+    workers: Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)] = None,
+    backend: BackendName = "local",
+    address: RayAddress = None,
     content: Annotated[Path | None, typer.Option(help=CONTENT_HELP)] = None,
 ) -> None:
     """Play many bot games and summarize win rates and points by source."""
@@ -422,13 +443,14 @@ def simulate(
                          advanced_specialists=advanced_specialists, expansions=expansions)
     progress = Progress(TextColumn("Simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err, disable=json_output, transient=True)
+    runner = _open_backend(err, backend, workers, address)
     try:
-        with progress:
+        with runner, progress:
             task = progress.add_task("games", total=games)
             summary = run_simulation(game, players, games, seed, bot, config,
                                      lambda done, _total: progress.update(task, completed=done),
-                                     workers=workers or all_cores(), keep_results=False, content=pack)
-    except SimulationError as exc:
+                                     keep_results=False, backend=runner, content=pack)
+    except (SimulationError, BackendError) as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
         raise _fail(err, str(exc)) from None
@@ -486,8 +508,7 @@ def tournament(
     players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same results.")] = 0,
-    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores); the "
-                                                            "results do not depend on it.")] = None,
+    workers: Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)] = None,
     game_length: Annotated[GameLength, typer.Option(help="Tau Ceti: short (8 rounds) or full games.")] = "full",
     layout: Annotated[Layout, typer.Option(help="Tau Ceti: how the tiles are laid out.")] = "random",
     advanced: Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
@@ -495,6 +516,8 @@ def tournament(
     expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     content: Annotated[Path | None, typer.Option(help=CONTENT_HELP)] = None,
+    backend: BackendName = "local",
+    address: RayAddress = None,
 ) -> None:
     """Play bots against each other, rotating seats and factions: win rates with 95% confidence
     intervals, mean GP, mean rank and a rating per bot."""
@@ -508,13 +531,13 @@ def tournament(
     config = game_config(game, game_length=game_length, layout=layout, advanced=advanced, expansions=expansions)
     progress = Progress(TextColumn("Tournament"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err, disable=json_output, transient=True)
+    runner = _open_backend(err, backend, workers, address)
     try:
-        with progress:
+        with runner, progress:
             task = progress.add_task("games", total=games)
-            result = run_tournament(game, players, specs, games, seed, config,
-                                    workers=workers or all_cores(), content=pack,
+            result = run_tournament(game, players, specs, games, seed, config, backend=runner, content=pack,
                                     progress=lambda done, _total: progress.update(task, completed=done))
-    except SimulationError as exc:
+    except (SimulationError, BackendError) as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
         raise _fail(err, str(exc)) from None

@@ -96,14 +96,14 @@ def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, addre
 
     from ecliptic.balance.stream import StudyFileError
     from ecliptic.balance.study import run_study
-    from ecliptic.cli import _fail
-    from ecliptic.sim.backends import get_backend  # type: ignore[import-not-found, unused-ignore]
-    from ecliptic.sim.simulate import SimulationError, all_cores
+    from ecliptic.cli import _fail, _open_backend
+    from ecliptic.sim.backends import BackendError
+    from ecliptic.sim.simulate import SimulationError
 
     progress = Progress(TextColumn("Balance study"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=err, transient=True)
     try:
-        with progress, get_backend(backend_name, workers=workers or all_cores(), address=address) as backend:
+        with _open_backend(err, backend_name, workers, address) as backend, progress:
             task = progress.add_task("games", total=study.total, rate="")
             first: list[tuple[int, float]] = []
 
@@ -121,7 +121,7 @@ def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, addre
     except KeyboardInterrupt:
         raise _fail(err, f"interrupted: the finished games are kept in {out / STUDY_FILE}; continue with the same "
                          "options and --resume", 130) from None
-    except SimulationError as exc:
+    except (SimulationError, BackendError) as exc:
         raise _fail(err, str(exc), 1) from None
     except (StudyFileError, ValueError) as exc:
         raise _fail(err, str(exc)) from None
@@ -131,14 +131,10 @@ def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, addre
 
 def write(err: Any, file: Path, out: Path) -> None:
     """The report of a study file, or a clear error."""
+    from ecliptic.balance.report import write_report
     from ecliptic.balance.stream import StudyFileError
     from ecliptic.cli import _fail
 
-    try:
-        from ecliptic.balance.report import write_report  # type: ignore[import-not-found, unused-ignore]
-    except ImportError as exc:
-        raise _fail(err, f"the report needs the balance extra ({exc.name} is missing): "
-                         "pip install 'ecliptic[balance]'") from None
     try:
         page = write_report(file, out)
     except (StudyFileError, ValueError) as exc:

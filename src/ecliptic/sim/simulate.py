@@ -7,41 +7,36 @@ same seed whatever plays it, in whichever order or process, and its bots are see
 that game seed and their seat. Wall-clock timing is measured but kept apart
 (:attr:`SimulationSummary.timing`) from the deterministic results.
 
-Worker processes: ``simulate(..., workers=W)`` hands the games out in chunks to ``W``
-processes, each running :func:`play_one`; the results are taken back in game order
-(:func:`play_in_order`, which the tournaments use too), so any number of workers gives the
-same summary. Seeds, games and results are drawn and folded one at a time, a few chunks
-ahead: memory does not grow with the number of games, so ``--games 100000000000`` is
-bounded by time, not by a list. Workers are started by a fork server (a clean process that
-forks them), not by forking this one, which may be running threads (a progress bar):
-forking a threaded process can deadlock the child.
+Where the games are played: ``simulate(..., workers=W)`` hands them out in chunks to ``W``
+processes of this machine, ``simulate(..., backend=B)`` to any backend (Ray:
+:mod:`ecliptic.sim.backends`, docs/scale-out.md), each running :func:`play_one`; the results
+are taken back in game order, so any backend and number of workers gives the same summary.
+Seeds, games and results are drawn and folded one at a time, a few chunks ahead: memory does
+not grow with the number of games, so ``--games 100000000000`` is bounded by time, not by a
+list.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
 import time
-from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, TypeVar
+from typing import Any
 
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.errors import EclipticError
 from ecliptic.engine.rng import Rng
 from ecliptic.games import ContentPack, get_game, using_content
+from ecliptic.sim.backends import Backend, backend_or_local
+from ecliptic.sim.backends import all_cores as all_cores  # where the commands and benchmarks look for them
+from ecliptic.sim.backends import play_in_order as play_in_order
 
 MAX_DECISIONS = 100_000
 """No game may need more decisions than this; more means the engine loops (a bug)."""
 
 Progress = Callable[[int, int], None]
 """Called after each game with (games done, games in all)."""
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 class SimulationError(EclipticError, RuntimeError):
@@ -264,20 +259,21 @@ def simulate(
     workers: int = 1,
     keep_results: bool = True,
     content: ContentPack | None = None,
+    backend: Backend | None = None,
 ) -> SimulationSummary:
     """Play ``games`` bot games of ``game_name`` and summarize them.
 
     ``config`` overrides the game's settings (``{"game": "short", "layout": "preset"}``);
     ``players`` always wins over a ``players`` key in it. The bot text is checked before
     the first game, so a typo fails at once. ``workers`` processes play the games (1: this
-    process); the summary is the same whatever their number. ``keep_results=False`` folds
+    process); ``backend`` plays them instead (its own workers; ``workers`` is then not given);
+    the summary is the same whatever plays them. ``keep_results=False`` folds
     each game into the summary and drops it (``summary.results`` stays empty), so memory
     does not grow with the number of games. ``content`` is played instead of the packaged
     stand-ins (each task carries it to its worker)."""
     if games < 1:
         raise ValueError("simulate at least one game")
-    if workers < 1:
-        raise ValueError("use at least one worker")
+    runner = backend_or_local(backend, workers)
     make_bot(bot, 0)
     get_game(game_name)
     cfg = {**dict(config or {}), "players": players}
@@ -287,7 +283,7 @@ def simulate(
              for i, game_seed in enumerate(islice(seed_stream(seed), games)))
     start = time.perf_counter()
     tally, kept = Tally(), []
-    for result in play_in_order(_Task.play, tasks, games, workers):
+    for result in runner.map(_Task.play, tasks, games):
         tally.add(result)
         if keep_results:
             kept.append(result)
@@ -296,14 +292,6 @@ def simulate(
     summary = tally.summary(game_name, players, seed, bot, cfg, kept, time.perf_counter() - start)
     summary.content = content
     return summary
-
-
-def all_cores() -> int:
-    """The cores this process may run on (the default number of workers of the command line)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True)
@@ -321,59 +309,3 @@ class _Task:
     def play(self) -> GameResult:
         return play_one(self.game_name, self.config, self.seed, self.bot, index=self.index,
                         max_decisions=self.max_decisions, content=self.content)
-
-
-def play_in_order(play: Callable[[T], R], tasks: Iterable[T], count: int,
-                  workers: int) -> Generator[R, None, None]:
-    """``map(play, tasks)`` for ``count`` tasks, played by ``workers`` processes in chunks, the
-    results in task order (a run's figures are summed in game order: float sums of 1/k wins
-    depend on it). Tasks are drawn only as workers are ready for them and results are given
-    up as soon as they are in order, a few chunks per worker at most in flight: memory does
-    not grow with ``count``. ``play`` must be picklable (a module-level function). One worker,
-    or too few tasks to share out, plays them in this process."""
-    size = _chunk_size(count, workers)
-    if workers == 1 or size >= count:
-        yield from map(play, tasks)
-        return
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(), initializer=_leave_interrupts)
-    in_flight: deque[Future[list[R]]] = deque()
-    try:
-        for chunk in _chunks(iter(tasks), size):
-            if len(in_flight) >= 4 * workers:
-                yield from in_flight.popleft().result()
-            in_flight.append(pool.submit(_play_chunk, play, chunk))
-        while in_flight:
-            yield from in_flight.popleft().result()
-    except BaseException:  # a game failed, Ctrl-C, or the caller stopped: drop the games still queued
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown()
-
-
-def _leave_interrupts() -> None:
-    """Workers ignore Ctrl-C (SIGINT reaches the whole process group): this process alone
-    answers it, by cancelling the games still queued. A worker interrupted in the middle of
-    taking a task off the shared queue would leave its lock held, and the run hung for good."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _play_chunk(play: Callable[[T], R], chunk: list[T]) -> list[R]:
-    """What a worker process runs: a few games, in order."""
-    return [play(task) for task in chunk]
-
-
-def _chunk_size(games: int, workers: int) -> int:
-    """Small enough chunks that the workers finish together and the progress bar moves (about
-    eight per worker), large enough that sending them costs little next to playing them."""
-    return max(1, min(16, games // (workers * 8)))
-
-
-def _chunks(tasks: Iterator[T], size: int) -> Iterator[list[T]]:
-    while chunk := list(islice(tasks, size)):
-        yield chunk
-
-
-def _worker_context() -> multiprocessing.context.BaseContext:
-    """A fork server where the platform has one (Linux, macOS), else spawned processes."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")

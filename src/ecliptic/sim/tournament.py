@@ -12,8 +12,8 @@ Reproducibility: every game's seed comes from the run seed alone
 seeds from the game seed and the seat; the ratings are computed afterwards in game order.
 So the same seed gives the same results whatever the number of worker processes. Only the
 timing (seconds, milliseconds per decision) differs from run to run, and it is kept apart.
-The games are handed to the workers as they are ready for them
-(:func:`ecliptic.sim.simulate.play_in_order`), never listed beforehand; only the results
+The games are handed to the workers of a backend (this machine's processes or a Ray cluster:
+:mod:`ecliptic.sim.backends`) as they are ready for them, never listed beforehand; only the results
 of the games played are kept (the JSON lists each one), so memory grows with the games
 played, not with the games asked for.
 
@@ -44,7 +44,8 @@ from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.engine.wording import plural
 from ecliptic.games import ContentPack, get_game, using_content
-from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, play_in_order, seed_stream
+from ecliptic.sim.backends import Backend, backend_or_local
+from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, seed_stream
 
 Progress = Callable[[int, int], None]
 """Called after each game with (games done, games in all)."""
@@ -410,16 +411,17 @@ def run_tournament(
     progress: Progress | None = None,
     max_decisions: int = MAX_DECISIONS,
     content: ContentPack | None = None,
+    backend: Backend | None = None,
 ) -> TournamentResult:
-    """Play ``games`` games of ``bots`` and rank the bots (see the module text), of ``content``
-    (``None``: the packaged stand-ins)."""
+    """Play ``games`` games of ``bots`` and rank the bots (see the module text), on ``workers``
+    processes of this machine or on ``backend``: the results are the same. ``content`` is played
+    instead of the packaged stand-ins (``None``)."""
     specs = [b.strip() for b in bots if b.strip()]
     if not specs:
         raise ValueError("name at least one bot")
     if games < 1:
         raise ValueError("play at least one game")
-    if workers < 1:
-        raise ValueError("use at least one worker")
+    runner = backend_or_local(backend, workers)
     game = get_game(game_name)
     for spec in dict.fromkeys(specs):  # a typo or a bad option fails before the first game
         bot = make_bot(spec, 0)
@@ -434,7 +436,7 @@ def run_tournament(
              for i, s in enumerate(islice(seed_stream(seed), games)))
     start = time.perf_counter()
     results: list[TournamentGame] = []
-    for result in play_in_order(_play_task, tasks, games, workers):
+    for result in runner.map(_play_task, tasks, games):
         results.append(result)
         if progress is not None:
             progress(len(results), games)
