@@ -246,7 +246,7 @@ def observation_string(core: Core, player: int | None) -> str:
 def observation_tensor(core: Core, player: int | None) -> np.ndarray:
     tensor = core.tensors.get(player)
     if tensor is None:
-        tensor = core.tensors[player] = core.spec.encoder.encode(core.observe(player))
+        tensor = core.tensors[player] = core.spec.encoder.tensor(core.state, player)
     return tensor
 
 
