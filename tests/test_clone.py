@@ -351,6 +351,49 @@ def test_every_verbs_legal_agrees_with_its_definition_in_richer_states(extra: di
     assert len(by_construction) >= 10
 
 
+STRANGERS = [Action.parse(t) for t in ("PASS", "END", "REF", "REF now", "MOV", "GO nowhere", "BUY Water 9",
+                                       "SHIELD 2,1", "SHIELD 1,2,3,4,5,6", "RETREAT", "NOSUCHVERB", "KEEP X")]
+
+
+def by_definition(state: State, action: Action) -> str | None:
+    """The refusal ``why_not`` and ``offers`` give, without the quick yes (``accepts``), to an
+    action in the notation ``GAME.why_not`` reads it in (``SHIELD 2,1`` is ``SHIELD 1,2``)."""
+    action = GAME._canonical(action)
+    d = state.stack[-1]
+    kind = KINDS[d.kind]
+    reason = kind.why_not(state, d, action)
+    if reason is None and not kind.offers(state, d, action):
+        reason = GAME._not_offered(action)
+    return None if reason is None else f"{reason.rule} {reason}"
+
+
+@pytest.mark.parametrize("extra", [None, ADVANCED], ids=["basic", "advanced"])
+def test_the_quick_yes_is_given_to_the_legal_actions_only_and_changes_no_answer(extra: dict[str, Any] | None) -> None:
+    """``apply`` asks a kind's ``accepts`` before ``why_not`` and ``offers``: it must say yes to
+    exactly the legal actions (to every one, or the speed is lost; to no other, or an illegal
+    action would be performed), and ``GAME.why_not`` must refuse everything else as the
+    definitions do, with the same rule and words."""
+    rng = random.Random(3)
+    domain = sorted(GAME.action_space().actions)
+    kinds_seen = set()
+    for state in sample_states(range(8), every=4, extra=extra):
+        if state.is_over:
+            continue
+        for s in (state, enriched(state, rng)) if state.stack[-1].kind == "turn" else (state,):
+            d = s.stack[-1]
+            kind = KINDS[d.kind]
+            legal = set(GAME.legal_actions(s))
+            asked = [*kind.options(s, d), *STRANGERS, *rng.sample(domain, 20)]
+            if kind.accepts is not None:
+                kinds_seen.add(d.kind)
+                for action in asked:
+                    assert kind.accepts(s, d, action) == (action in legal), (d.kind, str(action))
+            for action in asked:
+                reason = GAME.why_not(s, action)
+                assert (None if reason is None else f"{reason.rule} {reason}") == by_definition(s, action), str(action)
+    assert {"turn", "enlighten", "battle_shield"} <= kinds_seen
+
+
 @pytest.mark.parametrize("text", ["PASS", "END", "REF", "REF now", "NOSUCHVERB", "BUY", "GO 01"])
 def test_why_not_refuses_what_the_turn_does_not_offer(text: str) -> None:
     for state in sample_states(range(2), every=5):

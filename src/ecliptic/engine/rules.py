@@ -241,6 +241,13 @@ class DecisionKind(Generic[S, D, C]):
     offers_what_passes: bool = False
     """The options are exactly the actions ``why_not`` accepts (``offers="why_not"``): ``apply``
     then need not ask ``offers`` after ``why_not`` (a ``move`` asks for its route in both)."""
+    accepts: Callable[[S, D, Action], bool] | None = None
+    """A quick yes, asked before ``why_not`` and ``offers``: true only for a legal action (one
+    among options that are legal by construction, for instance), false when it cannot tell
+    at once. Nearly every action ``apply`` is given is legal (it was picked from the legal
+    actions), and proving that is cheaper than re-deriving why another might not be: a
+    refused action is judged by ``why_not`` and ``offers`` as before, so the refusal is the
+    same. By default the membership test of a kind whose options are its ``legal``."""
 
 
 class Kinds(dict[str, DecisionKind[S, D, C]]):
@@ -256,6 +263,7 @@ class Kinds(dict[str, DecisionKind[S, D, C]]):
         domain: Callable[[C], Iterable[Action]],
         legal: Callable[[S, D], Iterable[Action]] | None = None,
         offers: Callable[[S, D, Action], bool] | Literal["why_not"] | None = None,
+        accepts: Callable[[S, D, Action], bool] | None = None,
     ) -> None:
         if kind in self:
             raise RuntimeError(f"decision kind {kind} registered twice")
@@ -269,8 +277,11 @@ class Kinds(dict[str, DecisionKind[S, D, C]]):
         def passes(state: S, d: D, action: Action) -> bool:
             return why_not(state, d, action) is None
 
+        if accepts is None and legal is options and offers is None:
+            accepts = scanned  # (being offered is being legal)
         self[kind] = DecisionKind(kind, options, why_not, perform, domain, legal or filtered,
-                                  passes if offers == "why_not" else offers or scanned, offers == "why_not")
+                                  passes if offers == "why_not" else offers or scanned, offers == "why_not",
+                                  accepts)
 
     def domain(self, content: C) -> set[Action]:
         """Every action the kinds could ever offer with this content."""
@@ -393,10 +404,15 @@ class RulesGame(Generic[S, D, C]):
                 action = Action.parse(action)
             except IllegalAction as refusal:
                 return refusal
-        action = self._canonical(action)
+        return self._refusal(state, self._canonical(action))
+
+    def _refusal(self, state: S, action: Action) -> IllegalAction | None:
+        """:meth:`why_not` of an action already in its canonical notation, the game not over."""
         d = state.stack[-1]
         kind = self.kinds[d.kind]
         try:
+            if kind.accepts is not None and kind.accepts(state, d, action):
+                return None
             reason = kind.why_not(state, d, action)
             if reason is None and not kind.offers_what_passes and not kind.offers(state, d, action):
                 reason = self._not_offered(action)
@@ -413,12 +429,16 @@ class RulesGame(Generic[S, D, C]):
         """Apply a legal action and return its events. Anything else (an illegal action, bad
         notation, something that is not an action) raises :class:`IllegalAction`, nothing else,
         and changes nothing."""
-        if isinstance(action, str):
+        if action.__class__ is not Action:
+            if not isinstance(action, str):
+                raise self._game_over() if state.is_over or not state.stack else self._malformed(action)
             action = Action.parse(action)
-        reason = self.why_not(state, action)
+        if state.is_over or not state.stack:
+            raise self._game_over()
+        action = self._canonical(action)
+        reason = self._refusal(state, action)
         if reason is not None:
             raise reason
-        action = self._canonical(action)
         d = state.stack[-1]
         ev: list[Event] = []
         self.kinds[d.kind].perform(state, d, action, ev)

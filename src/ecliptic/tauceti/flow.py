@@ -276,6 +276,22 @@ def _turn_offers(state: State, d: Decision, a: Action) -> bool:
     return v is not None and _verb_closed(state, d, v) is None and a in v.options(state, d.player)
 
 
+def _turn_accepts(state: State, d: Decision, a: Action) -> bool:
+    """A quick yes for ``apply`` (see ``DecisionKind.accepts``): the closing action, or an
+    action of an open verb among its options, which for a verb whose options are legal by
+    construction is all there is to ask (``why_not`` and ``offers`` ask for the verb's
+    Action marker, energy and options twice, and its ``why_not`` again)."""
+    if a == _closing(d):
+        return True
+    v = VERBS.get(a.verb)
+    if v is None or _verb_closed(state, d, v) is not None:
+        return False
+    seat = d.player
+    if not v.offered_is_legal and v.why_not(state, seat, a) is not None:
+        return False
+    return a in v.options(state, seat)
+
+
 def _turn_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     p = state.players[d.player]
     if a.verb in ("PASS", "END"):
@@ -314,6 +330,7 @@ decision_kind(
     domain=_turn_domain,
     legal=_turn_legal,
     offers=_turn_offers,
+    accepts=_turn_accepts,
 )
 
 
