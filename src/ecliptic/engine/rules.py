@@ -192,14 +192,27 @@ def build_config(config_type: type[K], config: K | Mapping[str, Any] | None) -> 
         raise ValueError(f"bad game config: expected a table, got {config!r}")
     data = dict(config)
     data.pop("game_name", None)
-    hints = get_type_hints(config_type)
-    for f in dataclasses.fields(config_type):  # type: ignore[arg-type]
-        if f.name in data and get_origin(hints[f.name]) is tuple:
-            data[f.name] = _as_tuple(f.name, data[f.name])
+    for name in _tuple_fields(config_type):
+        if name in data:
+            data[name] = _as_tuple(name, data[name])
     try:
         return config_type(**data)
     except TypeError as exc:
         raise ValueError(f"bad game config: {exc}") from None
+
+
+_TUPLE_FIELDS: dict[type[Any], tuple[str, ...]] = {}
+
+
+def _tuple_fields(config_type: type[Any]) -> tuple[str, ...]:
+    """The fields of a config dataclass that hold tuples (read from its type hints once: every
+    new game builds a config, and resolving the hints costs more than the rest of it)."""
+    found = _TUPLE_FIELDS.get(config_type)
+    if found is None:
+        hints = get_type_hints(config_type)
+        found = _TUPLE_FIELDS[config_type] = tuple(
+            f.name for f in dataclasses.fields(config_type) if get_origin(hints[f.name]) is tuple)
+    return found
 
 
 def _as_tuple(name: str, value: Any) -> tuple[Any, ...]:
