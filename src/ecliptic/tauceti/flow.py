@@ -227,8 +227,18 @@ def _open_verbs(state: State, d: Decision) -> list[Verb]:
     costs = state.faction(d.player).action_costs
     energy = state.players[d.player].energy
     bound = missions.errand(state, d.player) is not None
-    return MINOR_VERBS + [v for v in MAJOR_VERBS if v.major is not None and costs[v.major] <= energy
-                          and not (bound and v.verb not in missions.ERRAND_MAJORS)]
+    key = (id(costs), energy, bound, len(MAJOR_VERBS))
+    found = _OPEN.get(key)
+    if found is None or found[0] is not costs:
+        found = _OPEN[key] = (costs, MINOR_VERBS + [
+            v for v in MAJOR_VERBS if v.major is not None and costs[v.major] <= energy
+            and not (bound and v.verb not in missions.ERRAND_MAJORS)])
+    return found[1]
+
+
+_OPEN: dict[tuple[int, int, bool, int], tuple[object, list[Verb]]] = {}
+"""The open verbs for each faction's action costs (kept with them, so that the id stays
+theirs), energy and errand: they follow from those alone, and every turn decision asks."""
 
 
 def _closing(d: Decision) -> Action:
