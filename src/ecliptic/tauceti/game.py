@@ -64,7 +64,7 @@ class TauCeti(RulesGame[State, Decision, Content]):
 
     def _canonical(self, action: Action) -> Action:
         """Shields may be named in any order (``SHIELD 4,1,3`` is ``SHIELD 1,3,4``)."""
-        return canonical_shields(action)
+        return action if action.verb != "SHIELD" else canonical_shields(action)
 
     def _setup(self, config: Config, seed: int, ev: list[Event]) -> State:
         return new_state(config, seed)

@@ -252,10 +252,18 @@ def _buy_options(state: State, seat: int) -> Iterator[Action]:
         if name in held or _supply_token(state, name) is None:
             continue
         unit = price(state, name, demand(state, planet, name), 1)  # (the price is unit x quantity)
-        for qty in range(1, max_buy + 1):
+        actions = _BUY_ACTIONS.get((name, max_buy))
+        if actions is None:
+            actions = _BUY_ACTIONS[name, max_buy] = tuple(act("BUY", name, q) for q in range(1, max_buy + 1))
+        for qty, action in enumerate(actions, 1):
             if unit * qty > tau:
                 break  # the price grows with the quantity
-            yield act("BUY", name, str(qty))
+            yield action
+
+
+_BUY_ACTIONS: dict[tuple[str, int], tuple[Action, ...]] = {}
+"""BUY <commodity> 1 .. BUY <commodity> <max_buy>, written once per commodity name (an action
+is immutable text: it never changes with the state)."""
 
 
 def _buy_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
