@@ -485,3 +485,68 @@ def test_a_scenario_setup_keeps_the_layout_that_clones_rely_on(tmp_path: Any) ->
     assert state.planet_crises["AZAR"] == ("X06",) and type(state.market) is FrozenDict
     assert_nothing_shared(state, state.clone())
     assert_nothing_shared(state, GAME.from_json(GAME.to_json(state)))
+
+
+# -- the map of a layout (board._Map) -----------------------------------------------------------
+
+
+def counted_afresh(state: State, goal: str) -> dict[str, int]:
+    """The fewest sectors to ``goal``, counted here without the board's tables: Dijkstra over
+    the tiles' neighbours (TAU CETI impassable), the hop between two wormholes costing 0."""
+    import heapq
+
+    where = {cell: tile for tile, cell in state.layout.items()}
+    holes = [t for t in state.layout if state.content.tile(t).kind == "wormhole"]
+    dist = {goal: 0}
+    queue = [(0, goal)]
+    while queue:
+        d, tile = heapq.heappop(queue)
+        if d > dist[tile]:
+            continue
+        q, r = state.layout[tile]
+        steps = [(where[c], 1) for c in ((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1))
+                 if c in where and state.content.tile(where[c]).kind != "tau_ceti"]
+        if len(holes) == 2 and tile in holes:
+            steps.append((holes[1 - holes.index(tile)], 0))
+        for nxt, cost in steps:
+            if d + cost < dist.get(nxt, d + cost + 1):
+                dist[nxt] = d + cost
+                heapq.heappush(queue, (d + cost, nxt))
+    return dist
+
+
+def test_the_map_of_a_layout_answers_as_a_fresh_count_and_follows_every_new_layout() -> None:
+    """``board`` works out the tile at each position, the wormholes and the distances once per
+    layout object (a FrozenDict, replaced whenever a tile is placed or drawn, shared by
+    clones). Along random games, on every layout a game passes through (tiles placed, Outer
+    Limit tiles drawn, wormholes found), each answer is what a fresh count gives; a clone
+    shares the answers; a layout changed by hand (replaced, as a FrozenDict must be) is seen
+    at once, and a plain dict layout is answered without being remembered."""
+    from ecliptic.tauceti import board
+
+    rng = random.Random(5)
+    layouts = 0
+    for state in sample_states(range(6), every=5):
+        tiles = sorted(state.layout)
+        if not tiles:
+            continue
+        layouts += 1
+        for goal in rng.sample(tiles, min(3, len(tiles))):
+            assert dict(board.distances_to(state, goal)) == counted_afresh(state, goal), goal
+            assert board.distances_to(state.clone(), goal) is board.distances_to(state, goal)
+        assert dict(board.occupied(state)) == {cell: tile for tile, cell in state.layout.items()}
+        assert board.wormholes_on_map(state) == sorted(t for t in tiles if state.content.tile(t).kind == "wormhole")
+    assert layouts > 20
+
+    state = GAME.new_game({"players": 2, "layout": "preset"}, 3)
+    tiles = sorted(state.layout)
+    start = tiles[0]
+    far = max(tiles, key=lambda t: board.route_length(state, start, t) or 0)
+    before = board.route_length(state, start, far)
+    near = next(t for t in tiles if board.route_length(state, start, t) == 1 and t != far)
+    state.layout = state.layout.set(far, state.layout[near]).set(near, state.layout[far])  # swapped
+    assert board.route_length(state, start, far) == counted_afresh(state, far).get(start) == 1 != before
+    plain = state.clone()
+    plain.layout = dict(state.layout)  # type: ignore[assignment]
+    assert dict(board.distances_to(plain, far)) == counted_afresh(state, far)
+    assert all(m.layout is not plain.layout for m in board._MAPS.values())
