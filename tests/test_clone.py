@@ -372,7 +372,8 @@ def test_the_quick_yes_is_given_to_the_legal_actions_only_and_changes_no_answer(
     """``apply`` asks a kind's ``accepts`` before ``why_not`` and ``offers``: it must say yes to
     exactly the legal actions (to every one, or the speed is lost; to no other, or an illegal
     action would be performed), and ``GAME.why_not`` must refuse everything else as the
-    definitions do, with the same rule and words."""
+    definitions do, with the same rule and words. A kind that declares its legal actions
+    ``unique`` (sorted without a set) lists none twice."""
     rng = random.Random(3)
     domain = sorted(GAME.action_space().actions)
     kinds_seen = set()
@@ -383,6 +384,8 @@ def test_the_quick_yes_is_given_to_the_legal_actions_only_and_changes_no_answer(
             d = s.stack[-1]
             kind = KINDS[d.kind]
             legal = set(GAME.legal_actions(s))
+            if kind.unique:  # (legal_actions sorts such a kind's legal actions without a set)
+                assert len(list(kind.legal(s, d))) == len(legal), d.kind
             asked = [*kind.options(s, d), *STRANGERS, *rng.sample(domain, 20)]
             if kind.accepts is not None:
                 kinds_seen.add(d.kind)

@@ -261,6 +261,9 @@ class DecisionKind(Generic[S, D, C]):
     actions), and proving that is cheaper than re-deriving why another might not be: a
     refused action is judged by ``why_not`` and ``offers`` as before, so the refusal is the
     same. By default the membership test of a kind whose options are its ``legal``."""
+    unique: bool = False
+    """``legal`` never lists an action twice (the ``turn``: one verb's actions each, and each
+    verb's once), so ``legal_actions`` sorts it without first making a set of it."""
 
 
 class Kinds(dict[str, DecisionKind[S, D, C]]):
@@ -277,6 +280,7 @@ class Kinds(dict[str, DecisionKind[S, D, C]]):
         legal: Callable[[S, D], Iterable[Action]] | None = None,
         offers: Callable[[S, D, Action], bool] | Literal["why_not"] | None = None,
         accepts: Callable[[S, D, Action], bool] | None = None,
+        unique: bool = False,
     ) -> None:
         if kind in self:
             raise RuntimeError(f"decision kind {kind} registered twice")
@@ -294,7 +298,7 @@ class Kinds(dict[str, DecisionKind[S, D, C]]):
             accepts = scanned  # (being offered is being legal)
         self[kind] = DecisionKind(kind, options, why_not, perform, domain, legal or filtered,
                                   passes if offers == "why_not" else offers or scanned, offers == "why_not",
-                                  accepts)
+                                  accepts, unique)
 
     def domain(self, content: C) -> set[Action]:
         """Every action the kinds could ever offer with this content."""
@@ -402,7 +406,8 @@ class RulesGame(Generic[S, D, C]):
         if state.is_over or not state.stack:
             return []
         d = state.stack[-1]
-        return sorted(set(self.kinds[d.kind].legal(state, d)))
+        kind = self.kinds[d.kind]
+        return sorted(kind.legal(state, d)) if kind.unique else sorted(set(kind.legal(state, d)))
 
     def why_not(self, state: S, action: Action | str) -> IllegalAction | None:
         """``None`` if ``action`` is legal now, else the refusal naming the broken rule (also for

@@ -341,6 +341,7 @@ decision_kind(
     legal=_turn_legal,
     offers=_turn_offers,
     accepts=_turn_accepts,
+    unique=True,  # (the closing action, then each open verb's legal actions, each listed once)
 )
 
 

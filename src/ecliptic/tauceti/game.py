@@ -85,7 +85,7 @@ class TauCeti(RulesGame[State, Decision, Content]):
         ev = super().apply(state, action)
         state.decisions_made += 1
         limit = _decision_limit(state.config)
-        if not state.is_over and state.decisions_made >= limit:
+        if state.decisions_made >= limit and not state.is_over:
             say(ev, "decision_limit", f"The game has lasted {limit} decisions, the most it may: "
                 "it ends now.", decisions=limit)
             scoring.finish(state, ev)

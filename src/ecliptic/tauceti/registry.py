@@ -129,9 +129,10 @@ def decision_kind(
     legal: Legal | None = None,
     offers: Offers | Literal["why_not"] | None = None,
     accepts: Offers | None = None,
+    unique: bool = False,
 ) -> None:
     KINDS.register(kind, options=options, why_not=why_not, perform=perform, domain=domain,
-                   legal=legal, offers=offers, accepts=accepts)
+                   legal=legal, offers=offers, accepts=accepts, unique=unique)
 
 
 def verb(
