@@ -14,7 +14,8 @@ the current decision and its ``player`` the current player. Each decision
 committed action id table must number: :mod:`ecliptic.engine.action_ids`). For
 speed a kind may also answer ``legal`` (the options that pass ``why_not``) and
 ``offers`` (is an action among the options?) directly; by default they are
-computed from the definitions.
+computed from the definitions. ``accepts`` is ``apply``'s quick yes, asked first
+(true only for a legal action; a refusal is still ``why_not``'s and ``offers``').
 
 The pieces every game built on this mechanism shares live here once:
 
