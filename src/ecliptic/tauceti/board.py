@@ -98,7 +98,7 @@ def _map(state: State) -> _Map:
     made = _Map(layout, content, tuple(sorted(t for t in layout if tile(t).kind == "wormhole")))
     if layout.__class__ is FrozenDict:
         if len(_MAPS) >= _MAPS_KEPT:
-            del _MAPS[next(iter(_MAPS))]  # (the oldest: a finished game's layouts go first)
+            _MAPS.clear()  # (one call, safe beside another thread; a game has a few dozen layouts)
         _MAPS[id(layout)] = made
     return made
 
