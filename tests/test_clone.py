@@ -351,6 +351,52 @@ def test_every_verbs_legal_agrees_with_its_definition_in_richer_states(extra: di
     assert len(by_construction) >= 10
 
 
+STRANGERS = [Action.parse(t) for t in ("PASS", "END", "REF", "REF now", "MOV", "GO nowhere", "BUY Water 9",
+                                       "SHIELD 2,1", "SHIELD 1,2,3,4,5,6", "RETREAT", "NOSUCHVERB", "KEEP X")]
+
+
+def by_definition(state: State, action: Action) -> str | None:
+    """The refusal ``why_not`` and ``offers`` give, without the quick yes (``accepts``), to an
+    action in the notation ``GAME.why_not`` reads it in (``SHIELD 2,1`` is ``SHIELD 1,2``)."""
+    action = GAME._canonical(action)
+    d = state.stack[-1]
+    kind = KINDS[d.kind]
+    reason = kind.why_not(state, d, action)
+    if reason is None and not kind.offers(state, d, action):
+        reason = GAME._not_offered(action)
+    return None if reason is None else f"{reason.rule} {reason}"
+
+
+@pytest.mark.parametrize("extra", [None, ADVANCED], ids=["basic", "advanced"])
+def test_the_quick_yes_is_given_to_the_legal_actions_only_and_changes_no_answer(extra: dict[str, Any] | None) -> None:
+    """``apply`` asks a kind's ``accepts`` before ``why_not`` and ``offers``: it must say yes to
+    exactly the legal actions (to every one, or the speed is lost; to no other, or an illegal
+    action would be performed), and ``GAME.why_not`` must refuse everything else as the
+    definitions do, with the same rule and words. A kind that declares its legal actions
+    ``unique`` (sorted without a set) lists none twice."""
+    rng = random.Random(3)
+    domain = sorted(GAME.action_space().actions)
+    kinds_seen = set()
+    for state in sample_states(range(8), every=4, extra=extra):
+        if state.is_over:
+            continue
+        for s in (state, enriched(state, rng)) if state.stack[-1].kind == "turn" else (state,):
+            d = s.stack[-1]
+            kind = KINDS[d.kind]
+            legal = set(GAME.legal_actions(s))
+            if kind.unique:  # (legal_actions sorts such a kind's legal actions without a set)
+                assert len(list(kind.legal(s, d))) == len(legal), d.kind
+            asked = [*kind.options(s, d), *STRANGERS, *rng.sample(domain, 20)]
+            if kind.accepts is not None:
+                kinds_seen.add(d.kind)
+                for action in asked:
+                    assert kind.accepts(s, d, action) == (action in legal), (d.kind, str(action))
+            for action in asked:
+                reason = GAME.why_not(s, action)
+                assert (None if reason is None else f"{reason.rule} {reason}") == by_definition(s, action), str(action)
+    assert {"turn", "enlighten", "battle_shield"} <= kinds_seen
+
+
 @pytest.mark.parametrize("text", ["PASS", "END", "REF", "REF now", "NOSUCHVERB", "BUY", "GO 01"])
 def test_why_not_refuses_what_the_turn_does_not_offer(text: str) -> None:
     for state in sample_states(range(2), every=5):
@@ -442,3 +488,68 @@ def test_a_scenario_setup_keeps_the_layout_that_clones_rely_on(tmp_path: Any) ->
     assert state.planet_crises["AZAR"] == ("X06",) and type(state.market) is FrozenDict
     assert_nothing_shared(state, state.clone())
     assert_nothing_shared(state, GAME.from_json(GAME.to_json(state)))
+
+
+# -- the map of a layout (board._Map) -----------------------------------------------------------
+
+
+def counted_afresh(state: State, goal: str) -> dict[str, int]:
+    """The fewest sectors to ``goal``, counted here without the board's tables: Dijkstra over
+    the tiles' neighbours (TAU CETI impassable), the hop between two wormholes costing 0."""
+    import heapq
+
+    where = {cell: tile for tile, cell in state.layout.items()}
+    holes = [t for t in state.layout if state.content.tile(t).kind == "wormhole"]
+    dist = {goal: 0}
+    queue = [(0, goal)]
+    while queue:
+        d, tile = heapq.heappop(queue)
+        if d > dist[tile]:
+            continue
+        q, r = state.layout[tile]
+        steps = [(where[c], 1) for c in ((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1))
+                 if c in where and state.content.tile(where[c]).kind != "tau_ceti"]
+        if len(holes) == 2 and tile in holes:
+            steps.append((holes[1 - holes.index(tile)], 0))
+        for nxt, cost in steps:
+            if d + cost < dist.get(nxt, d + cost + 1):
+                dist[nxt] = d + cost
+                heapq.heappush(queue, (d + cost, nxt))
+    return dist
+
+
+def test_the_map_of_a_layout_answers_as_a_fresh_count_and_follows_every_new_layout() -> None:
+    """``board`` works out the tile at each position, the wormholes and the distances once per
+    layout object (a FrozenDict, replaced whenever a tile is placed or drawn, shared by
+    clones). Along random games, on every layout a game passes through (tiles placed, Outer
+    Limit tiles drawn, wormholes found), each answer is what a fresh count gives; a clone
+    shares the answers; a layout changed by hand (replaced, as a FrozenDict must be) is seen
+    at once, and a plain dict layout is answered without being remembered."""
+    from ecliptic.tauceti import board
+
+    rng = random.Random(5)
+    layouts = 0
+    for state in sample_states(range(6), every=5):
+        tiles = sorted(state.layout)
+        if not tiles:
+            continue
+        layouts += 1
+        for goal in rng.sample(tiles, min(3, len(tiles))):
+            assert dict(board.distances_to(state, goal)) == counted_afresh(state, goal), goal
+            assert board.distances_to(state.clone(), goal) is board.distances_to(state, goal)
+        assert dict(board.occupied(state)) == {cell: tile for tile, cell in state.layout.items()}
+        assert board.wormholes_on_map(state) == sorted(t for t in tiles if state.content.tile(t).kind == "wormhole")
+    assert layouts > 20
+
+    state = GAME.new_game({"players": 2, "layout": "preset"}, 3)
+    tiles = sorted(state.layout)
+    start = tiles[0]
+    far = max(tiles, key=lambda t: board.route_length(state, start, t) or 0)
+    before = board.route_length(state, start, far)
+    near = next(t for t in tiles if board.route_length(state, start, t) == 1 and t != far)
+    state.layout = state.layout.set(far, state.layout[near]).set(near, state.layout[far])  # swapped
+    assert board.route_length(state, start, far) == counted_afresh(state, far).get(start) == 1 != before
+    plain = state.clone()
+    plain.layout = dict(state.layout)  # type: ignore[assignment]
+    assert dict(board.distances_to(plain, far)) == counted_afresh(state, far)
+    assert all(m.layout is not plain.layout for m in board._MAPS.values())

@@ -49,11 +49,7 @@ class Rng:
             if not 0 <= value < n:
                 raise ValueError(f"scripted choice {value} is outside [0, {n})")
             return value
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            x = self.next_u64()
-            if x < limit:
-                return x % n
+        return self._raw_below(n)
 
     def d6(self) -> int:
         """One six-sided die."""
@@ -65,10 +61,17 @@ class Rng:
         return self._raw_below(6) + 1
 
     def _raw_below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` from the generator (rejection sampling). The step of
+        :meth:`next_u64` is written out here: a shuffle draws once per card."""
         limit = (1 << 64) - ((1 << 64) % n)
+        z = self.state
         while True:
-            x = self.next_u64()
+            z = (z + 0x9E3779B97F4A7C15) & _MASK
+            x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+            x ^= x >> 31
             if x < limit:
+                self.state = z
                 return x % n
 
     def roll(self, count: int) -> list[int]:

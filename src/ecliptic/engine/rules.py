@@ -14,7 +14,8 @@ the current decision and its ``player`` the current player. Each decision
 committed action id table must number: :mod:`ecliptic.engine.action_ids`). For
 speed a kind may also answer ``legal`` (the options that pass ``why_not``) and
 ``offers`` (is an action among the options?) directly; by default they are
-computed from the definitions.
+computed from the definitions. ``accepts`` is ``apply``'s quick yes, asked first
+(true only for a legal action; a refusal is still ``why_not``'s and ``offers``').
 
 The pieces every game built on this mechanism shares live here once:
 
@@ -193,14 +194,27 @@ def build_config(config_type: type[K], config: K | Mapping[str, Any] | None) -> 
         raise ValueError(f"bad game config: expected a table, got {config!r}")
     data = dict(config)
     data.pop("game_name", None)
-    hints = get_type_hints(config_type)
-    for f in dataclasses.fields(config_type):  # type: ignore[arg-type]
-        if f.name in data and get_origin(hints[f.name]) is tuple:
-            data[f.name] = _as_tuple(f.name, data[f.name])
+    for name in _tuple_fields(config_type):
+        if name in data:
+            data[name] = _as_tuple(name, data[name])
     try:
         return config_type(**data)
     except TypeError as exc:
         raise ValueError(f"bad game config: {exc}") from None
+
+
+_TUPLE_FIELDS: dict[type[Any], tuple[str, ...]] = {}
+
+
+def _tuple_fields(config_type: type[Any]) -> tuple[str, ...]:
+    """The fields of a config dataclass that hold tuples (read from its type hints once: every
+    new game builds a config, and resolving the hints costs more than the rest of it)."""
+    found = _TUPLE_FIELDS.get(config_type)
+    if found is None:
+        hints = get_type_hints(config_type)
+        found = _TUPLE_FIELDS[config_type] = tuple(
+            f.name for f in dataclasses.fields(config_type) if get_origin(hints[f.name]) is tuple)
+    return found
 
 
 def _as_tuple(name: str, value: Any) -> tuple[Any, ...]:
@@ -242,6 +256,16 @@ class DecisionKind(Generic[S, D, C]):
     offers_what_passes: bool = False
     """The options are exactly the actions ``why_not`` accepts (``offers="why_not"``): ``apply``
     then need not ask ``offers`` after ``why_not`` (a ``move`` asks for its route in both)."""
+    accepts: Callable[[S, D, Action], bool] | None = None
+    """A quick yes, asked before ``why_not`` and ``offers``: true only for a legal action (one
+    among options that are legal by construction, for instance), false when it cannot tell
+    at once. Nearly every action ``apply`` is given is legal (it was picked from the legal
+    actions), and proving that is cheaper than re-deriving why another might not be: a
+    refused action is judged by ``why_not`` and ``offers`` as before, so the refusal is the
+    same. By default the membership test of a kind whose options are its ``legal``."""
+    unique: bool = False
+    """``legal`` never lists an action twice (the ``turn``: one verb's actions each, and each
+    verb's once), so ``legal_actions`` sorts it without first making a set of it."""
 
 
 class Kinds(dict[str, DecisionKind[S, D, C]]):
@@ -257,6 +281,8 @@ class Kinds(dict[str, DecisionKind[S, D, C]]):
         domain: Callable[[C], Iterable[Action]],
         legal: Callable[[S, D], Iterable[Action]] | None = None,
         offers: Callable[[S, D, Action], bool] | Literal["why_not"] | None = None,
+        accepts: Callable[[S, D, Action], bool] | None = None,
+        unique: bool = False,
     ) -> None:
         if kind in self:
             raise RuntimeError(f"decision kind {kind} registered twice")
@@ -270,8 +296,11 @@ class Kinds(dict[str, DecisionKind[S, D, C]]):
         def passes(state: S, d: D, action: Action) -> bool:
             return why_not(state, d, action) is None
 
+        if accepts is None and legal is options and offers is None:
+            accepts = scanned  # (being offered is being legal)
         self[kind] = DecisionKind(kind, options, why_not, perform, domain, legal or filtered,
-                                  passes if offers == "why_not" else offers or scanned, offers == "why_not")
+                                  passes if offers == "why_not" else offers or scanned, offers == "why_not",
+                                  accepts, unique)
 
     def domain(self, content: C) -> set[Action]:
         """Every action the kinds could ever offer with this content."""
@@ -382,7 +411,8 @@ class RulesGame(Generic[S, D, C]):
         if state.is_over or not state.stack:
             return []
         d = state.stack[-1]
-        return sorted(set(self.kinds[d.kind].legal(state, d)))
+        kind = self.kinds[d.kind]
+        return sorted(kind.legal(state, d)) if kind.unique else sorted(set(kind.legal(state, d)))
 
     def why_not(self, state: S, action: Action | str) -> IllegalAction | None:
         """``None`` if ``action`` is legal now, else the refusal naming the broken rule (also for
@@ -397,10 +427,15 @@ class RulesGame(Generic[S, D, C]):
                 action = Action.parse(action)
             except IllegalAction as refusal:
                 return refusal
-        action = self._canonical(action)
+        return self._refusal(state, self._canonical(action))
+
+    def _refusal(self, state: S, action: Action) -> IllegalAction | None:
+        """:meth:`why_not` of an action already in its canonical notation, the game not over."""
         d = state.stack[-1]
         kind = self.kinds[d.kind]
         try:
+            if kind.accepts is not None and kind.accepts(state, d, action):
+                return None
             reason = kind.why_not(state, d, action)
             if reason is None and not kind.offers_what_passes and not kind.offers(state, d, action):
                 reason = self._not_offered(action)
@@ -417,12 +452,16 @@ class RulesGame(Generic[S, D, C]):
         """Apply a legal action and return its events. Anything else (an illegal action, bad
         notation, something that is not an action) raises :class:`IllegalAction`, nothing else,
         and changes nothing."""
-        if isinstance(action, str):
+        if action.__class__ is not Action:
+            if not isinstance(action, str):
+                raise self._game_over() if state.is_over or not state.stack else self._malformed(action)
             action = Action.parse(action)
-        reason = self.why_not(state, action)
+        if state.is_over or not state.stack:
+            raise self._game_over()
+        action = self._canonical(action)
+        reason = self._refusal(state, action)
         if reason is not None:
             raise reason
-        action = self._canonical(action)
         d = state.stack[-1]
         ev: list[Event] = []
         self.kinds[d.kind].perform(state, d, action, ev)

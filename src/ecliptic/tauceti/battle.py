@@ -306,10 +306,16 @@ def _shield_domain(c: Content) -> Iterator[Action]:
             yield act("SHIELD", shield_text(combo))
 
 
+def _shield_offered(state: State, d: Decision, a: Action) -> bool:
+    """Is ``a`` among the options? The options hold the canonical notation only
+    (TauCeti.why_not reads 4,1,3 as 1,3,4), and they are the legal actions: so this is also
+    the kind's quick yes (``apply`` asks ``_shield_why_not`` once instead of twice)."""
+    return _shield_why_not(state, d, a) is None and a == canonical_shields(a)
+
+
 decision_kind("battle_shield", options=_shield_options, why_not=_shield_why_not,
               perform=_shield_perform, domain=_shield_domain, legal=_shield_options,
-              # The options hold the canonical notation only (TauCeti.why_not reads 4,1,3 as 1,3,4).
-              offers=lambda s, d, a: _shield_why_not(s, d, a) is None and a == canonical_shields(a))
+              offers=_shield_offered, accepts=_shield_offered)
 
 
 # -- 3. the attack -------------------------------------------------------------------

@@ -8,8 +8,9 @@ placed within ``LARGE_RADIUS`` of it and Outer Limit tiles within
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
+from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti.state import State
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -59,20 +60,63 @@ _NEIGHBOURS = {(q, r): tuple((q + dq, r + dr) for dq, dr in DIRECTIONS)
                for q, r in cells_within(BOARD_RADIUS + 1)}
 
 
-def occupied(state: State) -> dict[Cell, str]:
-    """The tile at each position (the layout turned around; built in C, it is asked for often)."""
-    return dict(zip(state.layout.values(), state.layout, strict=True))
+class _Map:
+    """What the tiles' positions alone decide, worked out once per layout: the tile at each
+    position, the wormholes on the map, and the fewest sectors to each goal asked for so far.
+
+    The layout is a :class:`FrozenDict`, replaced (never changed) when a tile is placed or
+    drawn, and shared by every clone of a state: so these answers, asked many times per
+    decision (every move option, every turn of a player bound to a delivery) and by every
+    ISMCTS iteration, stay true for as long as that layout object is the state's. They are a
+    pure function of the layout and the content (a tile's kind), not a cache of a state:
+    nothing in them can drift from a state, since a state whose tiles move has another layout
+    object. A plain ``dict`` layout (a test's hand-made state) is never remembered."""
+
+    __slots__ = ("content", "distances", "layout", "where", "wormholes")
+
+    def __init__(self, layout: Mapping[str, Cell], content: object, wormholes: tuple[str, ...]) -> None:
+        self.layout = layout
+        self.content = content
+        self.where: FrozenDict[Cell, str] = FrozenDict(zip(layout.values(), layout, strict=True))
+        self.wormholes = wormholes
+        self.distances: dict[str, FrozenDict[str, int]] = {}
+
+
+_MAPS: dict[int, _Map] = {}
+"""The maps of the layouts seen lately, by the layout's id (each entry keeps its layout alive,
+so the id cannot be another object's while the entry is there)."""
+_MAPS_KEPT = 64
+
+
+def _map(state: State) -> _Map:
+    layout = state.layout
+    content = state.content
+    found = _MAPS.get(id(layout))
+    if found is not None and found.layout is layout and found.content is content:
+        return found
+    tile = content.tile
+    made = _Map(layout, content, tuple(sorted(t for t in layout if tile(t).kind == "wormhole")))
+    if layout.__class__ is FrozenDict:
+        if len(_MAPS) >= _MAPS_KEPT:
+            _MAPS.clear()  # (one call, safe beside another thread; a game has a few dozen layouts)
+        _MAPS[id(layout)] = made
+    return made
+
+
+def occupied(state: State) -> Mapping[Cell, str]:
+    """The tile at each position (the layout turned around; read-only, see :class:`_Map`)."""
+    return _map(state).where
 
 
 def adjacent_tiles(state: State, tile: str) -> list[str]:
     """Tiles sharing an edge with ``tile``, sorted by id."""
-    where = occupied(state)
+    where = _map(state).where
     pos = state.layout[tile]
     return sorted(where[c] for c in neighbour_cells(pos) if c in where)
 
 
 def empty_neighbours(state: State, tile: str, radius: int = BOARD_RADIUS) -> list[Cell]:
-    where = occupied(state)
+    where = _map(state).where
     return sorted(
         c
         for c in neighbour_cells(state.layout[tile])
@@ -91,25 +135,33 @@ def passable(state: State, tile: str) -> bool:
 
 def wormholes_on_map(state: State) -> list[str]:
     """The wormhole sectors drawn so far, by id."""
-    return sorted(t for t in state.layout if state.content.tile(t).kind == "wormhole")
+    return list(_map(state).wormholes)
 
 
 def wormholes_work(state: State) -> bool:
     """A wormhole works only when "BOTH wormhole sectors [are] present in the star system"."""
-    return len(wormholes_on_map(state)) == 2
+    return len(_map(state).wormholes) == 2
 
 
-def distances_to(state: State, goal: str) -> dict[str, int]:
+def distances_to(state: State, goal: str) -> Mapping[str, int]:
     """Fewest sectors travelled from each reachable tile to ``goal``. With both wormholes on the
     map, going from one to the other "is considered zero sectors traveled" (TC-MOV-7), so the
-    hop is an edge of length 0 (a 0-1 breadth-first search)."""
+    hop is an edge of length 0 (a 0-1 breadth-first search). Counted once per layout and goal
+    (see :class:`_Map`); the table is read-only."""
+    m = _map(state)
+    dist = m.distances.get(goal)
+    if dist is None:
+        dist = m.distances[goal] = FrozenDict(_count_distances(state, m, goal))
+    return dist
+
+
+def _count_distances(state: State, m: _Map, goal: str) -> dict[str, int]:
     layout = state.layout
     if goal not in layout:
         return {}
-    where = occupied(state)  # (once, not once per tile visited)
+    where = m.where
     content_tile = state.content.tile
-    wormholes = wormholes_on_map(state)
-    hop = wormholes if len(wormholes) == 2 else []  # (what wormholes_work says, without a 2nd look)
+    hop = m.wormholes if len(m.wormholes) == 2 else ()  # (what wormholes_work says)
     dist = {goal: 0}
     queue: deque[str] = deque([goal])
     while queue:

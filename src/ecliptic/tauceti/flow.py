@@ -24,6 +24,7 @@ from ecliptic.tauceti.registry import (
     MINOR_VERBS,
     VERBS,
     Verb,
+    VerbOptions,
     decision_kind,
     illegal,
     say,
@@ -222,13 +223,32 @@ def _verb_closed(state: State, d: Decision, v: Verb) -> IllegalAction | None:
 def _open_verbs(state: State, d: Decision) -> list[Verb]:
     """The verbs ``_verb_closed`` lets through, worked out once per turn (without building a
     refusal for every closed verb). Not to be changed by the caller."""
+    return _open(state, d)[1]
+
+
+def _open(state: State, d: Decision) -> tuple[object, list[Verb], tuple[VerbOptions, ...]]:
+    """:func:`_open_verbs`, and their ``legal`` functions (what the turn's legal actions call)."""
     if d.data["major_done"] or markers_left(state, d.player) <= 0:
-        return MINOR_VERBS
-    costs = state.faction(d.player).action_costs
-    energy = state.players[d.player].energy
-    bound = missions.errand(state, d.player) is not None
-    return MINOR_VERBS + [v for v in MAJOR_VERBS if v.major is not None and costs[v.major] <= energy
-                          and not (bound and v.verb not in missions.ERRAND_MAJORS)]
+        key: tuple[int, int, bool, int] = (0, -1, False, len(VERBS))
+        costs: dict[str, int] | None = None
+    else:
+        costs = state.faction(d.player).action_costs
+        key = (id(costs), state.players[d.player].energy, missions.errand(state, d.player) is not None,
+               len(VERBS))
+    found = _OPEN.get(key)
+    if found is None or found[0] is not costs:
+        _, energy, bound, _ = key
+        verbs = MINOR_VERBS if costs is None else MINOR_VERBS + [
+            v for v in MAJOR_VERBS if v.major is not None and costs[v.major] <= energy
+            and not (bound and v.verb not in missions.ERRAND_MAJORS)]
+        found = _OPEN[key] = (costs, verbs, tuple(v.legal for v in verbs))
+    return found
+
+
+_OPEN: dict[tuple[int, int, bool, int], tuple[object, list[Verb], tuple[VerbOptions, ...]]] = {}
+"""The open verbs (and their ``legal``) for each faction's action costs (kept with them, so
+that the id stays theirs), energy and errand, or once the Major action is out of reach: they
+follow from those alone, and every turn decision asks."""
 
 
 def _closing(d: Decision) -> Action:
@@ -260,9 +280,9 @@ def _turn_legal(state: State, d: Decision) -> list[Action]:
     energy) once, then gives its own legal actions (its options that its ``why_not`` lets
     through, or its options alone when they are legal by construction)."""
     seat = d.player
-    legal = [_closing(d)]
-    for v in _open_verbs(state, d):
-        found = v.legal(state, seat)
+    legal = [END if d.data["major_done"] else PASS]  # (_closing)
+    for verb_legal in _open(state, d)[2]:
+        found = verb_legal(state, seat)
         if found:  # (most verbs answer with an empty tuple or list most turns)
             legal.extend(found)
     return legal
@@ -274,6 +294,22 @@ def _turn_offers(state: State, d: Decision, a: Action) -> bool:
         return a == _closing(d)
     v = VERBS.get(a.verb)
     return v is not None and _verb_closed(state, d, v) is None and a in v.options(state, d.player)
+
+
+def _turn_accepts(state: State, d: Decision, a: Action) -> bool:
+    """A quick yes for ``apply`` (see ``DecisionKind.accepts``): the closing action, or an
+    action of an open verb among its options, which for a verb whose options are legal by
+    construction is all there is to ask (``why_not`` and ``offers`` ask for the verb's
+    Action marker, energy and options twice, and its ``why_not`` again)."""
+    if a == (END if d.data["major_done"] else PASS):  # (_closing)
+        return True
+    v = VERBS.get(a.verb)
+    if v is None or _verb_closed(state, d, v) is not None:
+        return False
+    seat = d.player
+    if not v.offered_is_legal and v.why_not(state, seat, a) is not None:
+        return False
+    return a in v.options(state, seat)
 
 
 def _turn_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
@@ -314,6 +350,8 @@ decision_kind(
     domain=_turn_domain,
     legal=_turn_legal,
     offers=_turn_offers,
+    accepts=_turn_accepts,
+    unique=True,  # (the closing action, then each open verb's legal actions, each listed once)
 )
 
 

@@ -65,7 +65,7 @@ class TauCeti(RulesGame[State, Decision, Content]):
 
     def _canonical(self, action: Action) -> Action:
         """Shields may be named in any order (``SHIELD 4,1,3`` is ``SHIELD 1,3,4``)."""
-        return canonical_shields(action)
+        return action if action.verb != "SHIELD" else canonical_shields(action)
 
     def _setup(self, config: Config, seed: int, ev: list[Event]) -> State:
         return new_state(config, seed)
@@ -83,7 +83,7 @@ class TauCeti(RulesGame[State, Decision, Content]):
         ev = super().apply(state, action)
         state.decisions_made += 1
         limit = _decision_limit(state.config)
-        if not state.is_over and state.decisions_made >= limit:
+        if state.decisions_made >= limit and not state.is_over:
             say(ev, "decision_limit", f"The game has lasted {limit} decisions, the most it may: "
                 "it ends now.", decisions=limit)
             scoring.finish(state, ev)

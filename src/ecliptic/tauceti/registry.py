@@ -68,6 +68,9 @@ class Verb:
     perform: Callable[[State, int, Action, list[Event]], None]
     domain: Domain
     legal: VerbOptions
+    offered_is_legal: bool = False
+    """The options are legal by construction (registered as the verb's ``legal``): an action
+    among them is legal without asking ``why_not``."""
 
 
 SECRETS = Secrets({
@@ -125,9 +128,11 @@ def decision_kind(
     domain: Domain,
     legal: Legal | None = None,
     offers: Offers | Literal["why_not"] | None = None,
+    accepts: Offers | None = None,
+    unique: bool = False,
 ) -> None:
     KINDS.register(kind, options=options, why_not=why_not, perform=perform, domain=domain,
-                   legal=legal, offers=offers)
+                   legal=legal, offers=offers, accepts=accepts, unique=unique)
 
 
 def verb(
@@ -144,7 +149,8 @@ def verb(
     ``why_not`` by construction (the options check the same conditions up front)."""
     if name in VERBS:
         raise RuntimeError(f"verb {name} registered twice")
-    v = Verb(name, major, options, why_not, perform, domain, legal or filter_verb_legal(options, why_not))
+    v = Verb(name, major, options, why_not, perform, domain, legal or filter_verb_legal(options, why_not),
+             legal is options)
     VERBS[name] = v
     (MINOR_VERBS if major is None else MAJOR_VERBS).append(v)
 

@@ -43,8 +43,8 @@ def _options(state: State, seat: int) -> list[Action]:
     yet, while the player's own Battle token is unused: what ``_why_not`` checks, so every
     option is legal (registered as the verb's ``legal``)."""
     players = state.players
-    if players[seat].battle_sector is not None:
-        return []
+    if players[seat].battle_sector is not None or not (state.cubes or state.orbitals):
+        return []  # (most turns nobody has a piece outside the planets' cubes: no set is built)
     tokens = {p.battle_sector for p in players}
     options: list[Action] = []
     for sector in state.cubes.keys() | state.orbitals.keys():

@@ -254,10 +254,18 @@ def _buy_options(state: State, seat: int) -> Iterator[Action]:
         if name in held or _supply_token(state, name) is None:
             continue
         unit = price(state, name, demand(state, planet, name), 1)  # (the price is unit x quantity)
-        for qty in range(1, max_buy + 1):
+        actions = _BUY_ACTIONS.get((name, max_buy))
+        if actions is None:
+            actions = _BUY_ACTIONS[name, max_buy] = tuple(act("BUY", name, q) for q in range(1, max_buy + 1))
+        for qty, action in enumerate(actions, 1):
             if unit * qty > tau:
                 break  # the price grows with the quantity
-            yield act("BUY", name, str(qty))
+            yield action
+
+
+_BUY_ACTIONS: dict[tuple[str, int], tuple[Action, ...]] = {}
+"""BUY <commodity> 1 .. BUY <commodity> <max_buy>, written once per commodity name (an action
+is immutable text: it never changes with the state)."""
 
 
 def _buy_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -498,17 +506,31 @@ def wanted_level(state: State, seat: int, system: str, source: str) -> int:
 def pick_token(state: State, system: str, level: int) -> SystemsToken | None:
     """The depot's token of that level, "If the System Upgrade token level of power/capacity
     isn't available, select the next lowest"."""
+    depot, content = state.depot_systems, state.content
+    key = (id(depot), system, level)
+    found = _PICKED.get(key)
+    if found is not None and found[0] is depot and found[1] is content:
+        return found[2]
     ids = _SYSTEM_TOKEN_IDS.get(system)
     if ids is None:
         ids = _SYSTEM_TOKEN_IDS[system] = frozenset(
-            t.id for t in state.content.systems_tokens if t.system == system)
+            t.id for t in content.systems_tokens if t.system == system)
     best: SystemsToken | None = None
-    for token_id in state.depot_systems:  # (the first of the highest fitting level, as max())
+    for token_id in depot:  # (the first of the highest fitting level, as max())
         if token_id in ids:
-            token = state.content.systems_token(token_id)
+            token = content.systems_token(token_id)
             if token.level <= level and (best is None or token.level > best.level):
                 best = token
+    if len(_PICKED) >= 1024:
+        _PICKED.clear()
+    _PICKED[key] = (depot, content, best)
     return best
+
+
+_PICKED: dict[tuple[int, str, int], tuple[tuple[str, ...], Content, SystemsToken | None]] = {}
+"""The token :func:`pick_token` found, for each depot (a tuple, replaced when a token is taken
+or returned, and kept here so that its id stays its own), system and level: the free
+upgrades an Interface exempts are offered, and so looked for in the depot, every turn."""
 
 
 _SYSTEM_TOKEN_IDS: dict[str, frozenset[str]] = {}

@@ -338,8 +338,11 @@ def _cube_mat_options(state: State, seat: int) -> tuple[Action, ...]:
     """CUBE-MAT when it is legal (registered as the verb's ``legal``). Most turns the player
     has no Resource cube on the home planet: that is looked at first, without building
     ``_cube_mat_why_not``'s refusal."""
+    cubes = state.cubes
+    if not cubes:  # (no Resource cube on any planet: most turns of random play)
+        return ()
     home = state.faction(seat).home_planet
-    if state.players[seat].faction not in state.cubes.get(home, ()):
+    if state.players[seat].faction not in cubes.get(home, ()):
         return ()
     return (CUBE_MAT,) if _cube_mat_why_not(state, seat, CUBE_MAT) is None else ()
 
@@ -588,8 +591,10 @@ def _load_options(state: State, seat: int) -> tuple[Action, ...]:
     cargo hold already: those are looked at first, without building ``_load_why_not``'s
     refusal."""
     p = state.players[seat]
+    if p.cargo_cube or not state.cubes:
+        return ()
     home = state.faction(seat).home_planet
-    if p.position != home or p.cargo_cube or p.faction not in state.cubes.get(home, ()):
+    if p.position != home or p.faction not in state.cubes.get(home, ()):
         return ()
     return (ASSIST_LOAD,) if _load_why_not(state, seat, ASSIST_LOAD) is None else ()
 

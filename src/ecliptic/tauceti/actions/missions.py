@@ -28,7 +28,7 @@ docs/decisions/advanced-missions.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -440,7 +440,7 @@ def errand(state: State, seat: int) -> tuple[str, str] | None:
     return None if found is None else (found[0], found[1])
 
 
-def errand_route(state: State, seat: int) -> tuple[str, str, dict[str, int] | None] | None:
+def errand_route(state: State, seat: int) -> tuple[str, str, Mapping[str, int] | None] | None:
     """:func:`errand`, with the fewest sectors from every tile to the sector it is bound for
     when they had to be counted to know that a route reaches it (``None`` while Outer Limit
     tiles are left to draw): the move decision keeps to that route, and need not count again."""

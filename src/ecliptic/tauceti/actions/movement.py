@@ -19,7 +19,7 @@ docs/decisions/movement.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ecliptic.engine.actions import Action, act
@@ -102,7 +102,7 @@ class _Route:
 
     card: str
     target: str
-    dist: dict[str, int]
+    dist: Mapping[str, int]
     reach: int
 
     def on_route(self, tile: str) -> bool:
