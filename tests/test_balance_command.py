@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -76,6 +77,31 @@ def test_an_existing_study_is_continued_only_with_resume(tmp_path: Path) -> None
     assert (out / "games.jsonl").read_bytes() == before
     result = balance(*CERES, "--games", "3", "--workers", "1", "--out", str(out), "--resume")
     assert result.exit_code == 0 and "2 games played (4 found done)" in result.output
+
+
+def test_a_content_folder_is_played_beside_the_stand_ins(tmp_path: Path) -> None:
+    from ecliptic.games import content_slot
+
+    folder = tmp_path / "icy"
+    folder.mkdir()
+    belt = content_slot("ceres").packaged_texts()["belt.toml"]
+    (folder / "belt.toml").write_text(re.sub(r"(?m)^start_ice = 1\b", "start_ice = 3", belt, count=1))
+    out = tmp_path / "report"
+    result = balance(*CERES, "--games", "4", "--workers", "1", "--out", str(out), "--content", str(folder))
+    assert result.exit_code == 0, result.output
+    study = read_study(out / "games.jsonl")
+    arms = study.header["arms"]
+    assert [a["name"] for a in arms] == ["without-comets@stand-ins", "with-comets@stand-ins",
+                                         "without-comets@icy", "with-comets@icy"]
+    assert arms[0]["content"] is None and len(arms[2]["content"]["digest"]) == 64
+    records: dict[str, list[Any]] = {}
+    for r in study.records():
+        records.setdefault(r["arm"], []).append(r)
+    seeds = {arm: [r["seed"] for r in rs] for arm, rs in records.items()}
+    assert seeds["without-comets@icy"] == seeds["without-comets@stand-ins"]
+    points = {arm: [r["points"] for r in rs] for arm, rs in records.items()}
+    assert points["without-comets@icy"] != points["without-comets@stand-ins"]  # more Ice: other Launches
+    assert "icy" in (out / "index.html").read_text()
 
 
 # -- kill -9 and Ctrl-C -------------------------------------------------------------------
