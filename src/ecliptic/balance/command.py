@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from ecliptic.tauceti.state import GameLength, Layout
+
 balance_app = typer.Typer(
     help="Balance studies: many bot games per variant, streamed to a file, and a report with figures.",
     invoke_without_command=True,
@@ -33,8 +35,8 @@ def balance(
                                                    "players (1-4), comets (Ceres without and with Comets).")] = None,
     content: Annotated[list[Path] | None, typer.Option(help="A folder of printed values (docs/content-stand-ins.md), "
                                                             "played beside the stand-ins; may be repeated.")] = None,
-    game_length: Annotated[str, typer.Option(help="Tau Ceti: short (8 rounds) or full games.")] = "full",
-    layout: Annotated[str, typer.Option(help="Tau Ceti: how the tiles are laid out.")] = "players",
+    game_length: Annotated[GameLength, typer.Option(help="Tau Ceti: short (8 rounds) or full games.")] = "full",
+    layout: Annotated[Layout, typer.Option(help="Tau Ceti: how the tiles are laid out.")] = "players",
     advanced: Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
                                                       "(1,3,6) or 'all'.")] = None,
     advanced_specialists: Annotated[bool, typer.Option(help="Tau Ceti: with the Advanced Specialists.")] = False,
