@@ -54,9 +54,12 @@ def test_a_move_through_one_server_reaches_the_other_and_the_database_orders_the
                                                   "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
         gid = created["id"]
         seat_tokens = {s["seat"]: s["token"] for s in created["seats"]}
-        with connect(f"ws://{b.base_url.split('://', 1)[1]}/api/games/{gid}/ws") as ws:
+        with connect(f"ws://{b.base_url.split('://', 1)[1]}/api/games/{gid}/ws") as ws, \
+                connect(f"ws://{a.base_url.split('://', 1)[1]}/api/games/{gid}/ws") as ws_a:
             ws.send(json.dumps({"spectator": True}))
             assert next_message(ws, "hello")["index"] == 0
+            ws_a.send(json.dumps({"spectator": True}))
+            assert next_message(ws_a, "hello")["index"] == 0
             # A move made through server a reaches the client of server b.
             seat = http_a.get(f"/api/games/{gid}").json()["current_seat"]
             view = http_a.get(f"/api/games/{gid}", headers=bearer(seat_tokens[seat])).json()
@@ -85,6 +88,8 @@ def test_a_move_through_one_server_reaches_the_other_and_the_database_orders_the
                 t.join(WAIT)
             assert sorted(answers.values()) == [200, 409], answers
             assert next_message(ws, "action")["index"] == 2
-        # Both servers agree on the log the database kept.
+            # Each server tells its own clients of every move, whichever server took it; once
+            # both have told theirs, both agree on the log the database kept.
+            assert [next_message(ws_a, "action")["index"] for _ in range(2)] == [1, 2]
         assert http_a.get(f"/api/games/{gid}").json()["index"] == 2
         assert http_b.get(f"/api/games/{gid}").json()["index"] == 2
