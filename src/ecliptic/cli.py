@@ -25,6 +25,16 @@ from rich.table import Table
 from rich.text import Text
 
 from ecliptic.bots.base import Bot, BotSpecError, make_bot
+from ecliptic.cli_options import (
+    AdvancedOption,
+    AdvancedSpecialistsOption,
+    BackendName,
+    ExpansionsOption,
+    GameLengthOption,
+    LayoutOption,
+    RayAddress,
+    Workers,
+)
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import ContentError, SaveFileError
 from ecliptic.engine.events import Event
@@ -246,11 +256,10 @@ def play(
     layout: Annotated[Layout | None, typer.Option(help="Tau Ceti tile layout: placed by the players (the "
                                                        "rulebook's setup, the default), at random, or the "
                                                        "preset map.")] = None,
-    advanced: Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
-                                                      "(1,3,6) or 'all'.")] = None,
+    advanced: AdvancedOption = None,
     advanced_specialists: Annotated[bool, typer.Option(help="Tau Ceti: shuffle the Advanced Specialists "
                                                             "into the Specialist deck.")] = False,
-    expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
+    expansions: ExpansionsOption = None,
     seat: Annotated[int | None, typer.Option(help="Your seat; seat 0 is the first player of round 1 "
                                                   "(default: 0, or the seat saved in --resume).")] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue a game saved with 'save FILE', or 'autosave': "
@@ -395,15 +404,6 @@ def _content_pack(err: Console, game: str, folder: Path | None) -> ContentPack |
     except ContentError as exc:
         raise _fail(err, str(exc)) from None
 
-BackendName = Annotated[str, typer.Option(
-    "--backend", help="Where the games are played: local (this machine's processes) or ray (a Ray cluster, "
-                      "or a Ray started for the run); the results do not depend on it.")]
-RayAddress = Annotated[str | None, typer.Option(
-    help="--backend ray: the cluster to use (auto, HOST:PORT of its head, ray://HOST:PORT); without it a "
-         "Ray of --workers CPUs is started on this machine for the run (docs/scale-out.md).")]
-WORKERS_HELP = ("Worker processes, or with --backend ray the CPUs used (default: all cores, or all the "
-                "cluster's); the results do not depend on it.")
-
 
 def _open_backend(err: Console, name: str, workers: int | None, address: str | None) -> Backend:
     """The backend of --backend, --workers and --address; a bad value, a missing Ray or a cluster
@@ -422,14 +422,13 @@ def simulate(
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same results.")] = 0,
     bot: Annotated[str, typer.Option(help="The bot in every seat.")] = "random",
-    game_length: Annotated[GameLength, typer.Option(help="Tau Ceti: short (8 rounds) or full games.")] = "full",
-    layout: Annotated[Layout, typer.Option(help="Tau Ceti: how the tiles are laid out.")] = "players",
-    advanced: Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
-                                                      "(1,3,6) or 'all'.")] = None,
-    advanced_specialists: Annotated[bool, typer.Option(help="Tau Ceti: with the Advanced Specialists.")] = False,
-    expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
+    game_length: GameLengthOption = "full",
+    layout: LayoutOption = "players",
+    advanced: AdvancedOption = None,
+    advanced_specialists: AdvancedSpecialistsOption = False,
+    expansions: ExpansionsOption = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
-    workers: Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)] = None,
+    workers: Workers = None,
     backend: BackendName = "local",
     address: RayAddress = None,
     content: Annotated[Path | None, typer.Option(help=CONTENT_HELP)] = None,
@@ -508,12 +507,11 @@ def tournament(
     players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same results.")] = 0,
-    workers: Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)] = None,
-    game_length: Annotated[GameLength, typer.Option(help="Tau Ceti: short (8 rounds) or full games.")] = "full",
-    layout: Annotated[Layout, typer.Option(help="Tau Ceti: how the tiles are laid out.")] = "random",
-    advanced: Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
-                                                      "(1,3,6) or 'all'.")] = None,
-    expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
+    workers: Workers = None,
+    game_length: GameLengthOption = "full",
+    layout: LayoutOption = "random",
+    advanced: AdvancedOption = None,
+    expansions: ExpansionsOption = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     content: Annotated[Path | None, typer.Option(help=CONTENT_HELP)] = None,
     backend: BackendName = "local",

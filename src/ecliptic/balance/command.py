@@ -8,7 +8,16 @@ from typing import Annotated, Any
 
 import typer
 
-from ecliptic.tauceti.state import GameLength, Layout
+from ecliptic.cli_options import (
+    AdvancedOption,
+    AdvancedSpecialistsOption,
+    BackendName,
+    ExpansionsOption,
+    GameLengthOption,
+    LayoutOption,
+    RayAddress,
+    Workers,
+)
 
 balance_app = typer.Typer(
     help="Balance studies: many bot games per variant, streamed to a file, and a report with figures.",
@@ -35,18 +44,14 @@ def balance(
                                                    "players (1-4), comets (Ceres without and with Comets).")] = None,
     content: Annotated[list[Path] | None, typer.Option(help="A folder of printed values (docs/content-stand-ins.md), "
                                                             "played beside the stand-ins; may be repeated.")] = None,
-    game_length: Annotated[GameLength, typer.Option(help="Tau Ceti: short (8 rounds) or full games.")] = "full",
-    layout: Annotated[Layout, typer.Option(help="Tau Ceti: how the tiles are laid out.")] = "players",
-    advanced: Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
-                                                      "(1,3,6) or 'all'.")] = None,
-    advanced_specialists: Annotated[bool, typer.Option(help="Tau Ceti: with the Advanced Specialists.")] = False,
-    expansions: Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")] = None,
-    backend: Annotated[str, typer.Option(help="Where the games are played: local (this machine's processes) "
-                                              "or ray (docs/scale-out.md).")] = "local",
-    address: Annotated[str | None, typer.Option(help="--backend ray: the address of an existing cluster "
-                                                     "(default: a local Ray started for the run).")] = None,
-    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores); the results "
-                                                            "do not depend on it.")] = None,
+    game_length: GameLengthOption = "full",
+    layout: LayoutOption = "players",
+    advanced: AdvancedOption = None,
+    advanced_specialists: AdvancedSpecialistsOption = False,
+    expansions: ExpansionsOption = None,
+    backend: BackendName = "local",
+    address: RayAddress = None,
+    workers: Workers = None,
     resume: Annotated[bool, typer.Option(help="Continue the study in --out where it stopped.")] = False,
 ) -> None:
     """Play a balance study and write its report: win rates per faction and seat with 95% intervals,
