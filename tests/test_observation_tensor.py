@@ -12,9 +12,10 @@
 * the recall vector and ``ids_in`` (every id an event names), the index tool, pickling, clear
   errors for what is not an observation, docs/observation.md's table equal to the encoder;
 * Tau Ceti's ``observe``, made faster for the tensor, answers byte for byte what it answered;
-* ``Encoder.tensor(state, seat)``, which remembers the views that did not change, gives
+* ``Encoder.tensor(state, seat)``, which copies the parts whose inputs did not change, gives
   exactly ``encode(observe(state, seat))`` on random states of every config, after changes in
-  place, on determinizations and re-seeded copies, with a memo that has seen other games.
+  place, on determinizations and re-seeded copies, with a store that has seen other games
+  (two games stepped in turn), and the inputs it compares are all its parts read.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-from array import array
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -367,9 +367,10 @@ def _reference_observe(state: Any, player: int | None) -> dict[str, Any]:
             "final_scores": encode(state.final_scores)}
 
 
-def test_the_faster_observe_answers_byte_for_byte_what_it_answered() -> None:
+def test_the_faster_observe_answers_what_it_answered() -> None:
     """On 200+ states of random games (Advanced Rules, finished games, states read back from
-    their JSON save), every seat's and the spectator's observation is the same JSON text."""
+    their JSON save), every seat's and the spectator's observation is the same JSON (a player's
+    view now lists its keys part by part: the order of an object's keys is not its value)."""
     import json
 
     g = get_game("tauceti")
@@ -381,7 +382,8 @@ def test_the_faster_observe_answers_byte_for_byte_what_it_answered() -> None:
                 continue
             for state in (s, g.from_json(json.loads(json.dumps(g.to_json(s))))):
                 for seat in seats_of(config):
-                    assert json.dumps(g.observe(state, seat)) == json.dumps(_reference_observe(state, seat))
+                    assert (json.dumps(g.observe(state, seat), sort_keys=True)
+                            == json.dumps(_reference_observe(state, seat), sort_keys=True))
             checked += 1
     assert checked >= 200
 
@@ -526,7 +528,7 @@ def _same_tensor(g: Any, enc: Encoder, s: Any, seats: list[int | None]) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(range(len(CONFIGS))), st.integers(0, 10_000), st.integers(0, 400), st.integers(1, 6))
 def test_the_tensor_of_a_state_is_the_tensor_of_its_observation(pick: int, seed: int, steps: int, every: int) -> None:
-    """Along a random game (the memo sees the states in order, as in play, and keeps what
+    """Along a random game (the store sees the states in order, as in play, and keeps what
     earlier examples left), every ``every``-th state: the seat's ``tensor`` equals
     ``encode(observe)``; at the end every seat's and the spectator's, also on the state read
     back from its JSON save, a determinization and a re-seeded copy."""
@@ -552,8 +554,8 @@ def test_the_tensor_of_a_state_is_the_tensor_of_its_observation(pick: int, seed:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(range(len(TC_SAMPLE))), st.sampled_from(sorted(CHANGES)), st.integers(0, 3))
 def test_the_tensor_follows_a_state_changed_in_place(pick: int, change: str, me: int) -> None:
-    """The memo has seen the state; a change (in place where the state is mutable: a hand, the
-    cubes on a tile, a player's TAU) gives the tensor of the changed state, never the memo's."""
+    """The store has seen the state; a change (in place where the state is mutable: a hand, the
+    cubes on a tile, a player's TAU) gives the tensor of the changed state, never the store's."""
     g = get_game("tauceti")
     enc = encoder("tauceti", TC_CONFIG)
     s = TC_SAMPLE[pick].clone()
@@ -563,60 +565,87 @@ def test_the_tensor_follows_a_state_changed_in_place(pick: int, change: str, me:
     assert not np.array_equal(before, enc.tensor(s, me))
 
 
-def _immutable(value: Any) -> bool:
-    import dataclasses
+@pytest.mark.parametrize("config", [TAUCETI_CONFIGS[0], TAUCETI_CONFIGS[2], TAUCETI_CONFIGS[3]],
+                         ids=["1p", "3p-random-layout", "4p-advanced"])
+def test_interleaved_games_and_every_observer_share_one_store_and_get_their_own_tensor(config: dict[str, Any]) -> None:
+    """The store keeps one entry per part, seat and view, for whichever state wrote it: two
+    games stepped in turn, every seat and the spectator observing each after every step
+    (so every entry is written by one game and looked up by the other), and a clone changed
+    after the store has seen it, each give exactly ``encode(observe)``."""
+    g = get_game("tauceti")
+    enc = encoder("tauceti", config)
+    a, b = g.new_game(config, 11), g.new_game(config, 12)
+    rng = random.Random(5)
+    for _ in range(120):
+        for s in (a, b):
+            if not s.is_over:
+                g.apply(s, rng.choice(g.legal_actions(s)))
+                _same_tensor(g, enc, s, seats_of(config))
+    twin = a.clone()
+    enc.tensor(twin, 0)
+    twin.players[0].hand.append("kept")  # changed in place after its tensor: no entry may share the list
+    twin.cubes.setdefault("TC", []).append(twin.players[0].faction)
+    _same_tensor(g, enc, a, seats_of(config))
 
-    from ecliptic.engine.frozendict import FrozenDict
 
-    if isinstance(value, str | int | float | bool) or value is None:
-        return True
-    if type(value) is tuple:
-        return all(_immutable(v) for v in value)
-    if type(value) is FrozenDict:
-        return all(_immutable(k) and _immutable(v) for k, v in value.items())
-    if dataclasses.is_dataclass(value) and type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
-        return all(_immutable(getattr(value, f.name)) for f in dataclasses.fields(value))
-    return False
+def test_the_store_forgets_for_other_content_and_keeps_inputs_the_state_cannot_change() -> None:
+    """A content change empties the store (a view reads the content); what an entry keeps of
+    the state's mutable lists and dicts is a copy, so changing the state afterwards cannot
+    change it."""
+    from ecliptic.adapters.observation import Recent
+    from ecliptic.adapters.observation_tauceti import _copied
+
+    store = Recent()
+    store.entries["x"] = (1, ())
+    store.content(object())
+    assert len(store) == 0
+    cubes = {"TC": ["Azars"], "AZAR": []}
+    bag = ["Xunon", "Azars"]
+    kept = _copied((cubes, bag, ("t",)))
+    cubes["TC"].append("Xunon")
+    bag.pop()
+    assert kept == ({"TC": ["Azars"], "AZAR": []}, ["Xunon", "Azars"], ("t",))
+    assert kept[0] != cubes and kept[1] != bag
 
 
 @pytest.mark.parametrize("config", [TAUCETI_CONFIGS[0], TAUCETI_CONFIGS[3], TAUCETI_CONFIGS[4]],
                          ids=["1p", "4p-advanced", "4p-short"])
-def test_the_tables_a_key_names_are_immutable_and_player_tracks_are_the_views_own(config: dict[str, Any]) -> None:
-    """What the memo relies on, on every 5th state of a random game: each table a key names
-    by id is immutable all the way down (a tuple or FrozenDict of immutable values), and
-    ``player_tracks`` gives the player's view's own values."""
-    from ecliptic.tauceti import observation as obs
+def test_a_players_view_is_its_parts_and_they_read_only_what_the_store_compares(config: dict[str, Any]) -> None:
+    """``player_view`` is its seat, character and three parts; each part the tensor copies is
+    a function of the fields it compares: on every 5th state of a random game, a player
+    whose compared fields are given to a fresh player record (every other field wrong) gets
+    the same part views."""
+    import dataclasses
 
+    from ecliptic.adapters.observation_tauceti import INTERFACE_FIELDS, SYSTEMS_FIELDS, TRACKS_FIELDS
+    from ecliptic.tauceti import observation as obs
+    from ecliptic.tauceti.state import Player
+
+    compared = {*TRACKS_FIELDS, *SYSTEMS_FIELDS, *INTERFACE_FIELDS}
+    # What no part compares: the seat (the key has it), the hand (its size, and the cards where
+    # shown, are compared apart), and the three fields changed below.
+    assert {f.name for f in dataclasses.fields(Player)} - compared == {
+        "seat", "hand", "offers_made", "claim_turn", "crises_resolved_since_loss"}
     for i, s in enumerate(states("tauceti", config, seed=2)):
         if i % 5:
             continue
-        keys = [obs.shared_key(s), obs.points_key(s)]
         for observer in seats_of(config):
             seen = obs.hands_seen(s, observer)
             for seat in range(config["players"]):
-                keys += [obs.tracks_key(s, seat, seen), obs.interface_key(s, seat, observer, seen)]
                 view = obs.player_view(s, seat, observer, seen)
-                assert obs.player_tracks(s, seat, seen).items() <= view.items()
-        for _, tables in keys:
-            assert all(_immutable(t) for t in tables)
-
-
-def test_the_memo_forgets_when_full_or_for_other_content_and_keeps_no_mutable_table() -> None:
-    from ecliptic.adapters.observation import Memo
-    from ecliptic.engine.frozendict import FrozenDict
-
-    memo = Memo(limit=2)
-    block = array("f", [1.0, 2.0])
-    frozen: tuple[Any, ...] = (FrozenDict({"a": 1}), ("x",))
-    memo.put((1, frozen), block)  # type: ignore[arg-type]
-    memo.put((2, frozen), block)  # type: ignore[arg-type]
-    assert memo.blocks.get(1) is block and len(memo) == 2
-    memo.put((3, frozen), block)  # type: ignore[arg-type]
-    assert len(memo) == 1 and memo.blocks.get(1) is None and memo.blocks.get(3) is block
-    memo.put((4, ({"a": 1},)), block)  # type: ignore[arg-type]  # a dict can change under its id
-    assert memo.blocks.get(4) is None
-    memo.content(object())
-    assert len(memo) == 0
+                parts = {**obs.player_tracks(s, seat, seen), **obs.player_systems(s, seat),
+                         **obs.player_interface(s, seat, observer, seen)}
+                assert view == {"seat": seat, "character": view["character"], **parts}
+                p = s.players[seat]
+                # a record that shares only what the tensor's parts compare (and the hand's size)
+                other = dataclasses.replace(
+                    p, hand=[*p.hand] if seat in seen else ["?"] * len(p.hand), offers_made=(9, 9),
+                    claim_turn=p.claim_turn + 7, crises_resolved_since_loss=p.crises_resolved_since_loss + 3)
+                twin = s.clone()
+                twin.players[seat] = other
+                assert obs.player_tracks(twin, seat, seen) == obs.player_tracks(s, seat, seen)
+                assert obs.player_systems(twin, seat) == obs.player_systems(s, seat)
+                assert obs.player_interface(twin, seat, observer, seen) == obs.player_interface(s, seat, observer, seen)
 
 
 def test_the_tensor_of_what_is_not_a_state_of_the_encoders_game_is_refused_clearly() -> None:

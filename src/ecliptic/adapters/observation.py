@@ -112,6 +112,8 @@ class Header:
         self.current_at = layout.section("current_player", [*seats, "none"], relative)
         self.rels = [[(s - base) % n for s in range(n)] for base in range(n)]
         """``rels[observer][seat]``: the seat counted from the observer (a spectator sees from seat 0)."""
+        self._observer_ix = [self.observer_at[f"seat {s}"] for s in range(n)]
+        self._phase_ix = dict(self.phase_at)
 
     def write(self, o: Mapping[str, Any], a: Buffer) -> list[int]:
         """Fill the header's slices; returns the observer's ``rel`` (seat -> seat counted from
@@ -121,10 +123,10 @@ class Header:
             a[self.observer_at["spectator"]] = 1.0
             rel = self.rels[0]
         else:
-            a[self.observer_at[f"seat {observer}"]] = 1.0
+            a[self._observer_ix[observer]] = 1.0
             rel = self.rels[observer]
         a[self.round_at] = cap(o["round"], self.rounds)
-        a[self.phase_at[o["phase"]]] = 1.0
+        a[self._phase_ix[o["phase"]]] = 1.0
         a[self.first_at + rel[o["first_player"]]] = 1.0
         a[self.turn_seat_at + rel[o["turn_seat"]]] = 1.0
         cp = o["current_player"]
@@ -174,6 +176,36 @@ class Memo:
         return len(self.blocks)
 
 
+class Recent:
+    """The blocks a tensor's parts last wrote, each with what its view was made from.
+
+    A game's observation module cuts the tensor into parts, each written from one view of
+    ``observe``; ``entries[key]`` holds ``(inputs, blocks)``: the state's values the view was
+    made from (copied where the state changes them in place) and the blocks written. When a
+    part's inputs now compare equal, the view would be equal, so the blocks are copied
+    instead of written again: equality by value, so a stale entry can only cost a write,
+    never give a wrong tensor. The inputs are never shown: they only decide whether a block is
+    written. The keys are a fixed set per game (part, seat, whose view), so the store stays
+    small; it forgets everything when the engine plays other content (a view reads it)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[Any, tuple[Any, Any]] = {}
+        """``(inputs, block)`` by part key, the block a Buffer or a tuple of them (``entries.get``
+        is the look-up: this dict is never replaced)."""
+        self._content: object = None
+
+    def content(self, content: object) -> None:
+        if content is not self._content:
+            self.entries.clear()
+            self._content = content
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
 @dataclass(frozen=True)
 class GameEncoding:
     """What a game module gives the encoder for one config."""
@@ -185,8 +217,8 @@ class GameEncoding:
     tensor: Callable[[Any, int | None], Buffer] | None = None
     """The buffer ``write`` fills from ``observe(state, seat)``, built faster (a memo of
     views that have not changed); ``None``: the game has no faster way."""
-    memos: tuple[Memo, ...] = ()
-    """The memos ``tensor`` reads (``Encoder.forget`` clears them)."""
+    memos: tuple[Memo | Recent, ...] = ()
+    """The stores ``tensor`` reads (``Encoder.forget`` clears them)."""
 
 
 class Encoder:

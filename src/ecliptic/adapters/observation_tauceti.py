@@ -11,34 +11,44 @@ GP token ids only the observer's. docs/observation.md lists the slices.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
-from operator import itemgetter
+from collections.abc import Callable, Mapping
+from operator import attrgetter, itemgetter
 from typing import Any, get_args
 
-from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, Memo, cap
-from ecliptic.engine.rules import observation_header, seat_of
+from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, Recent, cap
+from ecliptic.engine.rules import decision_view, seat_of
 from ecliptic.tauceti.checks import CONTINUATIONS
 from ecliptic.tauceti.content import default_content
 from ecliptic.tauceti.invariants import DECISION_DATA
 from ecliptic.tauceti.observation import (
     PRIVATE_DECISION_KEYS,
     counts_view,
+    cubes_view,
+    discards_view,
     end_view,
     hands_seen,
-    interface_key,
+    layout_view,
+    planets_view,
+    player_interface,
+    player_systems,
     player_tracks,
-    player_view,
-    points_key,
     points_view,
     seat_view,
-    shared_key,
-    shared_view,
-    tracks_key,
+    tcx_view,
 )
 from ecliptic.tauceti.scoring import SOURCES
 from ecliptic.tauceti.state import Layout as MapLayout
 from ecliptic.tauceti.state import Phase, State
 
+# The Player fields each part of a player's block is written from (``player_tracks``,
+# ``player_systems``, ``player_interface``), beside the hand: its size, and the cards where the
+# view shows them. tests/test_observation_tensor.py checks that the parts read nothing else.
+TRACKS_FIELDS = ("faction", "tau", "energy", "materials", "position", "knowledge", "orbitals_home", "gp_tokens",
+                 "cargo_cube", "diplomacy", "free_upgrades", "markers_used", "markers_lost", "passed", "exotic_spent",
+                 "exotic_reroll_round")
+SYSTEMS_FIELDS = ("faction", "systems_tokens", "damage", "virus", "face_up")
+INTERFACE_FIELDS = ("holdings", "missions", "claim", "battle_sector", "battle_defender", "face_up", "exotic_tech",
+                    "gp_tokens")
 PHASES: tuple[str, ...] = get_args(Phase)
 LAYOUTS: tuple[str, ...] = get_args(MapLayout)
 RADIUS = 4  # board.BOARD_RADIUS: every tile lies within 4 steps of TAU CETI
@@ -49,6 +59,7 @@ DICE_CAP = 8  # dice of a skill check, of one face in a re-roll
 HAND_CAP = 12
 SCORE_CAP = 60
 TABLE = 64  # counts below this are scaled by a look-up table
+BLOCKS = 4096  # scaled blocks remembered by value (Knowledge tokens, a player's counts) before forgetting
 
 
 def build(config: Mapping[str, Any]) -> GameEncoding:
@@ -270,9 +281,15 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
               ("hand_size", table(HAND_CAP)), ("exotic_reroll_round", table(num.longest_game_rounds)))
     count_values = itemgetter(*(key for key, _ in counts))  # one C call reads the ten counts
     count_tables = [t for _, t in counts]
+    knowledge_blocks: dict[tuple[tuple[str, int], ...], Buffer] = {}
+    count_blocks: dict[tuple[int, ...], Buffer] = {}
+    """The Knowledge tokens and the counts of a player scaled, by their values: a few hundred
+    combinations in a game, looked up instead of scaled one by one."""
     system_values = itemgetter("power", "damage", "virus", "effective", "token")
 
     def write(o: Mapping[str, Any], a: Buffer) -> None:
+        for i, v in cfg_items:
+            a[i] = v
         rel = _head(o, a)
         _public(o, a, rel)
         for p in o["players"]:
@@ -280,10 +297,9 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         _end(o, a, rel)
 
     def _head(o: Mapping[str, Any], a: Buffer) -> list[int]:
-        """The header, the config and the decision asked; returns the observer's ``rel``."""
+        """The header and the decision asked (not the config: ``write`` writes it, ``tensor``
+        starts from a buffer that has it); returns the observer's ``rel``."""
         rel = header.write(o, a)
-        for i, v in cfg_items:
-            a[i] = v
         d = o["decision"]
         if d is None:
             a[kind_at["none"]] = 1.0
@@ -300,15 +316,26 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
 
     def _shared(o: Mapping[str, Any], a: Buffer) -> None:
         """What ``shared_view`` gives: the same for every seat."""
+        _layout(o, a)
+        _cubes(o, a)
+        _planets(o, a)
+        _tcx(o, a)
+        _discards(o, a)
+
+    def _layout(o: Mapping[str, Any], a: Buffer) -> None:
         for t, (q, r) in o["layout"].items():
             i = tile_at[t]
             a[i] = 1.0
             a[i + 1] = coord[q]
             a[i + 2] = coord[r]
+
+    def _cubes(o: Mapping[str, Any], a: Buffer) -> None:
         for t, cubes in o["cubes"].items():
             base = cubes_at + nf * tile_i[t]
             for f in cubes:
                 a[base + faction_i[f]] += 1.0 / num.cubes_per_faction
+
+    def _planets(o: Mapping[str, Any], a: Buffer) -> None:
         for t in o["battles"]:
             a[battles_at[t]] = 1.0
         for p, v in o["virus_on"].items():
@@ -323,6 +350,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 a[pcrisis_at + nx * pi + x_i[x]] = 1.0
                 a[base + kt_i[x_type[x]]] += 1.0 / per_type_tokens
                 a[base + nk + res_i[x_res[x]]] += 1.0 / per_resource_tokens
+
+    def _tcx(o: Mapping[str, Any], a: Buffer) -> None:
         for r, v in o["market"].items():
             a[market_at[r]] = cap(v, num.market_levels)
         for t, v in o["crisis_stacks"].items():
@@ -335,6 +364,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[supply_at[k]] += 1.0 / per_commodity
         for f, v in o["bag"].items():
             a[bag_at[f]] = cap(v, num.cubes_per_faction)
+
+    def _discards(o: Mapping[str, Any], a: Buffer) -> None:
         for pile in o["discards"].values():
             for x in pile:
                 a[discards_at[x]] = 1.0
@@ -407,6 +438,9 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         for s in o["winners"]:
             a[win_at + rel[s]] = 1.0
 
+    data_kinds = frozenset(k for k, keys in DECISION_DATA.items() if set(keys) - {"major_done", "jump"})
+    """The decision kinds whose data has slices of its own (beside the two flags)."""
+
     def _decision(d: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
         a[kind_ix[d["kind"]]] = 1.0
         a[dplayer_at + rel[d["player"]]] = 1.0
@@ -418,6 +452,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         if data.get("jump"):
             a[dflag_at + 1] = 1.0
         kind = d["kind"]
+        if kind not in data_kinds:
+            return
         if kind in ("keep_mission", "keep_specialist"):
             for x in data.get("cards", ()):  # the cards are the chooser's alone
                 a[dcards_at[x]] = 1.0
@@ -462,6 +498,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
 
     def _player(p: Mapping[str, Any], at: dict[str, int], a: Buffer, rel: list[int]) -> None:
         _tracks(p, at, a)
+        _systems(p, at, a)
         _interface(p, at, a, rel)
 
     def _tracks(p: Mapping[str, Any], at: dict[str, int], a: Buffer) -> None:
@@ -479,13 +516,25 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[i + 2] = t_track[x] if x < TABLE else 1.0
         a[at["position"] + tile_i[p["position"]]] = 1.0
         i = at["knowledge"]
-        for t, x in p["knowledge"].items():
-            if x:
-                a[i + kt_i[t]] = t_4[x] if x < TABLE else 1.0
+        knowledge = tuple(p["knowledge"].items())
+        block = knowledge_blocks.get(knowledge)
+        if block is None:
+            if len(knowledge_blocks) >= BLOCKS:
+                knowledge_blocks.clear()
+            block = knowledge_blocks.setdefault(knowledge, array("f", bytes(4 * nk)))
+            for t, x in knowledge:
+                block[kt_i[t]] = t_4[x] if x < TABLE else 1.0
+        a[i:i + nk] = block
         i = at["counts"]
-        for j, x in enumerate(count_values(p)):
-            if x:
-                a[i + j] = count_tables[j][x] if x < TABLE else 1.0
+        values = count_values(p)
+        block = count_blocks.get(values)
+        if block is None:
+            if len(count_blocks) >= BLOCKS:
+                count_blocks.clear()
+            block = count_blocks.setdefault(values, array("f", bytes(4 * len(values))))
+            for j, x in enumerate(values):
+                block[j] = count_tables[j][x] if x < TABLE else 1.0
+        a[i:i + len(values)] = block
         i = at["flags"]
         if p["cargo_cube"]:
             a[i] = 1.0
@@ -498,8 +547,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         if p.get("hand") is not None:
             a[i + 4] = 1.0
 
-    def _interface(p: Mapping[str, Any], at: dict[str, int], a: Buffer, rel: list[int]) -> None:
-        """The slices from ``systems`` to ``gp_token_ids`` of one player block."""
+    def _systems(p: Mapping[str, Any], at: dict[str, int], a: Buffer) -> None:
+        """The slices ``systems`` and ``skills`` of one player block: what ``player_systems`` gives."""
         i = at["systems"]
         for x, v in p["systems"].items():
             j = i + 5 * sys_i[x]
@@ -516,6 +565,10 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         i = at["skills"]
         for r, x in p["skills"].items():
             a[i + res_i[r]] = t_dice[x] if x < TABLE else 1.0
+
+    def _interface(p: Mapping[str, Any], at: dict[str, int], a: Buffer, rel: list[int]) -> None:
+        """The slices from ``holdings`` to ``gp_token_ids`` of one player block: what
+        ``player_interface`` gives."""
         i = at["holdings"]
         for h in p["holdings"]:
             j = i + 3 * q_i[h["token"]]
@@ -563,69 +616,174 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             for x in ids:
                 a[i + g_i[x]] = 1.0
 
-    # -- the tensor of a state: the same writers, each view built only when its key is new ------
-    pub = slice(L.slices["tiles"].start, L.slices["battle.destroyed_at_start"].stop)
-    tracks_blocks = [slice(L.slices[f"players[{s}].faction"].start, L.slices[f"players[{s}].flags"].stop)
-                     for s in seats]
-    interface_blocks = [slice(L.slices[f"players[{s}].systems"].start, L.slices[f"players[{s}].gp_token_ids"].stop)
-                        for s in seats]
-    zeros = array("f", bytes(4 * L.size))
-    points_slice = L.slices["points"]
-    shared_memo, points_memo, tracks_memo, interface_memo = memos = Memo(), Memo(), Memo(), Memo()
-    shared_get, points_get = shared_memo.blocks.get, points_memo.blocks.get
-    tracks_get, interface_get = tracks_memo.blocks.get, interface_memo.blocks.get
+    # -- the tensor of a state: the same writers, each part written only when it may have changed --
+    #
+    # The tensor is cut into parts, each a run of slices written from one view of
+    # ``tauceti.observation`` (the functions ``observe`` puts together). The store keeps, per
+    # part, the blocks it last wrote with what the view was made from (the state's fields it
+    # reads, copied where the state changes them in place), compared by value: equal inputs
+    # give an equal view, so the blocks are copied (a memcpy each) instead of written. A step
+    # changes the acting player and now and then the map, so most parts are copied. Whose
+    # view a part is (the observer, seats counted from it) is in its key.
+    def sl(first: str, last: str | None = None) -> slice:
+        return slice(L.slices[first].start, L.slices[last or first].stop)
+
+    shared_parts: tuple[tuple[str, Callable[[State], Any], slice, Callable[[State], Mapping[str, Any]],
+                              Callable[[Mapping[str, Any], Buffer], None]], ...] = (
+        ("tiles", attrgetter("layout"), sl("tiles"), layout_view, _layout),
+        ("cubes", attrgetter("cubes"), sl("cubes"), cubes_view, _cubes),
+        ("planets", attrgetter("planet_commodity", "planet_crises", "virus_on", "battles"),
+         sl("battles", "planet_crisis_types"), planets_view, _planets),
+        ("tcx", attrgetter("market", "crisis_stacks", "depot_knowledge", "depot_systems", "supply", "bag"),
+         sl("market", "bag"), tcx_view, _tcx),
+        ("discards", attrgetter("crisis_discard", "specialist_discard", "knowledge_discard", "mission_discard"),
+         sl("discards"), discards_view, _discards),
+    )
+    """The parts of ``shared_view``: key, what the view reads of the state, the run of slices,
+    the view and its writer."""
+    plain_keys = [tuple((s, s == o, s == o, None) for s in range(n)) for o in range(n)]
+    plain_keys.append(tuple((s, False, False, None) for s in range(n)))  # the spectator
+    """The players' keys when nobody is shown another's hand and no battle was declared."""
+    points_at = sl("points")
+    decks_at_, supplies_at = sl("decks"), sl("supplies")
+    next_tile_at, orbitals_at = sl("next_large_tile"), sl("orbitals")
+    enl_battle_at = sl("enlightenment.affected", "battle.destroyed_at_start")
+    player_at = [sl(f"players[{k}].faction", f"players[{k}].gp_token_ids") for k in seats]
+    tracks_at = [sl(f"players[{k}].faction", f"players[{k}].flags") for k in seats]
+    systems_at = [sl(f"players[{k}].systems", f"players[{k}].skills") for k in seats]
+    interface_at = [sl(f"players[{k}].holdings", f"players[{k}].gp_token_ids") for k in seats]
+    blank = array("f", bytes(4 * L.size))  # every tensor's config slices are the same
+    for i, v in cfg_items:
+        blank[i] = v
+    none_at = kind_at["none"]
+    store = Recent()
+    last = store.entries.get
+    keep = store.entries.__setitem__
+    tracks_fields = attrgetter(*TRACKS_FIELDS)
+    systems_fields = attrgetter(*SYSTEMS_FIELDS)
+    interface_fields = attrgetter(*INTERFACE_FIELDS)
+
+    def player(state: State, s: int, observer: int | None, seen: frozenset[int], rel: list[int],
+               key: Any, a: Buffer) -> None:
+        """One player's block when some of the player's fields changed: its three parts
+        (tracks, systems, the rest of the Interface), each copied if its own fields did not."""
+        p = state.players[s]
+        k = rel[s]
+        at = pl_at[k]
+        shown = s in seen
+        now: Any = (tracks_fields(p), len(p.hand), shown)
+        r = last(("tracks", s))
+        if r is not None and r[0] == now:
+            a[tracks_at[k]] = r[1]
+        else:
+            _tracks(player_tracks(state, s, seen), at, a)
+            keep(("tracks", s), (now, a[tracks_at[k]]))
+        now = systems_fields(p)
+        r = last(("systems", s))
+        if r is not None and r[0] == now:
+            a[systems_at[k]] = r[1]
+        else:
+            _systems(player_systems(state, s), at, a)
+            keep(("systems", s), (now, a[systems_at[k]]))
+        now = (interface_fields(p), tuple(p.hand) if shown else None)
+        r = last(("interface", key))
+        if r is not None and r[0] == now:
+            a[interface_at[k]] = r[1]
+        else:
+            _interface(player_interface(state, s, observer, seen), at, a, rel)
+            keep(("interface", key), (now, a[interface_at[k]]))
+        copy = p.__dict__.copy()
+        copy["hand"] = list(p.hand)  # the one field the state changes in place
+        keep(key, (copy, a[player_at[k]]))
 
     def tensor(state: Any, seat: int | None) -> Buffer:
-        """``write(observe(state, seat))``, with the public view and each player's view taken
-        from the memo when their key (``tauceti.observation``) has been seen: equal keys give
-        equal views."""
+        """``write(observe(state, seat))``, each part copied from the store when what its view
+        is made from has not changed."""
         if not isinstance(state, State):
             raise ValueError(f"not a Tau Ceti state: {type(state).__name__}")
         if len(state.players) != n:
             raise ValueError(f"a state of {len(state.players)} players, not {n}")
-        observer = seat_of(state, seat, spectator=True)
-        for memo in memos:
-            memo.content(state.content)
-        a = array("f", zeros)
-        rel = _head(observation_header("tauceti", state, observer, PRIVATE_DECISION_KEYS), a)
-        found, tables = shared_key(state)
-        block = shared_get(found)
-        if block is None:
-            _shared(shared_view(state), a)
-            shared_memo.put((found, tables), a[pub])
+        observer = seat if seat.__class__ is int and 0 <= seat < n else seat_of(state, seat, spectator=True)
+        store.content(state.content)
+        a = array("f", blank)
+        rel = header.write({"observer": observer, "round": state.round, "phase": state.phase,
+                            "first_player": state.first_player, "turn_seat": state.turn_seat,
+                            "current_player": state.current_player}, a)
+        d = decision_view(state, observer, PRIVATE_DECISION_KEYS, copy=False)
+        if d is None:
+            a[none_at] = 1.0
         else:
-            a[pub] = block
-        found, tables = points_key(state)
-        found = (found, rel[0])  # claims and explorations are counted from the observer
-        block = points_get(found)
-        if block is None:
+            _decision(d, a, rel)
+        for name, inputs, at, part_view, write_part in shared_parts:
+            now = inputs(state)
+            r = last(name)
+            if r is not None and r[0] == now:
+                a[at] = r[1]
+            else:
+                write_part(part_view(state), a)
+                keep(name, (_copied(now), a[at]))
+        key: Any = ("points", rel[0])  # claims and explorations are counted from the observer
+        now = (state.points, state.layout)
+        r = last(key)
+        if r is not None and r[0] == now:
+            a[points_at] = r[1]
+        else:
             _points(points_view(state), a, rel)
-            points_memo.put((found, tables), a[points_slice])
+            keep(key, (now, a[points_at]))
+        counts = counts_view(state)
+        r = last("counts")
+        if r is not None and r[0] == counts:
+            blocks = r[1]
+            a[decks_at_] = blocks[0]
+            a[supplies_at] = blocks[1]
         else:
-            a[points_slice] = block
-        _counts(counts_view(state), a)
-        _seat_parts(seat_view(state, observer), a, rel)
+            _counts(counts, a)
+            keep("counts", (counts, (a[decks_at_], a[supplies_at])))
+        view = seat_view(state, observer)
+        key = ("seat", observer)
+        r = last(key)
+        if r is not None and r[0] == view:
+            blocks = r[1]
+            a[next_tile_at] = blocks[0]
+            a[orbitals_at] = blocks[1]
+            a[enl_battle_at] = blocks[2]
+        else:
+            _seat_parts(view, a, rel)
+            keep(key, (view, (a[next_tile_at], a[orbitals_at], a[enl_battle_at])))
         seen = hands_seen(state, observer)
+        plain = plain_keys[n if observer is None else observer] if len(seen) < 2 else None
         for s, p in enumerate(state.players):
-            k = rel[s]
-            found, tables = tracks_key(state, s, seen)
-            block = tracks_get(found)
-            if block is None:
-                _tracks(player_tracks(state, s, seen), pl_at[k], a)
-                tracks_memo.put((found, tables), a[tracks_blocks[k]])
+            bd = p.battle_defender  # the one seat a player's block counts from the observer
+            if bd is None and plain is not None:
+                key = plain[s]
             else:
-                a[tracks_blocks[k]] = block
-            found, tables = interface_key(state, s, observer, seen)
-            bd = p.battle_defender  # the one seat the block counts from the observer
-            found = (found, None if bd is None else rel[bd])
-            block = interface_get(found)
-            if block is None:
-                _interface(player_view(state, s, observer, seen), pl_at[k], a, rel)
-                interface_memo.put((found, tables), a[interface_blocks[k]])
+                key = (s, s in seen, observer == s, None if bd is None else rel[bd])
+            r = last(key)
+            if r is not None and r[0] == p.__dict__:
+                a[player_at[rel[s]]] = r[1]
             else:
-                a[interface_blocks[k]] = block
-        _end(end_view(state), a, rel)
+                player(state, s, observer, seen, rel, key, a)
+        if state.final_scores or state.winners:  # end_view is empty until the game is over
+            _end(end_view(state), a, rel)
         return a
 
     recall = tuple(all_cards + exotic + crisis_tokens + q_tokens + y_tokens + g_tokens + tiles)
-    return GameEncoding(L, write, recall, tensor, memos)
+    return GameEncoding(L, write, recall, tensor, (store,))
+
+
+def _copied(inputs: Any) -> Any:
+    """A part's inputs as they are kept: the state's lists and dicts (and the lists in a dict:
+    the cubes on each tile) copied, so a change in place cannot reach the copy. Tuples,
+    FrozenDicts and frozen records are kept as they are: the state replaces them."""
+    if inputs.__class__ is tuple:
+        return tuple(map(_copied_one, inputs))
+    return _copied_one(inputs)
+
+
+def _copied_one(value: Any) -> Any:
+    cls = value.__class__
+    if cls is list:
+        return value.copy()
+    if cls is dict:
+        return {k: v.copy() if v.__class__ is list else v for k, v in value.items()}
+    return value

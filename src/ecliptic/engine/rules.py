@@ -24,7 +24,8 @@ The pieces every game built on this mechanism shares live here once:
   ``is_over``, ``clone``, ``decision``, ``turn_order``), mixed into each game's ``State``;
 * :func:`advance_until_decision` — the loop of automatic steps between two decisions;
 * :func:`build_config` — a game's frozen ``Config`` from a config table;
-* :func:`observation_header` — the public part every observation starts with;
+* :func:`observation_header` — the public part every observation starts with (and
+  :func:`decision_view`, its decision);
 * :class:`RulesGame` — the engine contract's generic half (legal actions, why not,
   apply, returns, the action space, JSON saves); a game adds its setup, its automatic
   steps and its observation.
@@ -160,11 +161,6 @@ def observation_header(
     """The public part every observation begins with: the game, the observer, the config, the
     round and phase, the seats that play now, and the current decision. The decision's
     ``private`` data keys (the cards a player chooses from) are shown to its player only."""
-    decision: dict[str, Any] | None = None
-    if state.stack:
-        d = state.stack[-1]
-        data = {k: v for k, v in d.data.items() if d.player == observer or k not in private}
-        decision = {"kind": d.kind, "player": d.player, "data": encode(data)}
     return {
         "game": game,
         "observer": observer,
@@ -174,8 +170,25 @@ def observation_header(
         "first_player": state.first_player,
         "turn_seat": state.turn_seat,
         "current_player": state.current_player,
-        "decision": decision,
+        "decision": decision_view(state, observer, private),
     }
+
+
+def decision_view(
+    state: StackState, observer: int | None, private: frozenset[str] = frozenset(), *, copy: bool = True
+) -> dict[str, Any] | None:
+    """The header's ``decision``: the current decision's kind, player and data, without the
+    ``private`` keys for anyone but its player (``None`` when none is pending). Apart, so an
+    observation tensor that needs the header without the config asks for the same thing;
+    ``copy=False`` gives the decision's own data (JSON-ready already: ``Decision``) to a
+    reader that keeps nothing of it, instead of a copy."""
+    if not state.stack:
+        return None
+    d = state.stack[-1]
+    data = d.data
+    if d.player != observer and not private.isdisjoint(data):
+        data = {k: v for k, v in data.items() if k not in private}
+    return {"kind": d.kind, "player": d.player, "data": encode(data) if copy else data}
 
 
 K = TypeVar("K")

@@ -157,10 +157,10 @@ def tauceti_state_facts(game: Any, state: Any, seat: int) -> tuple[Facts, set[st
     """:func:`tauceti_facts` of the seat's observation, from the parts of it they read only: the
     seat's own player view (the observation's own function) and the public board counts.
     (The whole observation of every trial was most of the cost of a view.)"""
-    from ecliptic.tauceti.observation import _player_view
+    from ecliptic.tauceti.observation import player_view
 
     part: dict[str, Any] = {
-        "players": {seat: _player_view(state, seat, seat, frozenset({seat}))},
+        "players": {seat: player_view(state, seat, seat, frozenset({seat}))},
         "orbitals": state.orbitals,
         "cubes": state.cubes,
         "planet_crises": {planet: [{"id": t} for t in toks] for planet, toks in state.planet_crises.items()},

@@ -23,7 +23,6 @@ roll or a draw; every seat observes the copy as it observes the state.
 from __future__ import annotations
 
 from dataclasses import replace
-from operator import attrgetter
 from typing import Any
 
 from ecliptic.engine.codec import encode
@@ -66,56 +65,62 @@ def shown_large_tile(state: State, observer: int | None) -> str | None:
     return None
 
 
-def _player_view(state: State, seat: int, observer: int | None, seen: frozenset[int]) -> dict[str, Any]:
+def player_view(state: State, seat: int, observer: int | None, seen: frozenset[int]) -> dict[str, Any]:
+    """What ``observer`` sees of ``seat``'s Interface (the observation's ``players[seat]``):
+    its seat and character, then its three parts (:func:`player_tracks`,
+    :func:`player_systems`, :func:`player_interface`), which the observation tensor reads one
+    by one."""
+    return {"seat": seat, "character": state.content.faction(state.players[seat].faction).character,
+            **player_tracks(state, seat, seen), **player_systems(state, seat),
+            **player_interface(state, seat, observer, seen)}
+
+
+def player_tracks(state: State, seat: int, seen: frozenset[int]) -> dict[str, Any]:
+    """The part of :func:`player_view` that changes every few steps: the tracks, Knowledge
+    tokens, counts and flags (``hand`` where the view shows it)."""
     p = state.players[seat]
-    content = state.content
-    own = observer == seat
+    gp_of = state.content.gp_token
     view: dict[str, Any] = {
-        "seat": seat,
-        "faction": p.faction,
-        "character": content.faction(p.faction).character,
-        "tau": p.tau,
-        "energy": p.energy,
-        "materials": p.materials,
-        "position": p.position,
-        "knowledge": dict(p.knowledge),
-        "orbitals_home": p.orbitals_home,
-        "systems": ship.systems_view(state, seat),
+        "faction": p.faction, "tau": p.tau, "energy": p.energy, "materials": p.materials, "position": p.position,
+        "knowledge": dict(p.knowledge), "orbitals_home": p.orbitals_home, "gp_tokens": len(p.gp_tokens),
+        "gp_token_points": sum(gp_of(g).gp for g in p.gp_tokens), "cargo_cube": p.cargo_cube,
+        "diplomacy": p.diplomacy, "free_upgrades": p.free_upgrades, "markers_used": p.markers_used,
+        "markers_lost": p.markers_lost,
+        # Read off the engine, so no front end counts them itself.
+        "markers_left": markers_left(state, seat), "recruit_cost": recruit_cost(state, seat),
+        "passed": p.passed, "hand_size": len(p.hand),
+        "exotic_spent": p.exotic_spent, "exotic_reroll_round": p.exotic_reroll_round,
+    }
+    if seat in seen:
+        view["hand"] = list(p.hand)
+    return view
+
+
+def player_systems(state: State, seat: int) -> dict[str, Any]:
+    """The part of :func:`player_view` that changes a few times a game: each system's power,
+    damage, virus and upgrade, and the dice a check of each skill rolls (the skill set plus
+    face-up Specialist bonuses)."""
+    return {"systems": ship.systems_view(state, seat), "skills": dice_by_skill(state, seat)}
+
+
+def player_interface(state: State, seat: int, observer: int | None, seen: frozenset[int]) -> dict[str, Any]:
+    """The rest of :func:`player_view`: the Commodity tokens held, the missions, the Claim token,
+    the battle declared, the cards face up, the Exotic Tech, and the hand and GP token ids
+    where the view shows them."""
+    p = state.players[seat]
+    view: dict[str, Any] = {
         # Holding and ActiveMission are frozen records of plain values, so their field dict
         # is what codec.encode would build, at a tenth of the cost (observe runs every step).
         "holdings": [dict(vars(h)) for h in p.holdings],
         "missions": [dict(vars(m)) for m in p.missions],
-        "gp_tokens": len(p.gp_tokens),
-        "gp_token_points": sum(content.gp_token(g).gp for g in p.gp_tokens),
-        "claim": p.claim,
-        "battle_sector": p.battle_sector,
-        "battle_defender": p.battle_defender,
-        "cargo_cube": p.cargo_cube,
-        "diplomacy": p.diplomacy,
-        "free_upgrades": p.free_upgrades,
-        "markers_used": p.markers_used,
-        "markers_lost": p.markers_lost,
-        # Read off the engine, so no front end counts them itself.
-        "markers_left": markers_left(state, seat),
-        "recruit_cost": recruit_cost(state, seat),
-        "passed": p.passed,
-        "face_up": list(p.face_up),
-        # The dice a check of each skill rolls (the skill set plus face-up Specialist bonuses).
-        "skills": dice_by_skill(state, seat),
-        "hand_size": len(p.hand),
-        "exotic_tech": p.exotic_tech,
-        "exotic_spent": p.exotic_spent,
-        "exotic_reroll_round": p.exotic_reroll_round,
+        "claim": p.claim, "battle_sector": p.battle_sector, "battle_defender": p.battle_defender,
+        "face_up": list(p.face_up), "exotic_tech": p.exotic_tech,
     }
     if seat in seen:
         view["hand"] = list(p.hand)
-    if own:
+    if observer == seat:
         view["gp_token_ids"] = list(p.gp_tokens)
     return view
-
-
-player_view = _player_view
-"""What ``observer`` sees of ``seat``'s Interface (the observation's ``players[seat]``)."""
 
 
 def observe(state: State, player: int | None) -> dict[str, Any]:
@@ -124,7 +129,7 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
     seen = hands_seen(state, player)
     view = observation_header("tauceti", state, player, PRIVATE_DECISION_KEYS)
     view.update(public_view(state, player))
-    view["players"] = [_player_view(state, s, player, seen) for s in range(len(state.players))]
+    view["players"] = [player_view(state, s, player, seen) for s in range(len(state.players))]
     view.update(end_view(state))
     return view
 
@@ -165,14 +170,27 @@ def public_view(state: State, player: int | None) -> dict[str, Any]:
 
 def shared_view(state: State) -> dict[str, Any]:
     """The part of :func:`public_view` every seat sees alike, which changes a few times a
-    round: the tiles, cubes and crises on the map, the TCX, the supplies, decks and discards."""
+    round: its parts :func:`layout_view`, :func:`cubes_view`, :func:`planets_view`,
+    :func:`tcx_view` and :func:`discards_view`."""
+    return {**layout_view(state), **cubes_view(state), **planets_view(state), **tcx_view(state),
+            **discards_view(state)}
+
+
+def layout_view(state: State) -> dict[str, Any]:
+    """The tiles on the map and where they lie."""
+    return {"layout": {t: list(c) for t, c in state.layout.items()}}
+
+
+def cubes_view(state: State) -> dict[str, Any]:
+    """The Resource cubes on the tiles."""
+    return {"cubes": {t: list(c) for t, c in state.cubes.items() if c}}
+
+
+def planets_view(state: State) -> dict[str, Any]:
+    """What lies on the planets: their Commodity, Crisis tokens and virus crystals, and the
+    sectors with a battle to fight."""
     content = state.content
-    bag: dict[str, int] = {}
-    for colour in state.bag:
-        bag[colour] = bag.get(colour, 0) + 1
     return {
-        "layout": {t: list(c) for t, c in state.layout.items()},
-        "cubes": {t: list(c) for t, c in state.cubes.items() if c},
         "planet_commodity": {
             planet: content.commodity_token(tok).commodity
             for planet, tok in state.planet_commodity.items()
@@ -182,20 +200,38 @@ def shared_view(state: State) -> dict[str, Any]:
                       "resource": content.crisis_token(t).resource} for t in toks]
             for planet, toks in state.planet_crises.items() if toks
         },
+        "virus_on": dict(state.virus_on),
+        "battles": list(state.battles),
+    }
+
+
+def tcx_view(state: State) -> dict[str, Any]:
+    """The TCX and the supplies: the Market levels, the Crisis token stacks (their sizes), the
+    Galactic Depot, the Commodity supply and the cubes in the Enlightenment bag (a count per
+    colour, not the order of the draws)."""
+    content = state.content
+    bag: dict[str, int] = {}
+    for colour in state.bag:
+        bag[colour] = bag.get(colour, 0) + 1
+    return {
         "market": dict(state.market),
         "crisis_stacks": {k: len(v) for k, v in state.crisis_stacks.items()},
         "depot_knowledge": dict(state.depot_knowledge),
         "depot_systems": list(state.depot_systems),
         "supply": sorted(content.commodity_token(t).commodity for t in state.supply),
         "bag": bag,
+    }
+
+
+def discards_view(state: State) -> dict[str, Any]:
+    """The discard piles, face up."""
+    return {
         "discards": {
             "crisis": list(state.crisis_discard),
             "specialist": list(state.specialist_discard),
             "knowledge": list(state.knowledge_discard),
             "mission": list(state.mission_discard),
         },
-        "virus_on": dict(state.virus_on),
-        "battles": list(state.battles),
     }
 
 
@@ -256,94 +292,6 @@ def seat_view(state: State, player: int | None) -> dict[str, Any]:
 def end_view(state: State) -> dict[str, Any]:
     """The final scores and the winners (empty until the game is over)."""
     return {"final_scores": [dict(x) for x in state.final_scores], "winners": list(state.winners)}
-
-
-# -- what each part of an observation is a function of (the tensor's memo) -------------------
-#
-# A tensor built from ``observe`` rebuilds views that have not changed since the last step:
-# the other players' Interfaces, most of the map. ``public_key`` and ``player_key`` say what
-# ``public_view`` and ``_player_view`` read, beside the content: two calls with equal keys
-# give views that encode to the same tensor values (tests/test_observation_tensor.py checks
-# it on random states of every config). A key names an immutable table (a FrozenDict, a
-# tuple of strings or frozen records) by its ``id`` and gives it among the *tables*, which
-# whoever keeps the key must keep alive (an id is unique only among living objects) and
-# must check are immutable; everything else is copied into the key by value. Like the views,
-# a key holds nothing the seat may not see: another player's hand is its size, their GP
-# tokens a count and the GP on the fronts, the bag a count per colour.
-
-Key = tuple[tuple[Any, ...], tuple[Any, ...]]
-"""``(key, tables)``: a hashable key and the immutable tables it names by ``id``."""
-
-_TRACKS = attrgetter("faction", "tau", "energy", "materials", "position", "orbitals_home", "cargo_cube", "diplomacy",
-                     "free_upgrades", "markers_used", "markers_lost", "passed", "exotic_spent", "exotic_reroll_round")
-_INTERFACE = attrgetter("faction", "claim", "battle_sector", "battle_defender", "exotic_tech")
-
-
-def player_tracks(state: State, seat: int, seen: frozenset[int]) -> dict[str, Any]:
-    """The fields of :func:`player_view` that change every few steps (the tracks, Knowledge
-    tokens, counts and flags), with the same values (tests/test_observation_tensor.py
-    compares them); ``hand`` only where the view has it."""
-    p = state.players[seat]
-    gp_of = state.content.gp_token
-    view: dict[str, Any] = {
-        "faction": p.faction, "tau": p.tau, "energy": p.energy, "materials": p.materials, "position": p.position,
-        "knowledge": dict(p.knowledge), "orbitals_home": p.orbitals_home, "gp_tokens": len(p.gp_tokens),
-        "gp_token_points": sum(gp_of(g).gp for g in p.gp_tokens), "cargo_cube": p.cargo_cube,
-        "diplomacy": p.diplomacy, "free_upgrades": p.free_upgrades, "markers_used": p.markers_used,
-        "markers_lost": p.markers_lost, "markers_left": markers_left(state, seat),
-        "recruit_cost": recruit_cost(state, seat), "passed": p.passed, "hand_size": len(p.hand),
-        "exotic_spent": p.exotic_spent, "exotic_reroll_round": p.exotic_reroll_round,
-    }
-    if seat in seen:
-        view["hand"] = list(p.hand)
-    return view
-
-
-def tracks_key(state: State, seat: int, seen: frozenset[int]) -> Key:
-    """What :func:`player_tracks` is a function of."""
-    p = state.players[seat]
-    gp = p.gp_tokens
-    if gp:  # the count and the GP on the fronts
-        gp_of = state.content.gp_token
-        points = sum(gp_of(g).gp for g in gp)
-    else:
-        points = 0
-    return (_TRACKS(p), id(p.knowledge), len(p.hand), len(gp), points, seat in seen), (p.knowledge,)
-
-
-def interface_key(state: State, seat: int, observer: int | None, seen: frozenset[int]) -> Key:
-    """What the rest of :func:`player_view` is a function of (the systems, skills, holdings,
-    missions, cards face up, the Claim token, the battle declared, the Exotic Tech, the hand
-    and GP tokens where the view shows them). The observer matters only as whose hand and GP
-    tokens the view shows, so every seat that sees the same of this player shares the key."""
-    p = state.players[seat]
-    tables = (p.systems_tokens, p.damage, p.virus, p.holdings, p.missions, p.face_up)
-    hand = tuple(p.hand) if seat in seen else None
-    gp = p.gp_tokens if observer == seat else None
-    return (_INTERFACE(p), id(p.systems_tokens), id(p.damage), id(p.virus), id(p.holdings), id(p.missions),
-            id(p.face_up), hand, gp), tables
-
-
-def shared_key(state: State) -> Key:
-    """What :func:`shared_view` is a function of."""
-    tables = (state.layout, state.planet_commodity, state.market, state.depot_knowledge, state.depot_systems,
-              state.supply, state.crisis_discard, state.specialist_discard, state.knowledge_discard,
-              state.mission_discard, state.virus_on, state.battles)
-    cubes, crises, stacks = state.cubes, state.planet_crises, state.crisis_stacks
-    key = (
-        tuple(cubes), tuple(map(tuple, cubes.values())),  # (the view leaves out the empty ones)
-        tuple(crises), tuple(map(tuple, crises.values())),
-        tuple(stacks), tuple(map(len, stacks.values())),
-        tuple(sorted(state.bag)),  # the count of each colour, not the order of the draws
-        tuple(map(id, tables)),
-    )
-    return key, tables
-
-
-def points_key(state: State) -> Key:
-    """What :func:`points_view` is a function of."""
-    tables = (state.points, state.layout)
-    return (id(state.points), id(state.layout)), tables
 
 
 def determinize(state: State, player: int, rng: Rng) -> State:
