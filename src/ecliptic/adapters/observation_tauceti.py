@@ -34,6 +34,7 @@ from ecliptic.tauceti.observation import (
     player_tracks,
     points_view,
     seat_view,
+    supply_view,
     tcx_view,
 )
 from ecliptic.tauceti.scoring import SOURCES
@@ -275,6 +276,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
 
     t_track, t_4, t_6, t_power = table(track), table(4), table(6), table(POWER_CAP)
     t_virus, t_dice, t_markers = table(num.virus_crystals), table(DICE_CAP), table(num.action_markers)
+    t_market, t_stack, t_bag = table(num.market_levels), table(per_type_tokens), table(num.cubes_per_faction)
     counts = (("orbitals_home", table(num.cubes_out_max)), ("gp_tokens", table(len(g_tokens))),
               ("gp_token_points", table(SCORE_CAP)), ("free_upgrades", t_4), ("markers_used", t_markers),
               ("markers_lost", t_markers), ("markers_left", t_markers), ("recruit_cost", table(8)),
@@ -320,6 +322,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         _cubes(o, a)
         _planets(o, a)
         _tcx(o, a)
+        _supply(o, a)
         _discards(o, a)
 
     def _layout(o: Mapping[str, Any], a: Buffer) -> None:
@@ -353,17 +356,19 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
 
     def _tcx(o: Mapping[str, Any], a: Buffer) -> None:
         for r, v in o["market"].items():
-            a[market_at[r]] = cap(v, num.market_levels)
+            a[market_at[r]] = t_market[v] if v < TABLE else 1.0
         for t, v in o["crisis_stacks"].items():
-            a[stacks_at[t]] = cap(v, per_type_tokens)
+            a[stacks_at[t]] = t_stack[v] if v < TABLE else 1.0
         for t, v in o["depot_knowledge"].items():
-            a[depot_at[t]] = cap(v, 4)
+            a[depot_at[t]] = t_4[v] if v < TABLE else 1.0
         for y in o["depot_systems"]:
             a[depsys_at[y]] = 1.0
+
+    def _supply(o: Mapping[str, Any], a: Buffer) -> None:
         for k in o["supply"]:
             a[supply_at[k]] += 1.0 / per_commodity
         for f, v in o["bag"].items():
-            a[bag_at[f]] = cap(v, num.cubes_per_faction)
+            a[bag_at[f]] = t_bag[v] if v < TABLE else 1.0
 
     def _discards(o: Mapping[str, Any], a: Buffer) -> None:
         for pile in o["discards"].values():
@@ -634,8 +639,9 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         ("cubes", attrgetter("cubes"), sl("cubes"), cubes_view, _cubes),
         ("planets", attrgetter("planet_commodity", "planet_crises", "virus_on", "battles"),
          sl("battles", "planet_crisis_types"), planets_view, _planets),
-        ("tcx", attrgetter("market", "crisis_stacks", "depot_knowledge", "depot_systems", "supply", "bag"),
-         sl("market", "bag"), tcx_view, _tcx),
+        ("tcx", attrgetter("market", "crisis_stacks", "depot_knowledge", "depot_systems"),
+         sl("market", "depot_systems"), tcx_view, _tcx),
+        ("supply", attrgetter("supply", "bag"), sl("supply", "bag"), supply_view, _supply),
         ("discards", attrgetter("crisis_discard", "specialist_discard", "knowledge_discard", "mission_discard"),
          sl("discards"), discards_view, _discards),
     )

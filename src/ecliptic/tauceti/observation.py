@@ -171,9 +171,9 @@ def public_view(state: State, player: int | None) -> dict[str, Any]:
 def shared_view(state: State) -> dict[str, Any]:
     """The part of :func:`public_view` every seat sees alike, which changes a few times a
     round: its parts :func:`layout_view`, :func:`cubes_view`, :func:`planets_view`,
-    :func:`tcx_view` and :func:`discards_view`."""
+    :func:`tcx_view`, :func:`supply_view` and :func:`discards_view`."""
     return {**layout_view(state), **cubes_view(state), **planets_view(state), **tcx_view(state),
-            **discards_view(state)}
+            **supply_view(state), **discards_view(state)}
 
 
 def layout_view(state: State) -> dict[str, Any]:
@@ -206,21 +206,23 @@ def planets_view(state: State) -> dict[str, Any]:
 
 
 def tcx_view(state: State) -> dict[str, Any]:
-    """The TCX and the supplies: the Market levels, the Crisis token stacks (their sizes), the
-    Galactic Depot, the Commodity supply and the cubes in the Enlightenment bag (a count per
-    colour, not the order of the draws)."""
-    content = state.content
-    bag: dict[str, int] = {}
-    for colour in state.bag:
-        bag[colour] = bag.get(colour, 0) + 1
+    """The TCX: the Market levels, the Crisis token stacks (their sizes) and the Galactic Depot."""
     return {
         "market": dict(state.market),
         "crisis_stacks": {k: len(v) for k, v in state.crisis_stacks.items()},
         "depot_knowledge": dict(state.depot_knowledge),
         "depot_systems": list(state.depot_systems),
-        "supply": sorted(content.commodity_token(t).commodity for t in state.supply),
-        "bag": bag,
     }
+
+
+def supply_view(state: State) -> dict[str, Any]:
+    """The Commodity supply and the cubes in the Enlightenment bag (a count per colour, not the
+    order of the draws)."""
+    commodity = state.content.commodity_token
+    bag: dict[str, int] = {}
+    for colour in state.bag:
+        bag[colour] = bag.get(colour, 0) + 1
+    return {"supply": sorted(commodity(t).commodity for t in state.supply), "bag": bag}
 
 
 def discards_view(state: State) -> dict[str, Any]:
