@@ -647,6 +647,12 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     )
     """The parts of ``shared_view``: key, what the view reads of the state, the run of slices,
     the view and its writer."""
+    shared_fields = attrgetter("layout", "cubes", "planet_commodity", "planet_crises", "virus_on", "battles", "market",
+                               "crisis_stacks", "depot_knowledge", "depot_systems", "supply", "bag", "crisis_discard",
+                               "specialist_discard", "knowledge_discard", "mission_discard")
+    """What all the shared parts read: when none changed, the run from the first to the last
+    is one copy (it is kept before the points, counts and seat's parts inside it are written)."""
+    shared_at = sl("tiles", "discards")
     plain_keys = [tuple((s, s == o, s == o, None) for s in range(n)) for o in range(n)]
     plain_keys.append(tuple((s, False, False, None) for s in range(n)))  # the spectator
     """The players' keys when nobody is shown another's hand and no battle was declared."""
@@ -662,9 +668,12 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     for i, v in cfg_items:
         blank[i] = v
     none_at = kind_at["none"]
+    seat_keys = [("seat", o) for o in (*range(n), None)]
     store = Recent()
     last = store.entries.get
     keep = store.entries.__setitem__
+    tracks_keys = [("tracks", s) for s in range(n)]
+    systems_keys = [("systems", s) for s in range(n)]
     tracks_fields = attrgetter(*TRACKS_FIELDS)
     systems_fields = attrgetter(*SYSTEMS_FIELDS)
     interface_fields = attrgetter(*INTERFACE_FIELDS)
@@ -678,19 +687,21 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         at = pl_at[k]
         shown = s in seen
         now: Any = (tracks_fields(p), len(p.hand), shown)
-        r = last(("tracks", s))
+        name = tracks_keys[s]
+        r = last(name)
         if r is not None and r[0] == now:
             a[tracks_at[k]] = r[1]
         else:
             _tracks(player_tracks(state, s, seen), at, a)
-            keep(("tracks", s), (now, a[tracks_at[k]]))
+            keep(name, (now, a[tracks_at[k]]))
         now = systems_fields(p)
-        r = last(("systems", s))
+        name = systems_keys[s]
+        r = last(name)
         if r is not None and r[0] == now:
             a[systems_at[k]] = r[1]
         else:
             _systems(player_systems(state, s), at, a)
-            keep(("systems", s), (now, a[systems_at[k]]))
+            keep(name, (now, a[systems_at[k]]))
         now = (interface_fields(p), tuple(p.hand) if shown else None)
         r = last(("interface", key))
         if r is not None and r[0] == now:
@@ -720,14 +731,20 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[none_at] = 1.0
         else:
             _decision(d, a, rel)
-        for name, inputs, at, part_view, write_part in shared_parts:
-            now = inputs(state)
-            r = last(name)
-            if r is not None and r[0] == now:
-                a[at] = r[1]
-            else:
-                write_part(part_view(state), a)
-                keep(name, (_copied(now), a[at]))
+        table = shared_fields(state)
+        r = last("shared")
+        if r is not None and r[0] == table:  # most steps: one copy for everything every seat sees alike
+            a[shared_at] = r[1]
+        else:
+            for name, inputs, at, part_view, write_part in shared_parts:
+                now = inputs(state)
+                r = last(name)
+                if r is not None and r[0] == now:
+                    a[at] = r[1]
+                else:
+                    write_part(part_view(state), a)
+                    keep(name, (_copied(now), a[at]))
+            keep("shared", (_copied(table), a[shared_at]))  # the seat's slices in it are still 0
         key: Any = ("points", rel[0])  # claims and explorations are counted from the observer
         now = (state.points, state.layout)
         r = last(key)
@@ -746,7 +763,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             _counts(counts, a)
             keep("counts", (counts, (a[decks_at_], a[supplies_at])))
         view = seat_view(state, observer)
-        key = ("seat", observer)
+        key = seat_keys[n if observer is None else observer]
         r = last(key)
         if r is not None and r[0] == view:
             blocks = r[1]
