@@ -8,7 +8,7 @@ then, best of ``repeats`` (CPU time, :mod:`benchmarks.timing`), on the same stat
 * *observe*: ``G.observe(state, current seat)``, the dict the tensor is built from;
 * *encode*: ``Encoder.encode(observation)`` on the dicts observe gave;
 * *tensor*: ``Encoder.tensor(state, seat)``, the same tensor as encode(observe) (Tau Ceti
-  remembers the views that did not change; other games build the observation): what an
+  copies the parts whose inputs did not change; other games build the observation): what an
   adapter pays for an observation, measured along the games in their order, so each state
   follows the one before it as in play.
 
@@ -117,7 +117,7 @@ def measure(game: str, config: dict[str, Any], games: int = 2, repeats: int = 3)
         return cpu_clock() - start
 
     def tensor() -> float:
-        enc.forget()  # a memo that has seen none of these states
+        enc.forget()  # a store that has seen none of these states
         t = enc.tensor
         start = cpu_clock()
         for s in states:

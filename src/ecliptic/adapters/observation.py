@@ -14,9 +14,10 @@ The per-game tables (which id sits at which index) are built once per config by
 writes only the non-zero entries into a copy of a zeroed ``array('f')`` and hands it to
 NumPy without a second copy: the observation tensor must cost no more than an engine step
 (benchmarks/observation.py measures it). ``Encoder.tensor(state, seat)`` is the same tensor
-built faster: the game's observation module says what each part of ``observe`` is a
-function of, and a :class:`Memo` keeps the blocks of parts it has seen, so only what changed
-is built and written again (Tau Ceti; docs/observation.md).
+built faster: the game's observation module cuts it into parts, each written from one view
+``observe`` is made of, and a :class:`Recent` store keeps each part's last blocks with the
+state's values its view was made from, so only the parts whose values changed are viewed and
+written again (Tau Ceti; docs/observation.md).
 
 The *recall* extension is a second, separate vector for an information-state tensor: one
 entry per card and token id of the game, 1 when the seat has ever seen that id in an event
@@ -215,8 +216,8 @@ class GameEncoding:
     recall_ids: tuple[str, ...]
     """Every card and token id of the game (the universe of the recall vector)."""
     tensor: Callable[[Any, int | None], Buffer] | None = None
-    """The buffer ``write`` fills from ``observe(state, seat)``, built faster (a memo of
-    views that have not changed); ``None``: the game has no faster way."""
+    """The buffer ``write`` fills from ``observe(state, seat)``, built faster (the parts of
+    views that have not changed copied); ``None``: the game has no faster way."""
     memos: tuple[Memo | Recent, ...] = ()
     """The stores ``tensor`` reads (``Encoder.forget`` clears them)."""
 
@@ -279,7 +280,7 @@ class Encoder:
         return np.frombuffer(self._tensor(state, seat), dtype=np.float32)
 
     def forget(self) -> None:
-        """Empty the memo of ``tensor`` (it fills again as states come; for measurements)."""
+        """Empty the store of ``tensor`` (it fills again as states come; for measurements)."""
         for memo in self._memos:
             memo.clear()
 
