@@ -588,6 +588,31 @@ def test_interleaved_games_and_every_observer_share_one_store_and_get_their_own_
     _same_tensor(g, enc, a, seats_of(config))
 
 
+def test_each_environment_keeps_its_own_store() -> None:
+    """Two environments stepped in turn in one process (a vector env) each give their own
+    store to ``tensor``: the tensors are ``encode(observe)``, each store holds the parts of its
+    own game only (a part's inputs name that game's tables), and the encoder's own is left alone."""
+    from ecliptic.adapters._common import Table
+
+    g = get_game("tauceti")
+    tables = [Table("tauceti", {"players": 2}) for _ in range(2)]
+    for t, seed in zip(tables, (3, 4), strict=True):
+        t.new_game(seed)
+    assert tables[0].store is not tables[1].store
+    tables[0].encoder.forget()
+    rng = random.Random(9)
+    for _ in range(60):
+        for t in tables:
+            if not t.over:
+                seat = t.state.current_player
+                assert np.array_equal(t.tensor(seat), t.encoder.encode(g.observe(t.state, seat)))
+                t.apply(rng.choice(g.legal_actions(t.state)))
+    for t, other in (tables, tables[::-1]):
+        layout = t.store.entries["tiles"][0]
+        assert layout == t.state.layout and layout != other.state.layout
+    assert len(tables[0].encoder._memos[0]) == 0
+
+
 def test_the_store_forgets_for_other_content_and_keeps_inputs_the_state_cannot_change() -> None:
     """A content change empties the store (a view reads the content); what an entry keeps of
     the state's mutable lists and dicts is a copy, so changing the state afterwards cannot

@@ -51,6 +51,8 @@ class Table:
         self.players: int = len(self.game.observe(self.state, None)["players"])
         self.space: ActionSpace = self.game.action_space(self.state)
         self.encoder: Encoder = encoder(game, self.config)
+        self.store = self.encoder.new_store()
+        """This table's parts of the tensor seen before (``Encoder.tensor``)."""
         self._legal: list[Action] | None = None
         self._seeds = random.Random()
 
@@ -97,8 +99,8 @@ class Table:
 
     def tensor(self, seat: int) -> Tensor:
         """The observation tensor of ``seat``, from ``observe(state, seat)`` only
-        (``Encoder.tensor``: the same values, with the views that did not change remembered)."""
-        tensor: Tensor = self.encoder.tensor(self.state, seat)
+        (``Encoder.tensor``: the same values, with the parts that did not change copied)."""
+        tensor: Tensor = self.encoder.tensor(self.state, seat, self.store)
         return tensor
 
     def play(self, action: object) -> Action:

@@ -215,7 +215,7 @@ class GameEncoding:
     write: Writer
     recall_ids: tuple[str, ...]
     """Every card and token id of the game (the universe of the recall vector)."""
-    tensor: Callable[[Any, int | None], Buffer] | None = None
+    tensor: Callable[[Any, int | None, Recent | None], Buffer] | None = None
     """The buffer ``write`` fills from ``observe(state, seat)``, built faster (the parts of
     views that have not changed copied); ``None``: the game has no faster way."""
     memos: tuple[Memo | Recent, ...] = ()
@@ -268,16 +268,22 @@ class Encoder:
             raise ValueError(f"not an observation of a {self.game} game like {self.config}: {e}") from None
         return np.frombuffer(buf, dtype=np.float32)
 
-    def tensor(self, state: Any, seat: int | None) -> npt.NDArray[np.float32]:
+    def tensor(self, state: Any, seat: int | None, store: Recent | None = None) -> npt.NDArray[np.float32]:
         """``encode(G.observe(state, seat))``, the same values, at the cost of what changed
-        since the states seen before (Tau Ceti; other games build the observation). A seat
-        not in the game is a ``SeatError``, a state of another game or player count a
-        ``ValueError``."""
+        since the states seen before (Tau Ceti; other games build the observation). ``store``:
+        where the parts seen before are kept, the encoder's own by default; an environment
+        gives its own (:meth:`new_store`), so environments stepped in turn in one process
+        (a vector env) do not keep replacing each other's parts. A seat not in the game is a
+        ``SeatError``, a state of another game or player count a ``ValueError``."""
         if self._tensor is None:
             from ecliptic.games import get_game
 
             return self.encode(get_game(self.game).observe(state, seat))
-        return np.frombuffer(self._tensor(state, seat), dtype=np.float32)
+        return np.frombuffer(self._tensor(state, seat, store), dtype=np.float32)
+
+    def new_store(self) -> Recent:
+        """A store of parts for :meth:`tensor`, for one environment."""
+        return Recent()
 
     def forget(self) -> None:
         """Empty the store of ``tensor`` (it fills again as states come; for measurements)."""

@@ -669,9 +669,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         blank[i] = v
     none_at = kind_at["none"]
     seat_keys = [("seat", o) for o in (*range(n), None)]
-    store = Recent()
-    last = store.entries.get
-    keep = store.entries.__setitem__
+    default_store = Recent()
     tracks_keys = [("tracks", s) for s in range(n)]
     systems_keys = [("systems", s) for s in range(n)]
     tracks_fields = attrgetter(*TRACKS_FIELDS)
@@ -679,7 +677,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     interface_fields = attrgetter(*INTERFACE_FIELDS)
 
     def player(state: State, s: int, observer: int | None, seen: frozenset[int], rel: list[int],
-               key: Any, a: Buffer) -> None:
+               key: Any, a: Buffer, last: Callable[[Any], Any], keep: Callable[[Any, Any], None]) -> None:
         """One player's block when some of the player's fields changed: its three parts
         (tracks, systems, the rest of the Interface), each copied if its own fields did not."""
         p = state.players[s]
@@ -713,15 +711,18 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         copy["hand"] = list(p.hand)  # the one field the state changes in place
         keep(key, (copy, a[player_at[k]]))
 
-    def tensor(state: Any, seat: int | None) -> Buffer:
-        """``write(observe(state, seat))``, each part copied from the store when what its view
-        is made from has not changed."""
+    def tensor(state: Any, seat: int | None, store: Recent | None = None) -> Buffer:
+        """``write(observe(state, seat))``, each part copied from the store (the encoder's own
+        unless one is given) when what its view is made from has not changed."""
         if not isinstance(state, State):
             raise ValueError(f"not a Tau Ceti state: {type(state).__name__}")
         if len(state.players) != n:
             raise ValueError(f"a state of {len(state.players)} players, not {n}")
         observer = seat if seat.__class__ is int and 0 <= seat < n else seat_of(state, seat, spectator=True)
+        if store is None:
+            store = default_store
         store.content(state.content)
+        last, keep = store.entries.get, store.entries.__setitem__
         a = array("f", blank)
         rel = header.write({"observer": observer, "round": state.round, "phase": state.phase,
                             "first_player": state.first_player, "turn_seat": state.turn_seat,
@@ -785,13 +786,13 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             if r is not None and r[0] == p.__dict__:
                 a[player_at[rel[s]]] = r[1]
             else:
-                player(state, s, observer, seen, rel, key, a)
+                player(state, s, observer, seen, rel, key, a, last, keep)
         if state.final_scores or state.winners:  # end_view is empty until the game is over
             _end(end_view(state), a, rel)
         return a
 
     recall = tuple(all_cards + exotic + crisis_tokens + q_tokens + y_tokens + g_tokens + tiles)
-    return GameEncoding(L, write, recall, tensor, (store,))
+    return GameEncoding(L, write, recall, tensor, (default_store,))
 
 
 def _copied(inputs: Any) -> Any:
