@@ -9,21 +9,47 @@ docs/observation.md lists the slices.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, get_args
 
-from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, cap
+from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, Memo, cap
 from ecliptic.ceres.comets import SURFACE_CARDS as COMETS
 from ecliptic.ceres.content import TAIL_TYPES, CometKind, default_content
 from ecliptic.ceres.invariants import DECISION_DATA
+from ecliptic.ceres.observation import (
+    comet_view,
+    comets_key,
+    counts_view,
+    end_view,
+    player_counts,
+    player_key,
+    seats_view,
+    zones_key,
+    zones_view,
+)
 from ecliptic.ceres.scoring import SOURCES
-from ecliptic.ceres.state import Phase
+from ecliptic.ceres.state import Phase, State
+from ecliptic.engine.rules import seat_of
 
 PHASES: tuple[str, ...] = get_args(Phase)
 KINDS: tuple[str, ...] = get_args(CometKind)
 MODES: tuple[str, ...] = get_args(DECISION_DATA["tail"]["mode"])
 RESOURCE_CAP = 20
 VP_CAP = 40
+
+
+class _ZonesMemo(Memo):
+    """The memo of the belt's Zones, which keeps each Asteroid's Zone beside the block: the
+    probes, written per call, are placed by it."""
+
+    def __init__(self) -> None:
+        self.zones: dict[Any, dict[str, int]] = {}
+        super().__init__()
+
+    def clear(self) -> None:
+        super().clear()
+        self.zones.clear()
 
 
 def build(config: Mapping[str, Any]) -> GameEncoding:
@@ -92,63 +118,98 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                            f"Nucleus cards in the box / {len(nuclei)}; Explosion Check cards face down, of them "
                            f"Safe and Explosion / {len(c.explosion_checks)}")
         nuc_i = {x: i for i, x in enumerate(nuclei)}
+        slot_off = len(nuclei) + len(KINDS) + len(zones) + len(rings) + 2  # a Comet's first slot
     nz = len(zones)
 
+    n_res = len(resources)
+    res_i = {r: j for j, r in enumerate(resources)}
+    t_res = [cap(x, RESOURCE_CAP) for x in range(RESOURCE_CAP + 1)]
+    t_vp = [cap(x, VP_CAP) for x in range(VP_CAP + 1)]
+    t_probes = [cap(x, num.probes) for x in range(num.probes + 1)]
+    ring_of = {a.id: ring_i[a.ring] for a in c.asteroids}
+    kind_i = {k: i for i, k in enumerate(KINDS)}
+
     def write(o: Mapping[str, Any], a: Buffer) -> None:
+        """``encode``: every part from the observation's dict."""
         rel = header.write(o, a)
+        _config(a)
+        _decision(o["decision"], a, rel)
+        belt = o["belt"]
+        _zones(o["rotation"], ((x, v["zone"]) for x, v in belt.items()), a)
+        _probes(((x, v["zone"], v["probe"]) for x, v in belt.items() if v["probe"] is not None), a, rel)
+        for p in o["players"]:
+            _player(p, pl_at[rel[p["seat"]]], a)
+        _end(o, a, rel)
+        if comets_on:
+            comets = o["comets"]
+            _comets(comets, o["removed_tails"], a)
+            _comet_seats([cm["slots"] for cm in comets], [p["tail_tokens"] for p in o["players"]], a, rel)
+            _counts(o, a)
+
+    def _config(a: Buffer) -> None:
         a[cfg_at] = n / 4
         if comets_on:
             a[cfg_at + 1] = 1.0
-        d = o["decision"]
+
+    def _decision(d: Mapping[str, Any] | None, a: Buffer, rel: list[int]) -> None:
         if d is None:
             a[kind_at["none"]] = 1.0
-        else:
-            a[kind_at[d["kind"]]] = 1.0
-            a[dplayer_at + rel[d["player"]]] = 1.0
-            data = d["data"]
-            if "comet" in data:
-                a[dcomet_at[data["comet"]]] = 1.0
-                a[dslot_at + data["slot"]] = 1.0
-            if "mode" in data:
-                a[dmode_at[data["mode"]]] = 1.0
-        for r, v in o["rotation"].items():
+            return
+        a[kind_at[d["kind"]]] = 1.0
+        a[dplayer_at + rel[d["player"]]] = 1.0
+        data = d["data"]
+        if "comet" in data:
+            a[dcomet_at[data["comet"]]] = 1.0
+            a[dslot_at + data["slot"]] = 1.0
+        if "mode" in data:
+            a[dmode_at[data["mode"]]] = 1.0
+
+    def _zones(rotation: Mapping[str, int], zones: Iterable[tuple[str, int]], a: Buffer) -> None:
+        """The ``rotation`` and each Asteroid's Zone one-hot (not its probe)."""
+        for r, v in rotation.items():
             a[rot_at[r]] = cap(v, steps[r])
-        for x, v in o["belt"].items():
-            i = ast_at + astride * ast_i[x]
-            z = v["zone"]
-            a[i + z - 1] = 1.0
-            s = v["probe"]
-            if s is not None:
-                a[i + nz + rel[s]] = 1.0
-                a[grid_at + (ring_i[v["ring"]] * nz + z - 1) * n + rel[s]] = 1.0
-        for p in o["players"]:
-            i = pl_at[rel[p["seat"]]]
-            for j, r in enumerate(resources):
-                a[i + j] = cap(p["resources"].get(r, 0), RESOURCE_CAP)
-            j = i + len(resources)
-            a[j] = cap(p["probes"], num.probes)
-            if p["passed"]:
-                a[j + 1] = 1.0
-            vp = p["vp"]
-            for k, part in enumerate(parts):
-                a[j + 2 + k] = cap(vp.get(part, 0), VP_CAP)
-            if comets_on:
-                for x in p["tail_tokens"]:
-                    a[tail_at + nplaces * tail_i[x] + len(places) + rel[p["seat"]]] = 1.0
+        for x, z in zones:
+            a[ast_at + astride * ast_i[x] + z - 1] = 1.0
+
+    def _probes(probes: Iterable[tuple[str, int, int]], a: Buffer, rel: list[int]) -> None:
+        """Whose Mining Probe is on each claimed Asteroid (``(asteroid, zone, seat)``): in its
+        Asteroid's entries and in the ring x Zone grid."""
+        for x, z, s in probes:
+            k = rel[s]
+            a[ast_at + astride * ast_i[x] + nz + k] = 1.0
+            a[grid_at + (ring_of[x] * nz + z - 1) * n + k] = 1.0
+
+    def _player(p: Mapping[str, Any], i: int, a: Buffer) -> None:
+        """One player's block (at ``i``) from a view with the fields of ``player_counts``."""
+        for r, x in p["resources"].items():
+            if x:
+                a[i + res_i[r]] = t_res[x] if 0 < x <= RESOURCE_CAP else cap(x, RESOURCE_CAP)
+        j = i + n_res
+        x = p["probes"]
+        a[j] = t_probes[x] if 0 <= x <= num.probes else cap(x, num.probes)
+        if p["passed"]:
+            a[j + 1] = 1.0
+        vp = p["vp"]
+        j += 2
+        for k, part in enumerate(parts):
+            x = vp.get(part, 0)
+            if x:
+                a[j + k] = t_vp[x] if 0 < x <= VP_CAP else cap(x, VP_CAP)
+
+    def _end(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
         for s, sc in enumerate(o["final_scores"]):
             for k, part in enumerate(parts):
                 a[score_at + len(parts) * rel[s] + k] = cap(sc.get(part, 0), VP_CAP)
         for s in o["winners"]:
             a[win_at + rel[s]] = 1.0
-        if comets_on:
-            _comets(o, a, rel)
 
-    def _comets(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
-        for ci, cm in enumerate(o["comets"]):
+    def _comets(comets: Sequence[Mapping[str, Any]], removed: Iterable[str], a: Buffer) -> None:
+        """The Comets, their grid and the Tail tokens on them or removed: all but the seats."""
+        for ci, cm in enumerate(comets):
             i = comet_at + cstride * ci
             a[i + nuc_i[cm["nucleus"]]] = 1.0
             j = i + len(nuclei)
-            a[j + KINDS.index(cm["kind"])] = 1.0
+            a[j + kind_i[cm["kind"]]] = 1.0
             j += len(KINDS)
             a[j + cm["zone"] - 1] = 1.0
             j += nz
@@ -161,16 +222,30 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             if cm["removed"]:
                 a[j + 1] = 1.0
             j += 2
-            for k, s in enumerate(cm["slots"]):
+            for k in range(len(cm["slots"])):
                 a[j + (n + 1) * k] = 1.0
-                if s is not None:
-                    a[j + (n + 1) * k + 1 + rel[s]] = 1.0
             for t, column in enumerate(cm["tails"]):
                 for row, x in enumerate(column):
                     if x is not None:
                         a[tail_at + nplaces * tail_i[x] + (ci * tables + t) * len(TAIL_TYPES) + row] = 1.0
-        for x in o["removed_tails"]:
+        for x in removed:
             a[tail_at + nplaces * tail_i[x] + nplaces - 1] = 1.0
+
+    def _comet_seats(slots: Sequence[Sequence[int | None]], taken: Sequence[Iterable[str]], a: Buffer,
+                     rel: list[int]) -> None:
+        """What the Comets slices count by seat: whose probe is on each Surface card slot, who
+        took each Tail token."""
+        for ci, column in enumerate(slots):
+            j = comet_at + cstride * ci + slot_off
+            for k, s in enumerate(column):
+                if s is not None:
+                    a[j + (n + 1) * k + 1 + rel[s]] = 1.0
+        for s, tokens in enumerate(taken):
+            k = tail_at + len(places) + rel[s]
+            for x in tokens:
+                a[k + nplaces * tail_i[x]] = 1.0
+
+    def _counts(o: Mapping[str, Any], a: Buffer) -> None:
         a[box_at] = cap(o["nucleus_box"], len(nuclei))
         deck = o["explosion_deck"]
         m = len(c.explosion_checks)
@@ -178,5 +253,71 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         a[box_at + 2] = cap(deck["Safe"], m)
         a[box_at + 3] = cap(deck["Explosion"], m)
 
+    # -- the tensor of a state: the same writers, each view built only when its key is new ------
+    zones_block = slice(L.slices["rotation"].start, L.slices["belt.asteroids"].stop)
+    player_size = L.slices["players[+0]"].stop - pl_at[0]
+    comets_block = slice(comet_at, L.slices["tail_tokens"].stop) if comets_on else slice(0, 0)
+    zones_memo, players_memo, comets_memo = _ZonesMemo(), Memo(), Memo()
+    memos = (zones_memo, players_memo, comets_memo)
+    zones_get, players_get, comets_get = zones_memo.blocks.get, players_memo.blocks.get, comets_memo.blocks.get
+    zone_tables = zones_memo.zones
+    zeros = array("f", bytes(4 * L.size))
+
+    def tensor(state: Any, seat: int | None) -> Buffer:
+        """``write(observe(state, seat))``: the header and what is counted by seat written from
+        the state each time, every other part copied from the memo when its key
+        (``ceres.observation``) has been seen; equal keys give equal views."""
+        if not isinstance(state, State):
+            raise ValueError(f"not a Ceres state: {type(state).__name__}")
+        if len(state.players) != n:
+            raise ValueError(f"a state of {len(state.players)} players, not {n}")
+        observer = seat_of(state, seat, spectator=True)
+        for memo in memos:
+            memo.content(state.content)
+        a = array("f", zeros)
+        rel = header.write({"observer": observer, "round": state.round, "phase": state.phase,
+                            "first_player": state.first_player, "turn_seat": state.turn_seat,
+                            "current_player": state.current_player}, a)
+        _config(a)
+        stack = state.stack
+        if stack:
+            d = stack[-1]
+            _decision({"kind": d.kind, "player": d.player, "data": d.data}, a, rel)
+        else:
+            a[kind_at["none"]] = 1.0
+        found = zones_key(state)[0]
+        block = zones_get(found)
+        if block is None:
+            zones = zones_view(state)
+            _zones(state.rotation, zones.items(), a)
+            zones_memo.put((found, ()), a[zones_block])
+            zone_tables[found] = zones  # (after ``put``: a full memo empties both first)
+        else:
+            a[zones_block] = block
+            zones = zone_tables[found]
+        seats = seats_view(state)
+        _probes(((x, zones[x], s) for x, s in seats["claims"].items()), a, rel)
+        for s in range(n):
+            i = pl_at[rel[s]]
+            found = player_key(state, s)[0]
+            block = players_get(found)
+            if block is None:
+                _player(player_counts(state, s), i, a)
+                players_memo.put((found, ()), a[i:i + player_size])
+            else:
+                a[i:i + player_size] = block
+        _end(end_view(state), a, rel)
+        if comets_on:
+            found = comets_key(state)[0]
+            block = comets_get(found)
+            if block is None:
+                _comets([comet_view(state, i) for i in range(len(state.comets))], state.removed_tails, a)
+                comets_memo.put((found, ()), a[comets_block])
+            else:
+                a[comets_block] = block
+            _comet_seats(seats["slots"], seats["tail_tokens"], a, rel)
+            _counts(counts_view(state), a)
+        return a
+
     recall = tuple(tails + nuclei + [x.id for x in c.explosion_checks] + asteroids)
-    return GameEncoding(L, write, recall)
+    return GameEncoding(L, write, recall, tensor, memos)
