@@ -40,11 +40,11 @@ VP_CAP = 40
 
 
 class _ZonesMemo(Memo):
-    """The memo of the belt's Zones, which keeps each Asteroid's Zone beside the block: the
-    probes, written per call, are placed by it."""
+    """The memo of the belt's Zones, which keeps beside each block where a probe on each
+    Asteroid is written in those Zones (the probes are written per call)."""
 
     def __init__(self) -> None:
-        self.zones: dict[Any, dict[str, int]] = {}
+        self.zones: dict[Any, dict[str, tuple[int, int]]] = {}
         super().__init__()
 
     def clear(self) -> None:
@@ -119,6 +119,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                            f"Safe and Explosion / {len(c.explosion_checks)}")
         nuc_i = {x: i for i, x in enumerate(nuclei)}
         slot_off = len(nuclei) + len(KINDS) + len(zones) + len(rings) + 2  # a Comet's first slot
+        taken_at = tail_at + len(places)  # + the seat from the observer + nplaces x the token
+        n_nuclei, n_checks = len(nuclei), len(c.explosion_checks)
     nz = len(zones)
 
     n_res = len(resources)
@@ -133,10 +135,20 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         """``encode``: every part from the observation's dict."""
         rel = header.write(o, a)
         _config(a)
-        _decision(o["decision"], a, rel)
+        d = o["decision"]
+        if d is None:
+            a[kind_at["none"]] = 1.0
+        else:
+            _decision(d["kind"], d["player"], d["data"], a, rel)
         belt = o["belt"]
         _zones(o["rotation"], ((x, v["zone"]) for x, v in belt.items()), a)
-        _probes(((x, v["zone"], v["probe"]) for x, v in belt.items() if v["probe"] is not None), a, rel)
+        for x, v in belt.items():
+            s = v["probe"]
+            if s is not None:
+                i, j = _probe_at(x, v["zone"])
+                k = rel[s]
+                a[i + k] = 1.0
+                a[j + k] = 1.0
         for p in o["players"]:
             _player(p, pl_at[rel[p["seat"]]], a)
         _end(o, a, rel)
@@ -151,13 +163,9 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         if comets_on:
             a[cfg_at + 1] = 1.0
 
-    def _decision(d: Mapping[str, Any] | None, a: Buffer, rel: list[int]) -> None:
-        if d is None:
-            a[kind_at["none"]] = 1.0
-            return
-        a[kind_at[d["kind"]]] = 1.0
-        a[dplayer_at + rel[d["player"]]] = 1.0
-        data = d["data"]
+    def _decision(kind: str, player: int, data: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
+        a[kind_at[kind]] = 1.0
+        a[dplayer_at + rel[player]] = 1.0
         if "comet" in data:
             a[dcomet_at[data["comet"]]] = 1.0
             a[dslot_at + data["slot"]] = 1.0
@@ -171,13 +179,20 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         for x, z in zones:
             a[ast_at + astride * ast_i[x] + z - 1] = 1.0
 
-    def _probes(probes: Iterable[tuple[str, int, int]], a: Buffer, rel: list[int]) -> None:
-        """Whose Mining Probe is on each claimed Asteroid (``(asteroid, zone, seat)``): in its
-        Asteroid's entries and in the ring x Zone grid."""
-        for x, z, s in probes:
+    def _probe_at(x: str, zone: int) -> tuple[int, int]:
+        """Where a probe on Asteroid ``x`` in ``zone`` is written (plus the seat counted from
+        the observer): in the Asteroid's entries and in the ring x Zone grid."""
+        return ast_at + astride * ast_i[x] + nz, grid_at + (ring_of[x] * nz + zone - 1) * n
+
+    def _probes(claims: Iterable[tuple[str, int]], at: Mapping[str, tuple[int, int]], a: Buffer,
+                rel: list[int]) -> None:
+        """Whose Mining Probe is on each claimed Asteroid (``(asteroid, seat)``), placed by
+        ``at`` (:func:`_probe_at` of the Asteroid and its Zone), as ``write`` places them."""
+        for x, s in claims:
+            i, j = at[x]
             k = rel[s]
-            a[ast_at + astride * ast_i[x] + nz + k] = 1.0
-            a[grid_at + (ring_of[x] * nz + z - 1) * n + k] = 1.0
+            a[i + k] = 1.0
+            a[j + k] = 1.0
 
     def _player(p: Mapping[str, Any], i: int, a: Buffer) -> None:
         """One player's block (at ``i``) from a view with the fields of ``player_counts``."""
@@ -241,21 +256,21 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 if s is not None:
                     a[j + (n + 1) * k + 1 + rel[s]] = 1.0
         for s, tokens in enumerate(taken):
-            k = tail_at + len(places) + rel[s]
+            k = taken_at + rel[s]
             for x in tokens:
                 a[k + nplaces * tail_i[x]] = 1.0
 
     def _counts(o: Mapping[str, Any], a: Buffer) -> None:
-        a[box_at] = cap(o["nucleus_box"], len(nuclei))
+        a[box_at] = cap(o["nucleus_box"], n_nuclei)
         deck = o["explosion_deck"]
-        m = len(c.explosion_checks)
+        m = n_checks
         a[box_at + 1] = cap(deck["cards"], m)
         a[box_at + 2] = cap(deck["Safe"], m)
         a[box_at + 3] = cap(deck["Explosion"], m)
 
     # -- the tensor of a state: the same writers, each view built only when its key is new ------
     zones_block = slice(L.slices["rotation"].start, L.slices["belt.asteroids"].stop)
-    player_size = L.slices["players[+0]"].stop - pl_at[0]
+    player_blocks = [L.slices[f"players[{s}]"] for s in seats]
     comets_block = slice(comet_at, L.slices["tail_tokens"].stop) if comets_on else slice(0, 0)
     zones_memo, players_memo, comets_memo = _ZonesMemo(), Memo(), Memo()
     memos = (zones_memo, players_memo, comets_memo)
@@ -282,7 +297,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         stack = state.stack
         if stack:
             d = stack[-1]
-            _decision({"kind": d.kind, "player": d.player, "data": d.data}, a, rel)
+            _decision(d.kind, d.player, d.data, a, rel)
         else:
             a[kind_at["none"]] = 1.0
         found = zones_key(state)[0]
@@ -291,22 +306,24 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             zones = zones_view(state)
             _zones(state.rotation, zones.items(), a)
             zones_memo.put((found, ()), a[zones_block])
-            zone_tables[found] = zones  # (after ``put``: a full memo empties both first)
+            probe_at = {x: _probe_at(x, z) for x, z in zones.items()}
+            zone_tables[found] = probe_at  # (after ``put``: a full memo empties both first)
         else:
             a[zones_block] = block
-            zones = zone_tables[found]
-        seats = seats_view(state)
-        _probes(((x, zones[x], s) for x, s in seats["claims"].items()), a, rel)
+            probe_at = zone_tables[found]
+        claims, slots, taken = seats_view(state)
+        _probes(claims, probe_at, a, rel)
         for s in range(n):
-            i = pl_at[rel[s]]
+            k = rel[s]
             found = player_key(state, s)[0]
             block = players_get(found)
             if block is None:
-                _player(player_counts(state, s), i, a)
-                players_memo.put((found, ()), a[i:i + player_size])
+                _player(player_counts(state, s), pl_at[k], a)
+                players_memo.put((found, ()), a[player_blocks[k]])
             else:
-                a[i:i + player_size] = block
-        _end(end_view(state), a, rel)
+                a[player_blocks[k]] = block
+        if state.final_scores or state.winners:  # (the view is empty until the game is over)
+            _end(end_view(state), a, rel)
         if comets_on:
             found = comets_key(state)[0]
             block = comets_get(found)
@@ -315,7 +332,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                 comets_memo.put((found, ()), a[comets_block])
             else:
                 a[comets_block] = block
-            _comet_seats(seats["slots"], seats["tail_tokens"], a, rel)
+            _comet_seats(slots, taken, a, rel)
             _counts(counts_view(state), a)
         return a
 

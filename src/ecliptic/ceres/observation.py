@@ -135,18 +135,19 @@ def player_key(state: State, seat: int) -> Key:
 
 def comets_key(state: State) -> Key:
     """What the Comets' views are a function of apart from the seats on their Surface card
-    slots (:func:`seats_view`): each Comet's Nucleus card, side, place and tails, its number of
-    slots, and the Tail tokens removed from the game."""
-    comets = tuple((c.nucleus, c.kind, c.zone, c.ring, c.removed, tuple(map(tuple, c.tails)), len(c.slots))
-                   for c in state.comets)
-    return (comets, tuple(state.removed_tails)), ()
+    slots (:func:`seats_view`): each Comet's Surface card, Nucleus card, side, place and tails,
+    its number of slots, and the Tail tokens removed from the game."""
+    comets = [(c.id, c.nucleus, c.kind, c.zone, c.ring, c.removed, len(c.slots), *map(tuple, c.tails))
+              for c in state.comets]
+    return (*comets, tuple(state.removed_tails)), ()
 
 
-def seats_view(state: State) -> dict[str, Any]:
-    """What the views count by seat: each Asteroid's probe (``claims``), the seat on each slot
-    of each Comet's Surface card, the Tail tokens in front of each player."""
-    return {"claims": dict(state.claims), "slots": [list(c.slots) for c in state.comets],
-            "tail_tokens": [list(p.tail_tokens) for p in state.players]}
+def seats_view(state: State) -> tuple[list[tuple[str, int]], list[list[int | None]], list[list[str]]]:
+    """What the views count by seat, as they show it (copies): each claimed Asteroid with the
+    seat whose Mining Probe is on it (the belt's ``probe``), the seat on each slot of each
+    Comet's Surface card (``slots``), the Tail tokens in front of each player (``tail_tokens``)."""
+    return ([*state.claims.items()], [c.slots[:] for c in state.comets],
+            [p.tail_tokens[:] for p in state.players])
 
 
 def determinize(state: State, player: int, rng: Rng) -> State:
