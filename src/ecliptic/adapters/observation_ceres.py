@@ -23,7 +23,7 @@ from ecliptic.ceres.observation import (
     counts_view,
     end_view,
     player_counts,
-    player_key,
+    player_keys,
     seats_view,
     zones_key,
     zones_view,
@@ -119,7 +119,9 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                            f"Safe and Explosion / {len(c.explosion_checks)}")
         nuc_i = {x: i for i, x in enumerate(nuclei)}
         slot_off = len(nuclei) + len(KINDS) + len(zones) + len(rings) + 2  # a Comet's first slot
-        taken_at = tail_at + len(places)  # + the seat from the observer + nplaces x the token
+        slot_at = [comet_at + cstride * ci + slot_off + 1 for ci in range(len(COMETS))]  # + (n + 1) x slot + seat
+        step = n + 1
+        taken_at = {x: tail_at + nplaces * tail_i[x] + len(places) for x in tails}  # + the seat
         n_nuclei, n_checks = len(nuclei), len(c.explosion_checks)
     nz = len(zones)
 
@@ -251,22 +253,23 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         """What the Comets slices count by seat: whose probe is on each Surface card slot, who
         took each Tail token."""
         for ci, column in enumerate(slots):
-            j = comet_at + cstride * ci + slot_off
+            j = slot_at[ci]
             for k, s in enumerate(column):
                 if s is not None:
-                    a[j + (n + 1) * k + 1 + rel[s]] = 1.0
+                    a[j + step * k + rel[s]] = 1.0
         for s, tokens in enumerate(taken):
-            k = taken_at + rel[s]
+            k = rel[s]
             for x in tokens:
-                a[k + nplaces * tail_i[x]] = 1.0
+                a[taken_at[x] + k] = 1.0
 
     def _counts(o: Mapping[str, Any], a: Buffer) -> None:
-        a[box_at] = cap(o["nucleus_box"], n_nuclei)
+        x = o["nucleus_box"]
+        if x:
+            a[box_at] = cap(x, n_nuclei)
         deck = o["explosion_deck"]
-        m = n_checks
-        a[box_at + 1] = cap(deck["cards"], m)
-        a[box_at + 2] = cap(deck["Safe"], m)
-        a[box_at + 3] = cap(deck["Explosion"], m)
+        for j, x in enumerate((deck["cards"], deck["Safe"], deck["Explosion"]), box_at + 1):
+            if x:
+                a[j] = cap(x, n_checks)
 
     # -- the tensor of a state: the same writers, each view built only when its key is new ------
     zones_block = slice(L.slices["rotation"].start, L.slices["belt.asteroids"].stop)
@@ -277,6 +280,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     zones_get, players_get, comets_get = zones_memo.blocks.get, players_memo.blocks.get, comets_memo.blocks.get
     zone_tables = zones_memo.zones
     zeros = array("f", bytes(4 * L.size))
+    last_content: list[object] = [None]  # the content the memos were last told of
 
     def tensor(state: Any, seat: int | None) -> Buffer:
         """``write(observe(state, seat))``: the header and what is counted by seat written from
@@ -287,9 +291,11 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         if len(state.players) != n:
             raise ValueError(f"a state of {len(state.players)} players, not {n}")
         observer = seat_of(state, seat, spectator=True)
-        for memo in memos:
-            memo.content(state.content)
-        a = array("f", zeros)
+        if state.content is not last_content[0]:
+            for memo in memos:
+                memo.content(state.content)
+            last_content[0] = state.content
+        a = zeros[:]
         rel = header.write({"observer": observer, "round": state.round, "phase": state.phase,
                             "first_player": state.first_player, "turn_seat": state.turn_seat,
                             "current_player": state.current_player}, a)
@@ -313,9 +319,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             probe_at = zone_tables[found]
         claims, slots, taken = seats_view(state)
         _probes(claims, probe_at, a, rel)
-        for s in range(n):
+        for s, (found, _) in enumerate(player_keys(state)):
             k = rel[s]
-            found = player_key(state, s)[0]
             block = players_get(found)
             if block is None:
                 _player(player_counts(state, s), pl_at[k], a)

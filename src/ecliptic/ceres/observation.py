@@ -127,10 +127,9 @@ def zones_key(state: State) -> Key:
     return (tuple(state.rotation.items()),), ()
 
 
-def player_key(state: State, seat: int) -> Key:
-    """What :func:`player_counts` is a function of."""
-    p = state.players[seat]
-    return (tuple(p.resources.items()), p.probes, p.passed, tuple(p.vp.items())), ()
+def player_keys(state: State) -> list[Key]:
+    """What :func:`player_counts` is a function of, for each seat."""
+    return [((tuple(p.resources.items()), p.probes, p.passed, tuple(p.vp.items())), ()) for p in state.players]
 
 
 def comets_key(state: State) -> Key:
