@@ -84,7 +84,6 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     grid_at = L.section("belt.grid", [f"{r} zone {z} {s}" for r in rings for z in zones for s in seats],
                         "1 where a seat's Mining Probe is, by ring and Zone")
     ring_i = {r: i for i, r in enumerate(rings)}
-    ast_i = {x: i for i, x in enumerate(asteroids)}
     pl_at: list[int] = []
     for s in seats:
         pl_at.append(L.section(f"players[{s}]", [*(f"{r}" for r in resources), "probes in supply", "passed",
@@ -130,7 +129,8 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     t_res = [cap(x, RESOURCE_CAP) for x in range(RESOURCE_CAP + 1)]
     t_vp = [cap(x, VP_CAP) for x in range(VP_CAP + 1)]
     t_probes = [cap(x, num.probes) for x in range(num.probes + 1)]
-    ring_of = {a.id: ring_i[a.ring] for a in c.asteroids}
+    ast_base = {x: ast_at + astride * i for i, x in enumerate(asteroids)}  # + its Zone - 1
+    grid_row = {a.id: grid_at + ring_i[a.ring] * nz * n for a in c.asteroids}  # + (Zone - 1) x n + seat
     kind_i = {k: i for i, k in enumerate(KINDS)}
 
     def write(o: Mapping[str, Any], a: Buffer) -> None:
@@ -142,15 +142,16 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             a[kind_at["none"]] = 1.0
         else:
             _decision(d["kind"], d["player"], d["data"], a, rel)
-        belt = o["belt"]
-        _zones(o["rotation"], ((x, v["zone"]) for x, v in belt.items()), a)
-        for x, v in belt.items():
+        _rotation(o["rotation"], a)
+        for x, v in o["belt"].items():  # the places _zones and _probes write at, in one pass
+            i = ast_base[x]
+            z = v["zone"] - 1
+            a[i + z] = 1.0
             s = v["probe"]
             if s is not None:
-                i, j = _probe_at(x, v["zone"])
                 k = rel[s]
-                a[i + k] = 1.0
-                a[j + k] = 1.0
+                a[i + nz + k] = 1.0
+                a[grid_row[x] + z * n + k] = 1.0
         for p in o["players"]:
             _player(p, pl_at[rel[p["seat"]]], a)
         _end(o, a, rel)
@@ -174,22 +175,25 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         if "mode" in data:
             a[dmode_at[data["mode"]]] = 1.0
 
-    def _zones(rotation: Mapping[str, int], zones: Iterable[tuple[str, int]], a: Buffer) -> None:
-        """The ``rotation`` and each Asteroid's Zone one-hot (not its probe)."""
+    def _rotation(rotation: Mapping[str, int], a: Buffer) -> None:
         for r, v in rotation.items():
             a[rot_at[r]] = cap(v, steps[r])
-        for x, z in zones:
-            a[ast_at + astride * ast_i[x] + z - 1] = 1.0
 
-    def _probe_at(x: str, zone: int) -> tuple[int, int]:
-        """Where a probe on Asteroid ``x`` in ``zone`` is written (plus the seat counted from
-        the observer): in the Asteroid's entries and in the ring x Zone grid."""
-        return ast_at + astride * ast_i[x] + nz, grid_at + (ring_of[x] * nz + zone - 1) * n
+    def _zones(zones: Mapping[str, int], a: Buffer) -> dict[str, tuple[int, int]]:
+        """Each Asteroid's Zone one-hot (not its probe); returns where a probe on each Asteroid
+        is written in these Zones (plus the seat counted from the observer): in the Asteroid's
+        entries and in the ring x Zone grid."""
+        at: dict[str, tuple[int, int]] = {}
+        for x, z in zones.items():
+            i = ast_base[x]
+            a[i + z - 1] = 1.0
+            at[x] = (i + nz, grid_row[x] + (z - 1) * n)
+        return at
 
     def _probes(claims: Iterable[tuple[str, int]], at: Mapping[str, tuple[int, int]], a: Buffer,
                 rel: list[int]) -> None:
         """Whose Mining Probe is on each claimed Asteroid (``(asteroid, seat)``), placed by
-        ``at`` (:func:`_probe_at` of the Asteroid and its Zone), as ``write`` places them."""
+        ``at`` (what :func:`_zones` returned)."""
         for x, s in claims:
             i, j = at[x]
             k = rel[s]
@@ -309,10 +313,9 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         found = zones_key(state)[0]
         block = zones_get(found)
         if block is None:
-            zones = zones_view(state)
-            _zones(state.rotation, zones.items(), a)
+            _rotation(state.rotation, a)
+            probe_at = _zones(zones_view(state), a)
             zones_memo.put((found, ()), a[zones_block])
-            probe_at = {x: _probe_at(x, z) for x, z in zones.items()}
             zone_tables[found] = probe_at  # (after ``put``: a full memo empties both first)
         else:
             a[zones_block] = block
