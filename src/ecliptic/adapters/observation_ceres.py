@@ -197,8 +197,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         for x, s in claims:
             i, j = at[x]
             k = rel[s]
-            a[i + k] = 1.0
-            a[j + k] = 1.0
+            a[i + k] = a[j + k] = 1.0
 
     def _player(p: Mapping[str, Any], i: int, a: Buffer) -> None:
         """One player's block (at ``i``) from a view with the fields of ``player_counts``."""
@@ -271,9 +270,10 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         if x:
             a[box_at] = cap(x, n_nuclei)
         deck = o["explosion_deck"]
-        for j, x in enumerate((deck["cards"], deck["Safe"], deck["Explosion"]), box_at + 1):
-            if x:
-                a[j] = cap(x, n_checks)
+        if deck["cards"]:
+            a[box_at + 1] = cap(deck["cards"], n_checks)
+            a[box_at + 2] = cap(deck["Safe"], n_checks)
+            a[box_at + 3] = cap(deck["Explosion"], n_checks)
 
     # -- the tensor of a state: the same writers, each view built only when its key is new ------
     zones_block = slice(L.slices["rotation"].start, L.slices["belt.asteroids"].stop)
