@@ -5,6 +5,14 @@ Asteroid (its Zone, whose probe) and as a ring x Zone grid of probes and Comet t
 picture a player looks at. The Comets slices (Comet tokens, Surface card slots, Tail tokens,
 the Nucleus cards in the box, the Explosion Check cards) exist only with the expansion.
 docs/observation.md lists the slices.
+
+``tensor`` is ``write(observe(state, seat))`` at the cost of what changed: the Zones' block
+(the ``rotation`` and each Asteroid's Zone), each player's block and the Comets' block (all but
+their seats) are kept in a memo by their key (``ceres.observation``), written from the part's
+own view when the key is new. What is counted from the observer and changes nearly every step
+(whose probe is on an Asteroid or a Surface card slot, who took a Tail token) is left out of
+those blocks, so every seat shares them, and written each call, with the header, the decision
+and the counts.
 """
 
 from __future__ import annotations

@@ -12,6 +12,11 @@ Explosion Check order) and gives the copy a fresh generator so it cannot foretel
 next Explosion Check. :func:`reseed` re-draws only the future chance: what nobody sees in
 Ceres is exactly the future's (the Explosion Check order) and the box, so it re-shuffles
 the same two and replaces the generator, for any seat at once.
+
+:func:`observe` is put together from parts (the belt's Zones, each player's counts, the
+Comets, what is counted by seat, the counts, the end), each a function here; beside them a
+*key* says what a part is a function of, so the observation tensor
+(``ecliptic.adapters.observation_ceres``) builds again only the parts that changed.
 """
 
 from __future__ import annotations
