@@ -38,17 +38,17 @@ def player_counts(state: State, seat: int) -> dict[str, Any]:
 
 
 def _player_view(state: State, seat: int, asteroids: list[str]) -> dict[str, Any]:
-    p = state.players[seat]
+    counts = player_counts(state, seat)
     name = f"Player {seat + 1}"
     return {
         "seat": seat,
         "name": name,
         "faction": name,  # tools that group results by faction group by seat
-        "resources": dict(p.resources),
-        "probes": p.probes,
-        "vp": score(state, seat),
-        "tail_tokens": list(p.tail_tokens),
-        "passed": p.passed,
+        "resources": counts["resources"],
+        "probes": counts["probes"],
+        "vp": counts["vp"],
+        "tail_tokens": list(state.players[seat].tail_tokens),
+        "passed": counts["passed"],
         "asteroids": asteroids,
     }
 
