@@ -5,25 +5,59 @@ Asteroid (its Zone, whose probe) and as a ring x Zone grid of probes and Comet t
 picture a player looks at. The Comets slices (Comet tokens, Surface card slots, Tail tokens,
 the Nucleus cards in the box, the Explosion Check cards) exist only with the expansion.
 docs/observation.md lists the slices.
+
+``tensor`` is ``write(observe(state, seat))`` at the cost of what changed: the Zones' block
+(the ``rotation`` and each Asteroid's Zone), each player's block and the Comets' block (all but
+their seats) are kept in a memo by their key (``ceres.observation``), written from the part's
+own view when the key is new. What is counted from the observer and changes nearly every step
+(whose probe is on an Asteroid or a Surface card slot, who took a Tail token) is left out of
+those blocks, so every seat shares them, and written each call, with the header, the decision
+and the counts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, get_args
 
-from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, cap
+from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, Memo, cap
 from ecliptic.ceres.comets import SURFACE_CARDS as COMETS
 from ecliptic.ceres.content import TAIL_TYPES, CometKind, default_content
 from ecliptic.ceres.invariants import DECISION_DATA
+from ecliptic.ceres.observation import (
+    comet_view,
+    comets_key,
+    counts_view,
+    end_view,
+    player_counts,
+    player_keys,
+    seats_view,
+    zones_key,
+    zones_view,
+)
 from ecliptic.ceres.scoring import SOURCES
-from ecliptic.ceres.state import Phase
+from ecliptic.ceres.state import Phase, State
+from ecliptic.engine.rules import seat_of
 
 PHASES: tuple[str, ...] = get_args(Phase)
 KINDS: tuple[str, ...] = get_args(CometKind)
 MODES: tuple[str, ...] = get_args(DECISION_DATA["tail"]["mode"])
 RESOURCE_CAP = 20
 VP_CAP = 40
+
+
+class _ZonesMemo(Memo):
+    """The memo of the belt's Zones, which keeps beside each block where a probe on each
+    Asteroid is written in those Zones (the probes are written per call)."""
+
+    def __init__(self) -> None:
+        self.zones: dict[Any, dict[str, tuple[int, int]]] = {}
+        super().__init__()
+
+    def clear(self) -> None:
+        super().clear()
+        self.zones.clear()
 
 
 def build(config: Mapping[str, Any]) -> GameEncoding:
@@ -58,7 +92,6 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     grid_at = L.section("belt.grid", [f"{r} zone {z} {s}" for r in rings for z in zones for s in seats],
                         "1 where a seat's Mining Probe is, by ring and Zone")
     ring_i = {r: i for i, r in enumerate(rings)}
-    ast_i = {x: i for i, x in enumerate(asteroids)}
     pl_at: list[int] = []
     for s in seats:
         pl_at.append(L.section(f"players[{s}]", [*(f"{r}" for r in resources), "probes in supply", "passed",
@@ -92,63 +125,119 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
                            f"Nucleus cards in the box / {len(nuclei)}; Explosion Check cards face down, of them "
                            f"Safe and Explosion / {len(c.explosion_checks)}")
         nuc_i = {x: i for i, x in enumerate(nuclei)}
+        slot_off = len(nuclei) + len(KINDS) + len(zones) + len(rings) + 2  # a Comet's first slot
+        slot_at = [comet_at + cstride * ci + slot_off + 1 for ci in range(len(COMETS))]  # + (n + 1) x slot + seat
+        step = n + 1
+        taken_at = {x: tail_at + nplaces * tail_i[x] + len(places) for x in tails}  # + the seat
+        n_nuclei, n_checks = len(nuclei), len(c.explosion_checks)
     nz = len(zones)
 
+    n_res = len(resources)
+    res_i = {r: j for j, r in enumerate(resources)}
+    t_res = [cap(x, RESOURCE_CAP) for x in range(RESOURCE_CAP + 1)]
+    t_vp = [cap(x, VP_CAP) for x in range(VP_CAP + 1)]
+    t_probes = [cap(x, num.probes) for x in range(num.probes + 1)]
+    ast_base = {x: ast_at + astride * i for i, x in enumerate(asteroids)}  # + its Zone - 1
+    grid_row = {a.id: grid_at + ring_i[a.ring] * nz * n for a in c.asteroids}  # + (Zone - 1) x n + seat
+    kind_i = {k: i for i, k in enumerate(KINDS)}
+
     def write(o: Mapping[str, Any], a: Buffer) -> None:
+        """``encode``: every part from the observation's dict."""
         rel = header.write(o, a)
-        a[cfg_at] = n / 4
-        if comets_on:
-            a[cfg_at + 1] = 1.0
+        _config(a)
         d = o["decision"]
         if d is None:
             a[kind_at["none"]] = 1.0
         else:
-            a[kind_at[d["kind"]]] = 1.0
-            a[dplayer_at + rel[d["player"]]] = 1.0
-            data = d["data"]
-            if "comet" in data:
-                a[dcomet_at[data["comet"]]] = 1.0
-                a[dslot_at + data["slot"]] = 1.0
-            if "mode" in data:
-                a[dmode_at[data["mode"]]] = 1.0
-        for r, v in o["rotation"].items():
-            a[rot_at[r]] = cap(v, steps[r])
-        for x, v in o["belt"].items():
-            i = ast_at + astride * ast_i[x]
-            z = v["zone"]
-            a[i + z - 1] = 1.0
+            _decision(d["kind"], d["player"], d["data"], a, rel)
+        _rotation(o["rotation"], a)
+        for x, v in o["belt"].items():  # the places _zones and _probes write at, in one pass
+            i = ast_base[x]
+            z = v["zone"] - 1
+            a[i + z] = 1.0
             s = v["probe"]
             if s is not None:
-                a[i + nz + rel[s]] = 1.0
-                a[grid_at + (ring_i[v["ring"]] * nz + z - 1) * n + rel[s]] = 1.0
+                k = rel[s]
+                a[i + nz + k] = 1.0
+                a[grid_row[x] + z * n + k] = 1.0
         for p in o["players"]:
-            i = pl_at[rel[p["seat"]]]
-            for j, r in enumerate(resources):
-                a[i + j] = cap(p["resources"].get(r, 0), RESOURCE_CAP)
-            j = i + len(resources)
-            a[j] = cap(p["probes"], num.probes)
-            if p["passed"]:
-                a[j + 1] = 1.0
-            vp = p["vp"]
-            for k, part in enumerate(parts):
-                a[j + 2 + k] = cap(vp.get(part, 0), VP_CAP)
-            if comets_on:
-                for x in p["tail_tokens"]:
-                    a[tail_at + nplaces * tail_i[x] + len(places) + rel[p["seat"]]] = 1.0
+            _player(p, pl_at[rel[p["seat"]]], a)
+        _end(o, a, rel)
+        if comets_on:
+            comets = o["comets"]
+            _comets(comets, o["removed_tails"], a)
+            _comet_seats([cm["slots"] for cm in comets], [p["tail_tokens"] for p in o["players"]], a, rel)
+            _counts(o, a)
+
+    def _config(a: Buffer) -> None:
+        a[cfg_at] = n / 4
+        if comets_on:
+            a[cfg_at + 1] = 1.0
+
+    def _decision(kind: str, player: int, data: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
+        a[kind_at[kind]] = 1.0
+        a[dplayer_at + rel[player]] = 1.0
+        if "comet" in data:
+            a[dcomet_at[data["comet"]]] = 1.0
+            a[dslot_at + data["slot"]] = 1.0
+        if "mode" in data:
+            a[dmode_at[data["mode"]]] = 1.0
+
+    def _rotation(rotation: Mapping[str, int], a: Buffer) -> None:
+        for r, v in rotation.items():
+            a[rot_at[r]] = cap(v, steps[r])
+
+    def _zones(zones: Mapping[str, int], a: Buffer) -> dict[str, tuple[int, int]]:
+        """Each Asteroid's Zone one-hot (not its probe); returns where a probe on each Asteroid
+        is written in these Zones (plus the seat counted from the observer): in the Asteroid's
+        entries and in the ring x Zone grid."""
+        at: dict[str, tuple[int, int]] = {}
+        for x, z in zones.items():
+            i = ast_base[x]
+            a[i + z - 1] = 1.0
+            at[x] = (i + nz, grid_row[x] + (z - 1) * n)
+        return at
+
+    def _probes(claims: Iterable[tuple[str, int]], at: Mapping[str, tuple[int, int]], a: Buffer,
+                rel: list[int]) -> None:
+        """Whose Mining Probe is on each claimed Asteroid (``(asteroid, seat)``), placed by
+        ``at`` (what :func:`_zones` returned)."""
+        for x, s in claims:
+            i, j = at[x]
+            k = rel[s]
+            a[i + k] = a[j + k] = 1.0
+
+    def _player(p: Mapping[str, Any], i: int, a: Buffer) -> None:
+        """One player's block (at ``i``) from a view with the fields of ``player_counts``."""
+        for r, x in p["resources"].items():
+            if x:
+                a[i + res_i[r]] = t_res[x] if 0 < x <= RESOURCE_CAP else cap(x, RESOURCE_CAP)
+        j = i + n_res
+        x = p["probes"]
+        a[j] = t_probes[x] if 0 <= x <= num.probes else cap(x, num.probes)
+        if p["passed"]:
+            a[j + 1] = 1.0
+        vp = p["vp"]
+        j += 2
+        for k, part in enumerate(parts):
+            x = vp.get(part, 0)
+            if x:
+                a[j + k] = t_vp[x] if 0 < x <= VP_CAP else cap(x, VP_CAP)
+
+    def _end(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
         for s, sc in enumerate(o["final_scores"]):
             for k, part in enumerate(parts):
                 a[score_at + len(parts) * rel[s] + k] = cap(sc.get(part, 0), VP_CAP)
         for s in o["winners"]:
             a[win_at + rel[s]] = 1.0
-        if comets_on:
-            _comets(o, a, rel)
 
-    def _comets(o: Mapping[str, Any], a: Buffer, rel: list[int]) -> None:
-        for ci, cm in enumerate(o["comets"]):
+    def _comets(comets: Sequence[Mapping[str, Any]], removed: Iterable[str], a: Buffer) -> None:
+        """The Comets, their grid and the Tail tokens on them or removed: all but the seats."""
+        for ci, cm in enumerate(comets):
             i = comet_at + cstride * ci
             a[i + nuc_i[cm["nucleus"]]] = 1.0
             j = i + len(nuclei)
-            a[j + KINDS.index(cm["kind"])] = 1.0
+            a[j + kind_i[cm["kind"]]] = 1.0
             j += len(KINDS)
             a[j + cm["zone"] - 1] = 1.0
             j += nz
@@ -161,22 +250,107 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             if cm["removed"]:
                 a[j + 1] = 1.0
             j += 2
-            for k, s in enumerate(cm["slots"]):
+            for k in range(len(cm["slots"])):
                 a[j + (n + 1) * k] = 1.0
-                if s is not None:
-                    a[j + (n + 1) * k + 1 + rel[s]] = 1.0
             for t, column in enumerate(cm["tails"]):
                 for row, x in enumerate(column):
                     if x is not None:
                         a[tail_at + nplaces * tail_i[x] + (ci * tables + t) * len(TAIL_TYPES) + row] = 1.0
-        for x in o["removed_tails"]:
+        for x in removed:
             a[tail_at + nplaces * tail_i[x] + nplaces - 1] = 1.0
-        a[box_at] = cap(o["nucleus_box"], len(nuclei))
+
+    def _comet_seats(slots: Sequence[Sequence[int | None]], taken: Sequence[Iterable[str]], a: Buffer,
+                     rel: list[int]) -> None:
+        """What the Comets slices count by seat: whose probe is on each Surface card slot, who
+        took each Tail token."""
+        for ci, column in enumerate(slots):
+            j = slot_at[ci]
+            for k, s in enumerate(column):
+                if s is not None:
+                    a[j + step * k + rel[s]] = 1.0
+        for s, tokens in enumerate(taken):
+            k = rel[s]
+            for x in tokens:
+                a[taken_at[x] + k] = 1.0
+
+    def _counts(o: Mapping[str, Any], a: Buffer) -> None:
+        x = o["nucleus_box"]
+        if x:
+            a[box_at] = cap(x, n_nuclei)
         deck = o["explosion_deck"]
-        m = len(c.explosion_checks)
-        a[box_at + 1] = cap(deck["cards"], m)
-        a[box_at + 2] = cap(deck["Safe"], m)
-        a[box_at + 3] = cap(deck["Explosion"], m)
+        if deck["cards"]:
+            a[box_at + 1] = cap(deck["cards"], n_checks)
+            a[box_at + 2] = cap(deck["Safe"], n_checks)
+            a[box_at + 3] = cap(deck["Explosion"], n_checks)
+
+    # -- the tensor of a state: the same writers, each view built only when its key is new ------
+    zones_block = slice(L.slices["rotation"].start, L.slices["belt.asteroids"].stop)
+    player_blocks = [L.slices[f"players[{s}]"] for s in seats]
+    comets_block = slice(comet_at, L.slices["tail_tokens"].stop) if comets_on else slice(0, 0)
+    zones_memo, players_memo, comets_memo = _ZonesMemo(), Memo(), Memo()
+    memos = (zones_memo, players_memo, comets_memo)
+    zones_get, players_get, comets_get = zones_memo.blocks.get, players_memo.blocks.get, comets_memo.blocks.get
+    zone_tables = zones_memo.zones
+    zeros = array("f", bytes(4 * L.size))
+    last_content: list[object] = [None]  # the content the memos were last told of
+
+    def tensor(state: Any, seat: int | None) -> Buffer:
+        """``write(observe(state, seat))``: the header and what is counted by seat written from
+        the state each time, every other part copied from the memo when its key
+        (``ceres.observation``) has been seen; equal keys give equal views."""
+        if not isinstance(state, State):
+            raise ValueError(f"not a Ceres state: {type(state).__name__}")
+        if len(state.players) != n:
+            raise ValueError(f"a state of {len(state.players)} players, not {n}")
+        observer = seat_of(state, seat, spectator=True)
+        if state.content is not last_content[0]:
+            for memo in memos:
+                memo.content(state.content)
+            last_content[0] = state.content
+        a = zeros[:]
+        rel = header.write({"observer": observer, "round": state.round, "phase": state.phase,
+                            "first_player": state.first_player, "turn_seat": state.turn_seat,
+                            "current_player": state.current_player}, a)
+        _config(a)
+        stack = state.stack
+        if stack:
+            d = stack[-1]
+            _decision(d.kind, d.player, d.data, a, rel)
+        else:
+            a[kind_at["none"]] = 1.0
+        found = zones_key(state)[0]
+        block = zones_get(found)
+        if block is None:
+            _rotation(state.rotation, a)
+            probe_at = _zones(zones_view(state), a)
+            zones_memo.put((found, ()), a[zones_block])
+            zone_tables[found] = probe_at  # (after ``put``: a full memo empties both first)
+        else:
+            a[zones_block] = block
+            probe_at = zone_tables[found]
+        claims, slots, taken = seats_view(state)
+        _probes(claims, probe_at, a, rel)
+        for s, (found, _) in enumerate(player_keys(state)):
+            k = rel[s]
+            block = players_get(found)
+            if block is None:
+                _player(player_counts(state, s), pl_at[k], a)
+                players_memo.put((found, ()), a[player_blocks[k]])
+            else:
+                a[player_blocks[k]] = block
+        if state.final_scores or state.winners:  # (the view is empty until the game is over)
+            _end(end_view(state), a, rel)
+        if comets_on:
+            found = comets_key(state)[0]
+            block = comets_get(found)
+            if block is None:
+                _comets([comet_view(state, i) for i in range(len(state.comets))], state.removed_tails, a)
+                comets_memo.put((found, ()), a[comets_block])
+            else:
+                a[comets_block] = block
+            _comet_seats(slots, taken, a, rel)
+            _counts(counts_view(state), a)
+        return a
 
     recall = tuple(tails + nuclei + [x.id for x in c.explosion_checks] + asteroids)
-    return GameEncoding(L, write, recall)
+    return GameEncoding(L, write, recall, tensor, memos)
