@@ -21,7 +21,7 @@ from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, get_args
 
-from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, Memo, cap
+from ecliptic.adapters.observation import Buffer, GameEncoding, Header, Layout, Memo, Recent, cap
 from ecliptic.ceres.comets import SURFACE_CARDS as COMETS
 from ecliptic.ceres.content import TAIL_TYPES, CometKind, default_content
 from ecliptic.ceres.invariants import DECISION_DATA
@@ -294,10 +294,11 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     zeros = array("f", bytes(4 * L.size))
     last_content: list[object] = [None]  # the content the memos were last told of
 
-    def tensor(state: Any, seat: int | None) -> Buffer:
+    def tensor(state: Any, seat: int | None, store: Recent | None = None) -> Buffer:
         """``write(observe(state, seat))``: the header and what is counted by seat written from
         the state each time, every other part copied from the memo when its key
-        (``ceres.observation``) has been seen; equal keys give equal views."""
+        (``ceres.observation``) has been seen; equal keys give equal views. The memo is keyed
+        by value and holds many blocks, so every environment shares it (``store`` is not used)."""
         if not isinstance(state, State):
             raise ValueError(f"not a Ceres state: {type(state).__name__}")
         if len(state.players) != n:
