@@ -8,7 +8,7 @@ then, best of ``repeats`` (CPU time, :mod:`benchmarks.timing`), on the same stat
 * *observe*: ``G.observe(state, current seat)``, the dict the tensor is built from;
 * *encode*: ``Encoder.encode(observation)`` on the dicts observe gave;
 * *tensor*: ``Encoder.tensor(state, seat)``, the same tensor as encode(observe) (Tau Ceti
-  copies the parts whose inputs did not change; other games build the observation): what an
+  and Ceres copy the parts whose inputs did not change): what an
   adapter pays for an observation, measured along the games in their order, so each state
   follows the one before it as in play.
 

@@ -15,9 +15,10 @@ writes only the non-zero entries into a copy of a zeroed ``array('f')`` and hand
 NumPy without a second copy: the observation tensor must cost no more than an engine step
 (benchmarks/observation.py measures it). ``Encoder.tensor(state, seat)`` is the same tensor
 built faster: the game's observation module cuts it into parts, each written from one view
-``observe`` is made of, and a :class:`Recent` store keeps each part's last blocks with the
-state's values its view was made from, so only the parts whose values changed are viewed and
-written again (Tau Ceti; docs/observation.md).
+``observe`` is made of, and keeps blocks so that only the parts whose inputs changed are viewed
+and written again: Tau Ceti in a :class:`Recent` store (each part's last blocks with the
+state's values its view was made from), Ceres in a :class:`Memo` per part keyed by those
+values (docs/observation.md).
 
 The *recall* extension is a second, separate vector for an information-state tensor: one
 entry per card and token id of the game, 1 when the seat has ever seen that id in an event
@@ -38,7 +39,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ecliptic.engine.content import content_cache
-from ecliptic.engine.frozendict import FrozenDict
 
 if TYPE_CHECKING:
     from gymnasium.spaces import Box
@@ -138,20 +138,17 @@ class Header:
 class Memo:
     """Tensor blocks remembered by the key of the view they were written from.
 
-    A game's observation module says what each part of its view is a function of (a key,
-    and the immutable tables the key names by ``id``); a block is stored with those tables,
-    which keeps them alive, so a key with their ids can only come from the very same tables.
-    A table that is not a tuple or a FrozenDict could change under its id: the block is then
-    not stored (their values are immutable by the state's own rule, docs/architecture.md,
-    "State"; tests/test_observation_tensor.py checks the tables of random games). The memo
-    forgets everything when it is full and when the engine plays other content
+    A game's observation module says what each part of its view is a function of: a key of
+    the values the part reads (copied, so a change in place of the state cannot reach it), so
+    equal keys give equal views. Unlike :class:`Recent` it keeps many blocks per part (a
+    part that cycles through a few values, like Ceres' Zones, finds each again). It forgets
+    everything when it is full and when the engine plays other content
     (``ecliptic.games.using_content``): a view reads the content."""
 
     def __init__(self, limit: int = 2048) -> None:
         self.limit = limit
         self.blocks: dict[Any, Buffer] = {}
         """The blocks by key; ``blocks.get`` is the look-up (this dict is never replaced)."""
-        self._tables: list[tuple[Any, ...]] = []  # what keeps the ids in the keys alive
         self._content: object = None
 
     def content(self, content: object) -> None:
@@ -161,17 +158,11 @@ class Memo:
 
     def clear(self) -> None:
         self.blocks.clear()
-        self._tables.clear()
 
-    def put(self, key: tuple[Any, tuple[Any, ...]], block: Buffer) -> None:
-        found, tables = key
-        for t in tables:
-            if t.__class__ is not tuple and t.__class__ is not FrozenDict:
-                return
+    def put(self, key: Any, block: Buffer) -> None:
         if len(self.blocks) >= self.limit:
             self.clear()
-        self.blocks[found] = block
-        self._tables.append(tables)
+        self.blocks[key] = block
 
     def __len__(self) -> int:
         return len(self.blocks)
@@ -270,7 +261,7 @@ class Encoder:
 
     def tensor(self, state: Any, seat: int | None, store: Recent | None = None) -> npt.NDArray[np.float32]:
         """``encode(G.observe(state, seat))``, the same values, at the cost of what changed
-        since the states seen before (Tau Ceti; other games build the observation). ``store``:
+        since the states seen before (both games cut it into parts, docs/observation.md). ``store``:
         where the parts seen before are kept, the encoder's own by default; an environment
         gives its own (:meth:`new_store`), so environments stepped in turn in one process
         (a vector env) do not keep replacing each other's parts. A seat not in the game is a

@@ -319,34 +319,34 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
             _decision(d.kind, d.player, d.data, a, rel)
         else:
             a[kind_at["none"]] = 1.0
-        found = zones_key(state)[0]
+        found = zones_key(state)
         block = zones_get(found)
         if block is None:
             _rotation(state.rotation, a)
             probe_at = _zones(zones_view(state), a)
-            zones_memo.put((found, ()), a[zones_block])
+            zones_memo.put(found, a[zones_block])
             zone_tables[found] = probe_at  # (after ``put``: a full memo empties both first)
         else:
             a[zones_block] = block
             probe_at = zone_tables[found]
         claims, slots, taken = seats_view(state)
         _probes(claims, probe_at, a, rel)
-        for s, (found, _) in enumerate(player_keys(state)):
+        for s, found in enumerate(player_keys(state)):
             k = rel[s]
             block = players_get(found)
             if block is None:
                 _player(player_counts(state, s), pl_at[k], a)
-                players_memo.put((found, ()), a[player_blocks[k]])
+                players_memo.put(found, a[player_blocks[k]])
             else:
                 a[player_blocks[k]] = block
         if state.final_scores or state.winners:  # (the view is empty until the game is over)
             _end(end_view(state), a, rel)
         if comets_on:
-            found = comets_key(state)[0]
+            found = comets_key(state)
             block = comets_get(found)
             if block is None:
                 _comets([comet_view(state, i) for i in range(len(state.comets))], state.removed_tails, a)
-                comets_memo.put((found, ()), a[comets_block])
+                comets_memo.put(found, a[comets_block])
             else:
                 a[comets_block] = block
             _comet_seats(slots, taken, a, rel)

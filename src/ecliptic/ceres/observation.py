@@ -117,24 +117,23 @@ def observe(state: State, player: int | None) -> dict[str, Any]:
 # the Production phase. Each key below says what a part is a function of, beside the content:
 # two states with equal keys give the part the same view (tests/test_observation_tensor_ceres.py
 # checks it on random states). The Ceres state keeps its tables mutable (dicts and lists
-# changed in place), so a key copies the values it reads and names no table by ``id``: its
-# tables are always ``()``. Like the views, a key holds nothing a seat may not see (every
+# changed in place), so a key copies the values it reads. Like the views, a key holds nothing a seat may not see (every
 # value here is public). What is counted from the observer (whose probe, whose Tail token)
 # is left out of the keys, so every seat shares the memo; the tensor writes those per call
 # from :func:`seats_view`.
 
-Key = tuple[tuple[Any, ...], tuple[Any, ...]]
-"""``(key, tables)``: a hashable key and the immutable tables it names by ``id`` (none here)."""
+Key = tuple[Any, ...]
+"""A hashable key of the values a part reads."""
 
 
 def zones_key(state: State) -> Key:
     """What the ``rotation`` and :func:`zones_view` are a function of."""
-    return (tuple(state.rotation.items()),), ()
+    return (tuple(state.rotation.items()),)
 
 
 def player_keys(state: State) -> list[Key]:
     """What :func:`player_counts` is a function of, for each seat."""
-    return [((tuple(p.resources.items()), p.probes, p.passed, tuple(p.vp.items())), ()) for p in state.players]
+    return [(tuple(p.resources.items()), p.probes, p.passed, tuple(p.vp.items())) for p in state.players]
 
 
 def comets_key(state: State) -> Key:
@@ -143,7 +142,7 @@ def comets_key(state: State) -> Key:
     its number of slots, and the Tail tokens removed from the game."""
     comets = [(c.id, c.nucleus, c.kind, c.zone, c.ring, c.removed, len(c.slots), *map(tuple, c.tails))
               for c in state.comets]
-    return (*comets, tuple(state.removed_tails)), ()
+    return (*comets, tuple(state.removed_tails))
 
 
 def seats_view(state: State) -> tuple[list[tuple[str, int]], list[list[int | None]], list[list[str]]]:
