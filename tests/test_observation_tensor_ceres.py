@@ -227,8 +227,8 @@ def _keys(s: Any) -> list[Any]:
 
 def test_equal_keys_give_equal_views_and_the_views_are_observes_own() -> None:
     """On every state of random games of both editions: each part's view is what ``observe``
-    shows of it, and two states with the same key gave the part the same view. A key names no
-    table by ``id`` (the Ceres state changes its tables in place), and holds nothing a seat may
+    shows of it, and two states with the same key gave the part the same view. A key is the
+    values it reads (the Ceres state changes its tables in place), and holds nothing a seat may
     not see: two determinizations, which re-deal the box and the Explosion Check cards, have
     the same keys."""
     seen: dict[Any, str] = {}
