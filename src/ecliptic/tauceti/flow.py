@@ -136,7 +136,7 @@ def _end_round(state: State, ev: list[Event]) -> None:
 _STEPS = {
     "setup": _setup_step,
     "enlightenment": _enlightenment_step,
-    "action": lambda state, ev: _next_turn(state, ev),
+    "action": _next_turn,
     "battle": _battle_step,
 }
 

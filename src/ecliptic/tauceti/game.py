@@ -80,7 +80,7 @@ class TauCeti(RulesGame[State, Decision, Content]):
         """The contract's ``apply``, and the decision limit: when the ``max_decisions``-th
         decision has been taken and the game is not over, it ends there and is scored as at the
         end of the last round (docs/rules-decisions.md, "Decision limit")."""
-        ev = super().apply(state, action)
+        ev = RulesGame.apply(self, state, action)  # (super() builds an object per call)
         state.decisions_made += 1
         limit = _decision_limit(state.config)
         if state.decisions_made >= limit and not state.is_over:
