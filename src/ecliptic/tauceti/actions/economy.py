@@ -430,7 +430,10 @@ decision_kind(
 def _eng_options(state: State, seat: int) -> list[Action]:
     """Each held commodity that can be and is not yet reverse engineered: what ``_eng_why_not``
     checks, so every option is legal (the verb registers them as its ``legal``)."""
-    names = (commodity_of(state, h.token) for h in state.players[seat].holdings if not h.engineered)
+    holdings = state.players[seat].holdings
+    if not holdings:
+        return []
+    names = [commodity_of(state, h.token) for h in holdings if not h.engineered]
     return [act("ENG", name) for name in names if state.content.commodity(name).reverse_engineerable]
 
 
@@ -593,17 +596,58 @@ def _exotic_perform(state: State, seat: int, card: str, ev: list[Event]) -> None
         seat=seat, card=card)
 
 
-def _upg_options(state: State, seat: int) -> list[Action]:
+def _upg_sources(state: State, seat: int) -> list[tuple[str, str]]:
     """Each system with a source that may upgrade it: a reverse engineered commodity that
-    upgrades it, or a free upgrade (Interface exemption or GP token). Most turns the player
-    has neither, and nothing is offered; ``_upg_why_not`` then checks the Galactic Depot."""
+    upgrades it, or a free upgrade (Interface exemption or GP token): what
+    ``_source_why_not`` checks."""
     p = state.players[seat]
-    options = [act("UPG", system, FREE) for system in free_upgrade_systems(state, seat)]
-    for name in (commodity_of(state, h.token) for h in p.holdings if h.engineered):
-        options.extend(act("UPG", system, name) for system in state.content.commodity(name).upgrades)
-    if state.config.has(EXOTIC_RULE) and p.exotic_tech is None and materials_maximized(state, seat):
-        options.extend(act("UPG", EXOTIC, card) for card in sorted(state.exotic_deck))
-    return options
+    sources = [(system, FREE) for system in free_upgrade_systems(state, seat)]
+    for h in p.holdings:
+        if h.engineered:
+            name = commodity_of(state, h.token)
+            sources.extend((system, name) for system in state.content.commodity(name).upgrades)
+    return sources
+
+
+def _exotic_options(state: State, seat: int) -> list[Action]:
+    """Advanced Rule 6: each Exotic Tech card still available, once the player's materials are
+    maximized and while they have none."""
+    if EXOTIC_RULE in state.config.advanced and state.players[seat].exotic_tech is None \
+            and materials_maximized(state, seat):
+        return [act("UPG", EXOTIC, card) for card in sorted(state.exotic_deck)]
+    return []
+
+
+def _upg_action(system: str, source: str) -> Action:
+    """UPG <system> <source>, written once per pair (an action is immutable text)."""
+    found = _UPG_ACTIONS.get((system, source))
+    if found is None:
+        found = _UPG_ACTIONS[system, source] = act("UPG", system, source)
+    return found
+
+
+_UPG_ACTIONS: dict[tuple[str, str], Action] = {}
+
+
+def _upg_options(state: State, seat: int) -> list[Action]:
+    """:func:`_upg_sources` and :func:`_exotic_options`. Most turns the player has neither a
+    free upgrade nor an engineered commodity, and nothing is offered; ``_upg_why_not`` then
+    checks the Galactic Depot."""
+    return [_upg_action(system, source) for system, source in _upg_sources(state, seat)] + \
+        _exotic_options(state, seat)
+
+
+def _upg_legal(state: State, seat: int) -> list[Action]:
+    """The options that ``_upg_why_not`` lets through (the verb's ``legal``): their systems
+    and sources are valid by construction (:func:`_upg_sources`), so each is asked only what
+    the Galactic Depot has (:func:`_depot_why_not`); an Exotic Tech option is asked its
+    ``_exotic_why_not``."""
+    legal = [_upg_action(system, source) for system, source in _upg_sources(state, seat)
+             if _depot_why_not(state, seat, system, source) is None]
+    exotic = _exotic_options(state, seat)
+    if exotic:
+        legal.extend(a for a in exotic if _exotic_why_not(state, seat, a.args[1]) is None)
+    return legal
 
 
 def _upg_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -619,12 +663,18 @@ def _upg_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     reason = _source_why_not(state, seat, system, source)
     if reason is not None:
         return reason
-    level = wanted_level(state, seat, system, source)
+    return _depot_why_not(state, seat, system, source)
+
+
+def _depot_why_not(state: State, seat: int, system: str, source: str) -> IllegalAction | None:
+    """What the Galactic Depot has for an upgrade from a valid source (the level
+    :func:`wanted_level` names, or the next lowest), and that it is no downgrade."""
+    power = ship.power(state, seat, system)
+    level = power + 1 if source == FREE else wanted_level(state, seat, system, source)  # (wanted_level)
     token = pick_token(state, system, level)
     if token is None:
         return illegal("TC-UPG-4", f"no {system} System Upgrade token of level {level} or lower "
                        "is left on the Galactic Depot")
-    power = ship.power(state, seat, system)
     if token.level < power:
         return illegal("TC-UPG-1", f"the best {system} token left (level {token.level}) is below "
                        f"your {system} power of {power}")
@@ -687,5 +737,6 @@ verb(
     why_not=_upg_why_not,
     perform=_upg_perform,
     domain=_upg_domain,
+    legal=_upg_legal,
 )
 

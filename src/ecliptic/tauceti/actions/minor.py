@@ -82,7 +82,10 @@ def _plus(knowledge: FrozenDict[str, int], ktype: str, amount: int) -> FrozenDic
 def _trade_s_options(state: State, seat: int) -> list[Action]:
     """Every pair of different Specialist cards in hand, named in order: what
     ``_trade_s_why_not`` checks, so every option is legal (registered as the verb's ``legal``)."""
-    cards = [c for c in state.players[seat].hand if _is_specialist(state, c)]
+    hand = state.players[seat].hand
+    if len(hand) < 2:  # (most turns: no list is built for a hand of none or one)
+        return []
+    cards = [c for c in hand if _is_specialist(state, c)]
     if len(cards) < 2:
         return []
     return [act("TRADE-S", a, b) for a, b in combinations(sorted(cards), 2)]
@@ -406,7 +409,10 @@ def _gp_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
 def _play_s_options(state: State, seat: int) -> list[Action]:
     """Each Specialist card in hand with the Action-phase icon: legal (registered as the
     verb's ``legal``)."""
-    return [act("PLAY-S", card) for card in state.players[seat].hand
+    hand = state.players[seat].hand
+    if not hand:  # (most turns)
+        return []
+    return [act("PLAY-S", card) for card in hand
             if _is_specialist(state, card) and "A" in state.content.specialist(card).phases]
 
 
@@ -670,7 +676,8 @@ def _drop_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
 
 def _gp_options(state: State, seat: int) -> list[Action]:
     """Each GP token the player holds: legal (registered as the verb's ``legal``)."""
-    return [act("GP-TOKEN", g) for g in state.players[seat].gp_tokens]
+    tokens = state.players[seat].gp_tokens
+    return [act("GP-TOKEN", g) for g in tokens] if tokens else []
 
 
 # Options registered as ``legal=`` are legal by construction (their docstrings say why);
