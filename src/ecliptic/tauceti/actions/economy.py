@@ -55,7 +55,16 @@ def _commodity_names(content: Content) -> list[str]:
 
 def commodity_of(state: State, token: str) -> str:
     """The commodity type printed on a Commodity token."""
-    return state.content.commodity_token(token).commodity
+    found = _COMMODITY_OF.get(token)
+    if found is None:  # (a token the content does not have is its KeyError, as before)
+        found = _COMMODITY_OF[token] = state.content.commodity_token(token).commodity
+    return found
+
+
+_COMMODITY_OF: dict[str, str] = {}
+"""Each Commodity token's commodity, read once from the (immutable) content: BUY, SELL, ENG and
+UPG ask for the tokens on the Interface at every turn decision."""
+on_content_change(_COMMODITY_OF.clear)
 
 
 def holding(state: State, seat: int, commodity: str) -> Holding | None:

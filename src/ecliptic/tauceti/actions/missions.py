@@ -286,6 +286,8 @@ def _check_options(state: State, seat: int) -> list[Action]:
     turn: what ``_check_why_not`` checks, so every option is legal (registered as the verb's
     ``legal``)."""
     p = state.players[seat]
+    if not p.missions:  # (most turns)
+        return []
     options = []
     for m in p.missions:
         card = state.content.mission(m.card)
@@ -358,6 +360,8 @@ def _pickup_options(state: State, seat: int) -> list[Action]:
     """Each pickup/deliver IM not yet picked up whose pickup sector the starship is in: what
     ``_pickup_why_not`` checks, so every option is legal (registered as the verb's ``legal``)."""
     p = state.players[seat]
+    if not p.missions:  # (most turns)
+        return []
     options = []
     for m in p.missions:
         card = state.content.mission(m.card)
@@ -371,6 +375,8 @@ def _deliver_options(state: State, seat: int) -> list[Action]:
     starship is in: what ``_deliver_why_not`` checks, so every option is legal (registered as
     the verb's ``legal``)."""
     p = state.players[seat]
+    if not p.missions:  # (most turns)
+        return []
     options = []
     for m in p.missions:
         card = state.content.mission(m.card)
