@@ -469,12 +469,19 @@ class RulesGame(Generic[S, D, C]):
         if not state.stack or state.phase == OVER:  # (is_over)
             raise self._game_over()
         action = self._canonical(action)
-        reason = self._refusal(state, action)
-        if reason is not None:
-            raise reason
         d = state.stack[-1]
+        kind = self.kinds[d.kind]
+        accepts = kind.accepts
+        try:  # (the quick yes of _refusal, asked here: nearly every action given is legal)
+            legal = accepts is not None and accepts(state, d, action)
+        except Exception:
+            legal = False  # (_refusal judges it, and refuses what is not well formed)
+        if not legal:
+            reason = self._refusal(state, action)
+            if reason is not None:
+                raise reason
         ev: list[Event] = []
-        self.kinds[d.kind].perform(state, d, action, ev)
+        kind.perform(state, d, action, ev)
         self._advance(state, ev)
         return ev
 

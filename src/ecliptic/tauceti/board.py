@@ -140,7 +140,15 @@ on_content_change(_PLANET.clear)
 
 def passable(state: State, tile: str) -> bool:
     """TAU CETI cannot be moved through."""
-    return state.content.tile(tile).kind != "tau_ceti"
+    found = _PASSABLE.get(tile)
+    if found is None:  # (a tile the content does not have is its KeyError, as before)
+        found = _PASSABLE[tile] = state.content.tile(tile).kind != "tau_ceti"
+    return found
+
+
+_PASSABLE: dict[str, bool] = {}
+"""Whether each tile can be moved through, read once from the content (every move option)."""
+on_content_change(_PASSABLE.clear)
 
 
 def wormholes_on_map(state: State) -> list[str]:
