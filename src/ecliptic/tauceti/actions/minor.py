@@ -31,6 +31,7 @@ from collections.abc import Iterable, Iterator
 from itertools import combinations, combinations_with_replacement
 
 from ecliptic.engine.actions import Action, act, number
+from ecliptic.engine.content import on_content_change
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.frozendict import FrozenDict
@@ -58,7 +59,18 @@ def _name(state: State, seat: int) -> str:
 
 
 def _is_specialist(state: State, card: str) -> bool:
-    return not card.startswith("C") and state.content.is_card(card)
+    found = _SPECIALIST.get(card)
+    if found is None:
+        found = not card.startswith("C") and state.content.is_card(card)
+        if state.content.is_card(card):  # (the content's own cards only: any text may be asked)
+            _SPECIALIST[card] = found
+    return found
+
+
+_SPECIALIST: dict[str, bool] = {}
+"""Whether each card is a Specialist card, read once from the (immutable) content: TRADE-S,
+PLAY-S and RESOLVE look at every card in hand at every turn decision."""
+on_content_change(_SPECIALIST.clear)
 
 
 def _seat_arg(state: State, text: str) -> int | None:
