@@ -315,7 +315,7 @@ def _shield_offered(state: State, d: Decision, a: Action) -> bool:
 
 decision_kind("battle_shield", options=_shield_options, why_not=_shield_why_not,
               perform=_shield_perform, domain=_shield_domain, legal=_shield_options,
-              offers=_shield_offered, accepts=_shield_offered)
+              offers=_shield_offered, accepts=_shield_offered, unique=True)  # (RETREAT, each SHIELD once)
 
 
 # -- 3. the attack -------------------------------------------------------------------

@@ -132,7 +132,7 @@ def _domain(c: Content) -> Iterator[Action]:
 
 
 decision_kind("enlighten", options=_options, why_not=_why_not, perform=_perform, domain=_domain,
-              legal=_options)
+              legal=_options, unique=True)  # (DONE and each card of the hand once)
 
 
 def _resolve(state: State, ev: list[Event]) -> None:

@@ -188,6 +188,7 @@ decision_kind(
     # is one of them: neither needs the other to be computed again.
     legal=_place_options,
     offers="why_not",
+    unique=True,  # (each free position once)
 )
 
 

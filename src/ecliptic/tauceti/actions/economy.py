@@ -194,9 +194,13 @@ verb(
 
 def demand(state: State, planet: str, commodity: str) -> int:
     """2 for the commodity of the planet's Commodity token, 1 for every other."""
+    return IN_DEMAND if commodity == demanded(state, planet) else NOT_IN_DEMAND
+
+
+def demanded(state: State, planet: str) -> str | None:
+    """The commodity of the planet's Commodity token (the one in demand there), if it has one."""
     token = state.planet_commodity.get(planet)
-    return IN_DEMAND if token is not None and commodity_of(state, token) == commodity \
-        else NOT_IN_DEMAND
+    return None if token is None else commodity_of(state, token)
 
 
 def price(state: State, commodity: str, demand_now: int, quantity: int) -> int:
@@ -257,12 +261,14 @@ def _buy_options(state: State, seat: int) -> Iterator[Action]:
     if not board.is_planet(state, planet):
         return
     held = {commodity_of(state, h.token) for h in p.holdings}
-    tau, max_buy = p.tau, state.content.numbers.max_buy
-    for commodity in state.content.commodities:
+    content = state.content
+    tau, max_buy = p.tau, content.numbers.max_buy
+    in_demand = demanded(state, planet)  # (what demand() asks, once for every commodity)
+    for commodity in content.commodities:
         name = commodity.name
         if name in held or _supply_token(state, name) is None:
             continue
-        unit = price(state, name, demand(state, planet, name), 1)  # (the price is unit x quantity)
+        unit = price(state, name, IN_DEMAND if name == in_demand else NOT_IN_DEMAND, 1)  # (unit x quantity)
         actions = _BUY_ACTIONS.get((name, max_buy))
         if actions is None:
             actions = _BUY_ACTIONS[name, max_buy] = tuple(act("BUY", name, q) for q in range(1, max_buy + 1))

@@ -350,6 +350,7 @@ decision_kind(
     legal=_move_options,
     # _move_why_not accepts exactly the options (a GO position only in its q,r notation)
     offers="why_not",
+    unique=True,  # (each neighbouring position once, JUMP, STOP)
 )
 
 
