@@ -46,7 +46,17 @@ def _tile_name(state: State, tile: str) -> str:
 
 def _is_sector(content: Content, tile: str) -> bool:
     """A tile an orbital can be built on: any tile but the planets and TAU CETI."""
-    return any(t.id == tile and not t.is_planet and t.kind != "tau_ceti" for t in content.tiles)
+    found = _SECTORS.get(id(content))
+    if found is None or found[0] is not content:
+        found = _SECTORS[id(content)] = (content, frozenset(
+            t.id for t in content.tiles if not t.is_planet and t.kind != "tau_ceti"))
+    return tile in found[1]
+
+
+_SECTORS: dict[int, tuple[Content, frozenset[str]]] = {}
+"""The tiles an orbital can be built on, per content (kept with it, so that the id stays its
+own): BUI asks for every sector with the player's Resource cube at every turn decision."""
+on_content_change(_SECTORS.clear)
 
 
 def _commodity_names(content: Content) -> list[str]:
@@ -94,6 +104,8 @@ def build_cost(state: State, seat: int) -> int:
 
 
 def _bui_options(state: State, seat: int) -> list[Action]:
+    if not state.cubes:  # (most turns)
+        return []
     colour = state.players[seat].faction
     return [act("BUI", tile) for tile, cubes in state.cubes.items()
             if colour in cubes and _is_sector(state.content, tile)]
@@ -445,11 +457,13 @@ decision_kind(
 def _eng_options(state: State, seat: int) -> list[Action]:
     """Each held commodity that can be and is not yet reverse engineered: what ``_eng_why_not``
     checks, so every option is legal (the verb registers them as its ``legal``)."""
-    holdings = state.players[seat].holdings
-    if not holdings:
-        return []
-    names = [commodity_of(state, h.token) for h in holdings if not h.engineered]
-    return [act("ENG", name) for name in names if state.content.commodity(name).reverse_engineerable]
+    options = []
+    for h in state.players[seat].holdings:
+        if not h.engineered:
+            name = commodity_of(state, h.token)
+            if state.content.commodity(name).reverse_engineerable:
+                options.append(act("ENG", name))
+    return options
 
 
 def _eng_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -657,8 +671,10 @@ def _upg_legal(state: State, seat: int) -> list[Action]:
     and sources are valid by construction (:func:`_upg_sources`), so each is asked only what
     the Galactic Depot has (:func:`_depot_why_not`); an Exotic Tech option is asked its
     ``_exotic_why_not``."""
-    legal = [_upg_action(system, source) for system, source in _upg_sources(state, seat)
-             if _depot_why_not(state, seat, system, source) is None]
+    legal = []
+    for system, source in _upg_sources(state, seat):
+        if _depot_why_not(state, seat, system, source) is None:
+            legal.append(_upg_action(system, source))
     exotic = _exotic_options(state, seat)
     if exotic:
         legal.extend(a for a in exotic if _exotic_why_not(state, seat, a.args[1]) is None)
