@@ -321,19 +321,22 @@ decision_kind("battle_shield", options=_shield_options, why_not=_shield_why_not,
 # -- 3. the attack -------------------------------------------------------------------
 
 
+ATTACK, ATTACK_EXOTIC = act("ATTACK"), act("ATTACK", EXOTIC)
+
+
 def _attack_options(state: State, d: Decision) -> Iterator[Action]:
-    yield act("ATTACK")
+    yield ATTACK
     if ship.exotic_bonus(state, d.player, "attack_dice") > 0:
-        yield act("ATTACK", EXOTIC)
-    yield act("RETREAT")
+        yield ATTACK_EXOTIC
+    yield RETREAT
 
 
 def _attack_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if state.battle is None:
         return illegal("TC-BAT-10", "there is no battle in progress")
-    if a in (act("ATTACK"), act("RETREAT")):
+    if a in (ATTACK, RETREAT):
         return None
-    if a == act("ATTACK", EXOTIC):
+    if a == ATTACK_EXOTIC:
         if ship.exotic_bonus(state, d.player, "attack_dice") <= 0:
             return illegal("TC-ADV6-2", "you hold no unused Exotic Tech that adds attack dice")
         return None

@@ -396,15 +396,18 @@ verb(
 )
 
 
+DONE = act("DONE")
+
+
 def _sale_options(state: State, d: Decision) -> Iterator[Action]:
     for name in _sellable(state, d.player):
         yield act("SELL", name)
     if d.data["sold"]:
-        yield act("DONE")
+        yield DONE
 
 
 def _sale_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
-    if a == act("DONE"):
+    if a == DONE:
         if not d.data["sold"]:
             return illegal("TC-SB-10", "sell at least one commodity first")
         return None
@@ -421,7 +424,7 @@ def _finish_selling(state: State, d: Decision, ev: list[Event]) -> None:
 
 
 def _sale_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
-    if a == act("DONE"):
+    if a == DONE:
         _finish_selling(state, d, ev)
         return
     name = a.args[0]
