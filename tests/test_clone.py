@@ -560,12 +560,12 @@ def test_the_map_of_a_layout_answers_as_a_fresh_count_and_follows_every_new_layo
 
 def test_the_look_ups_read_once_from_the_content_answer_for_the_content_played_now() -> None:
     """Whether a tile is a planet or passable, a Commodity token's commodity, a faction by name,
-    whether a card is a Specialist and the tiles an orbital can be built on are read from the
+    whether a card is a Specialist, an IM card and the tiles an orbital can be built on are read from the
     content once and remembered: a change of content (``using_content``, an owner's values)
     must forget them, so that the rules answer for the content played now."""
     from ecliptic.games import content_slot
     from ecliptic.tauceti import board
-    from ecliptic.tauceti.actions import economy, minor
+    from ecliptic.tauceti.actions import economy, minor, missions
 
     slot = content_slot("tauceti")
     base = slot.active()
@@ -575,15 +575,17 @@ def test_the_look_ups_read_once_from_the_content_answer_for_the_content_played_n
     token = base.commodity_tokens[0]
     other = next(c.name for c in base.commodities if c.name != token.commodity)
     card = base.specialists[0].id
+    mission = base.missions[0]
     seat_faction = state.players[0].faction
 
     def answers() -> tuple[Any, ...]:
         return (board.is_planet(state, planet), board.passable(state, planet),
                 economy.commodity_of(state, token.id), state.faction(0),
-                minor._is_specialist(state, card), economy._is_sector(State.content, sector))
+                minor._is_specialist(state, card), economy._is_sector(State.content, sector),
+                missions._mission(state, mission.id))
 
     before = answers()
-    assert before == (True, True, token.commodity, base.faction(seat_faction), True, True)
+    assert before == (True, True, token.commodity, base.faction(seat_faction), True, True, mission)
     changed = replace(
         base,
         tiles=[replace(t, kind="tau_ceti") if t.id == planet else replace(t, kind="planet") if t.id == sector
@@ -591,11 +593,13 @@ def test_the_look_ups_read_once_from_the_content_answer_for_the_content_played_n
         commodity_tokens=[replace(t, commodity=other) if t.id == token.id else t for t in base.commodity_tokens],
         factions=[replace(f) for f in base.factions],
         specialists=[s for s in base.specialists if s.id != card],
+        missions=[replace(m) for m in base.missions],
     )
     try:
         slot.play(changed)
-        assert answers() == (False, False, other, changed.faction(seat_faction), False, False)
-        assert answers()[3] is not before[3]
+        now = answers()
+        assert now == (False, False, other, changed.faction(seat_faction), False, False, mission)
+        assert now[3] is not before[3] and now[6] is changed.mission(mission.id) and now[6] is not mission
     finally:
         slot.play(base)
     assert answers() == before
