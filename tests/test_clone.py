@@ -553,3 +553,53 @@ def test_the_map_of_a_layout_answers_as_a_fresh_count_and_follows_every_new_layo
     plain.layout = dict(state.layout)  # type: ignore[assignment]
     assert dict(board.distances_to(plain, far)) == counted_afresh(state, far)
     assert all(m.layout is not plain.layout for m in board._MAPS.values())
+
+
+# -- tables read once from the content follow a change of content -----------------------------
+
+
+def test_the_look_ups_read_once_from_the_content_answer_for_the_content_played_now() -> None:
+    """Whether a tile is a planet or passable, a Commodity token's commodity, a faction by name,
+    whether a card is a Specialist, an IM card and the tiles an orbital can be built on are read from the
+    content once and remembered: a change of content (``using_content``, an owner's values)
+    must forget them, so that the rules answer for the content played now."""
+    from ecliptic.games import content_slot
+    from ecliptic.tauceti import board
+    from ecliptic.tauceti.actions import economy, minor, missions
+
+    slot = content_slot("tauceti")
+    base = slot.active()
+    state = GAME.new_game({"players": 2}, 1)
+    planet = next(t.id for t in base.tiles if t.is_planet)
+    sector = next(t.id for t in base.tiles if not t.is_planet and t.kind != "tau_ceti")
+    token = base.commodity_tokens[0]
+    other = next(c.name for c in base.commodities if c.name != token.commodity)
+    card = base.specialists[0].id
+    mission = base.missions[0]
+    seat_faction = state.players[0].faction
+
+    def answers() -> tuple[Any, ...]:
+        return (board.is_planet(state, planet), board.passable(state, planet),
+                economy.commodity_of(state, token.id), state.faction(0),
+                minor._is_specialist(state, card), economy._is_sector(State.content, sector),
+                missions._mission(state, mission.id))
+
+    before = answers()
+    assert before == (True, True, token.commodity, base.faction(seat_faction), True, True, mission)
+    changed = replace(
+        base,
+        tiles=[replace(t, kind="tau_ceti") if t.id == planet else replace(t, kind="planet") if t.id == sector
+               else t for t in base.tiles],
+        commodity_tokens=[replace(t, commodity=other) if t.id == token.id else t for t in base.commodity_tokens],
+        factions=[replace(f) for f in base.factions],
+        specialists=[s for s in base.specialists if s.id != card],
+        missions=[replace(m) for m in base.missions],
+    )
+    try:
+        slot.play(changed)
+        now = answers()
+        assert now == (False, False, other, changed.faction(seat_faction), False, False, mission)
+        assert now[3] is not before[3] and now[6] is changed.mission(mission.id) and now[6] is not mission
+    finally:
+        slot.play(base)
+    assert answers() == before

@@ -57,6 +57,12 @@ class Secrets:
     key can then never reach a seat it is not for, whoever writes the next rule."""
 
     holders: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    _secret: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The secret keys as a set, for say's first question (is any key secret?): asked of
+        # every event, and a set looks the event's few keys up instead of being walked.
+        object.__setattr__(self, "_secret", frozenset(self.holders))
 
     def say(self, ev: list[Event], kind: str, text: str, /, *, to: Iterable[int] | None = None,
             private: str | None = None, **data: object) -> None:
@@ -67,8 +73,16 @@ class Secrets:
         if to is not None:
             ev.append(Event(kind, text, data, frozenset(to)))  # (**data is a new dict)
             return
-        if data.keys().isdisjoint(self.holders):
-            ev.append(Event(kind, text, data))
+        if self._secret.isdisjoint(data):  # (no secret key: one public event)
+            # Event(kind, text, data) without the call of its __init__ from C: the same fields
+            # in the same instance dict (every decision reports one or two events).
+            event = _new(Event)
+            fields = event.__dict__
+            fields["kind"] = kind
+            fields["text"] = text
+            fields["data"] = data
+            fields["visible_to"] = None
+            ev.append(event)
             return
         secret = [k for k in data if k in self.holders]
         public = {k: v for k, v in data.items() if k not in self.holders}
@@ -79,6 +93,9 @@ class Secrets:
         ev.append(Event(kind, text, public))
         for seats, told in audiences.items():
             ev.append(Event(kind + PRIVATE, private or text, told, seats))
+
+
+_new = object.__new__
 
 
 def _seat(data: Mapping[str, object], holder: str, kind: str, key: str) -> int:

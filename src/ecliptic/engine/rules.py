@@ -69,6 +69,12 @@ class Decision:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+OVER = "over"
+"""The ``phase`` of a finished game. The engine's own loops read ``phase`` rather than the
+``is_over`` property (a property call costs several times a field read, and they ask at
+every decision)."""
+
+
 class StackState:
     """The state's half of the engine contract, for a game state dataclass that keeps its
     pending choices on ``stack`` and whose ``phase`` is ``"over"`` at the end.
@@ -93,7 +99,7 @@ class StackState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase == "over"
+        return self.phase == OVER
 
     @property
     def decision(self) -> Decision:
@@ -118,7 +124,7 @@ def advance_until_decision(state: SS, ev: list[Event], steps: Mapping[str, Calla
     """Run the automatic step of the current phase (``steps[state.phase]``) again and again
     until some player has a decision to make or the game is over. Each step either pushes a
     decision or moves the game on (another phase, the next round, the end)."""
-    while not state.stack and not state.is_over:
+    while not state.stack and state.phase != OVER:  # (is_over)
         steps[state.phase](state, ev)
 
 
@@ -243,6 +249,10 @@ def _as_tuple(name: str, value: Any) -> tuple[Any, ...]:
 class StateLike(Protocol[D]):
     stack: list[D]
     winners: list[int]
+    @property
+    def phase(self) -> str:
+        """``OVER`` once the game is over (what ``is_over`` says: :class:`StackState`)."""
+        ...
 
     @property
     def is_over(self) -> bool: ...
@@ -421,7 +431,7 @@ class RulesGame(Generic[S, D, C]):
 
     def legal_actions(self, state: S) -> list[Action]:
         """The legal actions, sorted; empty only when the game is over."""
-        if state.is_over or not state.stack:
+        if not state.stack or state.phase == OVER:  # (is_over)
             return []
         d = state.stack[-1]
         kind = self.kinds[d.kind]
@@ -469,15 +479,22 @@ class RulesGame(Generic[S, D, C]):
             if not isinstance(action, str):
                 raise self._game_over() if state.is_over or not state.stack else self._malformed(action)
             action = Action.parse(action)
-        if state.is_over or not state.stack:
+        if not state.stack or state.phase == OVER:  # (is_over)
             raise self._game_over()
         action = self._canonical(action)
-        reason = self._refusal(state, action)
-        if reason is not None:
-            raise reason
         d = state.stack[-1]
+        kind = self.kinds[d.kind]
+        accepts = kind.accepts
+        try:  # (the quick yes of _refusal, asked here: nearly every action given is legal)
+            legal = accepts is not None and accepts(state, d, action)
+        except Exception:
+            legal = False  # (_refusal judges it, and refuses what is not well formed)
+        if not legal:
+            reason = self._refusal(state, action)
+            if reason is not None:
+                raise reason
         ev: list[Event] = []
-        self.kinds[d.kind].perform(state, d, action, ev)
+        kind.perform(state, d, action, ev)
         self._advance(state, ev)
         return ev
 

@@ -269,7 +269,7 @@ def _shield_options(state: State, d: Decision) -> tuple[Action, ...]:
 def _shield_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if state.battle is None:
         return illegal("TC-BAT-6", "there is no battle in progress")
-    if a == act("RETREAT"):
+    if a == RETREAT:
         return None
     if a.verb != "SHIELD" or len(a.args) != 1:
         return illegal("TC-BAT-6", "assign shields with SHIELD <systems> (e.g. SHIELD 1,2,5 or SHIELD -), "
@@ -287,7 +287,7 @@ def _shield_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> No
     b = state.battle
     assert b is not None
     state.stack.pop()
-    if a == act("RETREAT"):
+    if a == RETREAT:
         _retreat(state, d.player, ev)
         return
     numbers = parse_shields(a.args[0]) or []
@@ -315,25 +315,28 @@ def _shield_offered(state: State, d: Decision, a: Action) -> bool:
 
 decision_kind("battle_shield", options=_shield_options, why_not=_shield_why_not,
               perform=_shield_perform, domain=_shield_domain, legal=_shield_options,
-              offers=_shield_offered, accepts=_shield_offered)
+              offers=_shield_offered, accepts=_shield_offered, unique=True)  # (RETREAT, each SHIELD once)
 
 
 # -- 3. the attack -------------------------------------------------------------------
 
 
+ATTACK, ATTACK_EXOTIC = act("ATTACK"), act("ATTACK", EXOTIC)
+
+
 def _attack_options(state: State, d: Decision) -> Iterator[Action]:
-    yield act("ATTACK")
+    yield ATTACK
     if ship.exotic_bonus(state, d.player, "attack_dice") > 0:
-        yield act("ATTACK", EXOTIC)
-    yield act("RETREAT")
+        yield ATTACK_EXOTIC
+    yield RETREAT
 
 
 def _attack_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if state.battle is None:
         return illegal("TC-BAT-10", "there is no battle in progress")
-    if a in (act("ATTACK"), act("RETREAT")):
+    if a in (ATTACK, RETREAT):
         return None
-    if a == act("ATTACK", EXOTIC):
+    if a == ATTACK_EXOTIC:
         if ship.exotic_bonus(state, d.player, "attack_dice") <= 0:
             return illegal("TC-ADV6-2", "you hold no unused Exotic Tech that adds attack dice")
         return None
@@ -357,10 +360,10 @@ def _attack_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> No
     b = state.battle
     assert b is not None
     state.stack.pop()
-    if a == act("RETREAT"):
+    if a == RETREAT:
         _retreat(state, d.player, ev)
         return
-    extra = _spend_attack_tech(state, d.player, ev) if a == act("ATTACK", EXOTIC) else 0
+    extra = _spend_attack_tech(state, d.player, ev) if a == ATTACK_EXOTIC else 0
     target = opponent(b, d.player)
     if _attack(state, b, d.player, target, ev, extra):
         _conclude(state, winner=d.player, loser=target, retreated=False, ev=ev)

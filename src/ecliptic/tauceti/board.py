@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator, Mapping
 
+from ecliptic.engine.content import on_content_change
 from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.tauceti.state import State
 
@@ -125,12 +126,29 @@ def empty_neighbours(state: State, tile: str, radius: int = BOARD_RADIUS) -> lis
 
 
 def is_planet(state: State, tile: str) -> bool:
-    return state.content.tile(tile).is_planet
+    found = _PLANET.get(tile)
+    if found is None:  # (a tile the content does not have is its KeyError, as before)
+        found = _PLANET[tile] = state.content.tile(tile).is_planet
+    return found
+
+
+_PLANET: dict[str, bool] = {}
+"""Whether each tile is a planet, read once from the (immutable) content: several verbs ask
+for the starship's position or each sector with pieces at every turn decision."""
+on_content_change(_PLANET.clear)
 
 
 def passable(state: State, tile: str) -> bool:
     """TAU CETI cannot be moved through."""
-    return state.content.tile(tile).kind != "tau_ceti"
+    found = _PASSABLE.get(tile)
+    if found is None:  # (a tile the content does not have is its KeyError, as before)
+        found = _PASSABLE[tile] = state.content.tile(tile).kind != "tau_ceti"
+    return found
+
+
+_PASSABLE: dict[str, bool] = {}
+"""Whether each tile can be moved through, read once from the content (every move option)."""
+on_content_change(_PASSABLE.clear)
 
 
 def wormholes_on_map(state: State) -> list[str]:

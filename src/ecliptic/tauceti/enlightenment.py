@@ -75,13 +75,21 @@ def step(state: State, ev: list[Event]) -> bool:
     return bool(state.stack)
 
 
-def _options(state: State, d: Decision) -> Iterator[Action]:
+def _options(state: State, d: Decision) -> list[Action]:
     """Each card in hand that may be played now, and DONE: what ``_why_not`` checks, so every
     option is legal (registered as the kind's ``legal``)."""
+    options = [DONE]
     for card in state.players[d.player].hand:
         if can_play(state, d.player, card):
-            yield act("PLAY", card)
-    yield DONE
+            play = _PLAY.get(card)
+            if play is None:
+                play = _PLAY[card] = act("PLAY", card)
+            options.append(play)
+    return options
+
+
+_PLAY: dict[str, Action] = {}
+"""PLAY <card>, written once per card in a hand (an action is immutable text)."""
 
 
 def _why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
@@ -124,7 +132,7 @@ def _domain(c: Content) -> Iterator[Action]:
 
 
 decision_kind("enlighten", options=_options, why_not=_why_not, perform=_perform, domain=_domain,
-              legal=_options)
+              legal=_options, unique=True)  # (DONE and each card of the hand once)
 
 
 def _resolve(state: State, ev: list[Event]) -> None:

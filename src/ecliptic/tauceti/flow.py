@@ -136,7 +136,7 @@ def _end_round(state: State, ev: list[Event]) -> None:
 _STEPS = {
     "setup": _setup_step,
     "enlightenment": _enlightenment_step,
-    "action": lambda state, ev: _next_turn(state, ev),
+    "action": _next_turn,
     "battle": _battle_step,
 }
 
@@ -188,6 +188,7 @@ decision_kind(
     # is one of them: neither needs the other to be computed again.
     legal=_place_options,
     offers="why_not",
+    unique=True,  # (each free position once)
 )
 
 
@@ -208,7 +209,7 @@ def _verb_closed(state: State, d: Decision, v: Verb) -> IllegalAction | None:
     if markers_left(state, d.player) <= 0:
         return illegal("TC-ACT-3", "you have no Action marker left")
     if v.verb not in missions.ERRAND_MAJORS:
-        bound = missions.errand(state, d.player)
+        bound = missions.errand_route(state, d.player)  # (errand's card first, one call less)
         if bound is not None:
             return illegal("TC-IM-4", f"go directly on the minimum route and make the delivery of IM "
                            f"{bound[0]} before pursuing any other actions: until then your Major actions "
@@ -233,7 +234,7 @@ def _open(state: State, d: Decision) -> tuple[object, list[Verb], tuple[VerbOpti
         costs: dict[str, int] | None = None
     else:
         costs = state.faction(d.player).action_costs
-        key = (id(costs), state.players[d.player].energy, missions.errand(state, d.player) is not None,
+        key = (id(costs), state.players[d.player].energy, missions.errand_route(state, d.player) is not None,
                len(VERBS))
     found = _OPEN.get(key)
     if found is None or found[0] is not costs:

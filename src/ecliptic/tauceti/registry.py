@@ -101,8 +101,11 @@ action is still to take)."""
 def filter_verb_legal(options: VerbOptions, why_not: VerbWhyNot) -> VerbOptions:
     """A verb's legal actions by definition: its options that its ``why_not`` lets through."""
 
-    def legal(state: State, seat: int) -> list[Action]:
-        return [a for a in options(state, seat) if why_not(state, seat, a) is None]
+    def legal(state: State, seat: int) -> Iterable[Action]:
+        found = options(state, seat)
+        if not found:  # (an empty list or tuple, as most turns: no filter is built for it)
+            return found
+        return [a for a in found if why_not(state, seat, a) is None]
 
     return legal
 

@@ -71,7 +71,10 @@ def _hex_system(state: State, content: Content) -> None:
 def placement_cells(state: State) -> list[tuple[int, int]]:
     """Free cells within the large-tile radius that touch a placed tile."""
     taken = board.occupied(state)
-    free = {n for c in taken for n in board.neighbour_cells(c) if n not in taken}
+    free: set[tuple[int, int]] = set()
+    for c in taken:
+        free.update(board.neighbour_cells(c))  # (the positions added in one call per tile)
+    free.difference_update(taken)
     return sorted(free & _LARGE_CELLS)
 
 

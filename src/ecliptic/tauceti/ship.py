@@ -122,4 +122,6 @@ def move_allowance(state: State, seat: int) -> int:
     Drive's extra sector. A destroyed propulsion system (effective power 0) moves nowhere:
     the Exotic Tech adds to a Move action, it does not replace the propulsion."""
     base = effective(state, seat, "propulsion")
-    return base + exotic_bonus(state, seat, "move_sectors") if base > 0 else 0
+    if base <= 0 or state.players[seat].exotic_tech is None:  # (without a card: no bonus to ask)
+        return base if base > 0 else 0
+    return base + exotic_bonus(state, seat, "move_sectors")

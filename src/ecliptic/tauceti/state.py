@@ -229,7 +229,7 @@ class State(StackState):
     plays (``content.SLOT`` sets it), so a state is played under the content it was made with."""
 
     def faction(self, seat: int) -> Faction:
-        return self.content.faction(self.players[seat].faction)
+        return _FACTION[self.players[seat].faction]  # (content.faction, one call less)
 
     def seat_of_faction(self, name: str) -> int | None:
         for p in self.players:
@@ -238,8 +238,15 @@ class State(StackState):
         return None
 
 
+_FACTION: dict[str, Faction] = {}
+"""The factions of the content played now by name (``content.faction``): the rules ask
+:meth:`State.faction` a few times per decision."""
+
+
 def _play(content: Content) -> None:
     State.content = content
+    _FACTION.clear()
+    _FACTION.update((f.name, f) for f in content.factions)
 
 
 SLOT.follow(_play)

@@ -46,7 +46,17 @@ def _tile_name(state: State, tile: str) -> str:
 
 def _is_sector(content: Content, tile: str) -> bool:
     """A tile an orbital can be built on: any tile but the planets and TAU CETI."""
-    return any(t.id == tile and not t.is_planet and t.kind != "tau_ceti" for t in content.tiles)
+    found = _SECTORS.get(id(content))
+    if found is None or found[0] is not content:
+        found = _SECTORS[id(content)] = (content, frozenset(
+            t.id for t in content.tiles if not t.is_planet and t.kind != "tau_ceti"))
+    return tile in found[1]
+
+
+_SECTORS: dict[int, tuple[Content, frozenset[str]]] = {}
+"""The tiles an orbital can be built on, per content (kept with it, so that the id stays its
+own): BUI asks for every sector with the player's Resource cube at every turn decision."""
+on_content_change(_SECTORS.clear)
 
 
 def _commodity_names(content: Content) -> list[str]:
@@ -55,7 +65,16 @@ def _commodity_names(content: Content) -> list[str]:
 
 def commodity_of(state: State, token: str) -> str:
     """The commodity type printed on a Commodity token."""
-    return state.content.commodity_token(token).commodity
+    found = _COMMODITY_OF.get(token)
+    if found is None:  # (a token the content does not have is its KeyError, as before)
+        found = _COMMODITY_OF[token] = state.content.commodity_token(token).commodity
+    return found
+
+
+_COMMODITY_OF: dict[str, str] = {}
+"""Each Commodity token's commodity, read once from the (immutable) content: BUY, SELL, ENG and
+UPG ask for the tokens on the Interface at every turn decision."""
+on_content_change(_COMMODITY_OF.clear)
 
 
 def holding(state: State, seat: int, commodity: str) -> Holding | None:
@@ -85,6 +104,8 @@ def build_cost(state: State, seat: int) -> int:
 
 
 def _bui_options(state: State, seat: int) -> list[Action]:
+    if not state.cubes:  # (most turns)
+        return []
     colour = state.players[seat].faction
     return [act("BUI", tile) for tile, cubes in state.cubes.items()
             if colour in cubes and _is_sector(state.content, tile)]
@@ -185,9 +206,13 @@ verb(
 
 def demand(state: State, planet: str, commodity: str) -> int:
     """2 for the commodity of the planet's Commodity token, 1 for every other."""
+    return IN_DEMAND if commodity == demanded(state, planet) else NOT_IN_DEMAND
+
+
+def demanded(state: State, planet: str) -> str | None:
+    """The commodity of the planet's Commodity token (the one in demand there), if it has one."""
     token = state.planet_commodity.get(planet)
-    return IN_DEMAND if token is not None and commodity_of(state, token) == commodity \
-        else NOT_IN_DEMAND
+    return None if token is None else commodity_of(state, token)
 
 
 def price(state: State, commodity: str, demand_now: int, quantity: int) -> int:
@@ -248,12 +273,14 @@ def _buy_options(state: State, seat: int) -> Iterator[Action]:
     if not board.is_planet(state, planet):
         return
     held = {commodity_of(state, h.token) for h in p.holdings}
-    tau, max_buy = p.tau, state.content.numbers.max_buy
-    for commodity in state.content.commodities:
+    content = state.content
+    tau, max_buy = p.tau, content.numbers.max_buy
+    in_demand = demanded(state, planet)  # (what demand() asks, once for every commodity)
+    for commodity in content.commodities:
         name = commodity.name
         if name in held or _supply_token(state, name) is None:
             continue
-        unit = price(state, name, demand(state, planet, name), 1)  # (the price is unit x quantity)
+        unit = price(state, name, IN_DEMAND if name == in_demand else NOT_IN_DEMAND, 1)  # (unit x quantity)
         actions = _BUY_ACTIONS.get((name, max_buy))
         if actions is None:
             actions = _BUY_ACTIONS[name, max_buy] = tuple(act("BUY", name, q) for q in range(1, max_buy + 1))
@@ -369,15 +396,18 @@ verb(
 )
 
 
+DONE = act("DONE")
+
+
 def _sale_options(state: State, d: Decision) -> Iterator[Action]:
     for name in _sellable(state, d.player):
         yield act("SELL", name)
     if d.data["sold"]:
-        yield act("DONE")
+        yield DONE
 
 
 def _sale_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
-    if a == act("DONE"):
+    if a == DONE:
         if not d.data["sold"]:
             return illegal("TC-SB-10", "sell at least one commodity first")
         return None
@@ -394,7 +424,7 @@ def _finish_selling(state: State, d: Decision, ev: list[Event]) -> None:
 
 
 def _sale_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
-    if a == act("DONE"):
+    if a == DONE:
         _finish_selling(state, d, ev)
         return
     name = a.args[0]
@@ -430,8 +460,13 @@ decision_kind(
 def _eng_options(state: State, seat: int) -> list[Action]:
     """Each held commodity that can be and is not yet reverse engineered: what ``_eng_why_not``
     checks, so every option is legal (the verb registers them as its ``legal``)."""
-    names = (commodity_of(state, h.token) for h in state.players[seat].holdings if not h.engineered)
-    return [act("ENG", name) for name in names if state.content.commodity(name).reverse_engineerable]
+    options = []
+    for h in state.players[seat].holdings:
+        if not h.engineered:
+            name = commodity_of(state, h.token)
+            if state.content.commodity(name).reverse_engineerable:
+                options.append(act("ENG", name))
+    return options
 
 
 def _eng_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -593,17 +628,60 @@ def _exotic_perform(state: State, seat: int, card: str, ev: list[Event]) -> None
         seat=seat, card=card)
 
 
-def _upg_options(state: State, seat: int) -> list[Action]:
+def _upg_sources(state: State, seat: int) -> list[tuple[str, str]]:
     """Each system with a source that may upgrade it: a reverse engineered commodity that
-    upgrades it, or a free upgrade (Interface exemption or GP token). Most turns the player
-    has neither, and nothing is offered; ``_upg_why_not`` then checks the Galactic Depot."""
+    upgrades it, or a free upgrade (Interface exemption or GP token): what
+    ``_source_why_not`` checks."""
     p = state.players[seat]
-    options = [act("UPG", system, FREE) for system in free_upgrade_systems(state, seat)]
-    for name in (commodity_of(state, h.token) for h in p.holdings if h.engineered):
-        options.extend(act("UPG", system, name) for system in state.content.commodity(name).upgrades)
-    if state.config.has(EXOTIC_RULE) and p.exotic_tech is None and materials_maximized(state, seat):
-        options.extend(act("UPG", EXOTIC, card) for card in sorted(state.exotic_deck))
-    return options
+    sources = [(system, FREE) for system in free_upgrade_systems(state, seat)]
+    for h in p.holdings:
+        if h.engineered:
+            name = commodity_of(state, h.token)
+            sources.extend((system, name) for system in state.content.commodity(name).upgrades)
+    return sources
+
+
+def _exotic_options(state: State, seat: int) -> list[Action]:
+    """Advanced Rule 6: each Exotic Tech card still available, once the player's materials are
+    maximized and while they have none."""
+    if EXOTIC_RULE in state.config.advanced and state.players[seat].exotic_tech is None \
+            and materials_maximized(state, seat):
+        return [act("UPG", EXOTIC, card) for card in sorted(state.exotic_deck)]
+    return []
+
+
+def _upg_action(system: str, source: str) -> Action:
+    """UPG <system> <source>, written once per pair (an action is immutable text)."""
+    found = _UPG_ACTIONS.get((system, source))
+    if found is None:
+        found = _UPG_ACTIONS[system, source] = act("UPG", system, source)
+    return found
+
+
+_UPG_ACTIONS: dict[tuple[str, str], Action] = {}
+
+
+def _upg_options(state: State, seat: int) -> list[Action]:
+    """:func:`_upg_sources` and :func:`_exotic_options`. Most turns the player has neither a
+    free upgrade nor an engineered commodity, and nothing is offered; ``_upg_why_not`` then
+    checks the Galactic Depot."""
+    return [_upg_action(system, source) for system, source in _upg_sources(state, seat)] + \
+        _exotic_options(state, seat)
+
+
+def _upg_legal(state: State, seat: int) -> list[Action]:
+    """The options that ``_upg_why_not`` lets through (the verb's ``legal``): their systems
+    and sources are valid by construction (:func:`_upg_sources`), so each is asked only what
+    the Galactic Depot has (:func:`_depot_why_not`); an Exotic Tech option is asked its
+    ``_exotic_why_not``."""
+    legal = []
+    for system, source in _upg_sources(state, seat):
+        if _depot_why_not(state, seat, system, source) is None:
+            legal.append(_upg_action(system, source))
+    exotic = _exotic_options(state, seat)
+    if exotic:
+        legal.extend(a for a in exotic if _exotic_why_not(state, seat, a.args[1]) is None)
+    return legal
 
 
 def _upg_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
@@ -619,12 +697,18 @@ def _upg_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     reason = _source_why_not(state, seat, system, source)
     if reason is not None:
         return reason
-    level = wanted_level(state, seat, system, source)
+    return _depot_why_not(state, seat, system, source)
+
+
+def _depot_why_not(state: State, seat: int, system: str, source: str) -> IllegalAction | None:
+    """What the Galactic Depot has for an upgrade from a valid source (the level
+    :func:`wanted_level` names, or the next lowest), and that it is no downgrade."""
+    power = ship.power(state, seat, system)
+    level = power + 1 if source == FREE else wanted_level(state, seat, system, source)  # (wanted_level)
     token = pick_token(state, system, level)
     if token is None:
         return illegal("TC-UPG-4", f"no {system} System Upgrade token of level {level} or lower "
                        "is left on the Galactic Depot")
-    power = ship.power(state, seat, system)
     if token.level < power:
         return illegal("TC-UPG-1", f"the best {system} token left (level {token.level}) is below "
                        f"your {system} power of {power}")
@@ -687,5 +771,6 @@ verb(
     why_not=_upg_why_not,
     perform=_upg_perform,
     domain=_upg_domain,
+    legal=_upg_legal,
 )
 

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Iterator
 from itertools import combinations, combinations_with_replacement
 
 from ecliptic.engine.actions import Action, act, number
+from ecliptic.engine.content import on_content_change
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.frozendict import FrozenDict
@@ -58,7 +59,18 @@ def _name(state: State, seat: int) -> str:
 
 
 def _is_specialist(state: State, card: str) -> bool:
-    return not card.startswith("C") and state.content.is_card(card)
+    found = _SPECIALIST.get(card)
+    if found is None:
+        found = not card.startswith("C") and state.content.is_card(card)
+        if state.content.is_card(card):  # (the content's own cards only: any text may be asked)
+            _SPECIALIST[card] = found
+    return found
+
+
+_SPECIALIST: dict[str, bool] = {}
+"""Whether each card is a Specialist card, read once from the (immutable) content: TRADE-S,
+PLAY-S and RESOLVE look at every card in hand at every turn decision."""
+on_content_change(_SPECIALIST.clear)
 
 
 def _seat_arg(state: State, text: str) -> int | None:
@@ -82,7 +94,10 @@ def _plus(knowledge: FrozenDict[str, int], ktype: str, amount: int) -> FrozenDic
 def _trade_s_options(state: State, seat: int) -> list[Action]:
     """Every pair of different Specialist cards in hand, named in order: what
     ``_trade_s_why_not`` checks, so every option is legal (registered as the verb's ``legal``)."""
-    cards = [c for c in state.players[seat].hand if _is_specialist(state, c)]
+    hand = state.players[seat].hand
+    if len(hand) < 2:  # (most turns: no list is built for a hand of none or one)
+        return []
+    cards = [c for c in hand if _is_specialist(state, c)]
     if len(cards) < 2:
         return []
     return [act("TRADE-S", a, b) for a, b in combinations(sorted(cards), 2)]
@@ -406,7 +421,10 @@ def _gp_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
 def _play_s_options(state: State, seat: int) -> list[Action]:
     """Each Specialist card in hand with the Action-phase icon: legal (registered as the
     verb's ``legal``)."""
-    return [act("PLAY-S", card) for card in state.players[seat].hand
+    hand = state.players[seat].hand
+    if not hand:  # (most turns)
+        return []
+    return [act("PLAY-S", card) for card in hand
             if _is_specialist(state, card) and "A" in state.content.specialist(card).phases]
 
 
@@ -670,7 +688,8 @@ def _drop_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
 
 def _gp_options(state: State, seat: int) -> list[Action]:
     """Each GP token the player holds: legal (registered as the verb's ``legal``)."""
-    return [act("GP-TOKEN", g) for g in state.players[seat].gp_tokens]
+    tokens = state.players[seat].gp_tokens
+    return [act("GP-TOKEN", g) for g in tokens] if tokens else []
 
 
 # Options registered as ``legal=`` are legal by construction (their docstrings say why);

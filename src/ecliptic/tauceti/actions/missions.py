@@ -33,6 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 from ecliptic.engine.actions import Action, act
+from ecliptic.engine.content import on_content_change
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.wording import article, plural, possessive
@@ -286,9 +287,11 @@ def _check_options(state: State, seat: int) -> list[Action]:
     turn: what ``_check_why_not`` checks, so every option is legal (registered as the verb's
     ``legal``)."""
     p = state.players[seat]
+    if not p.missions:  # (most turns)
+        return []
     options = []
     for m in p.missions:
-        card = state.content.mission(m.card)
+        card = _mission(state, m.card)
         if card.kind == "skill_check" and card.sector == p.position \
                 and m.last_attempt_turn != state.turn_count:
             options.append(act("IM-CHECK", m.card))
@@ -358,9 +361,11 @@ def _pickup_options(state: State, seat: int) -> list[Action]:
     """Each pickup/deliver IM not yet picked up whose pickup sector the starship is in: what
     ``_pickup_why_not`` checks, so every option is legal (registered as the verb's ``legal``)."""
     p = state.players[seat]
+    if not p.missions:  # (most turns)
+        return []
     options = []
     for m in p.missions:
-        card = state.content.mission(m.card)
+        card = _mission(state, m.card)
         if card.kind == "delivery" and not m.picked_up and card.pickup == p.position:
             options.append(act("PICKUP", m.card))
     return options
@@ -371,9 +376,11 @@ def _deliver_options(state: State, seat: int) -> list[Action]:
     starship is in: what ``_deliver_why_not`` checks, so every option is legal (registered as
     the verb's ``legal``)."""
     p = state.players[seat]
+    if not p.missions:  # (most turns)
+        return []
     options = []
     for m in p.missions:
-        card = state.content.mission(m.card)
+        card = _mission(state, m.card)
         if card.kind == "delivery" and m.picked_up and may_deliver(m) and card.deliver == p.position:
             options.append(act("DELIVER", m.card))
     return options
@@ -422,6 +429,19 @@ def _deliver_why_not(state: State, seat: int, a: Action) -> IllegalAction | None
     return None
 
 
+def _mission(state: State, card_id: str) -> MissionCard:
+    """``state.content.mission``, read once per card: the IM verbs and the errand look at every
+    IM card on the Interface at every turn decision."""
+    found = _MISSION.get(card_id)
+    if found is None:  # (a card the content does not have is its KeyError, as before)
+        found = _MISSION[card_id] = state.content.mission(card_id)
+    return found
+
+
+_MISSION: dict[str, MissionCard] = {}
+on_content_change(_MISSION.clear)
+
+
 ERRAND_MAJORS = frozenset({"MOV", "REF", "REP"})
 """The Major actions of a player bound to a pickup/deliver IM: Moves on the minimum route, and
 Refuel and Repair, without which a starship out of energy or with its propulsion destroyed
@@ -446,7 +466,7 @@ def errand_route(state: State, seat: int) -> tuple[str, str, Mapping[str, int] |
     tiles are left to draw): the move decision keeps to that route, and need not count again."""
     here = state.players[seat].position
     for m in state.players[seat].missions:
-        card = state.content.mission(m.card)
+        card = _mission(state, m.card)
         if card.kind == "delivery" and may_deliver(m):
             target = card.deliver if m.picked_up else card.pickup
             if state.outer_limit_stack:

@@ -142,13 +142,20 @@ def _move_options(state: State, d: Decision) -> Iterator[Action]:
             tile = where.get(cell)
             if tile is not None:
                 if board.passable(state, tile) and (route is None or route.on_route(tile)):
-                    yield act("GO", tile)
+                    go = _GO.get(tile)
+                    if go is None:
+                        go = _GO[tile] = act("GO", tile)
+                    yield go
             elif (route is None and state.outer_limit_stack
                   and board.distance_from_centre(cell) <= board.BOARD_RADIUS):
                 yield act("GO", board.cell_name(cell))
     if d.data["jump"]:
         yield JUMP
     yield STOP
+
+
+_GO: dict[str, Action] = {}
+"""GO <tile>, written once per tile (an action is immutable text: it never changes)."""
 
 
 def _enter_why_not(state: State, here: str, target: str) -> IllegalAction | None:
@@ -343,6 +350,7 @@ decision_kind(
     legal=_move_options,
     # _move_why_not accepts exactly the options (a GO position only in its q,r notation)
     offers="why_not",
+    unique=True,  # (each neighbouring position once, JUMP, STOP)
 )
 
 
