@@ -29,10 +29,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ecliptic.adapters.observation import Encoder, encoder
+from ecliptic.adapters.observation import encoder
 from ecliptic.ceres import observation as obs
 from ecliptic.engine.rng import Rng
 from ecliptic.games import get_game
+from tensor_checks import same_tensor
 
 G = get_game("ceres")
 CONFIGS: list[dict[str, Any]] = [
@@ -57,14 +58,6 @@ def states(config: dict[str, Any], seed: int) -> Iterator[Any]:
         yield s
 
 
-def same_tensor(enc: Encoder, s: Any, seats: list[int | None]) -> None:
-    for seat in seats:
-        expected = enc.encode(G.observe(s, seat))
-        got = enc.tensor(s, seat)
-        assert got.dtype == np.float32 and got.shape == expected.shape
-        assert np.array_equal(got, expected), [enc.meaning(int(j)) for j in np.nonzero(got != expected)[0]][:5]
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(range(len(CONFIGS))), st.integers(0, 10_000), st.integers(0, 200), st.integers(1, 5))
 def test_the_tensor_of_a_state_is_the_tensor_of_its_observation(pick: int, seed: int, steps: int, every: int) -> None:
@@ -81,14 +74,14 @@ def test_the_tensor_of_a_state_is_the_tensor_of_its_observation(pick: int, seed:
             break
         if i % every == 0:
             seat = s.current_player
-            same_tensor(enc, s, [seat, (seat + i) % config["players"]])
+            same_tensor(G, enc, s, [seat, (seat + i) % config["players"]])
         G.apply(s, rng.choice(G.legal_actions(s)))
-    same_tensor(enc, s, seats_of(config))
-    same_tensor(enc, G.from_json(json.loads(json.dumps(G.to_json(s)))), seats_of(config))  # read back
+    same_tensor(G, enc, s, seats_of(config))
+    same_tensor(G, enc, G.from_json(json.loads(json.dumps(G.to_json(s)))), seats_of(config))  # read back
     if not s.is_over:
         seat = s.current_player
-        same_tensor(enc, G.determinize(s, seat, Rng.from_seed(seed)), [seat, None])
-        same_tensor(enc, G.reseed(s, Rng.from_seed(seed)), [seat])
+        same_tensor(G, enc, G.determinize(s, seat, Rng.from_seed(seed)), [seat, None])
+        same_tensor(G, enc, G.reseed(s, Rng.from_seed(seed)), [seat])
 
 
 def _sample() -> list[Any]:
@@ -199,7 +192,7 @@ def test_the_tensor_follows_a_state_changed_in_place(pick: int, change: str, who
     CHANGES[change](s, who)
     if G.observe(s, None) == observed:  # (a change with nothing to change here: a full deck, ...)
         return
-    same_tensor(enc, s, seats_of(COMETS_4))
+    same_tensor(G, enc, s, seats_of(COMETS_4))
     assert not np.array_equal(before[0], enc.tensor(s, 0))
 
 
@@ -217,7 +210,7 @@ def test_what_nobody_sees_does_not_reach_the_tensor(change: str) -> None:
         assert _keys(s) == keys
         for seat, x in zip(seats_of(COMETS_4), before, strict=True):
             assert np.array_equal(enc.tensor(s, seat), x)
-        same_tensor(enc, s, seats_of(COMETS_4))
+        same_tensor(G, enc, s, seats_of(COMETS_4))
     assert moved > 5
 
 
@@ -272,22 +265,22 @@ def test_the_memo_when_full_and_for_other_content() -> None:
         for m in memos:
             m.limit = 2
         for s in states({"players": 3, "expansions": ["comets"]}, seed=6):
-            same_tensor(enc, s, [s.current_player])
+            same_tensor(G, enc, s, [s.current_player])
             assert set(zones.zones) == set(zones.blocks)  # type: ignore[attr-defined]
         assert all(len(m) <= 2 for m in memos)
     finally:
         for m in memos:
             m.limit = 2048
     s = next(x for i, x in enumerate(states({"players": 3, "expansions": ["comets"]}, 7)) if i == 20)
-    same_tensor(enc, s, seats_of({"players": 3}))
+    same_tensor(G, enc, s, seats_of({"players": 3}))
     content = s.content
     shifted = dataclasses.replace(content, asteroids=[dataclasses.replace(a, position=a.position % 8 + 1)
                                                       for a in content.asteroids])
     s.content = shifted  # (this state alone reads other content)
     assert G.observe(s, 0)["belt"] != G.observe(_with(s, content), 0)["belt"]
-    same_tensor(enc, s, seats_of({"players": 3}))
+    same_tensor(G, enc, s, seats_of({"players": 3}))
     s.content = content
-    same_tensor(enc, s, seats_of({"players": 3}))
+    same_tensor(G, enc, s, seats_of({"players": 3}))
 
 
 def _with(s: Any, content: Any) -> Any:
