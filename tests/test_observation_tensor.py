@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from ecliptic.adapters.observation import Encoder, encoder, ids_in, main
 from ecliptic.engine.rng import Rng
 from ecliptic.games import get_game
-from tensor_checks import same_tensor
+from tensor_checks import same_tensor, seats_of, states, tensor_along_a_game
 
 TAUCETI_CONFIGS: list[dict[str, Any]] = [
     {"players": 1},
@@ -59,21 +59,6 @@ LEFT_OUT = {
     "asteroids",  # Ceres: a player's Asteroids, already in the belt's probes
     "game", "config", "observer",  # constant through a game (the config slice holds it)
 }
-
-
-def states(game: str, config: dict[str, Any], seed: int) -> Iterator[Any]:
-    """Every state of one random game, the last (over) one included."""
-    g = get_game(game)
-    s = g.new_game(config, seed)
-    rng = random.Random(seed)
-    yield s
-    while not s.is_over:
-        g.apply(s, rng.choice(g.legal_actions(s)))
-        yield s
-
-
-def seats_of(config: dict[str, Any]) -> list[int | None]:
-    return [*range(config["players"]), None]
 
 
 @pytest.mark.parametrize(("game", "config"), CONFIGS, ids=IDS)
@@ -372,7 +357,6 @@ def test_the_faster_observe_answers_what_it_answered() -> None:
     """On 200+ states of random games (Advanced Rules, finished games, states read back from
     their JSON save), every seat's and the spectator's observation is the same JSON (a player's
     view now lists its keys part by part: the order of an object's keys is not its value)."""
-    import json
 
     g = get_game("tauceti")
     checked = 0
@@ -430,7 +414,6 @@ def test_what_is_not_an_observation_is_refused_clearly() -> None:
                                               ("ceres", {"players": 2, "expansions": ["comets"]})])
 def test_ids_in_finds_every_id_an_event_names(game: str, config: dict[str, Any]) -> None:
     """Every card or token id anywhere in a random game's events (data and text) is found."""
-    import json
     import re
 
     g = get_game(game)
@@ -522,26 +505,11 @@ def test_the_labels_say_where_things_are() -> None:
 @given(st.sampled_from(range(len(CONFIGS))), st.integers(0, 10_000), st.integers(0, 400), st.integers(1, 6))
 def test_the_tensor_of_a_state_is_the_tensor_of_its_observation(pick: int, seed: int, steps: int, every: int) -> None:
     """Along a random game (the store sees the states in order, as in play, and keeps what
-    earlier examples left), every ``every``-th state: the seat's ``tensor`` equals
-    ``encode(observe)``; at the end every seat's and the spectator's, also on the state read
+    earlier examples left), every ``every``-th state: the seat to play's and one other seat's
+    ``tensor`` equal ``encode(observe)``; at the end every seat's and the spectator's, also on the state read
     back from its JSON save, a determinization and a re-seeded copy."""
     game, config = CONFIGS[pick]
-    g = get_game(game)
-    enc = encoder(game, config)
-    rng = random.Random(seed)
-    s = g.new_game(config, seed)
-    for i in range(steps):
-        if s.is_over:
-            break
-        if i % every == 0:
-            same_tensor(g, enc, s, [s.current_player])
-        g.apply(s, rng.choice(g.legal_actions(s)))
-    same_tensor(g, enc, s, seats_of(config))
-    same_tensor(g, enc, g.from_json(json.loads(json.dumps(g.to_json(s)))), seats_of(config))  # read back
-    if not s.is_over:
-        seat = s.current_player
-        same_tensor(g, enc, g.determinize(s, seat, Rng.from_seed(seed)), [seat, None])
-        same_tensor(g, enc, g.reseed(s, Rng.from_seed(seed)), [seat])
+    tensor_along_a_game(game, config, seed, steps, every)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

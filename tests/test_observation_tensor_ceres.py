@@ -20,8 +20,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -33,7 +32,7 @@ from ecliptic.adapters.observation import encoder
 from ecliptic.ceres import observation as obs
 from ecliptic.engine.rng import Rng
 from ecliptic.games import get_game
-from tensor_checks import same_tensor
+from tensor_checks import same_tensor, seats_of, states, tensor_along_a_game
 
 G = get_game("ceres")
 CONFIGS: list[dict[str, Any]] = [
@@ -44,20 +43,6 @@ CONFIGS: list[dict[str, Any]] = [
 COMETS_4 = CONFIGS[-1]
 
 
-def seats_of(config: dict[str, Any]) -> list[int | None]:
-    return [*range(config["players"]), None]
-
-
-def states(config: dict[str, Any], seed: int) -> Iterator[Any]:
-    """Every state of one random game, the last (over) one included."""
-    s = G.new_game(config, seed)
-    rng = random.Random(seed)
-    yield s
-    while not s.is_over:
-        G.apply(s, rng.choice(G.legal_actions(s)))
-        yield s
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(range(len(CONFIGS))), st.integers(0, 10_000), st.integers(0, 200), st.integers(1, 5))
 def test_the_tensor_of_a_state_is_the_tensor_of_its_observation(pick: int, seed: int, steps: int, every: int) -> None:
@@ -65,28 +50,12 @@ def test_the_tensor_of_a_state_is_the_tensor_of_its_observation(pick: int, seed:
     earlier examples left), every ``every``-th state: the seat to play's and one other seat's
     ``tensor`` equal ``encode(observe)``; at the end every seat's and the spectator's, also on
     the state read back from its JSON save, a determinization and a re-seeded copy."""
-    config = CONFIGS[pick]
-    enc = encoder("ceres", config)
-    rng = random.Random(seed)
-    s = G.new_game(config, seed)
-    for i in range(steps):
-        if s.is_over:
-            break
-        if i % every == 0:
-            seat = s.current_player
-            same_tensor(G, enc, s, [seat, (seat + i) % config["players"]])
-        G.apply(s, rng.choice(G.legal_actions(s)))
-    same_tensor(G, enc, s, seats_of(config))
-    same_tensor(G, enc, G.from_json(json.loads(json.dumps(G.to_json(s)))), seats_of(config))  # read back
-    if not s.is_over:
-        seat = s.current_player
-        same_tensor(G, enc, G.determinize(s, seat, Rng.from_seed(seed)), [seat, None])
-        same_tensor(G, enc, G.reseed(s, Rng.from_seed(seed)), [seat])
+    tensor_along_a_game("ceres", CONFIGS[pick], seed, steps, every)
 
 
 def _sample() -> list[Any]:
     """States of random 4-player games with Comets, the Comets in every phase."""
-    return [s.clone() for seed in (3, 8) for i, s in enumerate(states(COMETS_4, seed)) if i % 4 == 1]
+    return [s.clone() for seed in (3, 8) for i, s in enumerate(states("ceres", COMETS_4, seed)) if i % 4 == 1]
 
 
 SAMPLE = _sample()
@@ -227,7 +196,7 @@ def test_equal_keys_give_equal_views_and_the_views_are_observes_own() -> None:
     seen: dict[Any, str] = {}
     checked = 0
     for config, seed in ((CONFIGS[3], 1), (COMETS_4, 2), (CONFIGS[5], 3), (COMETS_4, 4), (CONFIGS[6], 5)):
-        for s in states(config, seed):
+        for s in states("ceres", config, seed):
             o = G.observe(s, None)
             zones = obs.zones_view(s)
             claims, slots, taken = obs.seats_view(s)
@@ -264,14 +233,14 @@ def test_the_memo_when_full_and_for_other_content() -> None:
     try:
         for m in memos:
             m.limit = 2
-        for s in states({"players": 3, "expansions": ["comets"]}, seed=6):
+        for s in states("ceres", {"players": 3, "expansions": ["comets"]}, seed=6):
             same_tensor(G, enc, s, [s.current_player])
             assert set(zones.zones) == set(zones.blocks)  # type: ignore[attr-defined]
         assert all(len(m) <= 2 for m in memos)
     finally:
         for m in memos:
             m.limit = 2048
-    s = next(x for i, x in enumerate(states({"players": 3, "expansions": ["comets"]}, 7)) if i == 20)
+    s = next(x for i, x in enumerate(states("ceres", {"players": 3, "expansions": ["comets"]}, 7)) if i == 20)
     same_tensor(G, enc, s, seats_of({"players": 3}))
     content = s.content
     shifted = dataclasses.replace(content, asteroids=[dataclasses.replace(a, position=a.position % 8 + 1)
@@ -348,7 +317,7 @@ def test_observe_answers_byte_for_byte_what_it_answered() -> None:
     their JSON save), every seat's and the spectator's observation is the same JSON text."""
     checked = 0
     for k, config in enumerate(CONFIGS):
-        for s in itertools.chain(states(config, seed=20 + k), states(config, seed=40 + k)):
+        for s in itertools.chain(states("ceres", config, seed=20 + k), states("ceres", config, seed=40 + k)):
             for state in (s, G.from_json(json.loads(json.dumps(G.to_json(s))))):
                 for seat in seats_of(config):
                     assert json.dumps(G.observe(state, seat)) == json.dumps(_reference_observe(state, seat))
