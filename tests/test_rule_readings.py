@@ -355,7 +355,7 @@ def test_random_play_that_seeks_deliveries_is_never_stuck(seed: int, players: in
         d = state.decision
         if d.kind == "turn" and missions.errand(state, d.player) is not None:
             assert {a.verb for a in actions} & MAJORS <= missions.ERRAND_MAJORS
-        keep = [a for a in actions if a.verb == "KEEP" and state.content.mission(a.args[0]).kind == "delivery"]
+        keep = [a for a in actions if d.kind == "keep_mission" and state.content.mission(a.args[0]).kind == "delivery"]
         wanted = keep or [a for a in actions if a.verb in ("IM", "PICKUP", "DELIVER", "MOV", "GO", "JUMP")]
         GAME.apply(state, rng.choice(wanted or actions))
         assert not problems(state)
