@@ -115,6 +115,12 @@ def test_rings_rotate_each_round_inner_rings_faster() -> None:
     assert belt.zone_of(state, a.id) == (zone - 1 + N.rotation[a.ring]) % N.zones + 1
     inner = next(x for x in CONTENT.asteroids if x.ring == "Inner")
     assert belt.zone_of(state, inner.id) == (inner.position - 1 + 2 * N.rotation["Inner"]) % N.zones + 1
+    for _ in range(N.zones):  # every rotation the rings reach: all the Zones at once, Zone by Zone
+        assert belt.zones(state) == {x.id: belt.zone_of(state, x.id) for x in CONTENT.asteroids}
+        for zone in range(1, N.zones + 1):
+            assert set(belt.asteroids_in_zone(state, zone)) == {
+                x.id for x in CONTENT.asteroids if belt.zone_of(state, x.id) == zone}
+        state.rotation = {r: (k + 1) % N.zones for r, k in state.rotation.items()}
 
 
 @pytest.mark.rules("CR-PROD-1")

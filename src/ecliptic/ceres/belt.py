@@ -23,14 +23,25 @@ from ecliptic.engine.wording import plural
 def zone_of(state: State, asteroid: str) -> int:
     """The Zone an Asteroid is in now (CR-BELT-1)."""
     a = state.content.asteroid(asteroid)
-    zones = state.content.numbers.zones
-    return (a.position - 1 + state.rotation.get(a.ring, 0)) % zones + 1
+    return _zone(a.position, state.rotation.get(a.ring, 0), state.content.numbers.zones)
+
+
+def zones(state: State) -> dict[str, int]:
+    """:func:`zone_of` of every Asteroid, in the content's order, in one pass (the observation
+    shows every Asteroid's Zone at every step)."""
+    count, rotation = state.content.numbers.zones, state.rotation
+    return {a.id: _zone(a.position, rotation.get(a.ring, 0), count) for a in state.content.asteroids}
+
+
+def _zone(position: int, turned: int, count: int) -> int:
+    """The Zone of the printed ``position`` on a ring turned ``turned`` Zones."""
+    return (position - 1 + turned) % count + 1
 
 
 def asteroids_in_zone(state: State, zone: int) -> list[str]:
     """The Asteroids of every ring that are in ``zone`` now, outermost ring first."""
     rings = state.content.numbers.rings
-    found = [a.id for a in state.content.asteroids if zone_of(state, a.id) == zone]
+    found = [x for x, z in zones(state).items() if z == zone]
     return sorted(found, key=lambda a: rings.index(state.content.asteroid(a).ring))
 
 

@@ -70,8 +70,7 @@ def comet_view(state: State, i: int) -> dict[str, Any]:
 
 def zones_view(state: State) -> dict[str, int]:
     """Each Asteroid's Zone now (a function of the rings' rotation alone)."""
-    zone_of = belt.zone_of
-    return {a.id: zone_of(state, a.id) for a in state.content.asteroids}
+    return belt.zones(state)
 
 
 def counts_view(state: State) -> dict[str, Any]:
