@@ -629,27 +629,29 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     # reads, copied where the state changes them in place), compared by value: equal inputs
     # give an equal view, so the blocks are copied (a memcpy each) instead of written. A step
     # changes the acting player and now and then the map, so most parts are copied. Whose
-    # view a part is (the observer, seats counted from it) is in its key.
+    # view a part is (the observer, seats counted from it) is in its key. The check (look up,
+    # compare, copy or write and keep) is written out part by part in ``tensor`` and
+    # ``player``: a helper called a dozen times a step cost more than the copies it saves.
     def sl(first: str, last: str | None = None) -> slice:
         return slice(L.slices[first].start, L.slices[last or first].stop)
 
-    shared_parts: tuple[tuple[str, Callable[[State], Any], slice, Callable[[State], Mapping[str, Any]],
+    shared_reads: tuple[tuple[str, tuple[str, ...], slice, Callable[[State], Mapping[str, Any]],
                               Callable[[Mapping[str, Any], Buffer], None]], ...] = (
-        ("tiles", attrgetter("layout"), sl("tiles"), layout_view, _layout),
-        ("cubes", attrgetter("cubes"), sl("cubes"), cubes_view, _cubes),
-        ("planets", attrgetter("planet_commodity", "planet_crises", "virus_on", "battles"),
+        ("tiles", ("layout",), sl("tiles"), layout_view, _layout),
+        ("cubes", ("cubes",), sl("cubes"), cubes_view, _cubes),
+        ("planets", ("planet_commodity", "planet_crises", "virus_on", "battles"),
          sl("battles", "planet_crisis_types"), planets_view, _planets),
-        ("tcx", attrgetter("market", "crisis_stacks", "depot_knowledge", "depot_systems"),
+        ("tcx", ("market", "crisis_stacks", "depot_knowledge", "depot_systems"),
          sl("market", "depot_systems"), tcx_view, _tcx),
-        ("supply", attrgetter("supply", "bag"), sl("supply", "bag"), supply_view, _supply),
-        ("discards", attrgetter("crisis_discard", "specialist_discard", "knowledge_discard", "mission_discard"),
+        ("supply", ("supply", "bag"), sl("supply", "bag"), supply_view, _supply),
+        ("discards", ("crisis_discard", "specialist_discard", "knowledge_discard", "mission_discard"),
          sl("discards"), discards_view, _discards),
     )
-    """The parts of ``shared_view``: key, what the view reads of the state, the run of slices,
+    """The parts of ``shared_view``: key, the State fields the view reads, the run of slices,
     the view and its writer."""
-    shared_fields = attrgetter("layout", "cubes", "planet_commodity", "planet_crises", "virus_on", "battles", "market",
-                               "crisis_stacks", "depot_knowledge", "depot_systems", "supply", "bag", "crisis_discard",
-                               "specialist_discard", "knowledge_discard", "mission_discard")
+    shared_parts = tuple((name, attrgetter(*fields), at, view, write_part)
+                         for name, fields, at, view, write_part in shared_reads)
+    shared_fields = attrgetter(*(f for _, fields, _, _, _ in shared_reads for f in fields))
     """What all the shared parts read: when none changed, the run from the first to the last
     is one copy (it is kept before the points, counts and seat's parts inside it are written)."""
     shared_at = sl("tiles", "discards")
@@ -657,7 +659,7 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
     plain_keys.append(tuple((s, False, False, None) for s in range(n)))  # the spectator
     """The players' keys when nobody is shown another's hand and no battle was declared."""
     points_at = sl("points")
-    decks_at_, supplies_at = sl("decks"), sl("supplies")
+    decks_run, supplies_at = sl("decks"), sl("supplies")
     next_tile_at, orbitals_at = sl("next_large_tile"), sl("orbitals")
     enl_battle_at = sl("enlightenment.affected", "battle.destroyed_at_start")
     player_at = [sl(f"players[{k}].faction", f"players[{k}].gp_token_ids") for k in seats]
@@ -758,11 +760,11 @@ def build(config: Mapping[str, Any]) -> GameEncoding:
         r = last("counts")
         if r is not None and r[0] == counts:
             blocks = r[1]
-            a[decks_at_] = blocks[0]
+            a[decks_run] = blocks[0]
             a[supplies_at] = blocks[1]
         else:
             _counts(counts, a)
-            keep("counts", (counts, (a[decks_at_], a[supplies_at])))
+            keep("counts", (counts, (a[decks_run], a[supplies_at])))
         view = seat_view(state, observer)
         key = seat_keys[n if observer is None else observer]
         r = last(key)
