@@ -47,7 +47,7 @@ class Sizes:
     openspiel_games: int
 
 
-FULL = Sizes(repeats=3, playout_games=20, clones=20_000, chess_games=20, openspiel_games=4_000)
+FULL = Sizes(repeats=9, playout_games=20, clones=50_000, chess_games=20, openspiel_games=4_000)
 QUICK = Sizes(repeats=1, playout_games=1, clones=500, chess_games=1, openspiel_games=100)
 
 
