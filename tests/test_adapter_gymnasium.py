@@ -149,3 +149,37 @@ def test_a_bad_argument_is_a_clear_error(kwargs: dict[str, Any], error: type[Exc
 def test_step_before_the_first_reset_is_refused() -> None:
     with pytest.raises(IllegalAction, match="call reset"):
         adapter.EclipticEnv("ceres", opponents="random").step(0)
+
+
+@pytest.mark.parametrize("copier", ["pickle", "deepcopy"])
+def test_an_environment_copies_mid_game_and_plays_on_as_the_original(copier: str) -> None:
+    """Checkpoints, look-ahead and worker processes copy an environment: the copy (bots and
+    generators included) gives the same observations and rewards for the same actions."""
+    import copy
+    import pickle
+
+    env = gymnasium.make("ecliptic/Ceres-v0", opponents="heuristic", players=3, expansions=["comets"])
+    _, info = env.reset(seed=21)
+    for _ in range(5):
+        _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert not done
+    other = pickle.loads(pickle.dumps(env)) if copier == "pickle" else copy.deepcopy(env)
+    for _ in range(40):
+        action = int(np.flatnonzero(info["action_mask"])[-1])
+        step, again = env.step(action), other.step(action)
+        assert (step[0] == again[0]).all() and step[1:4] == again[1:4]
+        info = step[4]
+        if step[2]:
+            break
+
+
+def test_each_environment_has_its_own_observation_space() -> None:
+    a = adapter.EclipticEnv("ceres", players=2)
+    b = adapter.EclipticEnv("ceres", players=2)
+    assert a.observation_space is not b.observation_space
+    assert a.observation_space == b.observation_space
+    a.observation_space.seed(1)
+    b.observation_space.seed(1)
+    first = a.observation_space.sample()
+    a.observation_space.sample()  # moves a's generator only
+    assert (b.observation_space.sample() == first).all()

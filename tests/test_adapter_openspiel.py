@@ -3,7 +3,9 @@ the information state, serialization, resample_from_infostate and OpenSpiel's IS
 
 from __future__ import annotations
 
+import json
 import pickle
+import re
 from typing import Any
 
 import numpy as np
@@ -81,7 +83,9 @@ def test_parameters_reach_the_engine() -> None:
     config = state._core.state.config
     assert (config.players, config.game, config.advanced, config.layout) == (2, "short", (1, 3), "preset")
     assert [p.faction for p in state._core.state.players] == ["Xunon", "Azars"]
-    assert str(game.new_initial_state()) == str(state)  # the seed fixes the deal
+    params = {"players": 2, "game": "short", "advanced": "1,3", "layout": "preset", "factions": "Xunon,Azars",
+              "seed": 5}
+    assert str(state) == str(pyspiel.load_game(TC, params).new_initial_state())  # the seed fixes the first deal
     assert str(pyspiel.load_game(TC, {"players": 2, "seed": 6}).new_initial_state()) != str(
         pyspiel.load_game(TC, {"players": 2, "seed": 5}).new_initial_state())
     by_text = pyspiel.load_game("python_ecliptic_tauceti(players=2,game=short,advanced=all)")
@@ -158,6 +162,60 @@ def test_serialize_round_trips_through_the_engines_json() -> None:
     assert str(pickle.loads(pickle.dumps(state._core))) == str(state)
 
 
+def test_each_new_initial_state_is_the_next_deal_of_the_seed() -> None:
+    """A sampled-stochastic game keeps a generator in the game: a training loop's episodes
+    differ, the same seed deals the same episodes in order (the PettingZoo environment's
+    games after ``reset(seed=...)``), and restoring a state does not move the generator."""
+    from ecliptic.adapters.pettingzoo import raw_env
+
+    game = pyspiel.load_game(TC, {"players": 2, "game": "short", "seed": 11})
+    episodes = [str(game.new_initial_state()) for _ in range(4)]
+    assert len(set(episodes)) == 4
+    again = pyspiel.load_game(TC, {"players": 2, "game": "short", "seed": 11})
+    assert [str(again.new_initial_state()) for _ in range(4)] == episodes
+    env = raw_env("tauceti", 2, config={"game": "short"})
+    rules = get_game("tauceti")
+    for k, text in enumerate(episodes):
+        env.reset(seed=11 if k == 0 else None)
+        assert json.dumps(rules.to_json(env.unwrapped.table.state), sort_keys=True, separators=(",", ":")) == text
+    state = play_randomly(again.new_initial_state(), 3, steps=20)
+    rng_state = again.get_rng_state()
+    restored = again.deserialize_state(state.serialize())
+    assert str(restored) == str(state) and again.get_rng_state() == rng_state
+    with pytest.raises(ValueError, match="RNG state"):
+        again.set_rng_state("nonsense")
+    assert again.get_rng_state() == rng_state
+
+
+def test_games_and_states_pickle_and_the_game_string_loads_the_same_game() -> None:
+    """For worker processes: ``pickle`` (OpenSpiel's own asks for a C++ RNG state) and
+    ``load_game(str(game))``, lists in the dict form's commas included."""
+    game = pyspiel.load_game(TC, {"players": 2, "game": "short", "advanced": "1,5", "factions": "Xunon,Azars",
+                                  "seed": 3})
+    assert pyspiel.load_game(str(game)).get_parameters() == game.get_parameters()
+    lone = pyspiel.load_game(TC, {"players": 2, "advanced": "5"})
+    assert pyspiel.load_game(str(lone)).new_initial_state()._core.state.config.advanced == (5,)
+    game.new_initial_state()
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy.get_parameters() == game.get_parameters()
+    assert str(copy.new_initial_state()) == str(game.new_initial_state())  # the deal generator came along
+    state = play_randomly(game.new_initial_state(), 4, steps=40)
+    back = pickle.loads(pickle.dumps(state))
+    assert str(back) == str(state) and back.history() == state.history()
+    assert back.information_state_string(1) == state.information_state_string(1)
+    assert str(play_randomly(back, 9)) == str(play_randomly(state.clone(), 9))
+
+
+def test_a_refused_id_names_the_id_its_action_and_the_rule() -> None:
+    game = pyspiel.load_game(TC, {"players": 2, "game": "short", "seed": 1})
+    state = play_randomly(game.new_initial_state(), 1, steps=10)
+    action = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    name = str(state._spec.space.action(action))
+    refusal = rf"^\[TC-[A-Z0-9-]+\] action id {action} \({re.escape(name)}\) is not legal now: "
+    with pytest.raises(IllegalAction, match=refusal):
+        state.apply_action(action)
+
+
 def test_serialize_game_and_state_is_refused_by_pyspiel() -> None:
     """Pinned limitation: open-spiel's ``Game::Serialize`` asks a sampled-stochastic game for
     its RNG state, which the Python game bridge does not forward (docs/adapters-openspiel.md).
@@ -222,7 +280,8 @@ def test_resample_from_infostate_keeps_what_the_player_knows_and_nothing_else() 
             assert world._recall.recall[other].digest == state._recall.recall.public.digest
         play_randomly(world, 2)  # a world plays on to the end
     assert len({str(w._core) for w in [sampler(state, player) for _ in range(4)]}) == 4
-    assert str(state) == str(play_randomly(game.new_initial_state(), 8, steps=70))  # untouched
+    again = pyspiel.load_game(TC, {"players": 3, "game": "short", "seed": 8})
+    assert str(state) == str(play_randomly(again.new_initial_state(), 8, steps=70))  # untouched
 
 
 def test_a_sampled_world_cannot_reveal_the_true_future() -> None:

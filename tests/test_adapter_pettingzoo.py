@@ -317,3 +317,30 @@ def test_the_python_examples_of_docs_adapters_run_as_written() -> None:
     assert len(blocks) == 2
     for block in blocks:
         exec(compile(block, str(doc), "exec"), {})
+
+
+def test_an_environment_pickles_mid_game_and_plays_on_as_the_original() -> None:
+    import pickle
+
+    e = raw_env("tauceti", 2, config={"game": "short"})
+    e.reset(seed=5)
+    for _ in range(10):
+        e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+    copy_ = pickle.loads(pickle.dumps(e))
+    assert copy_.agents == e.agents and copy_.agent_selection == e.agent_selection
+    for _ in range(60):
+        obs, *rest = e.last()
+        other, *other_rest = copy_.last()
+        assert (obs["observation"] == other["observation"]).all() and rest == other_rest
+        if rest[1]:
+            break
+        action = int(np.flatnonzero(obs["action_mask"])[-1])
+        e.step(action)
+        copy_.step(action)
+
+
+def test_the_spaces_are_also_the_classic_envs_dicts() -> None:
+    e = raw_env("ceres", 2)
+    assert set(e.observation_spaces) == set(e.action_spaces) == set(e.possible_agents)
+    assert all(e.observation_spaces[a] is e.observation_space(a) for a in e.possible_agents)
+    assert all(e.action_spaces[a] is e.action_space(a) for a in e.possible_agents)

@@ -186,6 +186,13 @@ def test_utility_by_player_count() -> None:
         TC.utility({"players": 2, "colour": "red"})
 
 
+def test_an_unknown_config_key_is_named_with_the_keys_there_are() -> None:
+    with pytest.raises(ValueError, match=r"^bad game config: unknown key colour; the keys are players, .*tie_break"):
+        TC.new_game({"players": 2, "colour": "red"}, 0)
+    with pytest.raises(ValueError, match=r"unknown keys moons, rings; the keys are players, expansions"):
+        CR.new_game({"rings": 2, "moons": 1}, 0)
+
+
 @pytest.mark.parametrize("index", range(len(CONFIGS)), ids=_id)
 def test_points_so_far_ends_at_the_final_scores(index: int) -> None:
     for _, _, points, state in _play(index):

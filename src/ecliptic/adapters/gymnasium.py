@@ -25,6 +25,7 @@ is PettingZoo's other convention, for code that samples without the mask (Gymnas
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -75,7 +76,8 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
         self.opponent_specs = specs
         for spec in specs:
             make_bot(spec, 0)  # an unknown spec is refused now, not at the first reset
-        self.observation_space = self.table.encoder.space  # type: ignore[assignment]  # a float32 Box
+        # A float32 Box of this environment's own: seeding or sampling it must not move another's.
+        self.observation_space = copy.deepcopy(self.table.encoder.space)  # type: ignore[arg-type]
         self.action_space = gymnasium.spaces.Discrete(len(self.table.space))
         self._bots: dict[int, Bot] = {}
         self._points = 0

@@ -26,8 +26,9 @@ The adapter translates and decides nothing (docs/adapters-openspiel.md):
 * **Chance: SAMPLED_STOCHASTIC.** The engine rolls its dice and draws its cards inside
   ``apply`` from the generator in the state (a Move's hazard roll, a skill check, a battle's
   dice happen within the player's action), so there are no chance nodes to offer; the game
-  type says so instead of pretending to list outcomes. ``seed`` fixes the deal and the dice of
-  every initial state of a loaded game.
+  type says so instead of pretending to list outcomes. As OpenSpiel's sampled-stochastic games
+  do, the loaded game keeps a generator: the first initial state is the game of ``seed``, each
+  later one the next deal of a generator ``seed`` started (episodes differ and replay).
 * **Clones are exact by default.** OpenSpiel's ``random_sim_test`` clones before every
   decision and requires the clone, given the same action, to reach the same state
   (``ApplyActionTestClone``); with dice rolled inside ``apply`` that means sharing the future.
@@ -54,6 +55,7 @@ The adapter translates and decides nothing (docs/adapters-openspiel.md):
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,7 +66,7 @@ import pyspiel
 from ecliptic.adapters.observation import encoder
 from ecliptic.engine.actions import Action, ActionSpace
 from ecliptic.engine.content import content_cache
-from ecliptic.engine.errors import EclipticError
+from ecliptic.engine.errors import EclipticError, IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.recall import Recall, SeatRecall
 from ecliptic.engine.rng import Rng
@@ -81,6 +83,7 @@ _CERES_PARAMETERS: dict[str, Any] = {
     "players": 2, "expansions": "", "first_player": 0, "seed": 0, "reseed_clones": False,
 }
 _ADAPTER_ONLY = ("seed", "reseed_clones")
+_LISTS = ("advanced", "factions", "expansions")
 
 
 def _names(text: str) -> list[str]:
@@ -115,18 +118,17 @@ def engine_config(short_name: str, params: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(eq=False)
 class Spec:
-    """One loaded game's rules, config and derived sizes. Shared by every state of the game:
-    OpenSpiel deep-copies a Python state's attributes to clone it, so this object copies as
-    itself, and pickles as its parameters."""
+    """One config's rules, engine config and derived sizes, whatever the seed: shared by every
+    state of every game loaded with these parameters. OpenSpiel deep-copies a Python state's
+    attributes to clone it, so this object copies as itself, and pickles as its parameters."""
 
     short_name: str
     params: dict[str, Any]
+    """The parameters but ``seed`` (which deals are played is the loaded game's)."""
     config: dict[str, Any] = field(init=False)
     rules: Any = field(init=False)
     space: ActionSpace = field(init=False)
     players: int = field(init=False)
-    initial: Any = field(init=False)
-    initial_recall: Recall = field(init=False)
     encoder: Any = field(init=False)
     """The observation tensor (:func:`ecliptic.adapters.observation.encoder`) and its recall
     vector (one entry per card and token id): the info-state tensor's second slice."""
@@ -135,14 +137,17 @@ class Spec:
         self.rules = get_game("tauceti" if self.short_name == TAUCETI else "ceres")
         self.config = engine_config(self.short_name, self.params)
         try:
-            state, events = self.rules.new_game_events(self.config, int(self.params["seed"]))
+            state = self.rules.new_game(self.config, 0)  # checks the config (the seed cannot make it bad)
         except (ValueError, EclipticError) as exc:
             raise ValueError(f"{self.short_name}: {exc}") from None
-        self.initial = state
         self.players = len(state.players)
-        self.initial_recall = Recall.start(self.players, events)
         self.space = self.rules.action_space(state)
         self.encoder = encoder(self.rules.name, self.config)
+
+    def deal(self, seed: int) -> tuple[Any, Recall]:
+        """The game of ``seed`` (``G.new_game``) and every seat's recall of its setup."""
+        state, events = self.rules.new_game_events(self.config, seed)
+        return state, Recall.start(self.players, events)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Spec:
         return self
@@ -157,8 +162,22 @@ def _spec(short_name: str, params_json: str) -> Spec:
 
 
 def spec_of(short_name: str, params_json: str) -> Spec:
-    """The (cached) spec of a game and its parameters as JSON."""
+    """The (cached) spec of a game and its parameters but ``seed``, as JSON: one per config,
+    however many seeds are loaded."""
     return _spec(short_name, params_json)
+
+
+def canonical_parameters(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters with each list written with ``;`` (``"1,5"`` as ``"1;5"``, a lone
+    ``"5"`` as ``"5;"``), so ``str(game)``, OpenSpiel's text form, loads the same game again:
+    there a comma starts the next parameter and a lone number is an int."""
+    out = dict(params)
+    for key in _LISTS:
+        value = out.get(key)
+        if isinstance(value, str) and value.strip().lower() != "all":
+            items = _names(value)
+            out[key] = ";".join(items) + (";" if len(items) == 1 else "")
+    return out
 
 
 # -- the engine state and the recall, as OpenSpiel copies and pickles them --------------------
@@ -262,7 +281,9 @@ class Observer:
         private = pyspiel.PrivateInfoType.SINGLE_PLAYER
         if iig_obs_type is not None:
             if not iig_obs_type.public_info or iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-                raise ValueError(f"{spec.short_name} offers a seat's or a spectator's observation, not {iig_obs_type}")
+                raise ValueError(f"{spec.short_name} offers a seat's or a spectator's observation (public_info with "
+                                 f"private_info SINGLE_PLAYER or NONE), not public_info={iig_obs_type.public_info}, "
+                                 f"private_info={iig_obs_type.private_info.name}")
             private = iig_obs_type.private_info
         self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         enc = spec.encoder
@@ -328,8 +349,9 @@ class EclipticGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         long_name, defaults = _TYPES[self.short_name]
-        merged = {**defaults, **(params or {})}
-        spec = spec_of(self.short_name, json.dumps(merged, sort_keys=True))
+        given = canonical_parameters(params or {})
+        merged = {**defaults, **given}
+        spec = spec_of(self.short_name, json.dumps({k: v for k, v in merged.items() if k != "seed"}, sort_keys=True))
         utility = spec.rules.utility(spec.config)
         game_type = _game_type(self.short_name, long_name, defaults, general_sum=utility.kind == "general_sum")
         info = pyspiel.GameInfo(
@@ -341,11 +363,49 @@ class EclipticGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=utility.sum,
             max_game_length=spec.rules.max_decisions(spec.config),
         )
-        super().__init__(game_type, info, dict(params or {}))
+        super().__init__(game_type, info, given)
         self.spec = spec
+        seed = int(merged["seed"])
+        self._deal = seed
+        self._deals = random.Random(seed)
 
     def new_initial_state(self) -> EclipticState:
-        return EclipticState(self, self.spec)
+        """The next deal: the first is the game of ``seed`` (``G.new_game(config, seed)``), each
+        later one the game of the next seed of a generator ``seed`` started, as OpenSpiel's
+        sampled-stochastic games keep a generator in the game. A training loop's episodes then
+        differ, and a game loaded with the same seed deals the same episodes in the same order
+        (the same games as the PettingZoo and Gymnasium environments' resets after
+        ``reset(seed=seed)``)."""
+        seed, self._deal = self._deal, self._deals.getrandbits(63)
+        return EclipticState(self, self.spec, seed)
+
+    def get_rng_state(self) -> str:
+        """The deal generator's state (OpenSpiel's name): the next deal's seed and the generator."""
+        version, internal, gauss = self._deals.getstate()
+        return json.dumps([self._deal, version, list(internal), gauss])
+
+    def set_rng_state(self, rng_state: str) -> None:
+        try:
+            deal, version, internal, gauss = json.loads(rng_state)
+            generator = random.Random()
+            generator.setstate((version, tuple(internal), gauss))
+            self._deal = int(deal)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"{self.short_name}: not an RNG state of this game ({exc})") from None
+        self._deals = generator
+
+    def deserialize_state(self, text: str) -> EclipticState:
+        """OpenSpiel's own, which makes a new initial state to restore into: the deal it takes
+        is given back, so restoring a state does not change the next episode."""
+        before = self.get_rng_state()
+        state: EclipticState = super().deserialize_state(text)
+        self.set_rng_state(before)
+        return state
+
+    def __reduce__(self) -> tuple[Callable[..., EclipticGame], tuple[str, dict[str, Any], str]]:
+        """Pickled as its parameters and deal generator (OpenSpiel's own pickling asks the C++
+        game for an RNG state a Python game cannot give), so a game goes to a worker process."""
+        return _game_from, (self.short_name, dict(self.get_parameters()), self.get_rng_state())
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         if isinstance(iig_obs_type, Mapping):  # OpenSpiel passes the parameters alone when it has no type
@@ -358,11 +418,12 @@ class EclipticGame(pyspiel.Game):  # type: ignore[misc]
 class EclipticState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state around an engine state and every seat's recall."""
 
-    def __init__(self, game: EclipticGame, spec: Spec) -> None:
+    def __init__(self, game: EclipticGame, spec: Spec, seed: int) -> None:
         super().__init__(game)
         self._spec = spec
-        self._core = Core(spec, spec.initial.clone(), Rng.from_seed(int(spec.params["seed"]) ^ 0x5EED))
-        self._recall = RecallBox(spec.initial_recall)
+        state, recall = spec.deal(seed)
+        self._core = Core(spec, state, Rng.from_seed(seed ^ 0x5EED))
+        self._recall = RecallBox(recall)
 
     # -- whose turn, what is legal --------------------------------------------------------
 
@@ -375,11 +436,15 @@ class EclipticState(pyspiel.State):  # type: ignore[misc]
         return sorted(space.id(a) for a in self._spec.rules.legal_actions(self._core.state))
 
     def _apply_action(self, action: int) -> None:
-        """The engine refuses an id it does not offer (``IllegalAction``, state unchanged)."""
+        """The engine refuses an id it does not offer (``IllegalAction`` naming the id, its
+        action and the rule; the state unchanged)."""
         spec, core = self._spec, self._core
         move = spec.space.action(int(action))
         seat = core.state.current_player
-        events = core.apply(move)
+        try:
+            events = core.apply(move)
+        except IllegalAction as exc:
+            raise IllegalAction(exc.rule, f"action id {int(action)} ({move}) is not legal now: {exc.reason}") from None
         self._recall = RecallBox(self._recall.recall.step(seat, move, events))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -412,6 +477,20 @@ class EclipticState(pyspiel.State):  # type: ignore[misc]
         """The whole engine state (its save), for OpenSpiel's equality checks."""
         return str(self._core)
 
+    def __reduce__(self) -> tuple[Callable[..., EclipticState], tuple[EclipticGame, str]]:
+        """Pickled as its game and ``serialize()`` (the engine's JSON, the recall, the history)."""
+        return _state_from, (self.get_game(), self.serialize())
+
+
+def _game_from(short_name: str, params: dict[str, Any], rng_state: str) -> EclipticGame:
+    game = _CLASSES[short_name](params)
+    game.set_rng_state(rng_state)
+    return game
+
+
+def _state_from(game: EclipticGame, text: str) -> EclipticState:
+    return game.deserialize_state(text)
+
 
 def seeded_resampler(seed: int) -> Callable[[EclipticState, int], EclipticState]:
     """A resampler for ``open_spiel.python.algorithms.ismcts.ISMCTSBot.set_resampler``: the
@@ -430,6 +509,9 @@ class TauCetiGame(EclipticGame):
 
 class CeresGame(EclipticGame):
     short_name = CERES
+
+
+_CLASSES: dict[str, type[EclipticGame]] = {TAUCETI: TauCetiGame, CERES: CeresGame}
 
 
 def _register() -> None:

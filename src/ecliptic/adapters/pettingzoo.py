@@ -65,19 +65,20 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.possible_agents: list[str] = possible_agents(self.table)
         n = len(self.table.space)
         obs_space = self.table.encoder.space
-        self._observation_spaces = {
+        self.observation_spaces: dict[str, gymnasium.spaces.Space[Any]] = {  # PettingZoo's classic envs' attribute too
             a: gymnasium.spaces.Dict({"observation": copy.deepcopy(obs_space),
                                       "action_mask": gymnasium.spaces.Box(0, 1, (n,), np.int8)})
             for a in self.possible_agents}
-        self._action_spaces = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
+        self.action_spaces: dict[str, gymnasium.spaces.Space[Any]] = {
+            a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
         self.agents: list[str] = []
         self._seat: dict[str, int] = {}
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self._observation_spaces[agent]
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self._action_spaces[agent]
+        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.table.new_game(seed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ecliptic.engine.errors import IllegalAction
 
@@ -145,6 +145,11 @@ class ActionSpace:
         if action in self._by_id:
             return f"{action} is retired in {self.version}: the game no longer offers it"
         return f"{action} is not in this game's action space ({self.version})"
+
+    def __reduce__(self) -> tuple[Any, tuple[tuple[Action, ...], str, tuple[int, ...], dict[str, int]]]:
+        """Pickled as its table (the read-only mappings it shows do not pickle): an environment
+        that holds a space can be pickled, deep-copied and sent to a worker process."""
+        return ActionSpace.numbered, (self._by_id, self.version, tuple(self.retired), dict(self.sizes))
 
     def __contains__(self, action: object) -> bool:
         try:

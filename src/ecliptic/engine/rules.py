@@ -213,6 +213,11 @@ def build_config(config_type: type[K], config: K | Mapping[str, Any] | None) -> 
         raise ValueError(f"bad game config: expected a table, got {config!r}")
     data = dict(config)
     data.pop("game_name", None)
+    known = [f.name for f in dataclasses.fields(config_type)]  # type: ignore[arg-type]
+    unknown = sorted(str(k) for k in data if k not in known)
+    if unknown:
+        raise ValueError(f"bad game config: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+                         f"the keys are {', '.join(known)}")
     for name in _tuple_fields(config_type):
         if name in data:
             data[name] = _as_tuple(name, data[name])
