@@ -298,6 +298,13 @@ def test_scenario_run_reports_and_exits_by_the_result(tmp_path: Path) -> None:
     assert "bad.yaml" in result.output and "bogus" in result.output
 
 
+def test_scenario_run_help_says_verbose_prints_the_traceback_of_a_crash() -> None:
+    text = run("scenario", "run", "--help").output
+    assert "traceback" in text and "passing" not in text
+    quiet = run("scenario", "run", "tests/scenarios/tauceti/oxoroi-builds-for-4-tau.yaml")
+    assert quiet.output.startswith("PASS ")  # passing scenarios are listed without --verbose
+
+
 def test_simulate_takes_advanced_rules_and_ceres_expansions() -> None:
     tc = run("simulate", "--players", "2", "--games", "2", "--seed", "3", "--workers", "1",
              "--advanced", "1,3,8", "--json")

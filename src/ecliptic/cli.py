@@ -662,7 +662,8 @@ app.add_typer(scenario_app, name="scenario")
 @scenario_app.command("run")
 def scenario_run(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files, or folders to search for *.yaml.")],
-    verbose: Annotated[bool, typer.Option(help="Also list each passing scenario.")] = False,
+    verbose: Annotated[bool, typer.Option(help="Under a scenario that crashed (the engine failing, or a file "
+                                               "that cannot be loaded), also print the Python traceback.")] = False,
 ) -> None:
     """Run scenario files; exit 1 when any fails, naming the step and the field at fault."""
     from ecliptic.scenario import all_passed, format_report, run_paths
