@@ -98,12 +98,13 @@ def test_play_accepts_a_lower_case_notation(tmp_path: Path) -> None:
     assert GameRecord.load(save).actions[0] == "PASS"
 
 
-def test_an_illegal_notation_shows_the_rule_and_the_game_goes_on(tmp_path: Path) -> None:
+def test_an_illegal_action_shows_the_rule_a_non_action_says_so_and_the_game_goes_on(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    result = run("play", *PRESET, input=f"FLY 99\n999\nPASS\nsave {save}\nquit\n")
+    result = run("play", *PRESET, input=f"END\nFLY 99\n999\nPASS\nsave {save}\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "[TC-ACT-3]" in result.output
-    assert "FLY is not an action you can take on your turn" in result.output
+    assert "Illegal: [TC-ACT-3] take a Major action or PASS" in result.output  # a rule refuses END now
+    assert "FLY is not an action of Tau Ceti: type a number from the menu" in result.output
+    assert "FLY is not an action you can take" not in result.output  # no rule judged FLY
     assert "Choose a number from 1 to" in result.output
     assert "passes and earns" in result.output
     assert GameRecord.load(save).actions[0] == "PASS"  # the refused inputs left no trace

@@ -359,6 +359,7 @@ class Utility:
 
 
 _SPACES: dict[type, ActionSpace] = {}
+_VERBS: dict[type, frozenset[str]] = {}
 
 _SHORT = reprlib.Repr()
 """Shows what was given instead of an action, shortened (it may be a long string or list)."""
@@ -536,6 +537,16 @@ class RulesGame(Generic[S, D, C]):
                 raise RuntimeError(problem)
             space = _SPACES[type(self)] = table.space()
         return space
+
+    def verbs(self) -> frozenset[str]:
+        """The verb of every action the game numbers (:meth:`action_space`): a word that is
+        none of them is no action of this game at all, whatever the state, so a player's
+        typo can be told from an action the rules refuse now (the terminal answers the first
+        without a rule id)."""
+        verbs = _VERBS.get(type(self))
+        if verbs is None:
+            verbs = _VERBS[type(self)] = frozenset(a.verb for a in self.action_space().actions)
+        return verbs
 
     def action_table(self) -> action_ids.IdTable:
         """The game's committed action id table, as shipped (``action-ids.toml`` in the

@@ -21,6 +21,9 @@ TAUCETI_PROMPTS = {
     "move": "Moving: GO to the next sector, or STOP here.",
 }
 _HIDDEN_DATA_KEYS = frozenset({"then", "ctx", "major_done"})
+FLAG_WORDS = {"jump": "can JUMP (a working wormhole)"}
+"""What a true flag of a decision's data says (a flag not listed: its name); a false flag says
+nothing, as the table says nothing of a wormhole the starship is not in."""
 
 
 def _value(v: Any) -> str:
@@ -40,8 +43,15 @@ def tauceti_prompt(obs: Obs, seat: int) -> tuple[str, str]:
         text = "Your turn: Minor actions, or END your turn."
     if kind == "place_tile" and obs.get("next_large_tile"):
         text += f"  Tile to place: {obs['next_large_tile']} {tile_name(obs['next_large_tile'])}."
-    details = [f"{k.replace('_', ' ')}: {_value(v)}" for k, v in data.items() if k not in _HIDDEN_DATA_KEYS]
-    return text, "; ".join(details)
+    return text, "; ".join(_detail(k, v) for k, v in data.items() if k not in _HIDDEN_DATA_KEYS and v is not False)
+
+
+def _detail(key: str, value: Any) -> str:
+    """One public detail of a decision as a person reads it: ``left: 2``, ``path: XUNO, 05``;
+    a true flag by its words (``jump`` is ``can JUMP ...``), never Python's ``True``."""
+    if value is True:
+        return FLAG_WORDS.get(key, key.replace("_", " "))
+    return f"{key.replace('_', ' ')}: {_value(value)}"
 
 
 def ceres_prompt(obs: Obs) -> str:

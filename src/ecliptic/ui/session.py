@@ -441,6 +441,9 @@ class Session:
         except IllegalAction as exc:
             self._refuse(exc)
             return None
+        if all(a.verb != typed.verb for a in actions) and typed.verb not in self.game.verbs():
+            self._not_an_action(f"{line.split()[0]} is not an action of {self.game.title}")
+            return None
         for a in actions:  # arguments are matched without regard to case, too
             if str(a).lower() == str(typed).lower():
                 typed = a
@@ -467,8 +470,19 @@ class Session:
         return True
 
     def _refuse(self, exc: IllegalAction) -> None:
+        """An action the rules refuse, with the rule it breaks; text the notation cannot read
+        is no action to judge, and is said plainly (:meth:`_not_an_action`)."""
+        if exc.rule == "NOTATION":
+            self._not_an_action(exc.reason)
+            return
         self.console.print(Text.assemble(("Illegal: ", "bold red"), (f"[{exc.rule}] ", "red"), exc.reason))
         self.console.print(Text("Nothing changed. Choose again ('help' for the commands).", style="dim"))
+
+    def _not_an_action(self, what: str) -> None:
+        """Text that is not an action of the game at all (a typo, a misspelt command): said
+        without a rule id, since none was broken; a rule id is kept for the rules' refusals."""
+        self.console.print(Text(f"{what}: type a number from the menu, an action as the menu writes it, "
+                                "or 'help' for the commands.", style="yellow"))
 
     # Showing the game ----------------------------------------------------------------
 
