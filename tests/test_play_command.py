@@ -1,5 +1,7 @@
-"""The terminal game's texts as a person reads them: a decision's flags in words, and a word that is no
-action of the game answered without a rule id (a rule id is for the rules' refusals)."""
+"""The terminal game keeps every game and says things as a person reads them: a game left before
+the first move is saved (an autosave, as any unfinished game), one played to its end is kept in
+the data folder's finished/ (its end says how to replay it); a decision's flags are words, and a
+word that is no action of the game is answered without a rule id."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from rich.console import Console
 from typer.testing import CliRunner, Result
 
 from ecliptic.cli import app
+from ecliptic.engine.record import GameRecord, replay, state_digest
+from ecliptic.games import get_game
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.ui import ceres_terminal as ct
 from ecliptic.ui import session as sess
@@ -58,6 +62,67 @@ def error_line(result: Result) -> str:
     [line] = result.output.strip().splitlines()
     assert line.startswith("Error: "), line
     return line
+
+
+# -- 3. a finished game is kept ---------------------------------------------------------------------
+
+
+def test_a_finished_game_is_kept_in_the_data_folder_and_the_end_says_how_to_replay_it(folders: Path) -> None:
+    result = run("play", *CERES_SAVE, input=CERES_TO_THE_END)
+    assert result.exit_code == 0, result.output
+    assert "Final scores (VP)" in result.output
+    [kept] = files("finished")
+    assert f"The game is kept in {kept}.\nReplay it with: ecliptic replay {kept}" in result.output
+    record = GameRecord.load(kept)
+    assert record.digest == state_digest(get_game("ceres"), replay(record)) and replay(record).is_over
+    assert run("replay", str(kept), "--check").output.strip() == "ok"
+    assert files("autosaves") == [] and list(folders.iterdir()) == []  # nothing in the working folder
+
+
+def test_a_resumed_autosave_played_to_the_end_moves_to_the_finished_games() -> None:
+    assert run("play", *CERES_SAVE, input="PASS\nquit\n").exit_code == 0
+    [left] = files("autosaves")
+    result = run("play", "--resume", "autosave", input=CERES_TO_THE_END)
+    assert result.exit_code == 0, result.output
+    [kept] = files("finished")
+    assert files("autosaves") == []  # nothing left to resume
+    assert GameRecord.load(kept).actions[0] == "PASS"
+    again = run("play", "--resume", str(kept), input="")  # over already: shown, not kept twice
+    assert again.exit_code == 0 and "Final scores (VP)" in again.output
+    assert files("finished") == [kept] and left.name not in again.output
+
+
+def test_a_finished_game_that_cannot_be_kept_is_said_and_the_autosave_stays() -> None:
+    sess.data_dir().mkdir(parents=True)
+    (sess.data_dir() / "finished").write_text("")  # a file where the folder should be
+    autosave = sess.autosave_dir() / "left.json"
+    autosave.parent.mkdir()
+    autosave.write_text("{}")
+    out = io.StringIO()
+    s = ct.ceres_session(Console(file=out, width=200, color_system=None), ["1"] * 400, seed=5)
+    s.autosave = autosave
+    assert s.run() == 0
+    assert f"The finished game could not be kept in {sess.finished_dir()}:" in out.getvalue()
+    assert autosave.exists()
+
+
+# -- 4. leaving before the first move ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("options", "keys", "shown"), [
+    (["--players", "2", "--seed", "4"], "", "Setup: place"),  # Ctrl-D while the tiles are placed
+    (TC_SAVE, "quit\n", "Your turn"),
+    (CERES_SAVE, "quit\n", "Your turn"),
+], ids=["eof-in-setup", "quit", "ceres-quit"])
+def test_leaving_before_the_first_move_saves_the_game(options: list[str], keys: str, shown: str) -> None:
+    result = run("play", *options, input=keys)
+    assert result.exit_code == 0, result.output
+    assert shown in result.output
+    [saved] = files("autosaves")
+    assert f"The game is saved in {saved}." in result.output
+    record = GameRecord.load(saved)
+    assert record.actions == [] and record.seed == int(options[options.index("--seed") + 1])
+    assert record.digest == state_digest(get_game(record.game), replay(record))
 
 
 # -- 8. texts a person reads -------------------------------------------------------------------------

@@ -141,6 +141,8 @@ def test_quit_autosaves_in_the_data_folder_and_resume_autosave_goes_on(folders: 
     assert list(folders.iterdir()) == []  # nothing in the working folder unasked
     later = run("play", *PRESET, input="")  # the next game says where the unfinished one is
     assert "Your last unfinished game" in later.output and str(saved) in later.output
+    [left_later] = set(autosaves()) - {saved}  # left before its first move: saved too
+    left_later.unlink()  # so that the game left last is the first one again
     resumed = run("play", "--resume", "autosave", input="quit\n")
     assert resumed.exit_code == 0, resumed.output
     assert "Resumed" in resumed.output

@@ -8,9 +8,10 @@ write the game as a replayable record. A game fills in the hooks that draw it (t
 status line, the decision, the menu, the final scores, an event) and its help text.
 
 The session never loses a game: whatever the human types is answered and the game goes on;
-leaving an unfinished game (``quit``, end of input, Ctrl-C, a closed terminal) writes it to an
-autosave file in the user's data folder (:func:`data_dir`), never the working folder; a
-failure of the rules engine writes a crash file there too, under a name no other file has.
+leaving an unfinished game (``quit``, end of input, Ctrl-C, a closed terminal), even before
+anyone has moved, writes it to an autosave file in the user's data folder (:func:`data_dir`),
+never the working folder; a finished game is kept there too (``finished/``, to replay), and a
+failure of the rules engine writes a crash file, each under a name no other file has.
 
 Also here: the save file format (:func:`write_save`, :func:`read_meta`: a game record plus the
 ``cli`` table naming the human's seat and the bots) and :func:`make_bots`, one bot per seat.
@@ -163,6 +164,12 @@ def crash_dir() -> Path:
     return data_dir() / "crashes"
 
 
+def finished_dir() -> Path:
+    """Where every game played to its end is kept (a save file like any other), so that a
+    game once finished can be replayed: the terminal prints nothing else that holds it."""
+    return data_dir() / "finished"
+
+
 def new_file(folder: Path, stem: str) -> Path:
     """A new, empty file ``folder/stem.json`` (``stem-2.json``... if taken), created exclusively
     so that two games never write the same file (crash files never overwrite each other)."""
@@ -214,6 +221,10 @@ def autosave_notice() -> Text | None:
 
 def resume_command(path: Path) -> str:
     return f"ecliptic play --resume {AUTOSAVE if is_autosave(path) else shlex.quote(str(path))}"
+
+
+def replay_command(path: Path) -> str:
+    return f"ecliptic replay {shlex.quote(str(path))}"
 
 
 def stdin_is_tty() -> bool:
@@ -332,11 +343,15 @@ class Session:
         return self.game.observe(self.state, self.human)  # type: ignore[no-any-return]
 
     def run(self) -> int:
-        """Play until the game ends (final scores shown) or the human leaves; the exit code.
+        """Play until the game ends (kept, final scores shown: :meth:`finish`) or the human
+        leaves; the exit code.
 
         Leaving an unfinished game saves it (:meth:`leave`): ``quit`` and the end of input
         (0), Ctrl-C (130), a closed terminal, by SIGHUP or a failing read (129). A failure of
         the rules engine is reported with a crash file to replay it (1)."""
+        # A game over from the start (a finished save resumed) is kept where it came from,
+        # unless that is an autosave: then it moves to the finished games.
+        keep = not self.state.is_over or self.autosave is not None
         with self._hangup_handler():
             try:
                 self._play()
@@ -352,12 +367,34 @@ class Session:
                 return self.leave("The terminal closed", EXIT_HANGUP)  # writing to it failed
             except Exception as exc:
                 return self.crash(exc)
-        self.console.print()
-        self.console.print(self.render_final(self.observation()))
-        if self.autosave is not None:  # a resumed autosave, now finished: nothing to resume
+            self.finish(keep=keep)
+        return 0
+
+    def finish(self, *, keep: bool) -> None:
+        """The game is over: keep it in a new file of :func:`finished_dir` (with ``keep``), so
+        it can be replayed, then show the final scores and where it is. The file is written
+        before anything is printed (printing fails when the terminal is gone) and signals wait
+        meanwhile, as when leaving. A resumed autosave, now kept there, has nothing left to
+        resume and is removed; if the game cannot be kept, the autosave stays."""
+        self._leaving = True
+        kept, problem = None, ""
+        if keep:
+            try:
+                kept = self._write_new(finished_dir())
+            except (OSError, ValueError) as exc:
+                problem = _reason(exc)
+        if kept is not None and self.autosave is not None:
             with contextlib.suppress(OSError):
                 self.autosave.unlink()
-        return 0
+        with contextlib.suppress(OSError):
+            self.console.print()
+            self.console.print(self.render_final(self.observation()))
+            if kept is not None:
+                self.console.print(Text(f"The game is kept in {kept}.\nReplay it with: {replay_command(kept)}",
+                                        style="green"))
+            elif problem:
+                self.console.print(Text(f"The finished game could not be kept in {finished_dir()}: {problem}.",
+                                        style="bold red"))
 
     def _play(self) -> None:
         fresh, streak = True, 0
@@ -551,17 +588,15 @@ class Session:
         self._leaving = True  # a second SIGHUP (or Ctrl-C) must not cut the save short
         saved = None
         problem = ""
-        if not self.state.is_over and self.record.actions:
-            path = self.autosave
+        if not self.state.is_over:  # before any move too: the seed and the setup are the game
             try:
-                path = path or new_file(autosave_dir(), self._file_stem())
-                write_save(path, self.current_record(), self.save_meta())
-                self.autosave = saved = path
+                if self.autosave is None:
+                    self.autosave = self._write_new(autosave_dir())
+                else:
+                    write_save(self.autosave, self.current_record(), self.save_meta())
+                saved = self.autosave
             except (OSError, ValueError) as exc:
                 problem = _reason(exc)
-                if path is not None and self.autosave is None:  # the empty file new_file made
-                    with contextlib.suppress(OSError):
-                        path.unlink()
         with contextlib.suppress(OSError):
             self.console.print()
             self.console.print(why)
@@ -578,20 +613,27 @@ class Session:
         own in :func:`crash_dir` (replayable, resumable), and the exit code is 1."""
         self._applying = True  # the state may be half changed: the record stops before
         self._leaving = True
-        path = None
         try:
-            path = new_file(crash_dir(), self._file_stem())
-            write_save(path, self.current_record(), self.save_meta())
+            path = self._write_new(crash_dir())
             where = f"the game so far is saved in {path} (resume it with: {resume_command(path)})"
         except (OSError, ValueError) as problem:
             where = f"the game could not be saved ({_reason(problem)})"
-            if path is not None:
-                with contextlib.suppress(OSError):
-                    path.unlink()
         with contextlib.suppress(OSError):
             self.console.print(Text(f"Error: the rules engine failed ({type(exc).__name__}: {exc}); this is "
                                     f"a bug; {where}", style="bold red"))
         return EXIT_ENGINE_BUG
+
+    def _write_new(self, folder: Path) -> Path:
+        """The game so far in a new file of ``folder`` (:func:`new_file`, then written whole by
+        :func:`write_save`); if writing fails, the empty file is removed and the error raised."""
+        path = new_file(folder, self._file_stem())
+        try:
+            write_save(path, self.current_record(), self.save_meta())
+        except BaseException:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise
+        return path
 
     def _file_stem(self) -> str:
         return f"{self.record.game}-{time.strftime('%Y%m%d-%H%M%S')}-seed{self.record.seed}"
