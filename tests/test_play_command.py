@@ -1,7 +1,8 @@
 """The terminal game keeps every game and says things as a person reads them: a game left before
 the first move is saved (an autosave, as any unfinished game), one played to its end is kept in
-the data folder's finished/ (its end says how to replay it); a decision's flags are words, and a
-word that is no action of the game is answered without a rule id."""
+the data folder's finished/ (its end says how to replay it); a decision's flags are words, a
+word that is no action of the game is answered without a rule id, and the opening line counts
+the bots ("against 3 bots (normal)")."""
 
 from __future__ import annotations
 
@@ -150,3 +151,15 @@ def test_a_word_that_is_no_ceres_action_is_said_without_a_rule_id() -> None:
     assert "FOO is not an action of Ceres: type a number from the menu" in text
     assert "[CR-ACT-1] on your turn" not in text  # the rule FOO was answered with before
     assert "Illegal: [CR-ACT-1] PASS takes no argument" in text  # a refusal of the rules keeps its id
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--players", "4", "--level", "normal"], "at seat 0, against 3 bots (normal)."),
+    (["--players", "3", "--bots", "heuristic,random"], "at seat 0, against 2 bots (heuristic, random)."),
+    (["--players", "1"], "at seat 0, playing alone."),
+    (["--game", "ceres", "--players", "3", "--level", "easy"], "(seat 0), against 2 bots (easy)."),
+], ids=["level", "mixed", "alone", "ceres"])
+def test_the_opening_line_counts_the_bots_and_names_them(options: list[str], said: str) -> None:
+    result = run("play", "--seed", "2", *options, input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert said in result.output

@@ -478,7 +478,7 @@ def test_the_readmes_short_terminal_game_starts_against_normal_bots() -> None:
     result = run("play", "--game-length", "short", "--layout", "random", "--level", "normal", "--seed", "1",
                  input="")
     assert result.exit_code == 0, result.output
-    assert "short game" in result.output and "against normal" in result.output
+    assert "short game" in result.output and "against 1 bot (normal)" in result.output
     assert "Setup: place" not in result.output  # no manual tile placement first
 
 

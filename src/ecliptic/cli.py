@@ -52,6 +52,7 @@ from ecliptic.ui import terminal
 from ecliptic.ui.session import (
     AUTOSAVE,
     Session,
+    against,
     autosave_dir,
     autosave_notice,
     is_autosave,
@@ -325,8 +326,8 @@ def _new_session(console: Console, faction: str | None, players: int, bots: str 
     me = rules.observe(state, human)["players"][human]
     console.print(Text.assemble(
         ("Tau Ceti: Planetary Crisis", "bold"), f" · {plural(players, 'player')} · {game} game · seed {seed}\n",
-        "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human}"
-        f"{', against ' + ', '.join(sorted(set(specs))) if specs else ''}. Type 'help' for the commands."))
+        "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human}, "
+        f"{against(specs)}. Type 'help' for the commands."))
     return PlaySession(rules, state, record, human, bot_map, specs, console)
 
 

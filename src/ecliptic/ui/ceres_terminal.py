@@ -41,7 +41,7 @@ from ecliptic.present.ceres_components import (
 from ecliptic.present.decision import ceres_prompt
 from ecliptic.present.view import Presented
 from ecliptic.present.view import actions as present_actions
-from ecliptic.ui.session import InputFn, Obs, Session, make_bots, stdin_is_tty, terminal_reader
+from ecliptic.ui.session import InputFn, Obs, Session, against, make_bots, stdin_is_tty, terminal_reader
 from ecliptic.ui.terminal import grouped_menu, render_event
 
 GAME_NAME = "ceres"
@@ -440,11 +440,10 @@ def _greet(session: CeresSession, resume_record: GameRecord | None, events: list
     console, record = session.console, session.record
     obs = session.observation()
     expansion = " with the Comets expansion" if obs["comets"] else ""
-    bots = ", ".join(sorted(set(session.bot_specs)))
-    who = f"against {bots}" if bots else "playing alone"
     console.print(Text.assemble((f"Ceres{expansion}", "bold"), f" · {plural(len(obs['players']), 'player')} · seed "
                                 f"{record.seed}\nYou are ", seat_text(session.human),
-                                f" (seat {session.human}), {who}. Type 'help' for the commands."))
+                                f" (seat {session.human}), {against(session.bot_specs)}. "
+                                "Type 'help' for the commands."))
     if resume_record is None:
         session.show_events(events)
         return

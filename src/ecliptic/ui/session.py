@@ -46,6 +46,7 @@ from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.engine.record import GameRecord, state_digest
+from ecliptic.engine.wording import plural
 from ecliptic.ui import terminal
 
 Obs = dict[str, Any]
@@ -225,6 +226,15 @@ def resume_command(path: Path) -> str:
 
 def replay_command(path: Path) -> str:
     return f"ecliptic replay {shlex.quote(str(path))}"
+
+
+def against(specs: Sequence[str]) -> str:
+    """Who the human plays against, for the opening line: ``against 3 bots (normal)``,
+    ``against 2 bots (heuristic, random)`` (each bot once, in seat order), or ``playing
+    alone``. A level or a bot name alone (``against normal``) reads as an adjective."""
+    if not specs:
+        return "playing alone"
+    return f"against {plural(len(specs), 'bot')} ({', '.join(dict.fromkeys(specs))})"
 
 
 def stdin_is_tty() -> bool:
