@@ -1,8 +1,8 @@
 """The terminal game keeps every game and says things as a person reads them: a game left before
 the first move is saved (an autosave, as any unfinished game), one played to its end is kept in
-the data folder's finished/ (its end says how to replay it); a decision's flags are words, a
-word that is no action of the game is answered without a rule id, and the opening line counts
-the bots ("against 3 bots (normal)")."""
+the data folder's finished/ (its end says how to replay it), and ``replay autosave`` reads the
+game left last; a decision's flags are words, a word that is no action of the game is answered
+without a rule id, and the opening line counts the bots ("against 3 bots (normal)")."""
 
 from __future__ import annotations
 
@@ -124,6 +124,24 @@ def test_leaving_before_the_first_move_saves_the_game(options: list[str], keys: 
     record = GameRecord.load(saved)
     assert record.actions == [] and record.seed == int(options[options.index("--seed") + 1])
     assert record.digest == state_digest(get_game(record.game), replay(record))
+
+
+# -- 5. replay autosave ------------------------------------------------------------------------------
+
+
+def test_replay_autosave_reads_the_game_left_last_and_a_file_named_autosave_stays_reachable(folders: Path) -> None:
+    missing = error_line(run("replay", "autosave"))
+    assert f"there is no unfinished game to resume in {sess.autosave_dir()}" in missing
+    assert run("play", *TC_SAVE, input="PASS\nquit\n").exit_code == 0
+    log = run("replay", "autosave")
+    assert log.exit_code == 0, log.output
+    [saved] = files("autosaves")
+    assert log.output.startswith(f"{saved}: tauceti,") and "passes and earns" in log.output
+    assert run("replay", "autosave", "--check").output.strip() == "ok"
+    GameRecord("tauceti", {"players": 2, "layout": "preset"}, 99).save(folders / "autosave")
+    mine = run("replay", str(folders / "autosave"))
+    assert mine.exit_code == 0 and mine.output.startswith(f"{folders / 'autosave'}: tauceti,")
+    assert "seed 99" in mine.output
 
 
 # -- 8. texts a person reads -------------------------------------------------------------------------

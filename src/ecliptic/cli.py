@@ -50,15 +50,13 @@ from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import default_content
 from ecliptic.ui import terminal
 from ecliptic.ui.session import (
-    AUTOSAVE,
     Session,
     against,
-    autosave_dir,
     autosave_notice,
     is_autosave,
-    latest_autosave,
     make_bots,
     read_meta,
+    resolve_save,
     stdin_is_tty,
 )
 
@@ -272,11 +270,11 @@ def play(
     bots = bots or level  # a level names a bot and its budget (ecliptic.bots.LEVELS)
     if game not in GAME_NAMES:
         raise _fail(console, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
-    if resume is not None and str(resume) == AUTOSAVE:
-        found = latest_autosave()
-        if found is None:
-            raise _fail(console, f"there is no unfinished game to resume in {autosave_dir()}")
-        resume = found
+    if resume is not None:
+        try:
+            resume = resolve_save(resume)  # the word autosave means what it means to replay
+        except SaveFileError as exc:
+            raise _fail(console, str(exc)) from None
     try:
         session: Session
         if (resume is not None and _record_game(resume) == "ceres") or (resume is None and game == "ceres"):
@@ -714,12 +712,14 @@ def bench(
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A save file or game record.")],
+    file: Annotated[Path, typer.Argument(help="A save file or game record (a finished game is kept in the "
+                                               "data folder's finished/), or 'autosave': the game left last.")],
     check: Annotated[bool, typer.Option(help="Replay and compare with the saved final state.")] = False,
 ) -> None:
     """Print a saved game's public log, round by round; --check verifies the save."""
     console = _console()
     try:
+        file = resolve_save(file)  # the word autosave means what it means to play --resume
         record = load_record(file)
         if check:
             _, state = load_game(file)

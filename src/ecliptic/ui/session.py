@@ -42,7 +42,7 @@ from rich.text import Text
 
 from ecliptic.bots.base import Bot, BotSpecError, bot_seed, make_bot
 from ecliptic.engine.actions import Action
-from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.errors import IllegalAction, SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.engine.record import GameRecord, state_digest
@@ -218,6 +218,20 @@ def autosave_notice() -> Text | None:
         return None
     return Text(f"Your last unfinished game (left {when}) is saved in {path}.\nResume it with: "
                 f"ecliptic play --resume {AUTOSAVE}", style="yellow")
+
+
+def resolve_save(path: Path) -> Path:
+    """The file a command that reads a save means by ``path``: the word ``autosave`` is the
+    newest autosave (the game left last), anything else the file itself (a file named
+    ``autosave`` is ``$PWD/autosave``). ``play --resume`` and ``replay`` both ask here, so the
+    word means the same to each. :class:`SaveFileError` when there is no autosave."""
+    if str(path) != AUTOSAVE:
+        return path
+    found = latest_autosave()
+    if found is None:
+        raise SaveFileError(f"there is no unfinished game to resume in {autosave_dir()} "
+                            f"('{AUTOSAVE}' names the game left last)")
+    return found
 
 
 def resume_command(path: Path) -> str:
