@@ -1,12 +1,13 @@
-"""The terminal game keeps every game and says things as a person reads them: a game left before
-the first move is saved (an autosave, as any unfinished game), one played to its end is kept in
-the data folder's finished/ (its end says how to replay it), and ``replay autosave`` reads the
-game left last; a decision's flags are words, a word that is no action of the game is answered
-without a rule id, and the opening line counts the bots ("against 3 bots (normal)")."""
+"""``ecliptic play`` and ``ecliptic replay`` as a player meets them (the play audit): options that
+set up a new game refused with ``--resume`` unless the save agrees, ``--bots`` with ``--level``
+refused, an option error before anything else, every game kept (left before the first move,
+played to its end), ``replay autosave``, one message for a broken save, and texts a person reads
+(flags in words, no rule id for a word that is no action, "against 3 bots (normal)")."""
 
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,54 @@ def error_line(result: Result) -> str:
     [line] = result.output.strip().splitlines()
     assert line.startswith("Error: "), line
     return line
+
+
+# -- 1. --resume goes on with the saved game ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("save", "options", "named"), [
+    ("tc", ["--players", "4", "--faction", "Azars", "--seed", "3"], "--players, --faction, --seed set up"),
+    ("tc", ["--game", "ceres", "--expansions", "comets"], "--game, --expansions set up"),
+    ("tc", ["--game-length", "short"], "--game-length sets up a new one: drop it"),
+    ("tc", ["--advanced", "1,3"], "--advanced sets up"),
+    ("tc", ["--advanced-specialists"], "--advanced-specialists sets up"),
+    ("ceres", ["--game", "tauceti"], "--game sets up a new one: drop it"),
+    ("ceres", ["--layout", "preset", "--faction", "Xunon"], "--faction, --layout set up"),
+    ("ceres", ["--expansions", "comets"], "--expansions sets up"),
+], ids=["players-faction-seed", "game-expansions", "length", "advanced", "specialists", "game", "tc-options",
+        "expansions"])
+def test_resume_refuses_the_options_that_set_up_another_game(save: str, options: list[str], named: str) -> None:
+    path = saved_game(f"{save}.json", TC_SAVE if save == "tc" else CERES_SAVE)
+    before = path.read_bytes()
+    line = error_line(run("play", "--resume", str(path), *options, input="quit\n"))
+    assert line.startswith("Error: --resume goes on with the saved game (")
+    assert named in line and ": drop " in line
+    assert path.read_bytes() == before and files("autosaves") == []  # nothing started, nothing written
+
+
+def test_resume_takes_options_that_agree_with_the_save_and_the_bots_and_seat_to_play_it() -> None:
+    path = saved_game("tc.json", TC_SAVE)
+    result = run("play", "--resume", str(path), "--players", "2", "--seed", "11", "--game", "tauceti",
+                 "--layout", "preset", "--game-length", "full", "--advanced", "", "--faction", "zorhkonian",
+                 "--level", "hard", input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert f"Resumed {path}: 0 actions replayed, seed 11, against 1 bot (hard)." in result.output
+    [left] = files("autosaves")
+    assert json.loads(left.read_text())["cli"] == {"human_seat": 0, "bots": ["hard"]}
+    ceres = saved_game("c.json", CERES_SAVE)
+    result = run("play", "--resume", str(ceres), "--game", "ceres", "--seat", "1", "--bots", "heuristic",
+                 input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "You are Player 2 (seat 1), against 1 bot (heuristic)." in result.output
+
+
+# -- 2. --bots or --level ---------------------------------------------------------------------------
+
+
+def test_bots_and_level_together_are_refused() -> None:
+    line = error_line(run("play", "--bots", "random", "--level", "hard", input="quit\n"))
+    assert line == "Error: --bots and --level both choose the bots: give one (--level hard is --bots hard)"
+    assert files("autosaves") == []
 
 
 # -- 3. a finished game is kept ---------------------------------------------------------------------
@@ -144,6 +193,21 @@ def test_replay_autosave_reads_the_game_left_last_and_a_file_named_autosave_stay
     assert "seed 99" in mine.output
 
 
+# -- 7. one message for a broken save ----------------------------------------------------------------
+
+
+def test_resume_of_a_save_edited_to_the_other_game_says_what_replay_says() -> None:
+    for game, options in (("ceres", TC_SAVE), ("tauceti", CERES_SAVE)):
+        path = saved_game(f"edited-to-{game}.json", options)
+        data = json.loads(path.read_text())
+        data["game"] = game
+        path.write_text(json.dumps(data))
+        said = error_line(run("replay", str(path)))
+        assert error_line(run("play", "--resume", str(path))) == said, game
+        assert said.startswith(f"Error: {path}: the record's config is not valid"), said
+        assert "__init__" not in said
+
+
 # -- 8. texts a person reads -------------------------------------------------------------------------
 
 
@@ -181,3 +245,19 @@ def test_the_opening_line_counts_the_bots_and_names_them(options: list[str], sai
     result = run("play", "--seed", "2", *options, input="quit\n")
     assert result.exit_code == 0, result.output
     assert said in result.output
+
+
+# -- 9. an option error comes alone --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [["--faction", "Vulcan"], ["--bots", "nope"], ["--seat", "3"],
+                                     ["--game", "ceres", "--expansions", "moons"]],
+                         ids=["faction", "bots", "seat", "expansion"])
+def test_an_option_error_is_shown_without_the_unfinished_game_notice(options: list[str]) -> None:
+    assert run("play", *TC_SAVE, input="PASS\nquit\n").exit_code == 0  # a game left unfinished
+    result = run("play", *options, input="quit\n")
+    assert result.exit_code == 2, result.output
+    assert "Your last unfinished game" not in result.output
+    assert len(files("autosaves")) == 1  # no game was started
+    started = run("play", *TC_SAVE, input="quit\n")  # a game that starts still says where it is
+    assert started.output.startswith("Your last unfinished game")

@@ -235,16 +235,22 @@ def _new_record(faction: str | None, players: int, seed: int, game: str, layout:
 
 CERES_REFUSES = ("--faction", "--layout", "--game-length", "--advanced", "--advanced-specialists")
 """The options of ``play`` that are Tau Ceti's only."""
+NEW_GAME_OPTIONS = ("game", "players", "faction", "seed", "game_length", "layout", "advanced",
+                    "advanced_specialists", "expansions")
+"""The options of ``play`` that set up a new game; with ``--resume`` the save has set it up, so
+each is refused unless it agrees with the save. ``--bots``, ``--level`` and ``--seat`` choose who
+plays it, for a resumed game too."""
 
 
 @app.command()
 def play(
+    ctx: typer.Context,
     faction: Annotated[str | None, typer.Option(help="Your faction (Zorhkonian, Xunon, Triolor, Azars); "
                                                      "dealt at random if not given.")] = None,
     players: Annotated[int, typer.Option(min=1, max=4, help="Players, you included (1-4).")] = 2,
     bots: Annotated[str | None, typer.Option(help="Bot for the other seats (random, heuristic, ismcts:200ms, "
                                                   "or a level), or one per seat separated by commas "
-                                                  "(default: random).")] = None,
+                                                  "(default: random, or the bots of --resume's save).")] = None,
     level: Annotated[Literal["easy", "normal", "hard"] | None, typer.Option(
         help="How strong the bots are: easy, normal or hard (instead of --bots).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the game (the same seed deals the same game); "
@@ -262,46 +268,59 @@ def play(
     seat: Annotated[int | None, typer.Option(help="Your seat; seat 0 is the first player of round 1 "
                                                   "(default: 0, or the seat saved in --resume).")] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue a game saved with 'save FILE', or 'autosave': "
-                                                     "the game left last (quit, Ctrl-C, closed terminal).")] = None,
+                                                     "the game left last (quit, Ctrl-C, closed terminal). "
+                                                     "The options that set up a new game (--players, --seed...) "
+                                                     "are refused unless the save agrees.")] = None,
 ) -> None:
     """Play in the terminal, one human seat against bots (Tau Ceti, or Ceres with --game ceres).
-    Leaving an unfinished game saves it in the user's data folder; --resume autosave goes on."""
+    Leaving an unfinished game saves it in the user's data folder; --resume autosave goes on.
+    A finished game is kept there too, for ecliptic replay."""
     console = _console()
-    bots = bots or level  # a level names a bot and its budget (ecliptic.bots.LEVELS)
     if game not in GAME_NAMES:
         raise _fail(console, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
-    if resume is not None:
-        try:
-            resume = resolve_save(resume)  # the word autosave means what it means to replay
-        except SaveFileError as exc:
-            raise _fail(console, str(exc)) from None
+    if bots is not None and level is not None:
+        raise _fail(console, f"--bots and --level both choose the bots: give one (--level {level} is "
+                             f"--bots {level})")
+    spec = bots or level  # a level names a bot and its budget (ecliptic.bots.LEVELS)
     try:
-        session: Session
-        if (resume is not None and _record_game(resume) == "ceres") or (resume is None and game == "ceres"):
-            given = (faction, layout, game_length, advanced, advanced_specialists or None)
-            wrong = [name for name, value in zip(CERES_REFUSES, given, strict=True) if value is not None]
-            if wrong:
-                raise typer.BadParameter(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} Tau Ceti's; "
-                                         "Ceres takes --players, --bots or --level, --seed, --seat and "
-                                         "--expansions", param_hint=wrong[0])
-            if resume is None:
-                _greet_autosave(console)
-            session = _play_ceres(console, resume, bots, seat, seed, players, expansions)
+        if resume is not None:
+            given = {name: ctx.params[name] for name in NEW_GAME_OPTIONS if _given(ctx, name)}
+            session = _resumed_play(console, resume, spec, seat, given)
         else:
-            extra = game_config("tauceti", game_length=game_length or "full", layout=layout or "players",
-                                advanced=advanced, advanced_specialists=advanced_specialists,
-                                expansions=expansions)
-            if resume is not None:
-                session = _resumed_session(console, resume, bots, seat)
-            else:
-                _greet_autosave(console)
-                session = _new_session(console, faction, players, bots, seed, game_length or "full",
-                                       layout or "players", seat, extra)
+            session = _new_play(console, faction, players, spec, seed, game, game_length, layout, advanced,
+                                advanced_specialists, expansions, seat)
+            _greet_autosave(console)  # after every option was checked: an error comes alone
     except (BotSpecError, ValueError) as exc:
         raise _fail(console, str(exc)) from None
-    if resume is not None and is_autosave(resume):
-        session.autosave = resume  # saved over itself when left again, removed when finished
     raise typer.Exit(session.run())
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the option ``name`` was typed (not left at its default). The source is read by
+    its name: Typer may bring a click of its own, whose enum is not ``click``'s."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _new_play(console: Console, faction: str | None, players: int, bots: str | None, seed: int | None, game: str,
+              game_length: str | None, layout: str | None, advanced: str | None, advanced_specialists: bool,
+              expansions: str | None, seat: int | None) -> Session:
+    """A new game's session, every option checked; nothing printed yet (:meth:`Session.greet`)."""
+    if game == "ceres":
+        given = (faction, layout, game_length, advanced, advanced_specialists or None)
+        wrong = [name for name, value in zip(CERES_REFUSES, given, strict=True) if value is not None]
+        if wrong:
+            raise typer.BadParameter(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} Tau Ceti's; "
+                                     "Ceres takes --players, --bots or --level, --seed, --seat and "
+                                     "--expansions", param_hint=wrong[0])
+        from ecliptic.ui.ceres_terminal import ceres_session
+
+        return ceres_session(console, seat=seat or 0, bots=bots or "random", seed=seed,
+                             expansions=parse_expansions(expansions), players=players)
+    extra = game_config("tauceti", game_length=game_length or "full", layout=layout or "players",
+                        advanced=advanced, advanced_specialists=advanced_specialists, expansions=expansions)
+    return _new_session(console, faction, players, bots, seed, game_length or "full", layout or "players", seat,
+                        extra)
 
 
 def _greet_autosave(console: Console) -> None:
@@ -322,69 +341,89 @@ def _new_session(console: Console, faction: str | None, players: int, bots: str 
     state = rules.new_game(record.config, seed)
     bot_map, specs = make_bots(bots or "random", human, players, seed)
     me = rules.observe(state, human)["players"][human]
-    console.print(Text.assemble(
+    session = PlaySession(rules, state, record, human, bot_map, specs, console)
+    session.opening = [Text.assemble(
         ("Tau Ceti: Planetary Crisis", "bold"), f" · {plural(players, 'player')} · {game} game · seed {seed}\n",
         "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human}, "
-        f"{against(specs)}. Type 'help' for the commands."))
-    return PlaySession(rules, state, record, human, bot_map, specs, console)
+        f"{against(specs)}. Type 'help' for the commands.")]
+    return session
 
 
-def _record_game(path: Path) -> str | None:
-    """The game a save file is of, or ``None`` when it cannot be read (the caller reports why)."""
+def _resumed_play(console: Console, path: Path, bots: str | None, seat: int | None,
+                  given: dict[str, Any]) -> Session:
+    """The session of a saved game, of either game: the file read as ``replay --check`` reads
+    it (:func:`load_game`, the same message for the same fault); the options that set up a new
+    game (``given``) refused unless they agree with the save; the human at ``seat`` or the saved
+    seat, against ``bots`` or the saved bots."""
     try:
-        return load_record(path).game
-    except SaveFileError:
-        return None
-
-
-def _play_ceres(console: Console, resume: Path | None, bots: str | None, seat: int | None, seed: int | None,
-                players: int, expansions: str | None) -> Session:
-    """The session of Ceres in the terminal (ecliptic.ui.ceres_terminal), new or resumed."""
-    from ecliptic.ui.ceres_terminal import ceres_session
-
-    if resume is None:
-        return ceres_session(console, seat=seat or 0, bots=bots or "random", seed=seed,
-                             expansions=parse_expansions(expansions), players=players)
-    try:
-        record = load_record(resume)
-    except SaveFileError as exc:
-        raise _fail(console, str(exc)) from None
-    meta = read_meta(resume)
-    saved_seat, saved_bots = meta.get("human_seat"), meta.get("bots")
-    human = seat if seat is not None else saved_seat if isinstance(saved_seat, int) else 0
-    spec = bots or (",".join(saved_bots) if isinstance(saved_bots, list) and all(
-        isinstance(b, str) for b in saved_bots) else "random")
-    try:
-        return ceres_session(console, seat=human, bots=spec, resume_record=record)
-    except SaveFileError as exc:
-        raise _fail(console, str(exc)) from None
-
-
-def _resumed_session(console: Console, path: Path, bots: str | None, seat: int | None) -> PlaySession:
-    try:
+        path = resolve_save(path)
         record, state = load_game(path)
     except SaveFileError as exc:
         raise _fail(console, str(exc)) from None
     rules = get_game(record.game)
-    meta = read_meta(path)
     players = len(rules.observe(state, None)["players"])
-    saved_seat = meta.get("human_seat")
-    human = seat if seat is not None else saved_seat if isinstance(saved_seat, int) else 0
+    meta = read_meta(path)  # its human_seat and bots are of the right types, or absent
+    human = seat if seat is not None else meta.get("human_seat", 0)
+    conflicts = _disagreements(given, record, state, human if 0 <= human < players else None)
+    if conflicts:
+        flags = [f"--{name.replace('_', '-')}" for name in conflicts]
+        one = len(flags) == 1
+        raise _fail(console, f"--resume goes on with the saved game ({path}: {rules.title}, "
+                             f"{plural(players, 'player')}, seed {record.seed}); {', '.join(flags)} "
+                             f"{'sets' if one else 'set'} up a new one: drop {'it' if one else 'them'}")
     if not 0 <= human < players:
-        raise typer.BadParameter(f"seat {human} is not a seat of this {players}-player game",
-                                 param_hint="--seat")
-    saved_bots = meta.get("bots")
-    spec = bots or (",".join(saved_bots) if isinstance(saved_bots, list) and all(
-        isinstance(b, str) for b in saved_bots) else "random")
-    bot_map, specs = make_bots(spec, human, players, record.seed + len(record.actions))
-    if record.digest is not None and state_digest(rules, state) != record.digest:
-        console.print(Text("Warning: the game replays to a different state than the one saved "
-                           "(the rules have changed since); continuing from the replayed state.",
-                           style="yellow"))
-    console.print(Text(f"Resumed {path}: {len(record.actions)} actions replayed, seed {record.seed}.",
-                       style="green"))
-    return PlaySession(rules, state, GameRecord(record.game, record.config, record.seed, list(record.actions)),
-                       human, bot_map, specs, console)
+        raise _fail(console, f"seat {human} is not a seat of this {players}-player game (0-{players - 1})")
+    spec = bots or ",".join(meta.get("bots") or ["random"])
+    session: Session
+    if record.game == "ceres":
+        from ecliptic.ui.ceres_terminal import ceres_session
+
+        session = ceres_session(console, seat=human, bots=spec, resume_record=record)
+    else:
+        bot_map, specs = make_bots(spec, human, players, record.seed + len(record.actions))
+        session = PlaySession(rules, state, GameRecord(record.game, record.config, record.seed,
+                                                       list(record.actions)), human, bot_map, specs, console)
+        if record.digest is not None and state_digest(rules, state) != record.digest:
+            session.opening.append(Text("Warning: the game replays to a different state than the one saved "
+                                        "(the rules have changed since); continuing from the replayed state.",
+                                        style="yellow"))
+        session.opening.append(Text(f"Resumed {path}: {len(record.actions)} actions replayed, seed "
+                                    f"{record.seed}, {against(specs)}.", style="green"))
+    if is_autosave(path):
+        session.autosave = path  # saved over itself when left again, removed when finished
+    return session
+
+
+def _disagreements(given: dict[str, Any], record: GameRecord, state: Any, human: int | None) -> list[str]:
+    """The options of ``given`` (name: value typed) that set up another game than the saved
+    one: a value the save does not have (a Tau Ceti option for a Ceres save, say), or another
+    value than the save's. The save's values are its whole config, defaults included."""
+    config = state.config
+    players = state.players
+    saved: dict[str, Any] = {
+        "game": record.game, "players": config.players, "seed": record.seed,
+        "faction": players[human].faction if human is not None and hasattr(players[human], "faction") else None,
+        "game_length": getattr(config, "game", None), "layout": getattr(config, "layout", None),
+        "advanced": tuple(sorted(getattr(config, "advanced", ()))),
+        "advanced_specialists": getattr(config, "advanced_specialists", False),
+        "expansions": tuple(sorted(getattr(config, "expansions", ()))),
+    }
+    return [name for name, value in given.items() if _option_value(name, value) != saved[name]]
+
+
+def _option_value(name: str, value: Any) -> Any:
+    """A typed option as the save would hold it (``xunon`` is ``Xunon``, ``--advanced 3,1`` is
+    ``(1, 3)``); a value no save can hold is ``...`` (so it agrees with none)."""
+    try:
+        if name == "faction":
+            return _pick_faction(value)
+        if name == "advanced":
+            return tuple(parse_advanced(value))
+        if name == "expansions":
+            return tuple(sorted(parse_expansions(value)))
+    except typer.BadParameter:
+        return ...
+    return value
 
 
 # -- simulate ------------------------------------------------------------------------

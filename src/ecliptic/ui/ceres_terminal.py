@@ -336,6 +336,22 @@ class CeresSession(Session):
     not_now_rule = "CR-ACT-1"
     game: Ceres
     _shown: tuple[int, str] | None = None
+    events: list[Event]
+    """The events of the game so far (its setup, and the replayed actions of a resumed one),
+    shown by :meth:`greet`."""
+    resumed = False
+
+    def greet(self) -> None:
+        """The opening lines, then the setup's events; for a resumed game the last ten events
+        seen from this seat (all of them in ``log``)."""
+        super().greet()
+        if not self.resumed:
+            self.show_events(self.events)
+            return
+        visible = [e for e in self.events if e.visible(self.human)]
+        self.log.extend(visible)
+        for event in visible[-10:]:
+            self.console.print(render_event(event))
 
     def observation(self) -> Obs:
         return self.game.observe(self.state, self.human)
@@ -414,7 +430,8 @@ def ceres_session(
     resume_record: GameRecord | None = None,
     echo: bool | None = None,
 ) -> CeresSession:
-    """Set up the session :func:`play_ceres` runs (same arguments), printing the greeting."""
+    """Set up the session :func:`play_ceres` runs (same arguments); nothing is printed until it
+    runs (its :meth:`~CeresSession.greet`)."""
     game = Ceres()
     read, default_echo = _reader(console, input_fn)
     if resume_record is not None:
@@ -432,30 +449,29 @@ def ceres_session(
     bot_map, specs = make_bots(bots, seat, players, bot_base)
     session = CeresSession(game, state, record, seat, bot_map, specs, console, read,
                            echo=default_echo if echo is None else echo)
-    _greet(session, resume_record, events)
+    session.events, session.resumed = events, resume_record is not None
+    session.opening = _opening(session, resume_record)
     return session
 
 
-def _greet(session: CeresSession, resume_record: GameRecord | None, events: list[Event]) -> None:
-    console, record = session.console, session.record
+def _opening(session: CeresSession, resume_record: GameRecord | None) -> list[RenderableType]:
+    """The lines :meth:`CeresSession.greet` begins with: the game, the seat, the bots; for a
+    resumed game how much was replayed (and a warning if it replays to another state)."""
+    record = session.record
     obs = session.observation()
     expansion = " with the Comets expansion" if obs["comets"] else ""
-    console.print(Text.assemble((f"Ceres{expansion}", "bold"), f" · {plural(len(obs['players']), 'player')} · seed "
-                                f"{record.seed}\nYou are ", seat_text(session.human),
-                                f" (seat {session.human}), {against(session.bot_specs)}. "
-                                "Type 'help' for the commands."))
+    lines: list[RenderableType] = [Text.assemble(
+        (f"Ceres{expansion}", "bold"), f" · {plural(len(obs['players']), 'player')} · seed {record.seed}\nYou are ",
+        seat_text(session.human), f" (seat {session.human}), {against(session.bot_specs)}. "
+        "Type 'help' for the commands.")]
     if resume_record is None:
-        session.show_events(events)
-        return
+        return lines
     if resume_record.digest is not None and state_digest(session.game, session.state) != resume_record.digest:
-        console.print(Text("Warning: the game replays to a different state than the one saved (the rules "
-                           "have changed since); continuing from the replayed state.", style="yellow"))
-    console.print(Text(f"Resumed: {len(record.actions)} actions replayed. The last events "
-                       "('log' for more):", style="green"))
-    visible = [e for e in events if e.visible(session.human)]
-    session.log.extend(visible)
-    for event in visible[-10:]:
-        console.print(render_event(event))
+        lines.append(Text("Warning: the game replays to a different state than the one saved (the rules "
+                          "have changed since); continuing from the replayed state.", style="yellow"))
+    lines.append(Text(f"Resumed: {len(record.actions)} actions replayed. The last events ('log' for more):",
+                      style="green"))
+    return lines
 
 
 def play_ceres(

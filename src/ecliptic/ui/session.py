@@ -309,7 +309,8 @@ class Session:
     see. Every applied action is appended to ``record`` (so it can be saved, and kept if the
     engine fails); ``log`` holds the events the human has seen. ``autosave`` is the file an
     unfinished game is saved to when the human leaves (``None``: a new one in
-    :func:`autosave_dir`). Subclasses set the class attributes and fill in the drawing hooks."""
+    :func:`autosave_dir`). ``opening`` is what :meth:`greet` prints when the game starts.
+    Subclasses set the class attributes and fill in the drawing hooks."""
 
     help_text: ClassVar[str] = ""
     not_now_rule: ClassVar[str] = "NOTATION"
@@ -325,6 +326,7 @@ class Session:
         self.read = read or terminal_reader(console)
         self.log: list[Event] = []
         self.autosave: Path | None = None
+        self.opening: list[RenderableType] = []
         self._applying = False  # an action is being applied: the state may be half changed
         self._leaving = False  # the game is being saved on the way out: signals wait
 
@@ -361,14 +363,21 @@ class Session:
         """Before the human's decision: the whole table when ``fresh`` (the bots moved since)."""
         self._show_decision(actions, full=fresh)
 
+    def greet(self) -> None:
+        """The opening lines (:attr:`opening`), printed by :meth:`run` before the first move,
+        not when the session is set up: so the command line can set up a game (every option
+        checked), then say where the last unfinished game is, then let the game begin."""
+        for item in self.opening:
+            self.console.print(item)
+
     # The whole game ------------------------------------------------------------------
 
     def observation(self) -> Obs:
         return self.game.observe(self.state, self.human)  # type: ignore[no-any-return]
 
     def run(self) -> int:
-        """Play until the game ends (kept, final scores shown: :meth:`finish`) or the human
-        leaves; the exit code.
+        """Greet, then play until the game ends (kept, final scores shown: :meth:`finish`) or
+        the human leaves; the exit code.
 
         Leaving an unfinished game saves it (:meth:`leave`): ``quit`` and the end of input
         (0), Ctrl-C (130), a closed terminal, by SIGHUP or a failing read (129). A failure of
@@ -378,6 +387,7 @@ class Session:
         keep = not self.state.is_over or self.autosave is not None
         with self._hangup_handler():
             try:
+                self.greet()
                 self._play()
             except _Leave as why:
                 return self.leave(str(why), 0)
