@@ -65,6 +65,21 @@ def test_simulate_refuses_an_unknown_bot_or_game_with_exit_2() -> None:
     assert "unknown game 'chess'" in result.output
 
 
+def test_simulate_refuses_a_negative_seed_in_one_line_and_plays_from_first_game() -> None:
+    result = run("simulate", "--games", "1", "--seed", "-1")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == ("Error: the seed must be from 0 to 18446744073709551615, not -1: the games' "
+                                     "generator keeps 64 bits, so -1 would play the games of seed "
+                                     "18446744073709551615 under another name")
+    part = run("simulate", "--players", "2", "--games", "1", "--seed", "9", "--first-game", "2",
+               "--game-length", "short", "--json")
+    assert part.exit_code == 0, part.output
+    assert json.loads(part.stdout)["first_game"] == 2
+    table = run("simulate", "--players", "2", "--games", "2", "--seed", "9", "--first-game", "2",
+                "--game-length", "short")
+    assert "bot random, seed 9 (games 2–3)" in table.stdout
+
+
 # -- play -------------------------------------------------------------------------------
 
 

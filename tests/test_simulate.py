@@ -4,6 +4,7 @@ shared wins split, GP summed by source, and a decision cap that catches a loopin
 from __future__ import annotations
 
 import json
+from itertools import islice
 
 import pytest
 
@@ -13,6 +14,7 @@ from ecliptic.sim.simulate import (
     SimulationError,
     game_seeds,
     play_one,
+    seed_stream,
     simulate,
     summarize,
 )
@@ -99,3 +101,23 @@ def test_timing_is_kept_apart() -> None:
     assert set(s.timing) == {"seconds", "games_per_second", "decisions_per_second"}
     assert s.timing["games_per_second"] > 0
     assert "seconds" not in json.dumps(s.deterministic_json())
+
+
+def test_a_run_from_a_later_first_game_plays_those_games_of_the_seed() -> None:
+    whole = simulate("tauceti", 2, 4, seed=5, config=SHORT)
+    part = simulate("tauceti", 2, 2, seed=5, config=SHORT, first_game=2)
+    assert part.results == whole.results[2:]  # the same games, the same indices
+    assert part.deterministic_json()["first_game"] == 2 and whole.deterministic_json()["first_game"] == 0
+    assert list(islice(seed_stream(5, 10**6), 3)) == list(islice(seed_stream(5), 10**6, 10**6 + 3))
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_a_seed_outside_the_generators_64_bits_is_refused_not_aliased(seed: int) -> None:
+    with pytest.raises(ValueError, match=f"the seed must be from 0 to {2**64 - 1}, not {seed}: .* the games of seed "
+                                         f"{seed % 2**64} under another name"):
+        simulate("tauceti", 2, 1, seed=seed, config=SHORT)
+    simulate("tauceti", 2, 1, seed=seed % 2**64, config=SHORT)  # the seed it would have aliased is fine
+    with pytest.raises(ValueError, match="the first game must be 0 or more"):
+        simulate("tauceti", 2, 1, seed=0, config=SHORT, first_game=-1)
+    with pytest.raises(ValueError, match="run past its last"):
+        simulate("tauceti", 2, 2, seed=0, config=SHORT, first_game=2**64 - 1)

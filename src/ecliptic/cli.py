@@ -44,7 +44,7 @@ from ecliptic.engine.wording import plural
 from ecliptic.games import GAME_NAMES, ContentPack, get_game, points_name
 from ecliptic.present.view import actions as present_actions
 from ecliptic.sim.backends import Backend, BackendError, get_backend
-from ecliptic.sim.simulate import SimulationError, SimulationSummary
+from ecliptic.sim.simulate import SimulationError, SimulationSummary, check_run
 from ecliptic.sim.simulate import simulate as run_simulation
 from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import default_content
@@ -414,13 +414,28 @@ def _open_backend(err: Console, name: str, workers: int | None, address: str | N
         raise _fail(err, str(exc)) from None
 
 
+def _check_run(err: Console, seed: int, games: int, first_game: int) -> None:
+    """A seed outside 0 to 2**64 - 1 (another seed's games under a second name) or games past
+    the seed's last is one message (exit 2), before a backend is started."""
+    try:
+        check_run(seed, games, first_game)
+    except ValueError as exc:
+        raise _fail(err, str(exc)) from None
+
+
+SeedOption = Annotated[int, typer.Option(help="Run seed, 0 to 2**64 - 1: the same seed gives the same results.")]
+FirstGameOption = Annotated[int, typer.Option(
+    help="Start at this game of the seed's sequence, counting from 0: --first-game 16 --games 16 plays "
+         "games 16-31, the second half of --games 32, so a run can be split into parts.")]
+
 
 @app.command()
 def simulate(
     game: Annotated[str, typer.Option(help="The game to simulate.")] = "tauceti",
     players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
-    seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same results.")] = 0,
+    seed: SeedOption = 0,
+    first_game: FirstGameOption = 0,
     bot: Annotated[str, typer.Option(help="The bot in every seat.")] = "random",
     game_length: GameLengthOption = "full",
     layout: LayoutOption = "players",
@@ -437,6 +452,7 @@ def simulate(
     out, err = _console(), _console(stderr=True)
     if game not in GAME_NAMES:
         raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    _check_run(err, seed, games, first_game)
     pack = _content_pack(err, game, content)
     config = game_config(game, game_length=game_length, layout=layout, advanced=advanced,
                          advanced_specialists=advanced_specialists, expansions=expansions)
@@ -448,7 +464,7 @@ def simulate(
             task = progress.add_task("games", total=games)
             summary = run_simulation(game, players, games, seed, bot, config,
                                      lambda done, _total: progress.update(task, completed=done),
-                                     keep_results=False, backend=runner, content=pack)
+                                     keep_results=False, backend=runner, content=pack, first_game=first_game)
     except (SimulationError, BackendError) as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
@@ -466,8 +482,11 @@ def simulation_table(summary: SimulationSummary) -> Group:
     names = sorted(summary.factions)
     points = points_name(summary.game)
     played = "" if summary.content is None else f", content {summary.content.folder} ({summary.content.digest[:12]})"
+    span = "" if not summary.first_game else (
+        f" (game {summary.first_game})" if summary.games == 1 else
+        f" (games {summary.first_game}–{summary.first_game + summary.games - 1})")
     heading = Text(f"{summary.games} games of {summary.game}, {plural(summary.players, 'player')} each, "
-                   f"bot {summary.bot}, seed {summary.seed}{played}", style="bold")
+                   f"bot {summary.bot}, seed {summary.seed}{span}{played}", style="bold")
     wins = Table(box=box.SIMPLE_HEAD)
     for col in ("Faction", "Games", "Wins", "Win rate", f"Mean {points}"):
         wins.add_column(col, justify="left" if col == "Faction" else "right")
@@ -506,7 +525,8 @@ def tournament(
     game: Annotated[str, typer.Option(help="The game to play.")] = "tauceti",
     players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
-    seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same results.")] = 0,
+    seed: SeedOption = 0,
+    first_game: FirstGameOption = 0,
     workers: Workers = None,
     game_length: GameLengthOption = "full",
     layout: LayoutOption = "random",
@@ -524,6 +544,7 @@ def tournament(
     out, err = _console(), _console(stderr=True)
     if game not in GAME_NAMES:
         raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    _check_run(err, seed, games, first_game)
     pack = _content_pack(err, game, content)
     specs = [b.strip() for b in bots.split(",") if b.strip()]
     config = game_config(game, game_length=game_length, layout=layout, advanced=advanced, expansions=expansions)
@@ -534,7 +555,8 @@ def tournament(
         with runner, progress:
             task = progress.add_task("games", total=games)
             result = run_tournament(game, players, specs, games, seed, config, backend=runner, content=pack,
-                                    progress=lambda done, _total: progress.update(task, completed=done))
+                                    progress=lambda done, _total: progress.update(task, completed=done),
+                                    first_game=first_game)
     except (SimulationError, BackendError) as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
@@ -551,12 +573,13 @@ def tournament_merge(
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
 ) -> None:
     """Merge tournaments of the same bots, game and configuration played in parts (several
-    commands, machines or seeds) into one table: every game counts, ratings are computed again."""
+    commands, machines, seeds or --first-game ranges) into one table: every game counts once (parts
+    that hold the same games are refused), ratings are computed again."""
     from ecliptic.sim.tournament import load_tournament, merge, tournament_table
 
     out, err = _console(), _console(stderr=True)
     try:
-        result = merge([load_tournament(path) for path in files])
+        result = merge([load_tournament(path) for path in files], [str(path) for path in files])
     except ValueError as exc:
         raise _fail(err, str(exc)) from None
     if json_output:

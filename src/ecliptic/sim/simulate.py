@@ -4,8 +4,11 @@ come from.
 Reproducibility: the run seed feeds one :class:`~ecliptic.engine.rng.Rng` that draws one
 u64 per game, in game order (:func:`seed_stream`). Game ``i`` therefore always gets the
 same seed whatever plays it, in whichever order or process, and its bots are seeded from
-that game seed and their seat. Wall-clock timing is measured but kept apart
-(:attr:`SimulationSummary.timing`) from the deterministic results.
+that game seed and their seat. A run may start further along its seed's sequence
+(``first_game``): games 16-31 of a seed played alone are the same games as the second half
+of its 32-game run. Run seeds are 0 to 2**64 - 1, what the generator keeps (:func:`check_run`).
+Wall-clock timing is measured but kept apart (:attr:`SimulationSummary.timing`) from the
+deterministic results.
 
 Where the games are played: ``simulate(..., workers=W)`` hands them out in chunks to ``W``
 processes of this machine, ``simulate(..., backend=B)`` to any backend (Ray:
@@ -34,6 +37,9 @@ from ecliptic.sim.backends import play_in_order as play_in_order
 
 MAX_DECISIONS = 100_000
 """No game may need more decisions than this; more means the engine loops (a bug)."""
+SEEDS = 1 << 64
+"""How many run seeds there are: the generator keeps 64 bits, so -1 and 2**64 - 1 (or 2**64 and
+0) would play the same games under two names; seeds outside 0 to 2**64 - 1 are refused."""
 
 Progress = Callable[[int, int], None]
 """Called after each game with (games done, games in all)."""
@@ -41,6 +47,23 @@ Progress = Callable[[int, int], None]
 
 class SimulationError(EclipticError, RuntimeError):
     """A simulated game could not be finished: the engine looped or failed."""
+
+
+def check_run(seed: int, games: int, first_game: int = 0) -> None:
+    """Refuse, with ``ValueError``, a run seed outside 0 to 2**64 - 1 (it would alias another,
+    :data:`SEEDS`), fewer than one game, or games past the end of the seed's sequence."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"the seed must be a whole number, not {seed!r}")
+    if not 0 <= seed < SEEDS:
+        raise ValueError(f"the seed must be from 0 to {SEEDS - 1}, not {seed}: the games' generator keeps 64 "
+                         f"bits, so {seed} would play the games of seed {seed % SEEDS} under another name")
+    if games < 1:
+        raise ValueError("play at least one game")
+    if first_game < 0:
+        raise ValueError(f"the first game must be 0 or more (games are counted from 0), not {first_game}")
+    if first_game + games > SEEDS:
+        raise ValueError(f"a seed has {SEEDS} games: games {first_game} to {first_game + games - 1} run past "
+                         "its last")
 
 
 @dataclass(frozen=True)
@@ -90,6 +113,8 @@ class SimulationSummary:
     """Decisions made in all the games."""
     content: ContentPack | None = None
     """The content played (``None``: the packaged stand-ins)."""
+    first_game: int = 0
+    """The index of the run's first game in its seed's sequence (see the module text)."""
 
     @property
     def timing(self) -> dict[str, float]:
@@ -108,6 +133,7 @@ class SimulationSummary:
             "players": self.players,
             "games": self.games,
             "seed": self.seed,
+            "first_game": self.first_game,
             "bot": self.bot,
             "config": dict(self.config),
             "factions": {
@@ -126,10 +152,13 @@ class SimulationSummary:
         return out
 
 
-def seed_stream(seed: int) -> Iterator[int]:
-    """The seeds of a run's games, game 0 first, drawn as they are needed (a run of 10**11
-    games never holds 10**11 seeds), fixed by the run seed alone."""
+def seed_stream(seed: int, first: int = 0) -> Iterator[int]:
+    """The seeds of a run's games, game ``first`` first (default 0), drawn as they are needed (a
+    run of 10**11 games never holds 10**11 seeds), fixed by the run seed alone. The games before
+    ``first`` are skipped at once, not drawn (:meth:`~ecliptic.engine.rng.Rng.skip`)."""
     rng = Rng.from_seed(seed)
+    if first:
+        rng.skip(first)
     while True:
         yield rng.next_u64()
 
@@ -260,8 +289,10 @@ def simulate(
     keep_results: bool = True,
     content: ContentPack | None = None,
     backend: Backend | None = None,
+    first_game: int = 0,
 ) -> SimulationSummary:
-    """Play ``games`` bot games of ``game_name`` and summarize them.
+    """Play ``games`` bot games of ``game_name`` and summarize them: games ``first_game`` to
+    ``first_game + games - 1`` of the seed's sequence (see the module text).
 
     ``config`` overrides the game's settings (``{"game": "short", "layout": "preset"}``);
     ``players`` always wins over a ``players`` key in it. The bot text is checked before
@@ -271,8 +302,7 @@ def simulate(
     each game into the summary and drops it (``summary.results`` stays empty), so memory
     does not grow with the number of games. ``content`` is played instead of the packaged
     stand-ins (each task carries it to its worker)."""
-    if games < 1:
-        raise ValueError("simulate at least one game")
+    check_run(seed, games, first_game)
     runner = backend_or_local(backend, workers)
     make_bot(bot, 0)
     get_game(game_name)
@@ -280,7 +310,7 @@ def simulate(
     if content is not None and content.game != game_name:
         raise ValueError(f"the content is {content.game}'s, not {game_name}'s")
     tasks = (_Task(game_name, cfg, game_seed, bot, i, max_decisions, content)
-             for i, game_seed in enumerate(islice(seed_stream(seed), games)))
+             for i, game_seed in enumerate(islice(seed_stream(seed, first_game), games), first_game))
     start = time.perf_counter()
     tally, kept = Tally(), []
     for result in runner.map(_Task.play, tasks, games):
@@ -290,7 +320,7 @@ def simulate(
         if progress is not None:
             progress(tally.games, games)
     summary = tally.summary(game_name, players, seed, bot, cfg, kept, time.perf_counter() - start)
-    summary.content = content
+    summary.content, summary.first_game = content, first_game
     return summary
 
 
