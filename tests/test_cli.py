@@ -4,11 +4,14 @@ only what the human's seat may see."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
@@ -78,6 +81,30 @@ def test_simulate_refuses_a_negative_seed_in_one_line_and_plays_from_first_game(
     table = run("simulate", "--players", "2", "--games", "2", "--seed", "9", "--first-game", "2",
                 "--game-length", "short")
     assert "bot random, seed 9 (games 2–3)" in table.stdout
+
+
+def test_ctrl_c_on_simulate_prints_the_finished_games_marked_partial_and_exits_130(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    sim = importlib.import_module("ecliptic.sim.simulate")  # the package's `simulate` is the function
+    real, calls = sim.play_one, []
+
+    def play(*args: Any, **kwargs: Any) -> Any:
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # Ctrl-C during the third game
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sim, "play_one", play)
+    args = ["simulate", "--players", "2", "--games", "5", "--seed", "9", "--game-length", "short", "--workers", "1"]
+    result = run(*args, "--json")
+    assert result.exit_code == 130, result.output
+    data = json.loads(result.stdout)
+    assert (data["games"], data["partial"], data["games_asked"]) == (2, True, 5)
+    assert result.stderr.strip() == ("Error: interrupted after 2 of 5 games: the results are those of the 2 finished "
+                                     "(games 0–1 of seed 9); play the rest with --first-game 2 --games 3")
+    calls.clear()
+    table = run(*args)
+    assert table.exit_code == 130 and "Partial: 2 of 5 games of tauceti" in table.stdout
 
 
 # -- play -------------------------------------------------------------------------------

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from ecliptic.cli import app
 from ecliptic.sim.tournament import (
+    TournamentInterrupted,
     TournamentResult,
     cycle_length,
     faction_names,
@@ -356,3 +359,75 @@ def test_the_tournament_command_plays_from_its_first_game_and_refuses_bad_seeds(
         assert len(lines) == 1 and lines[0].startswith("Error: ") and says in lines[0], out.stderr
     with pytest.raises(ValueError, match="the seed must be from 0 to 18446744073709551615, not -1"):
         run_tournament("tauceti", 2, ["random"], 1, -1, SHORT)
+
+
+# -- Ctrl-C: the finished games are kept, as an exact part --------------------------------------
+
+
+def _stop_at(game: int) -> Callable[[int, int], None]:
+    """A progress callback that presses Ctrl-C once ``game`` games are done."""
+    def progress(done: int, _total: int) -> None:
+        if done == game:
+            raise KeyboardInterrupt
+    return progress
+
+
+def test_ctrl_c_keeps_the_finished_games_as_a_part_that_merges_with_the_rest() -> None:
+    with pytest.raises(TournamentInterrupted) as stopped:
+        run_tournament("tauceti", 2, SPLIT_BOTS, 6, 41, SHORT, progress=_stop_at(2))
+    partial = stopped.value.result
+    whole = _run(6)
+    assert partial.games == 2 and partial.games_asked == 6 and partial.results == whole.results[:2]
+    data = partial.to_json()
+    assert data["partial"] is True and data["games_asked"] == 6 and data["first_game"] == 0 and data["games"] == 2
+    assert "Partial: 2 of 6 games of tauceti" in _table_text(partial)
+    rest = _run(4, first_game=2)
+    assert merge([_read_back(partial), _read_back(rest)]).deterministic_json() == whole.deterministic_json()
+
+
+def _interrupting(real: Callable[..., Any], after: int) -> Callable[..., Any]:
+    """``real``, until it has played ``after`` games: then Ctrl-C, as if pressed during the next."""
+    calls: list[int] = []
+
+    def play(*args: Any, **kwargs: Any) -> Any:
+        if len(calls) == after:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return real(*args, **kwargs)
+    return play
+
+
+TOURNAMENT_ARGS = ["tournament", "--players", "2", "--bots", ",".join(SPLIT_BOTS), "--game-length", "short",
+                   "--layout", "random", "--seed", "41", "--workers", "1", "--games", "6"]
+
+
+def test_ctrl_c_on_the_command_prints_the_finished_games_and_exits_130(monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path: Path) -> None:
+    import ecliptic.sim.tournament as tour
+
+    real = tour.play_game
+    runner = CliRunner()
+    monkeypatch.setattr(tour, "play_game", _interrupting(real, 2))
+    out = runner.invoke(app, [*TOURNAMENT_ARGS, "--json"])
+    assert out.exit_code == 130, out.output
+    assert out.stderr.strip() == ("Error: interrupted after 2 of 6 games: the results are those of the 2 finished "
+                                  "(games 0–1 of seed 41); play the rest with --first-game 2 --games 4 and merge the "
+                                  "two --json files with tournament-merge")
+    partial = json.loads(out.stdout)
+    assert partial["partial"] is True and partial["games"] == 2 and partial["games_asked"] == 6
+    monkeypatch.setattr(tour, "play_game", _interrupting(real, 2))
+    table = runner.invoke(app, TOURNAMENT_ARGS)
+    assert table.exit_code == 130 and "Partial: 2 of 6 games of tauceti" in table.stdout
+    monkeypatch.setattr(tour, "play_game", _interrupting(real, 0))
+    nothing = runner.invoke(app, [*TOURNAMENT_ARGS, "--json"])
+    assert nothing.exit_code == 130 and nothing.stdout == ""
+    assert nothing.stderr.strip() == "Error: interrupted before any game finished: nothing to show"
+    monkeypatch.setattr(tour, "play_game", real)
+    rest = runner.invoke(app, [*TOURNAMENT_ARGS[:-1], "4", "--first-game", "2", "--json"])
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(out.stdout)
+    b.write_text(rest.stdout)
+    merged = json.loads(runner.invoke(app, ["tournament-merge", str(a), str(b), "--json"]).stdout)
+    whole = json.loads(runner.invoke(app, [*TOURNAMENT_ARGS, "--json"]).stdout)
+    assert merged.pop("timing") and whole.pop("timing")
+    assert merged == whole

@@ -15,7 +15,7 @@ import secrets
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 from rich import box
@@ -44,7 +44,7 @@ from ecliptic.engine.wording import plural
 from ecliptic.games import GAME_NAMES, ContentPack, get_game, points_name
 from ecliptic.present.view import actions as present_actions
 from ecliptic.sim.backends import Backend, BackendError, get_backend
-from ecliptic.sim.simulate import SimulationError, SimulationSummary, check_run
+from ecliptic.sim.simulate import SimulationError, SimulationInterrupted, SimulationSummary, check_run
 from ecliptic.sim.simulate import simulate as run_simulation
 from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import default_content
@@ -60,6 +60,9 @@ from ecliptic.ui.session import (
     read_meta,
     stdin_is_tty,
 )
+
+if TYPE_CHECKING:
+    from ecliptic.sim.tournament import TournamentResult
 
 app = typer.Typer(
     name="ecliptic",
@@ -423,6 +426,18 @@ def _check_run(err: Console, seed: int, games: int, first_game: int) -> None:
         raise _fail(err, str(exc)) from None
 
 
+def _interrupted(err: Console, games: int, asked: int, seed: int, first_game: int, *, merge: bool) -> typer.Exit:
+    """Ctrl-C's one line (exit 130, as a shell reports SIGINT), once what the finished games show is
+    printed: which games those are, and how to play the ones left (and, for a tournament, merge)."""
+    if not games:
+        return _fail(err, "interrupted before any game finished: nothing to show", 130)
+    span = f"game {first_game}" if games == 1 else f"games {first_game}–{first_game + games - 1}"
+    then = " and merge the two --json files with tournament-merge" if merge else ""
+    return _fail(err, f"interrupted after {games} of {asked} games: the results are those of the {games} finished "
+                      f"({span} of seed {seed}); play the rest with --first-game {first_game + games} "
+                      f"--games {asked - games}{then}", 130)
+
+
 SeedOption = Annotated[int, typer.Option(help="Run seed, 0 to 2**64 - 1: the same seed gives the same results.")]
 FirstGameOption = Annotated[int, typer.Option(
     help="Start at this game of the seed's sequence, counting from 0: --first-game 16 --games 16 plays "
@@ -465,10 +480,20 @@ def simulate(
             summary = run_simulation(game, players, games, seed, bot, config,
                                      lambda done, _total: progress.update(task, completed=done),
                                      keep_results=False, backend=runner, content=pack, first_game=first_game)
+    except SimulationInterrupted as stop:
+        if stop.summary.games:
+            _print_summary(out, stop.summary, json_output)
+        raise _interrupted(err, stop.summary.games, games, seed, first_game, merge=False) from None
+    except KeyboardInterrupt:
+        raise _interrupted(err, 0, games, seed, first_game, merge=False) from None
     except (SimulationError, BackendError) as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
         raise _fail(err, str(exc)) from None
+    _print_summary(out, summary, json_output)
+
+
+def _print_summary(out: Console, summary: SimulationSummary, json_output: bool) -> None:
     if json_output:
         typer.echo(json.dumps(summary.to_json()))
         return
@@ -485,7 +510,8 @@ def simulation_table(summary: SimulationSummary) -> Group:
     span = "" if not summary.first_game else (
         f" (game {summary.first_game})" if summary.games == 1 else
         f" (games {summary.first_game}–{summary.first_game + summary.games - 1})")
-    heading = Text(f"{summary.games} games of {summary.game}, {plural(summary.players, 'player')} each, "
+    count = f"Partial: {summary.games} of {summary.games_asked}" if summary.partial else str(summary.games)
+    heading = Text(f"{count} games of {summary.game}, {plural(summary.players, 'player')} each, "
                    f"bot {summary.bot}, seed {summary.seed}{span}{played}", style="bold")
     wins = Table(box=box.SIMPLE_HEAD)
     for col in ("Faction", "Games", "Wins", "Win rate", f"Mean {points}"):
@@ -539,7 +565,7 @@ def tournament(
 ) -> None:
     """Play bots against each other, rotating seats and factions: win rates with 95% confidence
     intervals, mean GP, mean rank and a rating per bot."""
-    from ecliptic.sim.tournament import run_tournament, tournament_table
+    from ecliptic.sim.tournament import TournamentInterrupted, run_tournament
 
     out, err = _console(), _console(stderr=True)
     if game not in GAME_NAMES:
@@ -557,10 +583,22 @@ def tournament(
             result = run_tournament(game, players, specs, games, seed, config, backend=runner, content=pack,
                                     progress=lambda done, _total: progress.update(task, completed=done),
                                     first_game=first_game)
+    except TournamentInterrupted as stop:
+        if stop.result.games:
+            _print_tournament(out, stop.result, json_output)
+        raise _interrupted(err, stop.result.games, games, seed, first_game, merge=True) from None
+    except KeyboardInterrupt:
+        raise _interrupted(err, 0, games, seed, first_game, merge=True) from None
     except (SimulationError, BackendError) as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
         raise _fail(err, str(exc)) from None
+    _print_tournament(out, result, json_output)
+
+
+def _print_tournament(out: Console, result: TournamentResult, json_output: bool) -> None:
+    from ecliptic.sim.tournament import tournament_table
+
     if json_output:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -575,17 +613,14 @@ def tournament_merge(
     """Merge tournaments of the same bots, game and configuration played in parts (several
     commands, machines, seeds or --first-game ranges) into one table: every game counts once (parts
     that hold the same games are refused), ratings are computed again."""
-    from ecliptic.sim.tournament import load_tournament, merge, tournament_table
+    from ecliptic.sim.tournament import load_tournament, merge
 
     out, err = _console(), _console(stderr=True)
     try:
         result = merge([load_tournament(path) for path in files], [str(path) for path in files])
     except ValueError as exc:
         raise _fail(err, str(exc)) from None
-    if json_output:
-        typer.echo(json.dumps(result.to_json()))
-        return
-    out.print(tournament_table(result))
+    _print_tournament(out, result, json_output)
 
 
 @app.command()

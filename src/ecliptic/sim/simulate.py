@@ -10,6 +10,9 @@ of its 32-game run. Run seeds are 0 to 2**64 - 1, what the generator keeps (:fun
 Wall-clock timing is measured but kept apart (:attr:`SimulationSummary.timing`) from the
 deterministic results.
 
+Ctrl-C ends a run with :class:`SimulationInterrupted`, which carries the summary of the
+games finished before it (always the first ones, as the results are taken in game order).
+
 Where the games are played: ``simulate(..., workers=W)`` hands them out in chunks to ``W``
 processes of this machine, ``simulate(..., backend=B)`` to any backend (Ray:
 :mod:`ecliptic.sim.backends`, docs/scale-out.md), each running :func:`play_one`; the results
@@ -21,6 +24,9 @@ list.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -47,6 +53,15 @@ Progress = Callable[[int, int], None]
 
 class SimulationError(EclipticError, RuntimeError):
     """A simulated game could not be finished: the engine looped or failed."""
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`simulate`; ``summary`` sums up the games finished before it (a
+    ``KeyboardInterrupt``, so that nothing catching ``Exception`` swallows it)."""
+
+    def __init__(self, summary: SimulationSummary) -> None:
+        super().__init__(f"interrupted after {summary.games} of {summary.games_asked} games")
+        self.summary = summary
 
 
 def check_run(seed: int, games: int, first_game: int = 0) -> None:
@@ -115,6 +130,12 @@ class SimulationSummary:
     """The content played (``None``: the packaged stand-ins)."""
     first_game: int = 0
     """The index of the run's first game in its seed's sequence (see the module text)."""
+    games_asked: int | None = None
+    """The games asked for, when Ctrl-C stopped the run after ``games`` of them (``None``: all played)."""
+
+    @property
+    def partial(self) -> bool:
+        return self.games_asked is not None
 
     @property
     def timing(self) -> dict[str, float]:
@@ -134,6 +155,7 @@ class SimulationSummary:
             "games": self.games,
             "seed": self.seed,
             "first_game": self.first_game,
+            **({"partial": True, "games_asked": self.games_asked} if self.partial else {}),
             "bot": self.bot,
             "config": dict(self.config),
             "factions": {
@@ -275,6 +297,26 @@ def summarize(
     return tally.summary(game_name, players, seed, bot, config, ordered, seconds)
 
 
+@contextlib.contextmanager
+def _held_interrupts() -> Iterator[None]:
+    """Ctrl-C inside the block takes effect at its end: folding one game into a tally is several
+    updates, and a ``KeyboardInterrupt`` between them would leave a game half counted in the
+    figures an interrupted run reports. Only the main thread receives Ctrl-C; elsewhere, or
+    where Ctrl-C is ignored, nothing changes."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield
+        return
+    came: list[Any] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: came.append((signum, frame)))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if came:
+            previous(*came[0])  # the handler it would have reached: KeyboardInterrupt, or a Ray run's note
+
+
 def simulate(
     game_name: str,
     players: int,
@@ -301,7 +343,8 @@ def simulate(
     the summary is the same whatever plays them. ``keep_results=False`` folds
     each game into the summary and drops it (``summary.results`` stays empty), so memory
     does not grow with the number of games. ``content`` is played instead of the packaged
-    stand-ins (each task carries it to its worker)."""
+    stand-ins (each task carries it to its worker). Ctrl-C raises :class:`SimulationInterrupted`
+    with the summary of the games finished."""
     check_run(seed, games, first_game)
     runner = backend_or_local(backend, workers)
     make_bot(bot, 0)
@@ -312,16 +355,27 @@ def simulate(
     tasks = (_Task(game_name, cfg, game_seed, bot, i, max_decisions, content)
              for i, game_seed in enumerate(islice(seed_stream(seed, first_game), games), first_game))
     start = time.perf_counter()
-    tally, kept = Tally(), []
-    for result in runner.map(_Task.play, tasks, games):
-        tally.add(result)
-        if keep_results:
-            kept.append(result)
-        if progress is not None:
-            progress(tally.games, games)
-    summary = tally.summary(game_name, players, seed, bot, cfg, kept, time.perf_counter() - start)
-    summary.content, summary.first_game = content, first_game
-    return summary
+    tally = Tally()
+    kept: list[GameResult] = []
+
+    def summary() -> SimulationSummary:
+        out = tally.summary(game_name, players, seed, bot, cfg, kept, time.perf_counter() - start)
+        out.content, out.first_game = content, first_game
+        return out
+
+    try:
+        for result in runner.map(_Task.play, tasks, games):
+            with _held_interrupts():
+                tally.add(result)
+                if keep_results:
+                    kept.append(result)
+            if progress is not None:
+                progress(tally.games, games)
+    except KeyboardInterrupt:
+        partial = summary()
+        partial.games_asked = games
+        raise SimulationInterrupted(partial) from None
+    return summary()
 
 
 @dataclass(frozen=True)

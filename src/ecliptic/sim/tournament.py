@@ -25,6 +25,10 @@ run can be split exactly: games 0-15 and 16-31 of a seed merge into its 32-game 
 figures. A game may count only once: parts of one seed whose ranges overlap (the same file
 twice, say) are refused, as they would narrow the intervals with copies.
 
+Ctrl-C ends a run with :class:`TournamentInterrupted`, which carries the result of the games
+finished before it: the first of its range (the results are taken in game order), so an exact
+part that merges with a run of the rest (``--first-game``).
+
 Win rates carry 95% Wilson score intervals; a win shared by k players counts 1/k. Ratings
 are openskill's Plackett-Luce model (mu, sigma; "ordinal" = mu - 3 sigma), updated once
 per game from the finishing order; a bot that fills several seats of one game gets the
@@ -63,6 +67,15 @@ class Seating:
 
     bots: tuple[str, ...]
     factions: tuple[str, ...] = ()
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run_tournament`; ``result`` holds the games finished before it (a
+    ``KeyboardInterrupt``, so that nothing catching ``Exception`` swallows it)."""
+
+    def __init__(self, result: TournamentResult) -> None:
+        super().__init__(f"interrupted after {result.games} of {result.games_asked} games")
+        self.result = result
 
 
 @dataclass(frozen=True)
@@ -170,11 +183,18 @@ class TournamentResult:
     """The content played (``ContentPack.to_json``), ``None`` for the packaged stand-ins."""
     first_game: int = 0
     """A run's first game in its seed's sequence (``--first-game``); its games are indexed from it."""
+    games_asked: int | None = None
+    """The games a run was asked for, when Ctrl-C stopped it after ``games`` (``None``: all played).
+    Its games are an exact part all the same: the first ``games`` from ``first_game``."""
 
     @property
     def merged_seeds(self) -> tuple[int, ...]:
         """The run seeds of the parts of a merged result (empty for a run)."""
         return tuple(p.seed for p in self.merged_parts)
+
+    @property
+    def partial(self) -> bool:
+        return self.games_asked is not None
 
     @property
     def parts(self) -> tuple[Part, ...]:
@@ -211,6 +231,8 @@ class TournamentResult:
             out["merged_parts"] = [p.to_json() for p in self.merged_parts]
         else:
             out["first_game"] = self.first_game
+        if self.partial:
+            out["partial"], out["games_asked"] = True, self.games_asked
         if self.content is not None:
             out["content"] = dict(self.content)
         return out
@@ -275,13 +297,17 @@ class TournamentResult:
             if first_game:
                 results = [dataclasses.replace(r, index=first_game + i) for i, r in enumerate(results)]
         _check_game_seeds(parts or (Part(seed, first_game, len(results)),), results)
+        asked = data.get("games_asked")
+        if asked is not None:
+            asked = _whole(asked, "'games_asked'", low=len(results))
         content = data.get("content")
         if content is not None:
             content = _table(content, "'content'")
             _text(_field(content, "digest"), "'content.digest'")
         return cls(_text(_field(data, "game"), "'game'"), players, len(results), seed,
                    bots, _table(_field(data, "config"), "'config'"), standings_of(bots, results), results,
-                   _number(timing.get("seconds", 0.0), "'timing.seconds'", low=0.0), parts, content, first_game)
+                   _number(timing.get("seconds", 0.0), "'timing.seconds'", low=0.0), parts, content, first_game,
+                   asked)
 
 
 def load_tournament(path: Path) -> TournamentResult:
@@ -542,14 +568,21 @@ def run_tournament(
              for i, s in enumerate(islice(seed_stream(seed, first_game), games), first_game))
     start = time.perf_counter()
     results: list[TournamentGame] = []
-    for result in runner.map(_play_task, tasks, games):
-        results.append(result)
-        if progress is not None:
-            progress(len(results), games)
-    standings = standings_of(specs, results)
-    return TournamentResult(game_name, players, games, seed, specs, cfg, standings, results,
-                            time.perf_counter() - start, content=None if content is None else content.to_json(),
-                            first_game=first_game)
+
+    def result(asked: int | None = None) -> TournamentResult:
+        return TournamentResult(game_name, players, len(results), seed, specs, cfg, standings_of(specs, results),
+                                results, time.perf_counter() - start,
+                                content=None if content is None else content.to_json(), first_game=first_game,
+                                games_asked=asked)
+
+    try:
+        for played in runner.map(_play_task, tasks, games):
+            results.append(played)  # one step: Ctrl-C leaves the games kept an exact run of the first
+            if progress is not None:
+                progress(len(results), games)
+    except KeyboardInterrupt:
+        raise TournamentInterrupted(result(games)) from None
+    return result()
 
 
 def _game_from_json(index: int, g: Any, timing: Any, players: int, bots: Sequence[str]) -> TournamentGame:
@@ -716,7 +749,8 @@ def tournament_table(result: TournamentResult) -> Any:
     from ecliptic.games import points_name
 
     seeds = _runs_text(result)
-    heading = Text(f"{result.games} games of {result.game}, {plural(result.players, 'player')} each, "
+    count = f"Partial: {result.games} of {result.games_asked}" if result.partial else str(result.games)
+    heading = Text(f"{count} games of {result.game}, {plural(result.players, 'player')} each, "
                    f"{seeds}, bots {','.join(result.bots)}", style="bold")
     points = points_name(result.game)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
