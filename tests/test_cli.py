@@ -68,6 +68,20 @@ def test_simulate_refuses_an_unknown_bot_or_game_with_exit_2() -> None:
     assert "unknown game 'chess'" in result.output
 
 
+def test_simulate_takes_bots_like_the_other_commands_and_bot_still_works() -> None:
+    args = ["simulate", "--players", "2", "--games", "1", "--seed", "4", "--game-length", "short", "--json"]
+    named, old = run(*args, "--bots", "heuristic"), run(*args, "--bot", "heuristic")
+    assert named.exit_code == old.exit_code == 0, named.output + old.output
+    new_json, old_json = json.loads(named.stdout), json.loads(old.stdout)
+    assert new_json["bot"] == "heuristic" and new_json.pop("timing") and old_json.pop("timing")
+    assert new_json == old_json  # the same option under two names
+    assert "--bots" in run("simulate", "--help").stdout
+    listed = run("simulate", "--games", "1", "--bots", "heuristic,random")
+    assert listed.exit_code == 2 and listed.stdout == ""
+    assert "simulate plays one bot in every seat, not a list ('heuristic,random')" in listed.stderr
+    assert "ecliptic tournament --bots heuristic,random" in listed.stderr
+
+
 def test_simulate_refuses_a_negative_seed_in_one_line_and_plays_from_first_game() -> None:
     result = run("simulate", "--games", "1", "--seed", "-1")
     assert result.exit_code == 2 and result.stdout == ""

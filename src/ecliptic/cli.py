@@ -451,7 +451,9 @@ def simulate(
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     seed: SeedOption = 0,
     first_game: FirstGameOption = 0,
-    bot: Annotated[str, typer.Option(help="The bot in every seat.")] = "random",
+    bot: Annotated[str, typer.Option(
+        "--bots", "--bot", help="The bot in every seat (random, heuristic, ismcts:200ms, or a level); "
+                                "--bot also works.")] = "random",
     game_length: GameLengthOption = "full",
     layout: LayoutOption = "players",
     advanced: AdvancedOption = None,
@@ -468,6 +470,9 @@ def simulate(
     if game not in GAME_NAMES:
         raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
     _check_run(err, seed, games, first_game)
+    if "," in bot:
+        raise _fail(err, f"simulate plays one bot in every seat, not a list ({bot!r}); to seat different bots, "
+                         f"use ecliptic tournament --bots {bot}")
     pack = _content_pack(err, game, content)
     config = game_config(game, game_length=game_length, layout=layout, advanced=advanced,
                          advanced_specialists=advanced_specialists, expansions=expansions)
