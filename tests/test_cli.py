@@ -380,3 +380,15 @@ def test_tournament_plays_ceres_with_comets() -> None:
                  "--bots", "heuristic,random,random", "--games", "3", "--seed", "2", "--workers", "1", "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["games"] == 3
+
+
+def test_a_piped_simulate_table_is_the_same_whatever_columns_says() -> None:
+    """Not a terminal (CliRunner, a pipe): the table gets the width it needs, not 80 columns or $COLUMNS."""
+    outputs = []
+    for columns in ("30", "400"):
+        result = CliRunner(env={"COLUMNS": columns}).invoke(
+            app, ["simulate", "--players", "4", "--games", "1", "--seed", "2", "--game-length", "short"])
+        assert result.exit_code == 0, result.output
+        outputs.append(result.stdout.splitlines()[:-1])  # the last line is timing
+    assert outputs[0] == outputs[1]
+    assert any(line.split()[:2] == ["specialization", "raised"] and len(line.split()) == 7 for line in outputs[0])

@@ -431,3 +431,30 @@ def test_ctrl_c_on_the_command_prints_the_finished_games_and_exits_130(monkeypat
     whole = json.loads(runner.invoke(app, [*TOURNAMENT_ARGS, "--json"]).stdout)
     assert merged.pop("timing") and whole.pop("timing")
     assert merged == whole
+
+
+# -- piped output: no terminal width to fit ---------------------------------------------------------
+
+LONG_BOT = "heuristic:depth=1/epsilon=0.5/w.energy=0.1"
+
+
+def test_a_piped_table_keeps_every_bot_name_whole_whatever_columns_says(tmp_path: Path) -> None:
+    """Under CliRunner, as in a pipe, stdout is no terminal: Rich used to fit 80 columns (or $COLUMNS)
+    and split ismcts:200ms into ismcts:200m / s. The same table must come out at any COLUMNS."""
+    data = _run(2).to_json()
+    names = {"random": "ismcts:200ms", "heuristic:depth=2": LONG_BOT}
+    data["bots"] = [names[b] for b in data["bots"]]
+    for game in data["results"]:
+        game["bots"] = [names[b] for b in game["bots"]]
+    path = tmp_path / "renamed.json"
+    path.write_text(json.dumps(data))
+    outputs = []
+    for columns in ("40", "80", "400"):
+        out = CliRunner(env={"COLUMNS": columns}).invoke(app, ["tournament-merge", str(path)])
+        assert out.exit_code == 0, out.output
+        outputs.append(out.stdout)
+    assert outputs[0] == outputs[1] == outputs[2]
+    lines = outputs[0].splitlines()
+    assert lines[0].startswith("2 games of tauceti") and lines[0].endswith(f"bots ismcts:200ms,{LONG_BOT}")
+    rows = {line.split()[0]: line.split() for line in lines if line.split()[:1] in (["ismcts:200ms"], [LONG_BOT])}
+    assert set(rows) == {"ismcts:200ms", LONG_BOT} and all(len(row) == 9 for row in rows.values())

@@ -502,8 +502,25 @@ def _print_summary(out: Console, summary: SimulationSummary, json_output: bool) 
     if json_output:
         typer.echo(json.dumps(summary.to_json()))
         return
-    out.print(simulation_table(summary))
-    out.print(simulation_footer(summary))
+    _print_results(out, Group(simulation_table(summary), simulation_footer(summary)))
+
+
+UNBOUNDED = 100_000
+"""Wider than any table of results: the width they are measured at when nothing bounds them."""
+
+
+def _print_results(console: Console, results: RenderableType) -> None:
+    """Print a table of results. On a terminal it fits the terminal's width (a long bot text folds
+    onto more lines, the figures never do). Piped or redirected there is no width to fit, and Rich's
+    stand-in of 80 columns (or $COLUMNS) split names as short as ismcts:200ms into ismcts:200m / s:
+    there the console is made as wide as the table needs, so every name and line is whole, whatever
+    the width of the terminal the command was started from."""
+    if not console.is_terminal:
+        from rich.measure import Measurement
+
+        needed = Measurement.get(console, console.options.update_width(UNBOUNDED), results).maximum
+        console.size = (max(needed, 1), console.height)
+    console.print(results)
 
 
 def simulation_table(summary: SimulationSummary) -> Group:
@@ -607,7 +624,7 @@ def _print_tournament(out: Console, result: TournamentResult, json_output: bool)
     if json_output:
         typer.echo(json.dumps(result.to_json()))
         return
-    out.print(tournament_table(result))
+    _print_results(out, tournament_table(result))
 
 
 @app.command("tournament-merge")
