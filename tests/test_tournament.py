@@ -458,3 +458,18 @@ def test_a_piped_table_keeps_every_bot_name_whole_whatever_columns_says(tmp_path
     assert lines[0].startswith("2 games of tauceti") and lines[0].endswith(f"bots ismcts:200ms,{LONG_BOT}")
     rows = {line.split()[0]: line.split() for line in lines if line.split()[:1] in (["ismcts:200ms"], [LONG_BOT])}
     assert set(rows) == {"ismcts:200ms", LONG_BOT} and all(len(row) == 9 for row in rows.values())
+
+
+def test_ctrl_c_after_the_last_game_while_the_backend_closes_keeps_the_whole_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ray started for the run takes a while to shut down: Ctrl-C then comes after every game is in."""
+    from ecliptic.sim.backends import LocalBackend
+
+    def close(_self: LocalBackend) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LocalBackend, "close", close)
+    out = CliRunner().invoke(app, [*TOURNAMENT_ARGS[:-1], "2", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["games"] == 2 and "partial" not in data

@@ -479,6 +479,7 @@ def simulate(
     progress = Progress(TextColumn("Simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err, disable=json_output, transient=True)
     runner = _open_backend(err, backend, workers, address)
+    summary: SimulationSummary | None = None
     try:
         with runner, progress:
             task = progress.add_task("games", total=games)
@@ -489,8 +490,9 @@ def simulate(
         if stop.summary.games:
             _print_summary(out, stop.summary, json_output)
         raise _interrupted(err, stop.summary.games, games, seed, first_game, merge=False) from None
-    except KeyboardInterrupt:
-        raise _interrupted(err, 0, games, seed, first_game, merge=False) from None
+    except KeyboardInterrupt:  # before the first game, or after the last (a Ray shutting down): all or nothing
+        if summary is None:
+            raise _interrupted(err, 0, games, seed, first_game, merge=False) from None
     except (SimulationError, BackendError) as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
@@ -599,6 +601,7 @@ def tournament(
     progress = Progress(TextColumn("Tournament"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err, disable=json_output, transient=True)
     runner = _open_backend(err, backend, workers, address)
+    result: TournamentResult | None = None
     try:
         with runner, progress:
             task = progress.add_task("games", total=games)
@@ -609,8 +612,9 @@ def tournament(
         if stop.result.games:
             _print_tournament(out, stop.result, json_output)
         raise _interrupted(err, stop.result.games, games, seed, first_game, merge=True) from None
-    except KeyboardInterrupt:
-        raise _interrupted(err, 0, games, seed, first_game, merge=True) from None
+    except KeyboardInterrupt:  # before the first game, or after the last (a Ray shutting down): all or nothing
+        if result is None:
+            raise _interrupted(err, 0, games, seed, first_game, merge=True) from None
     except (SimulationError, BackendError) as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
