@@ -200,6 +200,7 @@ class TournamentResult:
     def parts(self) -> tuple[Part, ...]:
         """The runs whose games this result holds, in the order of its games."""
         return self.merged_parts or (Part(self.seed, self.first_game, self.games),)
+
     @property
     def mean_rounds(self) -> float:
         """Over the games whose rounds are known (files of older versions did not keep them)."""
