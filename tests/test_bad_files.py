@@ -308,7 +308,7 @@ def test_a_bot_named_like_rich_markup_is_printed_as_it_is(tournament: dict[str, 
         game["bots"] = [names[b] for b in game["bots"]]
     path = tmp_path / "markup.json"
     path.write_text(json.dumps(data))
-    result = invoke(["tournament-merge", str(path), str(path)])
+    result = invoke(["tournament-merge", str(path)])
     assert result.exit_code == 0, result.output
     assert "bots [/],[bold]x" in result.output
     rows = [line.split()[0] for line in result.output.splitlines() if line.strip().startswith("[")]

@@ -4,11 +4,14 @@ only what the human's seat may see."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
@@ -63,6 +66,59 @@ def test_simulate_refuses_an_unknown_bot_or_game_with_exit_2() -> None:
     result = run("simulate", "--games", "1", "--game", "chess")
     assert result.exit_code == 2
     assert "unknown game 'chess'" in result.output
+
+
+def test_simulate_takes_bots_like_the_other_commands_and_bot_still_works() -> None:
+    args = ["simulate", "--players", "2", "--games", "1", "--seed", "4", "--game-length", "short", "--json"]
+    named, old = run(*args, "--bots", "heuristic"), run(*args, "--bot", "heuristic")
+    assert named.exit_code == old.exit_code == 0, named.output + old.output
+    new_json, old_json = json.loads(named.stdout), json.loads(old.stdout)
+    assert new_json["bot"] == "heuristic" and new_json.pop("timing") and old_json.pop("timing")
+    assert new_json == old_json  # the same option under two names
+    assert "--bots" in run("simulate", "--help").stdout
+    listed = run("simulate", "--games", "1", "--bots", "heuristic,random")
+    assert listed.exit_code == 2 and listed.stdout == ""
+    assert "simulate plays one bot in every seat, not a list ('heuristic,random')" in listed.stderr
+    assert "ecliptic tournament --bots heuristic,random" in listed.stderr
+
+
+def test_simulate_refuses_a_negative_seed_in_one_line_and_plays_from_first_game() -> None:
+    result = run("simulate", "--games", "1", "--seed", "-1")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == ("Error: the seed must be from 0 to 18446744073709551615, not -1: the games' "
+                                     "generator keeps 64 bits, so -1 would play the games of seed "
+                                     "18446744073709551615 under another name")
+    part = run("simulate", "--players", "2", "--games", "1", "--seed", "9", "--first-game", "2",
+               "--game-length", "short", "--json")
+    assert part.exit_code == 0, part.output
+    assert json.loads(part.stdout)["first_game"] == 2
+    table = run("simulate", "--players", "2", "--games", "2", "--seed", "9", "--first-game", "2",
+                "--game-length", "short")
+    assert "bot random, seed 9 (games 2–3)" in table.stdout
+
+
+def test_ctrl_c_on_simulate_prints_the_finished_games_marked_partial_and_exits_130(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    sim = importlib.import_module("ecliptic.sim.simulate")  # the package's `simulate` is the function
+    real, calls = sim.play_one, []
+
+    def play(*args: Any, **kwargs: Any) -> Any:
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # Ctrl-C during the third game
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sim, "play_one", play)
+    args = ["simulate", "--players", "2", "--games", "5", "--seed", "9", "--game-length", "short", "--workers", "1"]
+    result = run(*args, "--json")
+    assert result.exit_code == 130, result.output
+    data = json.loads(result.stdout)
+    assert (data["games"], data["partial"], data["games_asked"]) == (2, True, 5)
+    assert result.stderr.strip() == ("Error: interrupted after 2 of 5 games: the results are those of the 2 finished "
+                                     "(games 0–1 of seed 9); play the rest with --first-game 2 --games 3")
+    calls.clear()
+    table = run(*args)
+    assert table.exit_code == 130 and "Partial: 2 of 5 games of tauceti" in table.stdout
 
 
 # -- play -------------------------------------------------------------------------------
@@ -332,3 +388,15 @@ def test_tournament_plays_ceres_with_comets() -> None:
                  "--bots", "heuristic,random,random", "--games", "3", "--seed", "2", "--workers", "1", "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["games"] == 3
+
+
+def test_a_piped_simulate_table_is_the_same_whatever_columns_says() -> None:
+    """Not a terminal (CliRunner, a pipe): the table gets the width it needs, not 80 columns or $COLUMNS."""
+    outputs = []
+    for columns in ("30", "400"):
+        result = CliRunner(env={"COLUMNS": columns}).invoke(
+            app, ["simulate", "--players", "4", "--games", "1", "--seed", "2", "--game-length", "short"])
+        assert result.exit_code == 0, result.output
+        outputs.append(result.stdout.splitlines()[:-1])  # the last line is timing
+    assert outputs[0] == outputs[1]
+    assert any(line.split()[:2] == ["specialization", "raised"] and len(line.split()) == 7 for line in outputs[0])

@@ -4,6 +4,9 @@ shared wins split, GP summed by source, and a decision cap that catches a loopin
 from __future__ import annotations
 
 import json
+import signal
+from collections.abc import Callable
+from itertools import islice
 
 import pytest
 
@@ -11,8 +14,11 @@ from ecliptic.bots import BotSpecError
 from ecliptic.sim.simulate import (
     GameResult,
     SimulationError,
+    SimulationInterrupted,
+    Tally,
     game_seeds,
     play_one,
+    seed_stream,
     simulate,
     summarize,
 )
@@ -99,3 +105,59 @@ def test_timing_is_kept_apart() -> None:
     assert set(s.timing) == {"seconds", "games_per_second", "decisions_per_second"}
     assert s.timing["games_per_second"] > 0
     assert "seconds" not in json.dumps(s.deterministic_json())
+
+
+def test_a_run_from_a_later_first_game_plays_those_games_of_the_seed() -> None:
+    whole = simulate("tauceti", 2, 4, seed=5, config=SHORT)
+    part = simulate("tauceti", 2, 2, seed=5, config=SHORT, first_game=2)
+    assert part.results == whole.results[2:]  # the same games, the same indices
+    assert part.deterministic_json()["first_game"] == 2 and whole.deterministic_json()["first_game"] == 0
+    assert list(islice(seed_stream(5, 10**6), 3)) == list(islice(seed_stream(5), 10**6, 10**6 + 3))
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_a_seed_outside_the_generators_64_bits_is_refused_not_aliased(seed: int) -> None:
+    with pytest.raises(ValueError, match=f"the seed must be from 0 to {2**64 - 1}, not {seed}: .* the games of seed "
+                                         f"{seed % 2**64} under another name"):
+        simulate("tauceti", 2, 1, seed=seed, config=SHORT)
+    simulate("tauceti", 2, 1, seed=seed % 2**64, config=SHORT)  # the seed it would have aliased is fine
+    with pytest.raises(ValueError, match="the first game must be 0 or more"):
+        simulate("tauceti", 2, 1, seed=0, config=SHORT, first_game=-1)
+    with pytest.raises(ValueError, match="run past its last"):
+        simulate("tauceti", 2, 2, seed=0, config=SHORT, first_game=2**64 - 1)
+
+
+def _stop_at(game: int) -> Callable[[int, int], None]:
+    """A progress callback that presses Ctrl-C once ``game`` games are done."""
+    def progress(done: int, _total: int) -> None:
+        if done == game:
+            raise KeyboardInterrupt
+    return progress
+
+
+def test_ctrl_c_keeps_the_summary_of_the_finished_games() -> None:
+    with pytest.raises(SimulationInterrupted) as stopped:
+        simulate("tauceti", 2, 5, seed=7, config=SHORT, keep_results=False, progress=_stop_at(2))
+    partial = stopped.value.summary
+    assert partial.games == 2 and partial.games_asked == 5
+    data, done = partial.deterministic_json(), simulate("tauceti", 2, 2, seed=7, config=SHORT).deterministic_json()
+    assert data.pop("partial") is True and data.pop("games_asked") == 5
+    assert data == done  # the figures of exactly the first two games
+
+
+def test_ctrl_c_while_a_game_is_counted_counts_it_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game folded into the figures is several updates: Ctrl-C among them waits for the last."""
+    fold = Tally.add
+
+    def interrupted_fold(self: Tally, result: GameResult) -> None:
+        if self.games == 1:
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C as the second game is being counted
+        fold(self, result)
+
+    monkeypatch.setattr(Tally, "add", interrupted_fold)
+    with pytest.raises(SimulationInterrupted) as stopped:
+        simulate("tauceti", 2, 4, seed=7, config=SHORT)
+    monkeypatch.setattr(Tally, "add", fold)
+    partial = stopped.value.summary
+    assert partial.games == 2 and len(partial.results) == 2
+    assert partial.factions == simulate("tauceti", 2, 2, seed=7, config=SHORT).factions

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from ecliptic.cli import app
 from ecliptic.sim.tournament import (
+    TournamentInterrupted,
     TournamentResult,
     cycle_length,
     faction_names,
@@ -182,7 +185,7 @@ def test_merged_parts_count_every_game_and_rate_them_again() -> None:
 
 
 def test_an_older_file_without_returns_gives_the_win_to_the_first_place() -> None:
-    one, _ = _parts()
+    one, two = _parts()
     data = one.to_json()
     for g in data["results"]:
         del g["returns"]
@@ -190,6 +193,7 @@ def test_an_older_file_without_returns_gives_the_win_to_the_first_place() -> Non
     old = TournamentResult.from_json(data)
     assert [s.wins for s in old.standings] == [s.wins for s in one.standings]
     assert all(s.decisions == 0 for s in old.standings)  # no timing kept: none shown
+    data = two.to_json()
     for g in data["results"]:
         del g["rounds"]
     assert merge([one, TournamentResult.from_json(data)]).mean_rounds == one.mean_rounds
@@ -241,3 +245,231 @@ def test_text_in_square_brackets_is_printed_as_it_is_not_read_as_markup(monkeypa
     assert out.exit_code == 0, out.output
     assert "for the [default] table of weights/tauceti.toml:" in out.output
     assert "card = 1.5" in out.output
+
+
+# -- a run split into parts by --first-game; a game counts once --------------------------------
+
+SPLIT_BOTS = ["random", "heuristic:depth=2"]
+
+
+def _run(games: int, first_game: int = 0, seed: int = 41) -> TournamentResult:
+    return run_tournament("tauceti", 2, SPLIT_BOTS, games, seed, SHORT, first_game=first_game)
+
+
+def _read_back(result: TournamentResult) -> TournamentResult:
+    """The result as `tournament-merge` reads it: through its JSON."""
+    return TournamentResult.from_json(json.loads(json.dumps(result.to_json())))
+
+
+def _table_text(result: TournamentResult) -> str:
+    """The table without its timing (each bot's ms/dec, the wall clock), which differs from run to run."""
+    from rich.console import Console
+
+    from ecliptic.sim.tournament import tournament_table
+
+    console = Console(width=200, record=True)
+    console.print(tournament_table(result))
+    lines = console.export_text().rsplit("Mean rounds", 1)[0].splitlines()
+    return "\n".join(line.rsplit(None, 1)[0] if line.split()[:1] in ([b] for b in SPLIT_BOTS) else line
+                     for line in lines)
+
+
+def test_a_run_split_by_first_game_merges_into_exactly_the_one_run() -> None:
+    whole = _run(10)
+    head, tail = _run(4), _run(6, first_game=4)  # not a multiple of the rotation: the seating still follows
+    assert tail.results == whole.results[4:] and head.results == whole.results[:4]
+    assert tail.to_json()["first_game"] == 4 and _read_back(tail).first_game == 4
+    for parts in ([head, tail], [tail, head]):  # whatever the order of the files
+        merged = merge([_read_back(p) for p in parts])
+        assert merged.deterministic_json() == whole.deterministic_json()
+        assert _table_text(merged) == _table_text(whole)
+
+
+def test_disjoint_ranges_of_one_seed_merge_in_game_order_and_say_which_games() -> None:
+    first, third = _run(2), _run(2, first_game=4)
+    merged = merge([_read_back(third), _read_back(first)])
+    assert merged.games == 4 and [r.seed for r in merged.results] == [r.seed for r in first.results + third.results]
+    assert merged.to_json()["merged_parts"] == [{"seed": 41, "first_game": 0, "games": 2},
+                                                {"seed": 41, "first_game": 4, "games": 2}]
+    assert "merged from 2 runs, seeds 41 (games 0–1), 41 (games 4–5)" in _table_text(merged)
+    again = merge([_read_back(merged), _read_back(_run(2, first_game=2))])  # the gap filled: one run again
+    assert again.deterministic_json() == _run(6).deterministic_json()
+
+
+def test_parts_that_hold_the_same_games_are_refused_naming_them() -> None:
+    head, middle = _run(4), _run(4, first_game=2)
+    with pytest.raises(ValueError, match=r"^a\.json is named twice: its games \(games 0–3 of seed 41\)"):
+        merge([head, head], ["a.json", "a.json"])
+    with pytest.raises(ValueError, match=r"^a\.json and b\.json hold the same games \(games 2–3 of seed 41\)"):
+        merge([head, middle], ["a.json", "b.json"])
+    with pytest.raises(ValueError, match=r"tournament 1 and tournament 3 hold the same games \(games 2–3"):
+        merge([middle, _run(2, seed=42), head])
+    # a file merged before the ranges were kept names only its runs' seeds: its parts are found again
+    older = merge([head, _run(2, seed=42)]).to_json()
+    del older["merged_parts"]
+    assert _read_back(merge([TournamentResult.from_json(older), _run(2, first_game=4)])).games == 8
+    older["results"] += older["results"][:4]  # what merging a file with itself used to write
+    older["timing"]["games"] += older["timing"]["games"][:4]
+    older["merged_seeds"], older["games"] = [41, 42, 41], 10
+    with pytest.raises(ValueError, match=r"holds games 0–3 of seed 41 twice"):
+        merge([TournamentResult.from_json(older)], ["old.json"])
+
+
+def test_a_copy_with_another_seed_written_in_is_not_read_as_other_games() -> None:
+    data = _run(2).to_json()
+    data["seed"] = 43
+    with pytest.raises(ValueError, match=r"game 1: its seed \d+ is not that of game 0 of the run seed 43"):
+        TournamentResult.from_json(data, "copy.json")
+    data["seed"], data["first_game"] = 41, 1
+    with pytest.raises(ValueError, match=r"copy\.json is not the JSON .*\(game 1: its seed \d+ is not that of game 1"):
+        TournamentResult.from_json(data, "copy.json")
+
+
+def test_the_merge_command_refuses_the_same_games_twice_and_changes_nothing(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(_run(4).to_json()))
+    b.write_text(json.dumps(_run(4, first_game=4).to_json()))
+    before = a.read_bytes()
+    out = CliRunner().invoke(app, ["tournament-merge", str(a), str(a)])
+    assert out.exit_code == 2 and out.stdout == ""
+    assert out.stderr.strip() == f"Error: {a} is named twice: its games (games 0–3 of seed 41) would count twice"
+    assert a.read_bytes() == before
+    joined = CliRunner().invoke(app, ["tournament-merge", str(b), str(a), "--json"])
+    assert joined.exit_code == 0, joined.output
+    data = json.loads(joined.stdout)
+    assert data["games"] == 8 and data["first_game"] == 0 and "merged_seeds" not in data
+
+
+def test_the_tournament_command_plays_from_its_first_game_and_refuses_bad_seeds() -> None:
+    runner = CliRunner()
+    args = ["tournament", "--players", "2", "--bots", ",".join(SPLIT_BOTS), "--game-length", "short",
+            "--layout", "random", "--seed", "41", "--workers", "1"]
+    out = runner.invoke(app, [*args, "--games", "2", "--first-game", "4", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["first_game"] == 4 and [g["seed"] for g in data["results"]] == [r.seed for r in _run(6).results[4:]]
+    assert "seed 41 (games 4–5)" in runner.invoke(app, [*args, "--games", "2", "--first-game", "4"]).stdout
+    for bad, says in ((["--seed", "-1"], "not -1: the games' generator keeps 64 bits, so -1 would play the games of "
+                                         "seed 18446744073709551615 under another name"),
+                      (["--seed", str(2**64)], "would play the games of seed 0"),
+                      (["--first-game", "-1"], "the first game must be 0 or more")):
+        out = runner.invoke(app, [*args, "--games", "1", *bad])
+        assert out.exit_code == 2 and out.stdout == "", out.output
+        lines = out.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error: ") and says in lines[0], out.stderr
+    with pytest.raises(ValueError, match="the seed must be from 0 to 18446744073709551615, not -1"):
+        run_tournament("tauceti", 2, ["random"], 1, -1, SHORT)
+
+
+# -- Ctrl-C: the finished games are kept, as an exact part --------------------------------------
+
+
+def _stop_at(game: int) -> Callable[[int, int], None]:
+    """A progress callback that presses Ctrl-C once ``game`` games are done."""
+    def progress(done: int, _total: int) -> None:
+        if done == game:
+            raise KeyboardInterrupt
+    return progress
+
+
+def test_ctrl_c_keeps_the_finished_games_as_a_part_that_merges_with_the_rest() -> None:
+    with pytest.raises(TournamentInterrupted) as stopped:
+        run_tournament("tauceti", 2, SPLIT_BOTS, 6, 41, SHORT, progress=_stop_at(2))
+    partial = stopped.value.result
+    whole = _run(6)
+    assert partial.games == 2 and partial.games_asked == 6 and partial.results == whole.results[:2]
+    data = partial.to_json()
+    assert data["partial"] is True and data["games_asked"] == 6 and data["first_game"] == 0 and data["games"] == 2
+    assert "Partial: 2 of 6 games of tauceti" in _table_text(partial)
+    rest = _run(4, first_game=2)
+    assert merge([_read_back(partial), _read_back(rest)]).deterministic_json() == whole.deterministic_json()
+
+
+def _interrupting(real: Callable[..., Any], after: int) -> Callable[..., Any]:
+    """``real``, until it has played ``after`` games: then Ctrl-C, as if pressed during the next."""
+    calls: list[int] = []
+
+    def play(*args: Any, **kwargs: Any) -> Any:
+        if len(calls) == after:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return real(*args, **kwargs)
+    return play
+
+
+TOURNAMENT_ARGS = ["tournament", "--players", "2", "--bots", ",".join(SPLIT_BOTS), "--game-length", "short",
+                   "--layout", "random", "--seed", "41", "--workers", "1", "--games", "6"]
+
+
+def test_ctrl_c_on_the_command_prints_the_finished_games_and_exits_130(monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path: Path) -> None:
+    import ecliptic.sim.tournament as tour
+
+    real = tour.play_game
+    runner = CliRunner()
+    monkeypatch.setattr(tour, "play_game", _interrupting(real, 2))
+    out = runner.invoke(app, [*TOURNAMENT_ARGS, "--json"])
+    assert out.exit_code == 130, out.output
+    assert out.stderr.strip() == ("Error: interrupted after 2 of 6 games: the results are those of the 2 finished "
+                                  "(games 0–1 of seed 41); play the rest with --first-game 2 --games 4 and merge the "
+                                  "two --json files with tournament-merge")
+    partial = json.loads(out.stdout)
+    assert partial["partial"] is True and partial["games"] == 2 and partial["games_asked"] == 6
+    monkeypatch.setattr(tour, "play_game", _interrupting(real, 2))
+    table = runner.invoke(app, TOURNAMENT_ARGS)
+    assert table.exit_code == 130 and "Partial: 2 of 6 games of tauceti" in table.stdout
+    monkeypatch.setattr(tour, "play_game", _interrupting(real, 0))
+    nothing = runner.invoke(app, [*TOURNAMENT_ARGS, "--json"])
+    assert nothing.exit_code == 130 and nothing.stdout == ""
+    assert nothing.stderr.strip() == "Error: interrupted before any game finished: nothing to show"
+    monkeypatch.setattr(tour, "play_game", real)
+    rest = runner.invoke(app, [*TOURNAMENT_ARGS[:-1], "4", "--first-game", "2", "--json"])
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(out.stdout)
+    b.write_text(rest.stdout)
+    merged = json.loads(runner.invoke(app, ["tournament-merge", str(a), str(b), "--json"]).stdout)
+    whole = json.loads(runner.invoke(app, [*TOURNAMENT_ARGS, "--json"]).stdout)
+    assert merged.pop("timing") and whole.pop("timing")
+    assert merged == whole
+
+
+# -- piped output: no terminal width to fit ---------------------------------------------------------
+
+LONG_BOT = "heuristic:depth=1/epsilon=0.5/w.energy=0.1"
+
+
+def test_a_piped_table_keeps_every_bot_name_whole_whatever_columns_says(tmp_path: Path) -> None:
+    """Under CliRunner, as in a pipe, stdout is no terminal: Rich used to fit 80 columns (or $COLUMNS)
+    and split ismcts:200ms into ismcts:200m / s. The same table must come out at any COLUMNS."""
+    data = _run(2).to_json()
+    names = {"random": "ismcts:200ms", "heuristic:depth=2": LONG_BOT}
+    data["bots"] = [names[b] for b in data["bots"]]
+    for game in data["results"]:
+        game["bots"] = [names[b] for b in game["bots"]]
+    path = tmp_path / "renamed.json"
+    path.write_text(json.dumps(data))
+    outputs = []
+    for columns in ("40", "80", "400"):
+        out = CliRunner(env={"COLUMNS": columns}).invoke(app, ["tournament-merge", str(path)])
+        assert out.exit_code == 0, out.output
+        outputs.append(out.stdout)
+    assert outputs[0] == outputs[1] == outputs[2]
+    lines = outputs[0].splitlines()
+    assert lines[0].startswith("2 games of tauceti") and lines[0].endswith(f"bots ismcts:200ms,{LONG_BOT}")
+    rows = {line.split()[0]: line.split() for line in lines if line.split()[:1] in (["ismcts:200ms"], [LONG_BOT])}
+    assert set(rows) == {"ismcts:200ms", LONG_BOT} and all(len(row) == 9 for row in rows.values())
+
+
+def test_ctrl_c_after_the_last_game_while_the_backend_closes_keeps_the_whole_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ray started for the run takes a while to shut down: Ctrl-C then comes after every game is in."""
+    from ecliptic.sim.backends import LocalBackend
+
+    def close(_self: LocalBackend) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LocalBackend, "close", close)
+    out = CliRunner().invoke(app, [*TOURNAMENT_ARGS[:-1], "2", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["games"] == 2 and "partial" not in data

@@ -15,7 +15,7 @@ import secrets
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 from rich import box
@@ -44,7 +44,7 @@ from ecliptic.engine.wording import plural
 from ecliptic.games import GAME_NAMES, ContentPack, get_game, points_name
 from ecliptic.present.view import actions as present_actions
 from ecliptic.sim.backends import Backend, BackendError, get_backend
-from ecliptic.sim.simulate import SimulationError, SimulationSummary
+from ecliptic.sim.simulate import SimulationError, SimulationInterrupted, SimulationSummary, check_run
 from ecliptic.sim.simulate import simulate as run_simulation
 from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import default_content
@@ -59,6 +59,9 @@ from ecliptic.ui.session import (
     resolve_save,
     stdin_is_tty,
 )
+
+if TYPE_CHECKING:
+    from ecliptic.sim.tournament import TournamentResult
 
 app = typer.Typer(
     name="ecliptic",
@@ -452,14 +455,43 @@ def _open_backend(err: Console, name: str, workers: int | None, address: str | N
         raise _fail(err, str(exc)) from None
 
 
+def _check_run(err: Console, seed: int, games: int, first_game: int) -> None:
+    """A seed outside 0 to 2**64 - 1 (another seed's games under a second name) or games past
+    the seed's last is one message (exit 2), before a backend is started."""
+    try:
+        check_run(seed, games, first_game)
+    except ValueError as exc:
+        raise _fail(err, str(exc)) from None
+
+
+def _interrupted(err: Console, games: int, asked: int, seed: int, first_game: int, *, merge: bool) -> typer.Exit:
+    """Ctrl-C's one line (exit 130, as a shell reports SIGINT), once what the finished games show is
+    printed: which games those are, and how to play the ones left (and, for a tournament, merge)."""
+    if not games:
+        return _fail(err, "interrupted before any game finished: nothing to show", 130)
+    span = f"game {first_game}" if games == 1 else f"games {first_game}–{first_game + games - 1}"
+    then = " and merge the two --json files with tournament-merge" if merge else ""
+    return _fail(err, f"interrupted after {games} of {asked} games: the results are those of the {games} finished "
+                      f"({span} of seed {seed}); play the rest with --first-game {first_game + games} "
+                      f"--games {asked - games}{then}", 130)
+
+
+SeedOption = Annotated[int, typer.Option(help="Run seed, 0 to 2**64 - 1: the same seed gives the same results.")]
+FirstGameOption = Annotated[int, typer.Option(
+    help="Start at this game of the seed's sequence, counting from 0: --first-game 16 --games 16 plays "
+         "games 16-31, the second half of --games 32, so a run can be split into parts.")]
+
 
 @app.command()
 def simulate(
     game: Annotated[str, typer.Option(help="The game to simulate.")] = "tauceti",
     players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
-    seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same results.")] = 0,
-    bot: Annotated[str, typer.Option(help="The bot in every seat.")] = "random",
+    seed: SeedOption = 0,
+    first_game: FirstGameOption = 0,
+    bot: Annotated[str, typer.Option(
+        "--bots", "--bot", help="The bot in every seat (random, heuristic, ismcts:200ms, or a level); "
+                                "--bot also works.")] = "random",
     game_length: GameLengthOption = "full",
     layout: LayoutOption = "players",
     advanced: AdvancedOption = None,
@@ -475,27 +507,60 @@ def simulate(
     out, err = _console(), _console(stderr=True)
     if game not in GAME_NAMES:
         raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    _check_run(err, seed, games, first_game)
+    if "," in bot:
+        raise _fail(err, f"simulate plays one bot in every seat, not a list ({bot!r}); to seat different bots, "
+                         f"use ecliptic tournament --bots {bot}")
     pack = _content_pack(err, game, content)
     config = game_config(game, game_length=game_length, layout=layout, advanced=advanced,
                          advanced_specialists=advanced_specialists, expansions=expansions)
     progress = Progress(TextColumn("Simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err, disable=json_output, transient=True)
     runner = _open_backend(err, backend, workers, address)
+    summary: SimulationSummary | None = None
     try:
         with runner, progress:
             task = progress.add_task("games", total=games)
             summary = run_simulation(game, players, games, seed, bot, config,
                                      lambda done, _total: progress.update(task, completed=done),
-                                     keep_results=False, backend=runner, content=pack)
+                                     keep_results=False, backend=runner, content=pack, first_game=first_game)
+    except SimulationInterrupted as stop:
+        if stop.summary.games:
+            _print_summary(out, stop.summary, json_output)
+        raise _interrupted(err, stop.summary.games, games, seed, first_game, merge=False) from None
+    except KeyboardInterrupt:  # before the first game, or after the last (a Ray shutting down): all or nothing
+        if summary is None:
+            raise _interrupted(err, 0, games, seed, first_game, merge=False) from None
     except (SimulationError, BackendError) as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
         raise _fail(err, str(exc)) from None
+    _print_summary(out, summary, json_output)
+
+
+def _print_summary(out: Console, summary: SimulationSummary, json_output: bool) -> None:
     if json_output:
         typer.echo(json.dumps(summary.to_json()))
         return
-    out.print(simulation_table(summary))
-    out.print(simulation_footer(summary))
+    _print_results(out, Group(simulation_table(summary), simulation_footer(summary)))
+
+
+UNBOUNDED = 100_000
+"""Wider than any table of results: the width they are measured at when nothing bounds them."""
+
+
+def _print_results(console: Console, results: RenderableType) -> None:
+    """Print a table of results. On a terminal it fits the terminal's width (a long bot text folds
+    onto more lines, the figures never do). Piped or redirected there is no width to fit, and Rich's
+    stand-in of 80 columns (or $COLUMNS) split names as short as ismcts:200ms into ismcts:200m / s:
+    there the console is made as wide as the table needs, so every name and line is whole, whatever
+    the width of the terminal the command was started from."""
+    if not console.is_terminal:
+        from rich.measure import Measurement
+
+        needed = Measurement.get(console, console.options.update_width(UNBOUNDED), results).maximum
+        console.size = (max(needed, 1), console.height)
+    console.print(results)
 
 
 def simulation_table(summary: SimulationSummary) -> Group:
@@ -504,8 +569,12 @@ def simulation_table(summary: SimulationSummary) -> Group:
     names = sorted(summary.factions)
     points = points_name(summary.game)
     played = "" if summary.content is None else f", content {summary.content.folder} ({summary.content.digest[:12]})"
-    heading = Text(f"{summary.games} games of {summary.game}, {plural(summary.players, 'player')} each, "
-                   f"bot {summary.bot}, seed {summary.seed}{played}", style="bold")
+    span = "" if not summary.first_game else (
+        f" (game {summary.first_game})" if summary.games == 1 else
+        f" (games {summary.first_game}–{summary.first_game + summary.games - 1})")
+    count = f"Partial: {summary.games} of {summary.games_asked}" if summary.partial else str(summary.games)
+    heading = Text(f"{count} games of {summary.game}, {plural(summary.players, 'player')} each, "
+                   f"bot {summary.bot}, seed {summary.seed}{span}{played}", style="bold")
     wins = Table(box=box.SIMPLE_HEAD)
     for col in ("Faction", "Games", "Wins", "Win rate", f"Mean {points}"):
         wins.add_column(col, justify="left" if col == "Faction" else "right")
@@ -544,7 +613,8 @@ def tournament(
     game: Annotated[str, typer.Option(help="The game to play.")] = "tauceti",
     players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
-    seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same results.")] = 0,
+    seed: SeedOption = 0,
+    first_game: FirstGameOption = 0,
     workers: Workers = None,
     game_length: GameLengthOption = "full",
     layout: LayoutOption = "random",
@@ -557,30 +627,46 @@ def tournament(
 ) -> None:
     """Play bots against each other, rotating seats and factions: win rates with 95% confidence
     intervals, mean GP, mean rank and a rating per bot."""
-    from ecliptic.sim.tournament import run_tournament, tournament_table
+    from ecliptic.sim.tournament import TournamentInterrupted, run_tournament
 
     out, err = _console(), _console(stderr=True)
     if game not in GAME_NAMES:
         raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    _check_run(err, seed, games, first_game)
     pack = _content_pack(err, game, content)
     specs = [b.strip() for b in bots.split(",") if b.strip()]
     config = game_config(game, game_length=game_length, layout=layout, advanced=advanced, expansions=expansions)
     progress = Progress(TextColumn("Tournament"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err, disable=json_output, transient=True)
     runner = _open_backend(err, backend, workers, address)
+    result: TournamentResult | None = None
     try:
         with runner, progress:
             task = progress.add_task("games", total=games)
             result = run_tournament(game, players, specs, games, seed, config, backend=runner, content=pack,
-                                    progress=lambda done, _total: progress.update(task, completed=done))
+                                    progress=lambda done, _total: progress.update(task, completed=done),
+                                    first_game=first_game)
+    except TournamentInterrupted as stop:
+        if stop.result.games:
+            _print_tournament(out, stop.result, json_output)
+        raise _interrupted(err, stop.result.games, games, seed, first_game, merge=True) from None
+    except KeyboardInterrupt:  # before the first game, or after the last (a Ray shutting down): all or nothing
+        if result is None:
+            raise _interrupted(err, 0, games, seed, first_game, merge=True) from None
     except (SimulationError, BackendError) as exc:
         raise _fail(err, str(exc), 1) from None
     except (BotSpecError, ValueError) as exc:
         raise _fail(err, str(exc)) from None
+    _print_tournament(out, result, json_output)
+
+
+def _print_tournament(out: Console, result: TournamentResult, json_output: bool) -> None:
+    from ecliptic.sim.tournament import tournament_table
+
     if json_output:
         typer.echo(json.dumps(result.to_json()))
         return
-    out.print(tournament_table(result))
+    _print_results(out, tournament_table(result))
 
 
 @app.command("tournament-merge")
@@ -589,18 +675,16 @@ def tournament_merge(
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
 ) -> None:
     """Merge tournaments of the same bots, game and configuration played in parts (several
-    commands, machines or seeds) into one table: every game counts, ratings are computed again."""
-    from ecliptic.sim.tournament import load_tournament, merge, tournament_table
+    commands, machines, seeds or --first-game ranges) into one table: every game counts once (parts
+    that hold the same games are refused), ratings are computed again."""
+    from ecliptic.sim.tournament import load_tournament, merge
 
     out, err = _console(), _console(stderr=True)
     try:
-        result = merge([load_tournament(path) for path in files])
+        result = merge([load_tournament(path) for path in files], [str(path) for path in files])
     except ValueError as exc:
         raise _fail(err, str(exc)) from None
-    if json_output:
-        typer.echo(json.dumps(result.to_json()))
-        return
-    out.print(tournament_table(result))
+    _print_tournament(out, result, json_output)
 
 
 @app.command()

@@ -4,8 +4,14 @@ come from.
 Reproducibility: the run seed feeds one :class:`~ecliptic.engine.rng.Rng` that draws one
 u64 per game, in game order (:func:`seed_stream`). Game ``i`` therefore always gets the
 same seed whatever plays it, in whichever order or process, and its bots are seeded from
-that game seed and their seat. Wall-clock timing is measured but kept apart
-(:attr:`SimulationSummary.timing`) from the deterministic results.
+that game seed and their seat. A run may start further along its seed's sequence
+(``first_game``): games 16-31 of a seed played alone are the same games as the second half
+of its 32-game run. Run seeds are 0 to 2**64 - 1, what the generator keeps (:func:`check_run`).
+Wall-clock timing is measured but kept apart (:attr:`SimulationSummary.timing`) from the
+deterministic results.
+
+Ctrl-C ends a run with :class:`SimulationInterrupted`, which carries the summary of the
+games finished before it (always the first ones, as the results are taken in game order).
 
 Where the games are played: ``simulate(..., workers=W)`` hands them out in chunks to ``W``
 processes of this machine, ``simulate(..., backend=B)`` to any backend (Ray:
@@ -18,6 +24,9 @@ list.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -34,6 +43,9 @@ from ecliptic.sim.backends import play_in_order as play_in_order
 
 MAX_DECISIONS = 100_000
 """No game may need more decisions than this; more means the engine loops (a bug)."""
+SEEDS = 1 << 64
+"""How many run seeds there are: the generator keeps 64 bits, so -1 and 2**64 - 1 (or 2**64 and
+0) would play the same games under two names; seeds outside 0 to 2**64 - 1 are refused."""
 
 Progress = Callable[[int, int], None]
 """Called after each game with (games done, games in all)."""
@@ -41,6 +53,32 @@ Progress = Callable[[int, int], None]
 
 class SimulationError(EclipticError, RuntimeError):
     """A simulated game could not be finished: the engine looped or failed."""
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`simulate`; ``summary`` sums up the games finished before it (a
+    ``KeyboardInterrupt``, so that nothing catching ``Exception`` swallows it)."""
+
+    def __init__(self, summary: SimulationSummary) -> None:
+        super().__init__(f"interrupted after {summary.games} of {summary.games_asked} games")
+        self.summary = summary
+
+
+def check_run(seed: int, games: int, first_game: int = 0) -> None:
+    """Refuse, with ``ValueError``, a run seed outside 0 to 2**64 - 1 (it would alias another,
+    :data:`SEEDS`), fewer than one game, or games past the end of the seed's sequence."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"the seed must be a whole number, not {seed!r}")
+    if not 0 <= seed < SEEDS:
+        raise ValueError(f"the seed must be from 0 to {SEEDS - 1}, not {seed}: the games' generator keeps 64 "
+                         f"bits, so {seed} would play the games of seed {seed % SEEDS} under another name")
+    if games < 1:
+        raise ValueError("play at least one game")
+    if first_game < 0:
+        raise ValueError(f"the first game must be 0 or more (games are counted from 0), not {first_game}")
+    if first_game + games > SEEDS:
+        raise ValueError(f"a seed has {SEEDS} games: games {first_game} to {first_game + games - 1} run past "
+                         "its last")
 
 
 @dataclass(frozen=True)
@@ -90,6 +128,14 @@ class SimulationSummary:
     """Decisions made in all the games."""
     content: ContentPack | None = None
     """The content played (``None``: the packaged stand-ins)."""
+    first_game: int = 0
+    """The index of the run's first game in its seed's sequence (see the module text)."""
+    games_asked: int | None = None
+    """The games asked for, when Ctrl-C stopped the run after ``games`` of them (``None``: all played)."""
+
+    @property
+    def partial(self) -> bool:
+        return self.games_asked is not None
 
     @property
     def timing(self) -> dict[str, float]:
@@ -108,6 +154,8 @@ class SimulationSummary:
             "players": self.players,
             "games": self.games,
             "seed": self.seed,
+            "first_game": self.first_game,
+            **({"partial": True, "games_asked": self.games_asked} if self.partial else {}),
             "bot": self.bot,
             "config": dict(self.config),
             "factions": {
@@ -126,10 +174,13 @@ class SimulationSummary:
         return out
 
 
-def seed_stream(seed: int) -> Iterator[int]:
-    """The seeds of a run's games, game 0 first, drawn as they are needed (a run of 10**11
-    games never holds 10**11 seeds), fixed by the run seed alone."""
+def seed_stream(seed: int, first: int = 0) -> Iterator[int]:
+    """The seeds of a run's games, game ``first`` first (default 0), drawn as they are needed (a
+    run of 10**11 games never holds 10**11 seeds), fixed by the run seed alone. The games before
+    ``first`` are skipped at once, not drawn (:meth:`~ecliptic.engine.rng.Rng.skip`)."""
     rng = Rng.from_seed(seed)
+    if first:
+        rng.skip(first)
     while True:
         yield rng.next_u64()
 
@@ -246,6 +297,26 @@ def summarize(
     return tally.summary(game_name, players, seed, bot, config, ordered, seconds)
 
 
+@contextlib.contextmanager
+def _held_interrupts() -> Iterator[None]:
+    """Ctrl-C inside the block takes effect at its end: folding one game into a tally is several
+    updates, and a ``KeyboardInterrupt`` between them would leave a game half counted in the
+    figures an interrupted run reports. Only the main thread receives Ctrl-C; elsewhere, or
+    where Ctrl-C is ignored, nothing changes."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield
+        return
+    came: list[Any] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: came.append((signum, frame)))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if came:
+            previous(*came[0])  # the handler it would have reached: KeyboardInterrupt, or a Ray run's note
+
+
 def simulate(
     game_name: str,
     players: int,
@@ -260,8 +331,10 @@ def simulate(
     keep_results: bool = True,
     content: ContentPack | None = None,
     backend: Backend | None = None,
+    first_game: int = 0,
 ) -> SimulationSummary:
-    """Play ``games`` bot games of ``game_name`` and summarize them.
+    """Play ``games`` bot games of ``game_name`` and summarize them: games ``first_game`` to
+    ``first_game + games - 1`` of the seed's sequence (see the module text).
 
     ``config`` overrides the game's settings (``{"game": "short", "layout": "preset"}``);
     ``players`` always wins over a ``players`` key in it. The bot text is checked before
@@ -270,9 +343,9 @@ def simulate(
     the summary is the same whatever plays them. ``keep_results=False`` folds
     each game into the summary and drops it (``summary.results`` stays empty), so memory
     does not grow with the number of games. ``content`` is played instead of the packaged
-    stand-ins (each task carries it to its worker)."""
-    if games < 1:
-        raise ValueError("simulate at least one game")
+    stand-ins (each task carries it to its worker). Ctrl-C raises :class:`SimulationInterrupted`
+    with the summary of the games finished."""
+    check_run(seed, games, first_game)
     runner = backend_or_local(backend, workers)
     make_bot(bot, 0)
     get_game(game_name)
@@ -280,18 +353,29 @@ def simulate(
     if content is not None and content.game != game_name:
         raise ValueError(f"the content is {content.game}'s, not {game_name}'s")
     tasks = (_Task(game_name, cfg, game_seed, bot, i, max_decisions, content)
-             for i, game_seed in enumerate(islice(seed_stream(seed), games)))
+             for i, game_seed in enumerate(islice(seed_stream(seed, first_game), games), first_game))
     start = time.perf_counter()
-    tally, kept = Tally(), []
-    for result in runner.map(_Task.play, tasks, games):
-        tally.add(result)
-        if keep_results:
-            kept.append(result)
-        if progress is not None:
-            progress(tally.games, games)
-    summary = tally.summary(game_name, players, seed, bot, cfg, kept, time.perf_counter() - start)
-    summary.content = content
-    return summary
+    tally = Tally()
+    kept: list[GameResult] = []
+
+    def summary() -> SimulationSummary:
+        out = tally.summary(game_name, players, seed, bot, cfg, kept, time.perf_counter() - start)
+        out.content, out.first_game = content, first_game
+        return out
+
+    try:
+        for result in runner.map(_Task.play, tasks, games):
+            with _held_interrupts():
+                tally.add(result)
+                if keep_results:
+                    kept.append(result)
+            if progress is not None:
+                progress(tally.games, games)
+    except KeyboardInterrupt:
+        partial = summary()
+        partial.games_asked = games
+        raise SimulationInterrupted(partial) from None
+    return summary()
 
 
 @dataclass(frozen=True)

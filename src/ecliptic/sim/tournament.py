@@ -20,7 +20,14 @@ played, not with the games asked for.
 Long tournaments can be played in parts (several commands, machines or seeds) and
 merged afterwards (:func:`merge`, ``ecliptic tournament-merge a.json b.json``): each part's
 JSON keeps every game's result, and the standings and ratings are computed again over all
-the games, in the order of the files.
+the games. A part is a range of its seed's sequence (``first_game``, ``--first-game``), so one
+run can be split exactly: games 0-15 and 16-31 of a seed merge into its 32-game run, the same
+figures. A game may count only once: parts of one seed whose ranges overlap (the same file
+twice, say) are refused, as they would narrow the intervals with copies.
+
+Ctrl-C ends a run with :class:`TournamentInterrupted`, which carries the result of the games
+finished before it: the first of its range (the results are taken in game order), so an exact
+part that merges with a run of the rest (``--first-game``).
 
 Win rates carry 95% Wilson score intervals; a win shared by k players counts 1/k. Ratings
 are openskill's Plackett-Luce model (mu, sigma; "ordinal" = mu - 3 sigma), updated once
@@ -35,7 +42,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import islice, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +52,7 @@ from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.engine.wording import plural
 from ecliptic.games import ContentPack, get_game, using_content
 from ecliptic.sim.backends import Backend, backend_or_local
-from ecliptic.sim.simulate import MAX_DECISIONS, SimulationError, seed_stream
+from ecliptic.sim.simulate import MAX_DECISIONS, SEEDS, SimulationError, check_run, seed_stream
 
 Progress = Callable[[int, int], None]
 """Called after each game with (games done, games in all)."""
@@ -60,6 +67,37 @@ class Seating:
 
     bots: tuple[str, ...]
     factions: tuple[str, ...] = ()
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run_tournament`; ``result`` holds the games finished before it (a
+    ``KeyboardInterrupt``, so that nothing catching ``Exception`` swallows it)."""
+
+    def __init__(self, result: TournamentResult) -> None:
+        super().__init__(f"interrupted after {result.games} of {result.games_asked} games")
+        self.result = result
+
+
+@dataclass(frozen=True)
+class Part:
+    """Games ``first_game`` to ``first_game + games - 1`` of the run seed ``seed``'s sequence: what
+    one run plays, and what a merged tournament is made of (:func:`merge`)."""
+
+    seed: int
+    first_game: int
+    games: int
+
+    @property
+    def end(self) -> int:
+        """The index of the game after the part's last."""
+        return self.first_game + self.games
+
+    @property
+    def range_text(self) -> str:
+        return f"game {self.first_game}" if self.games == 1 else f"games {self.first_game}–{self.end - 1}"
+
+    def to_json(self) -> dict[str, int]:
+        return {"seed": self.seed, "first_game": self.first_game, "games": self.games}
 
 
 @dataclass(frozen=True)
@@ -139,10 +177,29 @@ class TournamentResult:
     standings: list[Standing]
     results: list[TournamentGame] = field(default_factory=list, repr=False)
     seconds: float = 0.0
-    merged_seeds: tuple[int, ...] = ()
-    """The run seeds of the parts, for a result merged from several runs (:func:`merge`)."""
+    merged_parts: tuple[Part, ...] = ()
+    """The runs of a result merged from several (:func:`merge`), in the order of its games."""
     content: dict[str, Any] | None = None
     """The content played (``ContentPack.to_json``), ``None`` for the packaged stand-ins."""
+    first_game: int = 0
+    """A run's first game in its seed's sequence (``--first-game``); its games are indexed from it."""
+    games_asked: int | None = None
+    """The games a run was asked for, when Ctrl-C stopped it after ``games`` (``None``: all played).
+    Its games are an exact part all the same: the first ``games`` from ``first_game``."""
+
+    @property
+    def merged_seeds(self) -> tuple[int, ...]:
+        """The run seeds of the parts of a merged result (empty for a run)."""
+        return tuple(p.seed for p in self.merged_parts)
+
+    @property
+    def partial(self) -> bool:
+        return self.games_asked is not None
+
+    @property
+    def parts(self) -> tuple[Part, ...]:
+        """The runs whose games this result holds, in the order of its games."""
+        return self.merged_parts or (Part(self.seed, self.first_game, self.games),)
 
     @property
     def mean_rounds(self) -> float:
@@ -170,8 +227,13 @@ class TournamentResult:
                          "gp": list(r.gp), "ranks": list(r.ranks), "returns": list(r.returns),
                          "rounds": r.rounds, "decisions": r.decisions} for r in self.results],
         }
-        if self.merged_seeds:
+        if self.merged_parts:
             out["merged_seeds"] = list(self.merged_seeds)
+            out["merged_parts"] = [p.to_json() for p in self.merged_parts]
+        else:
+            out["first_game"] = self.first_game
+        if self.partial:
+            out["partial"], out["games_asked"] = True, self.games_asked
         if self.content is not None:
             out["content"] = dict(self.content)
         return out
@@ -215,17 +277,38 @@ class TournamentResult:
         count = _whole(_field(data, "games"), "'games'", low=0)
         if count != len(results):
             raise _Malformed(f"it says {count} games but lists {len(results)}")
+        seed = _whole(_field(data, "seed"), "'seed'")
         merged = data.get("merged_seeds", [])
         if not isinstance(merged, list):
             raise _Malformed(f"'merged_seeds' must be a list of seeds, not {_shown(merged)}")
+        merged_seeds = tuple(_whole(x, "a merged seed") for x in merged)
+        first_game = 0
+        if "merged_parts" in data:
+            parts = _parts_from_json(data["merged_parts"])
+            if merged_seeds and merged_seeds != tuple(p.seed for p in parts):
+                raise _Malformed("its 'merged_seeds' and 'merged_parts' name different runs")
+            if sum(p.games for p in parts) != len(results):
+                raise _Malformed(f"its 'merged_parts' hold {sum(p.games for p in parts)} games but it lists "
+                                 f"{len(results)}")
+        elif merged_seeds:
+            parts = _parts_of_an_older_merge(merged_seeds, results)
+        else:
+            parts = ()
+            first_game = _whole(data.get("first_game", 0), "'first_game'", low=0)  # older files: 0
+            if first_game:
+                results = [dataclasses.replace(r, index=first_game + i) for i, r in enumerate(results)]
+        _check_game_seeds(parts or (Part(seed, first_game, len(results)),), results)
+        asked = data.get("games_asked")
+        if asked is not None:
+            asked = _whole(asked, "'games_asked'", low=len(results))
         content = data.get("content")
         if content is not None:
             content = _table(content, "'content'")
             _text(_field(content, "digest"), "'content.digest'")
-        return cls(_text(_field(data, "game"), "'game'"), players, len(results), _whole(_field(data, "seed"), "'seed'"),
+        return cls(_text(_field(data, "game"), "'game'"), players, len(results), seed,
                    bots, _table(_field(data, "config"), "'config'"), standings_of(bots, results), results,
-                   _number(timing.get("seconds", 0.0), "'timing.seconds'", low=0.0),
-                   tuple(_whole(x, "a merged seed") for x in merged), content)
+                   _number(timing.get("seconds", 0.0), "'timing.seconds'", low=0.0), parts, content, first_game,
+                   asked)
 
 
 def load_tournament(path: Path) -> TournamentResult:
@@ -240,6 +323,55 @@ def load_tournament(path: Path) -> TournamentResult:
 
 class _Malformed(ValueError):
     """One value of a tournament file is not what :meth:`TournamentResult.to_json` writes."""
+
+
+def _parts_from_json(value: Any) -> tuple[Part, ...]:
+    if not isinstance(value, list) or not value:
+        raise _Malformed(f"'merged_parts' must be a list of runs, not {_shown(value)}")
+    parts = []
+    for i, part in enumerate(value, 1):
+        at = f"merged part {i}:"
+        part = _table(part, f"{at} the run")
+        parts.append(Part(_whole(_field(part, "seed"), f"{at} 'seed'"),
+                          _whole(_field(part, "first_game"), f"{at} 'first_game'", low=0),
+                          _whole(_field(part, "games"), f"{at} 'games'", low=1)))
+    return tuple(parts)
+
+
+def _parts_of_an_older_merge(seeds: Sequence[int], results: Sequence[TournamentGame]) -> tuple[Part, ...]:
+    """The parts of a file merged before the parts' ranges were kept: it names only their seeds.
+    Every run began at its seed's game 0 then, so each part is the games that follow its seed's
+    sequence from there; the games' own seeds tell where one part ends and the next begins."""
+    parts, at = [], 0
+    for seed in seeds:
+        count = 0
+        for expected in seed_stream(seed):
+            if at + count == len(results) or results[at + count].seed != expected:
+                break
+            count += 1
+        if not count:
+            raise _Malformed(f"'merged_seeds' names the run seed {seed}, but "
+                             + ("no game is left for it" if at == len(results) else
+                                f"game {at + 1} is not that run's first game"))
+        parts.append(Part(seed, 0, count))
+        at += count
+    if at != len(results):
+        raise _Malformed(f"game {at + 1} is not a game of the runs its 'merged_seeds' name")
+    return tuple(parts)
+
+
+def _check_game_seeds(parts: Sequence[Part], results: Sequence[TournamentGame]) -> None:
+    """Every game's seed is the one its run seed and index give (games are the same games exactly
+    when these are), so the ranges :func:`merge` compares are those of the games the file holds:
+    a copy whose run seed or first game was edited is refused, not merged as other games."""
+    at = 0
+    for part in parts:
+        for i, expected in enumerate(islice(seed_stream(part.seed, part.first_game), part.games)):
+            if results[at + i].seed != expected:
+                raise _Malformed(f"game {at + i + 1}: its seed {results[at + i].seed} is not that of game "
+                                 f"{part.first_game + i} of the run seed {part.seed} ({expected}): the file was "
+                                 "edited, or the games are another run's")
+        at += part.games
 
 
 _MISSING: Any = object()
@@ -412,15 +544,16 @@ def run_tournament(
     max_decisions: int = MAX_DECISIONS,
     content: ContentPack | None = None,
     backend: Backend | None = None,
+    first_game: int = 0,
 ) -> TournamentResult:
     """Play ``games`` games of ``bots`` and rank the bots (see the module text), on ``workers``
     processes of this machine or on ``backend``: the results are the same. ``content`` is played
-    instead of the packaged stand-ins (``None``)."""
+    instead of the packaged stand-ins (``None``). The games are ``first_game`` to ``first_game +
+    games - 1`` of the seed's sequence, seated as in a run from game 0: one part of a longer run."""
     specs = [b.strip() for b in bots if b.strip()]
     if not specs:
         raise ValueError("name at least one bot")
-    if games < 1:
-        raise ValueError("play at least one game")
+    check_run(seed, games, first_game)
     runner = backend_or_local(backend, workers)
     game = get_game(game_name)
     for spec in dict.fromkeys(specs):  # a typo or a bad option fails before the first game
@@ -433,16 +566,24 @@ def run_tournament(
     with using_content(content):
         factions = faction_names(game_name)
     tasks = ((game_name, cfg, i, s, seating(i, specs, players, factions), max_decisions, content)
-             for i, s in enumerate(islice(seed_stream(seed), games)))
+             for i, s in enumerate(islice(seed_stream(seed, first_game), games), first_game))
     start = time.perf_counter()
     results: list[TournamentGame] = []
-    for result in runner.map(_play_task, tasks, games):
-        results.append(result)
-        if progress is not None:
-            progress(len(results), games)
-    standings = standings_of(specs, results)
-    return TournamentResult(game_name, players, games, seed, specs, cfg, standings, results,
-                            time.perf_counter() - start, content=None if content is None else content.to_json())
+
+    def result(asked: int | None = None) -> TournamentResult:
+        return TournamentResult(game_name, players, len(results), seed, specs, cfg, standings_of(specs, results),
+                                results, time.perf_counter() - start,
+                                content=None if content is None else content.to_json(), first_game=first_game,
+                                games_asked=asked)
+
+    try:
+        for played in runner.map(_play_task, tasks, games):
+            results.append(played)  # one step: Ctrl-C leaves the games kept an exact run of the first
+            if progress is not None:
+                progress(len(results), games)
+    except KeyboardInterrupt:
+        raise TournamentInterrupted(result(games)) from None
+    return result()
 
 
 def _game_from_json(index: int, g: Any, timing: Any, players: int, bots: Sequence[str]) -> TournamentGame:
@@ -477,12 +618,20 @@ def _game_from_json(index: int, g: Any, timing: Any, players: int, bots: Sequenc
                           tuple(_whole(x, f"{at} a count of decisions", low=0) for x in decided))
 
 
-def merge(parts: Sequence[TournamentResult]) -> TournamentResult:
+def merge(parts: Sequence[TournamentResult], names: Sequence[str] | None = None) -> TournamentResult:
     """One tournament from several runs of the same bots, game and configuration (played in
-    parts, on several machines, or with several seeds): every game of every part, in the
-    order of the parts, and the standings and ratings computed again over all of them."""
+    parts, on several machines, or with several seeds): every game of every part, and the
+    standings and ratings computed again over all of them.
+
+    Each game counts once: parts of one seed whose ranges overlap (a file named twice, a run
+    played again) are refused with ``ValueError`` naming them (``names``: the files; by default
+    "tournament 1", "tournament 2", ...), as copies would narrow the intervals. The games of one
+    seed are taken in game order whatever the order of the parts, the seeds in the order they
+    first come, and ranges of one seed that meet are joined: parts that are together one run's
+    games (0-15 and 16-31 of its 32) give exactly that run's result, a run and not a merge."""
     if not parts:
         raise ValueError("name at least one tournament to merge")
+    named = list(names) if names is not None else [f"tournament {i}" for i in range(1, len(parts) + 1)]
     first = parts[0]
     for i, p in enumerate(parts[1:], 2):
         for what, mine, theirs in (("game", first.game, p.game), ("players", first.players, p.players),
@@ -491,14 +640,47 @@ def merge(parts: Sequence[TournamentResult]) -> TournamentResult:
             if mine != theirs:
                 raise ValueError(f"tournament {i} differs from the first in its {what} ({theirs!r}, not {mine!r}): "
                                  "only runs of the same bots, game and configuration can be merged")
+    pieces: list[tuple[int, Part, list[TournamentGame]]] = []  # (which of the parts, its run, its games)
+    for k, p in enumerate(parts):
+        games, at = sorted(p.results, key=lambda g: g.index), 0
+        for run in p.parts:
+            if run.games:
+                pieces.append((k, run, games[at:at + run.games]))
+            at += run.games
+    seed_order: dict[int, int] = {}
+    for _, run, _ in pieces:
+        seed_order.setdefault(run.seed % SEEDS, len(seed_order))
+    pieces.sort(key=lambda piece: (seed_order[piece[1].seed % SEEDS], piece[1].first_game))
+    for (k, a, _), (j, b, _) in pairwise(pieces):
+        if a.seed % SEEDS == b.seed % SEEDS and b.first_game < a.end:
+            raise ValueError(_overlap(named, k, j, Part(b.seed, b.first_game, min(a.end, b.end) - b.first_game)))
+    runs: list[Part] = []
     results: list[TournamentGame] = []
-    for p in parts:
-        for r in sorted(p.results, key=lambda g: g.index):
-            results.append(dataclasses.replace(r, index=len(results)))
-    seeds = tuple(s for p in parts for s in (p.merged_seeds or (p.seed,)))
-    return TournamentResult(first.game, first.players, len(results), first.seed, list(first.bots),
+    for _, run, games in pieces:
+        if runs and runs[-1].seed % SEEDS == run.seed % SEEDS and runs[-1].end == run.first_game:
+            runs[-1] = Part(runs[-1].seed, runs[-1].first_game, runs[-1].games + run.games)
+        else:
+            runs.append(run)
+        results.extend(games)
+    whole = runs[0] if len(runs) == 1 else Part(runs[0].seed if runs else first.seed, 0, len(results))
+    results = [dataclasses.replace(r, index=whole.first_game + i) for i, r in enumerate(results)]
+    return TournamentResult(first.game, first.players, len(results), whole.seed, list(first.bots),
                             dict(first.config), standings_of(first.bots, results), results,
-                            sum(p.seconds for p in parts), seeds, first.content)
+                            sum(p.seconds for p in parts), tuple(runs) if len(runs) > 1 else (), first.content,
+                            whole.first_game)
+
+
+def _overlap(names: Sequence[str], k: int, j: int, shared: Part) -> str:
+    """Why parts ``k`` and ``j`` (the same part, for a merged file that holds a game twice) cannot
+    be merged: they hold the games ``shared``."""
+    k, j = min(k, j), max(k, j)
+    games = f"{shared.range_text} of seed {shared.seed}"
+    if k == j:
+        return f"{names[k]} holds {games} twice (it was merged from parts that overlap): a game may count only once"
+    if names[k] == names[j]:
+        return f"{names[k]} is named twice: its games ({games}) would count twice"
+    return (f"{names[k]} and {names[j]} hold the same games ({games}): a game may count only once; to split a run, "
+            "play its parts with --first-game so that their ranges do not overlap")
 
 
 def _digest(result: TournamentResult) -> str | None:
@@ -548,6 +730,16 @@ def rate(bots: Sequence[str], results: Sequence[TournamentGame]) -> dict[str, tu
 # The table ----------------------------------------------------------------------------
 
 
+def _runs_text(result: TournamentResult) -> str:
+    """Which games of which seeds: ``seed 7``, ``seed 7 (games 16–31)``, ``merged from 2 runs, seeds
+    7, 8``; the ranges are shown once one run starts past its seed's game 0."""
+    if not result.merged_parts:
+        return f"seed {result.seed}" + (f" ({result.parts[0].range_text})" if result.first_game else "")
+    ranged = any(p.first_game for p in result.merged_parts)
+    labels = [f"{p.seed} ({p.range_text})" if ranged else str(p.seed) for p in result.merged_parts]
+    return f"merged from {len(labels)} runs, seeds {', '.join(labels)}"
+
+
 def tournament_table(result: TournamentResult) -> Any:
     """The standings as a Rich table, best rating first, with a heading and a timing line."""
     from rich import box
@@ -557,9 +749,9 @@ def tournament_table(result: TournamentResult) -> Any:
 
     from ecliptic.games import points_name
 
-    seeds = (f"merged from {len(result.merged_seeds)} runs, seeds {', '.join(map(str, result.merged_seeds))}"
-             if result.merged_seeds else f"seed {result.seed}")
-    heading = Text(f"{result.games} games of {result.game}, {plural(result.players, 'player')} each, "
+    seeds = _runs_text(result)
+    count = f"Partial: {result.games} of {result.games_asked}" if result.partial else str(result.games)
+    heading = Text(f"{count} games of {result.game}, {plural(result.players, 'player')} each, "
                    f"{seeds}, bots {','.join(result.bots)}", style="bold")
     points = points_name(result.game)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
