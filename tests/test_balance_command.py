@@ -68,6 +68,44 @@ def test_bad_options_are_refused_in_one_line_before_any_game(tmp_path: Path, arg
     assert not (out / "games.jsonl").exists()
 
 
+@pytest.mark.parametrize(("out", "words"), [
+    ("afile", "cannot write the study into {tmp}/afile: it is a file, not a folder"),
+    ("afile/report", "cannot write the study into {tmp}/afile/report: Not a directory"),
+    pytest.param("/proc/nope/", "cannot write the study into /proc/nope: No such file or directory",
+                 marks=pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="no /proc here")),
+])
+def test_an_out_folder_that_cannot_be_made_is_one_line_and_nothing_is_written(tmp_path: Path, out: str,
+                                                                               words: str) -> None:
+    (tmp_path / "afile").write_text("mine", encoding="utf-8")
+    target = out if out.startswith("/") else str(tmp_path / out)
+    result = balance(*CERES, "--games", "1", "--workers", "1", "--out", target)
+    assert result.exit_code == 2, result.output
+    assert result.output == f"Error: {words.format(tmp=tmp_path)}\n"  # one line, no traceback
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+    assert (tmp_path / "afile").read_text(encoding="utf-8") == "mine"
+
+
+def test_an_edited_study_file_is_refused_by_resume_and_by_the_report(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    assert balance(*CERES, "--games", "8", "--workers", "1", "--out", str(out)).exit_code == 0
+    path = out / "games.jsonl"
+    rows = path.read_text().splitlines(keepends=True)[:6]
+    record = json.loads(rows[2])
+    record["decisions"] = 5 if record["decisions"] != 5 else 6
+    rows[2] = json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n"
+    path.write_text("".join(rows))
+    for written in ("results.json", "index.html"):
+        (out / written).unlink()
+    result = balance(*CERES, "--games", "8", "--workers", "1", "--out", str(out), "--resume")
+    assert result.exit_code == 2, result.output
+    assert "line 3: the record of game 0 of arm 'with-comets' does not match its checksum" in result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert path.read_text() == "".join(rows)
+    result = RUNNER.invoke(app, ["balance", "report", str(path)])
+    assert result.exit_code == 2 and "line 3: the record of game 0 of arm 'with-comets'" in result.output
+    assert sorted(p.name for p in out.iterdir()) == ["figures", "games.jsonl"]  # no report of an edited file
+
+
 def test_an_existing_study_is_continued_only_with_resume(tmp_path: Path) -> None:
     out = tmp_path / "report"
     assert balance(*CERES, "--games", "2", "--workers", "1", "--out", str(out)).exit_code == 0

@@ -99,10 +99,12 @@ def _pack(game: str, folder: Path) -> Any:
 
 def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, address: str | None,
          workers: int | None) -> None:
+    """Play the study into ``out``. The backend is checked first (a bad one leaves no file), then
+    the study file is opened, or refused in one line, before the progress bar is drawn."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ecliptic.balance.stream import StudyFileError
-    from ecliptic.balance.study import run_study
+    from ecliptic.balance.study import open_study, play_study
     from ecliptic.cli import _fail, _open_backend
     from ecliptic.sim.backends import BackendError
     from ecliptic.sim.simulate import SimulationError
@@ -110,7 +112,8 @@ def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, addre
     progress = Progress(TextColumn("Balance study"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=err, transient=True)
     try:
-        with _open_backend(err, backend_name, workers, address) as backend, progress:
+        with _open_backend(err, backend_name, workers, address) as backend, \
+                open_study(study, out / STUDY_FILE, resume=resume) as writer, progress:
             task = progress.add_task("games", total=study.total, rate="")
             first: list[tuple[int, float]] = []
 
@@ -124,7 +127,7 @@ def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, addre
                 rate = (done - start_done) / (now - start) if now > start else 0.0
                 progress.update(task, completed=done, rate=f"{rate:.2f} games/s" if rate else "")
 
-            result = run_study(study, out / STUDY_FILE, resume=resume, backend=backend, progress=advance)
+            result = play_study(study, writer, backend=backend, progress=advance)
     except KeyboardInterrupt:
         raise _fail(err, f"interrupted: the finished games are kept in {out / STUDY_FILE}; continue with the same "
                          "options and --resume", 130) from None
