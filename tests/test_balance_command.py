@@ -85,6 +85,22 @@ def test_an_out_folder_that_cannot_be_made_is_one_line_and_nothing_is_written(tm
     assert (tmp_path / "afile").read_text(encoding="utf-8") == "mine"
 
 
+@pytest.mark.parametrize(("args", "words"), [
+    (["--sweep", "advanced", "--advanced", "1"], "--sweep advanced sets the Advanced Rules of each arm (all off, "
+                                                 "each alone, all on): leave out --advanced"),
+    (["--sweep", "players", "--players", "4"], "--sweep players sets the players of each arm (1 to 4): leave out "
+                                               "--players"),
+    (["--game", "ceres", "--sweep", "comets", "--expansions", "comets"],
+     "--sweep comets plays each arm without and with the Comets: leave 'comets' out of --expansions"),
+])
+def test_a_sweep_refuses_a_value_for_the_option_it_sweeps(tmp_path: Path, args: list[str], words: str) -> None:
+    out = tmp_path / "report"
+    result = balance("--games", "1", "--out", str(out), *args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+    assert not out.exists()
+
+
 def test_an_edited_study_file_is_refused_by_resume_and_by_the_report(tmp_path: Path) -> None:
     out = tmp_path / "report"
     assert balance(*CERES, "--games", "8", "--workers", "1", "--out", str(out)).exit_code == 0

@@ -27,13 +27,16 @@ balance_app = typer.Typer(
 
 STUDY_FILE = "games.jsonl"
 """The study file's name in the --out folder."""
+DEFAULT_PLAYERS = 4
+"""--players when it is not given (it is ``None`` then, so that the players sweep can tell)."""
 
 
 @balance_app.callback()
 def balance(
     ctx: typer.Context,
     game: Annotated[str, typer.Option(help="The game to study.")] = "tauceti",
-    players: Annotated[int, typer.Option(min=1, max=4, help="Players per game (the players sweep plays 1-4).")] = 4,
+    players: Annotated[int | None, typer.Option(min=1, max=4, help="Players per game (default 4; the players sweep "
+                                                                   "plays 1-4).")] = None,
     bots: Annotated[str, typer.Option(help="Bots, separated by commas (e.g. heuristic or heuristic,ismcts:200it); "
                                            "they rotate over the seats.")] = "heuristic",
     games: Annotated[int, typer.Option(min=1, help="Games per arm (variant).")] = 1000,
@@ -66,6 +69,10 @@ def balance(
     err = _console(stderr=True)
     if game not in GAME_NAMES:
         raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    clash = _swept_option(sweep, players, advanced, expansions)
+    if clash:
+        raise _fail(err, clash)
+    players = DEFAULT_PLAYERS if players is None else players
     config = game_config(game, game_length=game_length, layout=layout, advanced=advanced,
                          advanced_specialists=advanced_specialists, expansions=expansions)
     specs = tuple(b.strip() for b in bots.split(",") if b.strip())
@@ -78,6 +85,22 @@ def balance(
         raise _fail(err, str(exc)) from None
     _run(err, study, out, resume, backend, address, workers)
     write(err, out / STUDY_FILE, out)
+
+
+def _swept_option(sweep: str | None, players: int | None, advanced: str | None, expansions: str | None) -> str | None:
+    """Why an option given cannot be played, in words: a sweep sets, in each arm, the very
+    option it sweeps, so a value given for it would be dropped without a word (``--sweep
+    advanced --advanced 1`` would play all off, each rule alone, all on). Other options (the
+    game length, another expansion) apply to every arm and are kept. ``None``: not given."""
+    if sweep == "advanced" and advanced is not None:
+        return ("--sweep advanced sets the Advanced Rules of each arm (all off, each alone, all on): leave out "
+                "--advanced")
+    if sweep == "players" and players is not None:
+        return "--sweep players sets the players of each arm (1 to 4): leave out --players"
+    if sweep == "comets" and "comets" in [e.strip().lower() for e in (expansions or "").split(",")]:
+        return ("--sweep comets plays each arm without and with the Comets: leave 'comets' out of --expansions "
+                "(any other expansion is played in both arms)")
+    return None
 
 
 @balance_app.command("report")
