@@ -101,6 +101,30 @@ def test_a_sweep_refuses_a_value_for_the_option_it_sweeps(tmp_path: Path, args: 
     assert not out.exists()
 
 
+def test_the_summary_is_printed_on_stdout_and_the_messages_on_stderr(tmp_path: Path) -> None:
+    from ecliptic.balance.report import mean_text, pct, position_name
+
+    out = tmp_path / "report"
+    result = balance(*CERES, "--bots", "random,heuristic", "--games", "4", "--workers", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "8 games played (0 found done)" in result.stderr and f"Report: {out / 'index.html'}" in result.stderr
+    assert "games played" not in result.stdout and "Report:" not in result.stdout
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Ceres, balance study: 4 games per arm, seed 4, bots random,heuristic"
+    results = json.loads((out / "results.json").read_text())
+    for arm in results["arms"]:  # the figures of results.json, as the page writes them
+        for kind in ("positions", "bots"):
+            for g in arm[kind]:
+                name = position_name(g["position"]) if kind == "positions" else g["name"]
+                row = [arm["label"], name, str(g["games"]), pct(g["win_rate"]) + ("*" if g["significant"] else ""),
+                       f"[{pct(g['interval'][0])}, {pct(g['interval'][1])}]", pct(g["fair_share"])]
+                assert any(line.split() == " ".join(row).split() for line in lines), row
+        means = [arm["label"], str(arm["games"]), mean_text(arm["total_points"]), mean_text(arm["rounds"])]
+        assert any(line.split() == " ".join(means).split() for line in lines), means
+    again = RUNNER.invoke(app, ["balance", "report", str(out / "games.jsonl")])
+    assert again.exit_code == 0 and again.stdout == result.stdout  # the report command prints it too
+
+
 def test_an_edited_study_file_is_refused_by_resume_and_by_the_report(tmp_path: Path) -> None:
     out = tmp_path / "report"
     assert balance(*CERES, "--games", "8", "--workers", "1", "--out", str(out)).exit_code == 0

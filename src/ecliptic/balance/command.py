@@ -1,5 +1,9 @@
 """``ecliptic balance``: run a study and write its report; ``ecliptic balance report FILE``:
-write the report again from a study file alone (docs/balance.md)."""
+write the report again from a study file alone (docs/balance.md).
+
+Both print the report's headline figures on stdout when it is written (a summary a script can
+capture, or a reader see without opening the page); the progress bar, the count of games played
+and the page's path go to stderr."""
 
 from __future__ import annotations
 
@@ -108,7 +112,8 @@ def report(
     file: Annotated[Path, typer.Argument(help="A study file (games.jsonl, or games.jsonl.gz).")],
     out: Annotated[Path | None, typer.Option(help="The report folder (default: the study file's).")] = None,
 ) -> None:
-    """Write a study's report again from its file alone (results.json, index.html, figures/)."""
+    """Write a study's report again from its file alone (results.json, index.html, figures/), and
+    print its headline figures."""
     from ecliptic.cli import _console
 
     write(_console(stderr=True), file, out or file.parent)
@@ -163,13 +168,14 @@ def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, addre
 
 
 def write(err: Any, file: Path, out: Path) -> None:
-    """The report of a study file, or a clear error."""
-    from ecliptic.balance.report import write_report
+    """The report of a study file and its summary on stdout, or a clear error."""
+    from ecliptic.balance.report import summary, write_report
     from ecliptic.balance.stream import StudyFileError
-    from ecliptic.cli import _fail
+    from ecliptic.cli import _console, _fail
 
     try:
-        page = write_report(file, out)
+        written = write_report(file, out)
     except (StudyFileError, ValueError) as exc:
         raise _fail(err, str(exc)) from None
-    err.print(f"Report: {page}", highlight=False, soft_wrap=True)
+    _console().print(summary(written.results))
+    err.print(f"Report: {written.page}", highlight=False, soft_wrap=True)
