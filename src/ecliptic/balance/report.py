@@ -277,6 +277,16 @@ class _Page:
         out = [
             "Intervals are 95%: Wilson's score interval for a win rate, Student's t for a mean. A win shared by k "
             "players counts 1/k for each of them.",
+            "The interval of a mean is cut at 0 where the quantity cannot cross it (the t interval of few or "
+            "skewed values would reach values no game can have): " + (
+                "from below for a count (rounds, decisions, margins, crises prevented, rounds without a crisis) and "
+                "for the GP the components give (TAU, cards, Orbitals, Resource cubes, GP tokens), from above for "
+                "a deduction (Advanced Rules 7-9); assists, the total and the differences between arms are not "
+                "cut." if self.game == "tauceti" else
+                "from below for a count (rounds, decisions, margins, comet outcomes) and for every source of VP "
+                "and the total (VP are only gained); the differences between arms are not cut.")
+            + " An interval is not cut where a game of the arm had a value across 0 (a content printing a "
+            "negative value).",
             "A win rate is tested against its fair share (1/players) by the score test (the test the Wilson "
             "interval inverts), two-sided at 5%; the p-values are corrected by Holm's method over the factions of "
             "an arm, and separately over its positions and over its bots. A bot's games are its seats: a bot in "
