@@ -68,6 +68,84 @@ def test_bad_options_are_refused_in_one_line_before_any_game(tmp_path: Path, arg
     assert not (out / "games.jsonl").exists()
 
 
+@pytest.mark.parametrize(("out", "words"), [
+    ("afile", "cannot write the study into {tmp}/afile: it is a file, not a folder"),
+    ("afile/report", "cannot write the study into {tmp}/afile/report: Not a directory"),
+    pytest.param("/proc/nope/", "cannot write the study into /proc/nope: No such file or directory",
+                 marks=pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="no /proc here")),
+])
+def test_an_out_folder_that_cannot_be_made_is_one_line_and_nothing_is_written(tmp_path: Path, out: str,
+                                                                               words: str) -> None:
+    (tmp_path / "afile").write_text("mine", encoding="utf-8")
+    target = out if out.startswith("/") else str(tmp_path / out)
+    result = balance(*CERES, "--games", "1", "--workers", "1", "--out", target)
+    assert result.exit_code == 2, result.output
+    assert result.output == f"Error: {words.format(tmp=tmp_path)}\n"  # one line, no traceback
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+    assert (tmp_path / "afile").read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--sweep", "advanced", "--advanced", "1"], "--sweep advanced sets the Advanced Rules of each arm (all off, "
+                                                 "each alone, all on): leave out --advanced"),
+    (["--sweep", "players", "--players", "4"], "--sweep players sets the players of each arm (1 to 4): leave out "
+                                               "--players"),
+    (["--game", "ceres", "--sweep", "comets", "--expansions", "comets"],
+     "--sweep comets plays each arm without and with the Comets: leave 'comets' out of --expansions"),
+])
+def test_a_sweep_refuses_a_value_for_the_option_it_sweeps(tmp_path: Path, args: list[str], words: str) -> None:
+    out = tmp_path / "report"
+    result = balance("--games", "1", "--out", str(out), *args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_the_summary_is_printed_on_stdout_and_the_messages_on_stderr(tmp_path: Path) -> None:
+    from ecliptic.balance.report import mean_text, pct, position_name
+
+    out = tmp_path / "report"
+    result = balance(*CERES, "--bots", "random,heuristic", "--games", "4", "--workers", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "8 games played (0 found done)" in result.stderr and f"Report: {out / 'index.html'}" in result.stderr
+    assert "games played" not in result.stdout and "Report:" not in result.stdout
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Ceres, balance study: 4 games per arm, seed 4, bots random,heuristic"
+    results = json.loads((out / "results.json").read_text())
+    for arm in results["arms"]:  # the figures of results.json, as the page writes them
+        for kind in ("positions", "bots"):
+            for g in arm[kind]:
+                name = position_name(g["position"]) if kind == "positions" else g["name"]
+                row = [arm["label"], name, str(g["games"]), pct(g["win_rate"]) + ("*" if g["significant"] else ""),
+                       f"[{pct(g['interval'][0])}, {pct(g['interval'][1])}]", pct(g["fair_share"])]
+                assert any(line.split() == " ".join(row).split() for line in lines), row
+        means = [arm["label"], str(arm["games"]), mean_text(arm["total_points"]), mean_text(arm["rounds"])]
+        assert any(line.split() == " ".join(means).split() for line in lines), means
+    again = RUNNER.invoke(app, ["balance", "report", str(out / "games.jsonl")])
+    assert again.exit_code == 0 and again.stdout == result.stdout  # the report command prints it too
+
+
+def test_an_edited_study_file_is_refused_by_resume_and_by_the_report(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    assert balance(*CERES, "--games", "8", "--workers", "1", "--out", str(out)).exit_code == 0
+    path = out / "games.jsonl"
+    rows = path.read_text().splitlines(keepends=True)[:6]
+    record = json.loads(rows[2])
+    record["decisions"] = 5 if record["decisions"] != 5 else 6
+    rows[2] = json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n"
+    path.write_text("".join(rows))
+    for written in ("results.json", "index.html"):
+        (out / written).unlink()
+    result = balance(*CERES, "--games", "8", "--workers", "1", "--out", str(out), "--resume")
+    assert result.exit_code == 2, result.output
+    assert "line 3: the record of game 0 of arm 'with-comets' does not match its checksum" in result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert path.read_text() == "".join(rows)
+    result = RUNNER.invoke(app, ["balance", "report", str(path)])
+    assert result.exit_code == 2 and "line 3: the record of game 0 of arm 'with-comets'" in result.output
+    assert sorted(p.name for p in out.iterdir()) == ["figures", "games.jsonl"]  # no report of an edited file
+
+
 def test_an_existing_study_is_continued_only_with_resume(tmp_path: Path) -> None:
     out = tmp_path / "report"
     assert balance(*CERES, "--games", "2", "--workers", "1", "--out", str(out)).exit_code == 0

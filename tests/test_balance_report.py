@@ -291,3 +291,42 @@ def test_a_report_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path)
     with pytest.raises(ReportError, match="cannot write the report into"):
         render(fold(header([("a", 2)]), records), blocker, command="ecliptic balance report games.jsonl")
     assert blocker.read_text(encoding="utf-8") == "a file, not a folder"
+
+
+def test_mean_intervals_are_cut_at_zero_where_the_quantity_cannot_cross_it(tmp_path: Path) -> None:
+    from ecliptic.balance.stats import Moments
+
+    def seat(cubes: int, virus: int, assists: int) -> dict[str, int]:
+        return {"tau": 3, "cubes": cubes, "virus_crystals": virus, "assists": assists,
+                "total": 3 + cubes + virus + assists}
+
+    # Azars (seat 0): one game in eight with a Resource cube, one with a virus crystal, assists -1 and +1;
+    # Triolor (seat 1) the same games, on the arm "odd" with a content whose cube GP is negative once.
+    azars = [seat(1, -1, -1), seat(0, 0, 1), *[seat(0, 0, 0)] * 6]
+    records = [tc_record("a", i, [0, 0], points=[azars[i], seat(0, 0, 0)], prevented=2 if i == 0 else 0)
+               for i in range(8)]
+    records += [tc_record("odd", i, [0, 0], points=[seat(0, 0, 0), seat(-1 if i == 0 else 1 if i == 1 else 0, 0, 0)])
+                for i in range(8)]
+    results = fold(header([("a", 2), ("odd", 2)]), records)
+    arm, odd = results["arms"]
+
+    def t_interval(values: list[int]) -> tuple[float, float]:
+        m = Moments()
+        for v in values:
+            m.add(v)
+        return m.interval()
+
+    points = arm["factions"][0]["points"]
+    cubes_low, cubes_high = t_interval([1] + [0] * 7)
+    assert cubes_low < 0  # Student's t alone reaches below any game's GP of Resource cubes
+    assert (points["cubes"]["low"], points["cubes"]["high"], points["cubes"]["mean"]) == (0.0, cubes_high, 0.125)
+    virus_low, virus_high = t_interval([-1] + [0] * 7)
+    assert virus_high > 0  # and above any game's deduction
+    assert (points["virus_crystals"]["low"], points["virus_crystals"]["high"]) == (virus_low, 0.0)
+    assert (points["assists"]["low"], points["assists"]["high"]) == t_interval([-1, 1] + [0] * 6)  # either sign
+    assert arm["crises"]["prevented"]["low"] == 0.0 > t_interval([2] + [0] * 7)[0]
+    triolor = odd["factions"][1]["points"]["cubes"]
+    assert (triolor["low"], triolor["high"]) == t_interval([-1, 1] + [0] * 6)  # a negative cube GP: not cut
+    page = render(results, tmp_path, command="ecliptic balance report games.jsonl").read_text("utf-8")
+    assert "The interval of a mean is cut at 0 where the quantity cannot cross it" in page
+    assert "from above for a deduction (Advanced Rules 7-9); assists, the total" in page

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import errno
 import gzip
+import hashlib
 import json
+import re
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ecliptic.balance import stream
 from ecliptic.balance.probes import GameTask, play_recorded
-from ecliptic.balance.stream import FORMAT, StudyFileError, StudyWriter, read_study
+from ecliptic.balance.stream import FORMAT, StudyFileError, StudyWriter, checksum, read_study, with_checksum
 from ecliptic.balance.study import Arm, Study, base_arms, run_study, with_contents
 from ecliptic.games import get_game
 from ecliptic.sim.simulate import game_seeds
@@ -169,15 +174,52 @@ def test_a_line_torn_by_a_crash_is_played_again(tmp_path: Path, whole: Path) -> 
     assert path.read_bytes() == whole.read_bytes()
 
 
-def test_more_games_per_arm_extend_a_finished_study(tmp_path: Path, whole: Path) -> None:
+def test_more_games_per_arm_extend_a_finished_study_into_the_file_of_a_longer_one(tmp_path: Path,
+                                                                                    whole: Path) -> None:
     path = tmp_path / "games.jsonl"
     path.write_bytes(whole.read_bytes())
     result = run_study(small_study(games=4), path, resume=True)
     assert (result.played, result.resumed) == (11, 33)
-    assert lines(path)[:34] == lines(whole)
+    assert lines(path)[1:34] == lines(whole)[1:]  # the games found are kept as they were written
+    assert read_study(path).header["games"] == 4
     fresh = tmp_path / "fresh.jsonl"
     run_study(small_study(games=4), fresh)
-    assert lines(fresh)[1:] == lines(path)[1:]  # the same games as a study of 4 from the start
+    assert path.read_bytes() == fresh.read_bytes()  # a study of 4 from the start, its header included
+
+
+def test_the_header_says_the_games_of_the_last_run_never_fewer_than_the_file_holds(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        run_study(small_study(), path, progress=stop_after(13))  # game 0 of every arm, game 1 of two
+    assert run_study(small_study(games=2), path, resume=True).played == 9
+    fresh = tmp_path / "fresh.jsonl"
+    run_study(small_study(games=2), fresh)
+    assert path.read_bytes() == fresh.read_bytes()
+    assert run_study(small_study(games=1), path, resume=True).played == 0  # the file holds 2 per arm
+    assert path.read_bytes() == fresh.read_bytes()
+
+
+@pytest.mark.parametrize(("where", "name", "failure"), [
+    (stream.os, "replace", OSError(errno.ENOSPC, "No space left on device")),
+    (shutil, "copyfileobj", KeyboardInterrupt()),
+])
+def test_a_header_rewrite_cut_short_leaves_the_file_whole(tmp_path: Path, whole: Path, monkeypatch: Any,
+                                                          where: Any, name: str, failure: BaseException) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(whole.read_bytes())
+
+    def fail(*args: Any) -> None:
+        raise failure
+
+    monkeypatch.setattr(where, name, fail)
+    with pytest.raises((StudyFileError, KeyboardInterrupt)) as caught:
+        run_study(small_study(games=4), path, resume=True)
+    if isinstance(failure, OSError):
+        assert "cannot write the study file" in str(caught.value) and "No space left" in str(caught.value)
+    assert path.read_bytes() == whole.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]  # no temporary file is left
+    monkeypatch.undo()
+    assert run_study(small_study(games=4), path, resume=True).played == 11
 
 
 def test_an_existing_file_is_not_overwritten_without_resume(tmp_path: Path, whole: Path) -> None:
@@ -195,6 +237,80 @@ def test_resume_refuses_another_study(tmp_path: Path, whole: Path) -> None:
     with pytest.raises(StudyFileError, match="another study"):
         run_study(other, path, resume=True)
     assert path.read_bytes() == whole.read_bytes()
+
+
+ARMS = [a.name for a in small_study().arms]
+
+
+@pytest.mark.parametrize(("other", "words"), [
+    (Study("tauceti", ("random",), 3, 8, small_study().arms, "advanced"), "the file has seed 7, these options 8"),
+    (Study("tauceti", ("heuristic",), 3, 7, small_study().arms, "advanced"),
+     'the file has bots ["random"], these options ["heuristic"]'),
+    (Study("tauceti", ("random",), 3, 7, small_study().arms[:2], "advanced"),
+     f'the file has arms {json.dumps(ARMS)}, these options ["advanced-off", "advanced-1"]'),
+    (Study("tauceti", ("random",), 3, 7, tuple(base_arms("tauceti", 4, {**SHORT, "game": "full"}, "advanced")),
+           "advanced"),
+     "the file has config.game \"short\" in arm 'advanced-off', these options \"full\""),
+])
+def test_resume_names_what_differs(tmp_path: Path, whole: Path, other: Study, words: str) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(whole.read_bytes())
+    with pytest.raises(StudyFileError) as caught:
+        run_study(other, path, resume=True)
+    assert f"holds another study: {words}; --resume continues" in str(caught.value)
+    assert path.read_bytes() == whole.read_bytes()
+
+
+def test_lines_carry_checksums_and_a_file_written_before_them_still_loads_and_resumes(tmp_path: Path,
+                                                                                     whole: Path) -> None:
+    rows = [json.loads(row) for row in lines(whole)]
+    for row in rows:
+        content = {k: v for k, v in row.items() if k != "checksum"}
+        canonical = json.dumps(content, sort_keys=True, separators=(",", ":")).encode()
+        assert row["checksum"] == hashlib.sha256(canonical).hexdigest() == checksum(row)
+    # A file written before lines carried checksums: the same lines without them.
+    old = [json.dumps({k: v for k, v in row.items() if k != "checksum"}, sort_keys=True,
+                      **({} if number == 0 else {"separators": (",", ":")})) + "\n" for number, row in enumerate(rows)]
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(old[:14]))
+    assert [r["decisions"] for r in read_study(path).records()] == [r["decisions"] for r in rows[1:14]]
+    result = run_study(small_study(), path, resume=True)
+    assert (result.played, result.resumed) == (20, 13)
+    assert path.read_text() == "".join(old)  # continued in its own form, without checksums
+    committed = Path(__file__).parents[1] / "docs" / "balance" / "ceres-4p-comets" / "games.jsonl.gz"
+    assert "checksum" not in read_study(committed).header
+    assert sum(1 for _ in read_study(committed).records()) == 8000
+
+
+def edited(rows: list[str], number: int, change: Any) -> list[str]:
+    """The rows with line ``number`` (1 the header) changed by ``change`` and laid out as the
+    writer lays out a record, its checksum kept as it was."""
+    row = json.loads(rows[number - 1])
+    change(row)
+    return [*rows[:number - 1], json.dumps(row, sort_keys=True, separators=(",", ":")) + "\n", *rows[number:]]
+
+
+def test_resume_refuses_a_record_edited_after_it_was_written(tmp_path: Path, whole: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    rows = edited(lines(whole)[:6], 3, lambda r: r.update(decisions=r["decisions"] + 1))
+    path.write_text("".join(rows))
+    with pytest.raises(StudyFileError, match="line 3: the record of game 0 of arm 'advanced-1' does not match its "
+                                             "checksum: the line was edited after it was written"):
+        run_study(small_study(), path, resume=True)
+    assert path.read_text() == "".join(rows)  # refused before anything is changed
+
+
+def test_a_record_without_its_checksum_or_an_edited_header_is_refused(tmp_path: Path, whole: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(edited(lines(whole), 4, lambda r: r.pop("checksum"))))
+    with pytest.raises(StudyFileError, match=re.escape("line 4: the record of game 0 of arm 'advanced-2' has no "
+                                                       "checksum (every line of this file carries one)")):
+        list(read_study(path).records())
+    header = json.loads(lines(whole)[0])
+    header["arms"][0]["label"] = "a label of my own"
+    path.write_text("".join([json.dumps(header, sort_keys=True) + "\n", *lines(whole)[1:]]))
+    with pytest.raises(StudyFileError, match="line 1: the header does not match its checksum"):
+        read_study(path)
 
 
 def test_resume_refuses_an_edited_file(tmp_path: Path, whole: Path) -> None:
@@ -245,8 +361,8 @@ def test_resume_refuses_a_file_the_engine_now_plays_differently(tmp_path: Path, 
     path = tmp_path / "games.jsonl"
     rows = lines(whole)
     record = json.loads(rows[5])
-    record["decisions"] += 1  # as if the rules had changed since the game was recorded
-    path.write_text("".join([*rows[:5], json.dumps(record) + "\n"]))
+    record["decisions"] += 1  # as if the rules had changed since the game was recorded (and its checksum with it)
+    path.write_text("".join([*rows[:5], json.dumps(with_checksum(record)) + "\n"]))
     with pytest.raises(StudyFileError, match="line 6: game 0 of arm 'advanced-4' plays differently now"):
         run_study(small_study(), path, resume=True)
     assert len(lines(path)) == 6

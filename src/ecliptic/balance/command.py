@@ -1,5 +1,9 @@
 """``ecliptic balance``: run a study and write its report; ``ecliptic balance report FILE``:
-write the report again from a study file alone (docs/balance.md)."""
+write the report again from a study file alone (docs/balance.md).
+
+Both print the report's headline figures on stdout when it is written (a summary a script can
+capture, or a reader see without opening the page); the progress bar, the count of games played
+and the page's path go to stderr."""
 
 from __future__ import annotations
 
@@ -27,13 +31,16 @@ balance_app = typer.Typer(
 
 STUDY_FILE = "games.jsonl"
 """The study file's name in the --out folder."""
+DEFAULT_PLAYERS = 4
+"""--players when it is not given (it is ``None`` then, so that the players sweep can tell)."""
 
 
 @balance_app.callback()
 def balance(
     ctx: typer.Context,
     game: Annotated[str, typer.Option(help="The game to study.")] = "tauceti",
-    players: Annotated[int, typer.Option(min=1, max=4, help="Players per game (the players sweep plays 1-4).")] = 4,
+    players: Annotated[int | None, typer.Option(min=1, max=4, help="Players per game (default 4; the players sweep "
+                                                                   "plays 1-4).")] = None,
     bots: Annotated[str, typer.Option(help="Bots, separated by commas (e.g. heuristic or heuristic,ismcts:200it); "
                                            "they rotate over the seats.")] = "heuristic",
     games: Annotated[int, typer.Option(min=1, help="Games per arm (variant).")] = 1000,
@@ -66,6 +73,10 @@ def balance(
     err = _console(stderr=True)
     if game not in GAME_NAMES:
         raise _fail(err, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
+    clash = _swept_option(sweep, players, advanced, expansions)
+    if clash:
+        raise _fail(err, clash)
+    players = DEFAULT_PLAYERS if players is None else players
     config = game_config(game, game_length=game_length, layout=layout, advanced=advanced,
                          advanced_specialists=advanced_specialists, expansions=expansions)
     specs = tuple(b.strip() for b in bots.split(",") if b.strip())
@@ -80,12 +91,29 @@ def balance(
     write(err, out / STUDY_FILE, out)
 
 
+def _swept_option(sweep: str | None, players: int | None, advanced: str | None, expansions: str | None) -> str | None:
+    """Why an option given cannot be played, in words: a sweep sets, in each arm, the very
+    option it sweeps, so a value given for it would be dropped without a word (``--sweep
+    advanced --advanced 1`` would play all off, each rule alone, all on). Other options (the
+    game length, another expansion) apply to every arm and are kept. ``None``: not given."""
+    if sweep == "advanced" and advanced is not None:
+        return ("--sweep advanced sets the Advanced Rules of each arm (all off, each alone, all on): leave out "
+                "--advanced")
+    if sweep == "players" and players is not None:
+        return "--sweep players sets the players of each arm (1 to 4): leave out --players"
+    if sweep == "comets" and "comets" in [e.strip().lower() for e in (expansions or "").split(",")]:
+        return ("--sweep comets plays each arm without and with the Comets: leave 'comets' out of --expansions "
+                "(any other expansion is played in both arms)")
+    return None
+
+
 @balance_app.command("report")
 def report(
     file: Annotated[Path, typer.Argument(help="A study file (games.jsonl, or games.jsonl.gz).")],
     out: Annotated[Path | None, typer.Option(help="The report folder (default: the study file's).")] = None,
 ) -> None:
-    """Write a study's report again from its file alone (results.json, index.html, figures/)."""
+    """Write a study's report again from its file alone (results.json, index.html, figures/), and
+    print its headline figures."""
     from ecliptic.cli import _console
 
     write(_console(stderr=True), file, out or file.parent)
@@ -99,10 +127,12 @@ def _pack(game: str, folder: Path) -> Any:
 
 def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, address: str | None,
          workers: int | None) -> None:
+    """Play the study into ``out``. The backend is checked first (a bad one leaves no file), then
+    the study file is opened, or refused in one line, before the progress bar is drawn."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ecliptic.balance.stream import StudyFileError
-    from ecliptic.balance.study import run_study
+    from ecliptic.balance.study import open_study, play_study
     from ecliptic.cli import _fail, _open_backend
     from ecliptic.sim.backends import BackendError
     from ecliptic.sim.simulate import SimulationError
@@ -110,7 +140,8 @@ def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, addre
     progress = Progress(TextColumn("Balance study"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=err, transient=True)
     try:
-        with _open_backend(err, backend_name, workers, address) as backend, progress:
+        with _open_backend(err, backend_name, workers, address) as backend, \
+                open_study(study, out / STUDY_FILE, resume=resume) as writer, progress:
             task = progress.add_task("games", total=study.total, rate="")
             first: list[tuple[int, float]] = []
 
@@ -124,7 +155,7 @@ def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, addre
                 rate = (done - start_done) / (now - start) if now > start else 0.0
                 progress.update(task, completed=done, rate=f"{rate:.2f} games/s" if rate else "")
 
-            result = run_study(study, out / STUDY_FILE, resume=resume, backend=backend, progress=advance)
+            result = play_study(study, writer, backend=backend, progress=advance)
     except KeyboardInterrupt:
         raise _fail(err, f"interrupted: the finished games are kept in {out / STUDY_FILE}; continue with the same "
                          "options and --resume", 130) from None
@@ -137,13 +168,14 @@ def _run(err: Any, study: Any, out: Path, resume: bool, backend_name: str, addre
 
 
 def write(err: Any, file: Path, out: Path) -> None:
-    """The report of a study file, or a clear error."""
-    from ecliptic.balance.report import write_report
+    """The report of a study file and its summary on stdout, or a clear error."""
+    from ecliptic.balance.report import summary, write_report
     from ecliptic.balance.stream import StudyFileError
-    from ecliptic.cli import _fail
+    from ecliptic.cli import _console, _fail
 
     try:
-        page = write_report(file, out)
+        written = write_report(file, out)
     except (StudyFileError, ValueError) as exc:
         raise _fail(err, str(exc)) from None
-    err.print(f"Report: {page}", highlight=False, soft_wrap=True)
+    _console().print(summary(written.results))
+    err.print(f"Report: {written.page}", highlight=False, soft_wrap=True)

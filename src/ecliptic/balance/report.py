@@ -70,14 +70,24 @@ class Section:
     blocks: list[Block] = field(default_factory=list)
 
 
-def write_report(study_file: Path, out: Path) -> Path:
-    """Read the study file, fold it, write the report into ``out``; the path of ``index.html``."""
+@dataclass(frozen=True)
+class Written:
+    """A report written: its page and the results it shows (for the terminal's summary)."""
+
+    page: Path
+    results: Mapping[str, Any]
+
+
+def write_report(study_file: Path, out: Path) -> Written:
+    """Read the study file, fold it, write the report into ``out``: the path of ``index.html``
+    and the results."""
     _require_extra()
     from ecliptic.balance.stream import read_study
 
     study = read_study(study_file)
     results = folding.fold(study.header, study.records(), str(study_file))
-    return render(results, out, command=f"ecliptic balance report {shlex.quote(str(study_file))}")
+    page = render(results, out, command=f"ecliptic balance report {shlex.quote(str(study_file))}")
+    return Written(page, results)
 
 
 def _require_extra() -> None:
@@ -137,6 +147,64 @@ def yes_no(flag: bool | None) -> str:
 
 def mean_text(m: Mapping[str, float], digits: int = 2) -> str:
     return f"{num(m['mean'], digits)} [{num(m['low'], digits)}, {num(m['high'], digits)}]"
+
+
+# The terminal's summary ---------------------------------------------------------------------
+
+
+def summary(results: Mapping[str, Any]) -> Any:
+    """The report's headline figures as Rich tables, for the terminal: per arm, the win rate of
+    each faction (Ceres: each position from the first player; and each bot when the seats mix
+    bots) with its interval, its fair share and a star when the Holm-corrected test finds it off
+    that share, then the games, the mean total points per seat and the mean rounds. Narrow
+    enough for 80 columns (an arm's label folds). Every figure is one of ``results`` (the fold
+    the page is drawn from), formatted as on the page: the terminal and the page never disagree."""
+    from rich import box
+    from rich.console import Group
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    game = results["game"]
+    arms = results["arms"]
+    multi = len(arms) > 1
+    unit = "GP" if game == "tauceti" else "VP"
+    played = sorted({a["games"] for a in arms})
+    games = ", ".join(f"{g:,}" for g in played)
+    if isinstance(results["games"], int) and played[0] < results["games"]:
+        games += f" of the {results['games']:,} asked (unfinished)"
+    parts: list[Any] = [Text(f"{TITLES[game]}, balance study: {games} games per arm, seed {results['seed']}, "
+                             f"bots {','.join(map(str, results['bots']))}", style="bold")]
+    kinds = ["factions" if game == "tauceti" else "positions"]
+    if any(len(a["bots"]) > 1 for a in arms):
+        kinds.append("bots")
+    for kind in kinds:
+        word = {"factions": "Faction", "positions": "Position", "bots": "Bot"}[kind]
+        table = RichTable(title=f"Win rate per {word.lower()} (* significantly off the fair share, after Holm)",
+                          title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+        if multi:  # a long label folds onto more lines; the figures never wrap
+            table.add_column("Arm", overflow="fold", min_width=10)
+        for col in (word, "Games", "Win rate", "95% interval", "Fair"):
+            table.add_column(col, justify="left" if col == word else "right", no_wrap=True)
+        for a in arms:
+            for g in a[kind]:
+                name = position_name(g["position"]) if kind == "positions" else str(g["name"])
+                table.add_row(*([Text(str(a["label"]))] if multi else []), Text(name), f"{g['games']:,}",
+                              Text(pct(g["win_rate"]) + ("*" if g["significant"] else " ")),
+                              f"[{pct(g['interval'][0])}, {pct(g['interval'][1])}]", pct(g["fair_share"]))
+        parts.append(table)
+    means = RichTable(title="Points and length (means, 95% intervals)", title_justify="left", box=box.SIMPLE_HEAD,
+                      pad_edge=False, collapse_padding=True)
+    means.add_column("Arm", overflow="fold", min_width=10)
+    for col in ("Games", f"{unit} per seat", "Rounds"):
+        means.add_column(col, justify="right", no_wrap=True)
+    for a in arms:
+        means.add_row(Text(str(a["label"])), f"{a['games']:,}", mean_text(a["total_points"]), mean_text(a["rounds"]))
+    parts.append(means)
+    significant = [c for c in results["comparisons"] if c["significant"]]
+    if results["comparisons"]:
+        parts.append(Text(f"{len(significant)} of the {len(results['comparisons'])} comparisons with the base arm "
+                          "are significant after Holm (the report's page lists them).", style="dim"))
+    return Group(*parts)
 
 
 def position_name(i: int) -> str:
@@ -209,6 +277,16 @@ class _Page:
         out = [
             "Intervals are 95%: Wilson's score interval for a win rate, Student's t for a mean. A win shared by k "
             "players counts 1/k for each of them.",
+            "The interval of a mean is cut at 0 where the quantity cannot cross it (the t interval of few or "
+            "skewed values would reach values no game can have): " + (
+                "from below for a count (rounds, decisions, margins, crises prevented, rounds without a crisis) and "
+                "for the GP the components give (TAU, cards, Orbitals, Resource cubes, GP tokens), from above for "
+                "a deduction (Advanced Rules 7-9); assists, the total and the differences between arms are not "
+                "cut." if self.game == "tauceti" else
+                "from below for a count (rounds, decisions, margins, comet outcomes) and for every source of VP "
+                "and the total (VP are only gained); the differences between arms are not cut.")
+            + " An interval is not cut where a game of the arm had a value across 0 (a content printing a "
+            "negative value).",
             "A win rate is tested against its fair share (1/players) by the score test (the test the Wilson "
             "interval inverts), two-sided at 5%; the p-values are corrected by Holm's method over the factions of "
             "an arm, and separately over its positions and over its bots. A bot's games are its seats: a bot in "

@@ -41,6 +41,16 @@ SOURCES = {
 """The engine's score sources (``scoring.SOURCES`` of each game) in the order its score sheet
 lists them; a source the file has and this does not know is listed after them."""
 COMET_OUTCOMES = ("launches", "stays", "jumps", "explosions")
+SIGNS = {
+    "tauceti": {"tau": 1, "cards": 1, "orbitals": 1, "cubes": 1, "gp_tokens": 1,
+                "virus_crystals": -1, "specialization_raised": -1, "home_crises": -1},
+    "ceres": {"asteroids": 1, "tail_tokens": 1, "nucleus_tables": 1, "total": 1},
+}
+"""The side of 0 each score source keeps to (``scoring.score`` of each game): 1, never negative
+(GP or VP the components print); -1, never positive (Advanced Rules 7-9 deduct). ``assists``
+moves GP from one player to another and a Tau Ceti total can fall below 0: not bounded. The
+intervals of their means are cut at 0 on that side (:meth:`stats.Moments.bounded_interval`), as
+are those of every count (rounds, decisions, margins, crises prevented, comet outcomes)."""
 
 Json = dict[str, Any]
 
@@ -81,8 +91,9 @@ class _Measure:
         self.counts[value] += 1
 
     def summary(self) -> Json:
+        """Every measure of this kind (rounds, decisions, a margin) is a count: never negative."""
         m = self.moments
-        low, high = m.interval()
+        low, high = m.bounded_interval(1)
         return {"games": m.n, "mean": m.mean, "sd": m.variance ** 0.5, "low": low, "high": high,
                 "min": min(self.counts) if self.counts else None, "max": max(self.counts) if self.counts else None,
                 "histogram": sorted([v, c] for v, c in self.counts.items())}
@@ -261,8 +272,9 @@ def _sources(game: str, seen: Iterable[str]) -> list[str]:
     return [s for s in known if s in seen] + rest + ["total"]
 
 
-def _mean(m: stats.Moments) -> Json:
-    low, high = m.interval()
+def _mean(m: stats.Moments, sign: int = 0) -> Json:
+    """A mean, its 95% interval (cut at 0 on the side ``sign`` says it cannot cross) and its SD."""
+    low, high = m.bounded_interval(sign)
     return {"mean": m.mean, "low": low, "high": high, "sd": m.variance ** 0.5}
 
 
@@ -278,7 +290,8 @@ def _groups(game: str, named: Sequence[tuple[Json, _Group]], share: float | None
         rows.append({**key, "games": n, "wins": wins, "win_rate": rate, "interval": [low, high], "fair_share": share,
                      "p": stats.share_test(wins, n, share) if n and share is not None else None,
                      "games_needed": stats.games_needed(rate, DELTA_RATE),
-                     "points": {s: _mean(g.points[s]) for s in _sources(game, seen)} if seen else {}})
+                     "points": {s: _mean(g.points[s], SIGNS[game].get(s, 0)) for s in _sources(game, seen)}
+                     if seen else {}})
     tested = [r for r in rows if r["p"] is not None]
     for r, adjusted in zip(tested, stats.holm([r["p"] for r in tested]), strict=True):
         r["p_holm"], r["significant"] = adjusted, adjusted < stats.ALPHA
@@ -297,13 +310,13 @@ def _arm_results(game: str, a: _Arm) -> Json:
         "factions": _groups(game, [({"name": f}, a.factions[f]) for f in sorted(a.factions)], share),
         "positions": _groups(game, [({"position": i}, g) for i, g in enumerate(a.positions)], share),
         "bots": _groups(game, [({"name": b}, a.bots[b]) for b in sorted(a.bots)], share),
-        "total_points": _mean(a.total),
+        "total_points": _mean(a.total, SIGNS[game].get("total", 0)),
         "rounds": a.rounds.summary(), "decisions": a.decisions.summary(),
         "margin": a.margin.summary() if a.players > 1 else None,
         "crises": _crises(a) if a.prevented.moments.n else None,
         "market": _market(a) if a.market else None,
         "comets": ({"games": a.comets["launches"].moments.n,
-                    **{k: {**_mean(a.comets[k].moments), "total": int(a.comets[k].moments.total)}
+                    **{k: {**_mean(a.comets[k].moments, 1), "total": int(a.comets[k].moments.total)}
                        for k in COMET_OUTCOMES}}
                    if a.comets["launches"].moments.n else None),
     }
@@ -318,8 +331,9 @@ def _crises(a: _Arm) -> Json:
     planets = [{"name": k, "activations": v, "per_game": v / games}
                for k, v in sorted(a.crisis_planets.items(), key=lambda kv: (-kv[1], kv[0]))]
     return {"games": games, "types": types, "planets": planets,
-            "prevented": {**_mean(a.prevented.moments), "total": int(a.prevented.moments.total)},
-            "no_crisis_rounds": {**_mean(a.no_crisis_rounds.moments), "total": int(a.no_crisis_rounds.moments.total)}}
+            "prevented": {**_mean(a.prevented.moments, 1), "total": int(a.prevented.moments.total)},
+            "no_crisis_rounds": {**_mean(a.no_crisis_rounds.moments, 1),
+                                 "total": int(a.no_crisis_rounds.moments.total)}}
 
 
 def _market(a: _Arm) -> Json:

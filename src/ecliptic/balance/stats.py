@@ -116,20 +116,27 @@ def _p_or_certain(shift: float, se: float) -> float:
 class Moments:
     """The count, sum and sum of squares of a measure (GP, rounds), kept exactly (integers or
     fractions), so that the mean and variance do not depend on the order the games are added in:
-    a study file interleaves its arms in whatever order the games finished."""
+    a study file interleaves its arms in whatever order the games finished. Also the least and
+    the most value (``None`` before the first): whether every value kept to one side of 0."""
 
-    __slots__ = ("n", "squares", "total")
+    __slots__ = ("least", "most", "n", "squares", "total")
 
     def __init__(self) -> None:
         self.n = 0
         self.total: Fraction | int = 0
         self.squares: Fraction | int = 0
+        self.least: Fraction | int | None = None
+        self.most: Fraction | int | None = None
 
     def add(self, x: Number) -> None:
         v = (int(x) if x.is_integer() else Fraction(x)) if isinstance(x, float) else x
         self.n += 1
         self.total += v
         self.squares += v * v
+        if self.least is None or v < self.least:
+            self.least = v
+        if self.most is None or v > self.most:
+            self.most = v
 
     @property
     def mean(self) -> float:
@@ -149,6 +156,20 @@ class Moments:
             return self.mean, self.mean
         half = t_quantile(self.n - 1) * math.sqrt(self.variance / self.n)
         return self.mean - half, self.mean + half
+
+    def bounded_interval(self, sign: int) -> tuple[float, float]:
+        """:meth:`interval` cut at 0 on the side the quantity cannot cross: ``sign`` 1 for one
+        that is never negative (a count, points gained), -1 for one never positive (a deduction),
+        0 for neither (nothing cut). Why: the t interval of a mean of few or skewed values (most
+        games 0, a few 1) reaches values no game can give, e.g. 0.12 [-0.17, 0.42] GP of
+        Resource cubes. Cut only when every value added keeps to that side: a value across it
+        (an owner's content printing a negative GP) shows the quantity is not bounded there."""
+        low, high = self.interval()
+        if sign > 0 and self.least is not None and self.least >= 0:
+            low = max(low, 0.0)
+        elif sign < 0 and self.most is not None and self.most <= 0:
+            high = min(high, 0.0)
+        return low, high
 
 
 def mean_difference(arm: Moments, base: Moments) -> Difference:

@@ -11,9 +11,10 @@ plays from every position equally often.
 
 Order: the tasks are game 0 of every arm, then game 1 of every arm, and so on. A study cut
 short therefore has every arm equally far along, and its file holds a prefix of this order:
-:func:`run_study` resumes after the last complete record without replaying a game. The file
-is the same whatever the backend and the number of workers, since the backend gives the
-results back in task order.
+:func:`run_study` resumes after the last complete record without replaying a game (and a study
+resumed with more games per arm extends the same order). The file is the same whatever the
+backend and the number of workers, since the backend gives the results back in task order, and
+the same whether the study ran at once or in parts.
 
 Sweeps (:func:`sweep_arms`): ``advanced`` (each Advanced Rule alone against all off, and all
 on; Tau Ceti), ``players`` (1-4), ``comets`` (Ceres without and with the Comets expansion);
@@ -25,12 +26,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from ecliptic.balance.probes import GameTask, play_recorded
-from ecliptic.balance.stream import StudyFileError, StudyWriter, read_study
+from ecliptic.balance.stream import CHECKSUM, StudyFileError, StudyWriter, read_study
 from ecliptic.bots.base import make_bot
 from ecliptic.games import ContentPack, get_game, using_content
 from ecliptic.sim.simulate import MAX_DECISIONS, seed_stream
@@ -88,7 +90,7 @@ class Study:
         return self.games * len(self.arms)
 
     def header(self) -> dict[str, Any]:
-        """The study file's first line (stream.FORMAT is added by the writer)."""
+        """The study file's first line (the writer adds stream.FORMAT and the line's checksum)."""
         first = self.arms[0]
         return {"game": self.game, "players": first.players, "bots": list(self.bots), "seed": self.seed,
                 "games": self.games, "sweep": self.sweep, "arms": [a.to_json() for a in self.arms]}
@@ -176,33 +178,46 @@ class RunResult:
 
 def run_study(study: Study, path: Path, *, resume: bool = False, backend: Any = None,
               progress: Progress | None = None) -> RunResult:
-    """Play the study's games not yet in ``path`` and append their records (module text).
+    """Play the study's games not yet in ``path`` and append their records (module text):
+    :func:`open_study`, then :func:`play_study`.
 
     ``backend``: an ``ecliptic.sim.backends`` backend (``map(play, tasks, count)`` in task
     order), or ``None`` to play in this process. A Ctrl-C or a crash leaves the file with
     every game finished so far; ``resume=True`` continues it."""
+    with open_study(study, path, resume=resume) as writer:
+        return play_study(study, writer, backend=backend, progress=progress)
+
+
+def open_study(study: Study, path: Path, *, resume: bool = False) -> StudyWriter:
+    """The study file, ready for the games still to play: created, or (``resume``) checked
+    record by record (:func:`_check_prefix`) and continued. Apart from :func:`play_study` so
+    that a caller refuses a bad file or folder before it starts workers or a progress bar."""
     study.check()
+    return StudyWriter(path, study.header(), resume=resume, check=partial(_check_prefix, study, path))
+
+
+def play_study(study: Study, writer: StudyWriter, *, backend: Any = None,
+               progress: Progress | None = None) -> RunResult:
+    """Play the games after the ``writer.done`` already in its file, appending each record."""
     start = time.perf_counter()
-    with StudyWriter(path, study.header(), resume=resume) as writer:
-        done = writer.done
-        _check_prefix(study, path, done)
-        tasks = islice(study.tasks(), done, None)
-        left = max(0, study.total - done)
-        total = max(study.total, done)
+    done = writer.done
+    tasks = islice(study.tasks(), done, None)
+    left = max(0, study.total - done)
+    total = max(study.total, done)
+    if progress is not None:
+        progress(done, total)
+    results = map(play_recorded, tasks) if backend is None else backend.map(play_recorded, tasks, left)
+    for record in results:
+        writer.write(record)
         if progress is not None:
-            progress(done, total)
-        results = map(play_recorded, tasks) if backend is None else backend.map(play_recorded, tasks, left)
-        for record in results:
-            writer.write(record)
-            if progress is not None:
-                progress(writer.done, total)
-        played = writer.done - done
-    return RunResult(path, played, done, time.perf_counter() - start)
+            progress(writer.done, total)
+    return RunResult(writer.path, writer.done - done, done, time.perf_counter() - start)
 
 
 def _check_prefix(study: Study, path: Path, done: int) -> None:
-    """The file's records must be the study's first ``done`` tasks, in order: a file that was
-    edited or written by another version is refused instead of being silently extended. The
+    """The file's records must be the study's first ``done`` tasks, in order: a file whose lines
+    were moved or written by another version is refused instead of being silently extended (an
+    edited line is refused by its checksum as it is read, :mod:`ecliptic.balance.stream`). The
     last record's game is played again and must give the same record: a study resumed after a
     change to the rules (or the bots) would otherwise mix games of two versions."""
     if not done:
@@ -216,7 +231,7 @@ def _check_prefix(study: Study, path: Path, done: int) -> None:
                                  f"the study's next game (game {task.index} of arm {task.arm!r}); the file was "
                                  "changed or written by another version")
         last = record, task, number
-    if last is not None and play_recorded(last[1]) != last[0]:
+    if last is not None and play_recorded(last[1]) != {k: v for k, v in last[0].items() if k != CHECKSUM}:
         raise StudyFileError(f"{path}, line {last[2]}: game {last[1].index} of arm {last[1].arm!r} plays "
                              "differently now than when it was recorded (the rules, the bots or the content "
                              "changed since): begin a new study in another folder")
