@@ -1,7 +1,8 @@
 """The game page's states, in the browser: catching up with a game that ran ahead (skip to now,
 and by itself when the page's own seat was played by a bot), the notice of a page that watches
 where a seat was asked for, a wrong join link or a missing game finishing into a clear state, the
-"thinking" indicator drawn without a font glyph."""
+"thinking" indicator drawn without a font glyph, and the board zoomed to a readable size on a
+phone."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import time
 from typing import Any
 
 from browser_support import (
+    PHONE,
     Site,
     assert_clean,
     click_action,
@@ -18,6 +20,8 @@ from browser_support import (
     needs_browser,
     new_page,
     no_null_text,
+    screenshot,
+    too_wide,
     view_of,
     wait_loaded,
     wait_my_turn_or_over,
@@ -164,3 +168,45 @@ def test_the_thinking_indicator_is_drawn_without_a_glyph(server_site: Site, chro
     assert mark["content"] in ('""', "none"), mark
     assert mark["width"] > 0 and mark["height"] > 0 and mark["border"] >= 1, mark
     assert_clean(w)
+
+
+SMALLEST_TEXT = """() => {
+  let least = Infinity, text = '';
+  for (const t of document.querySelectorAll('#table svg text')) {
+    const r = t.getBoundingClientRect();
+    if (r.height > 0 && r.height < least) { least = r.height; text = t.textContent; }
+  }
+  return [least, text];
+}"""
+
+
+def test_the_board_zooms_to_a_readable_size_on_a_phone(server_site: Site, chromium: Any) -> None:
+    for game, choices, checks in (("ceres", {}, ("Comets",)), ("tauceti", {"game": "short", "layout": "preset"}, ())):
+        w = new_page(chromium, viewport=PHONE, init="localStorage.removeItem('ecliptic.zoom')")
+        page = w.page
+        create_in_lobby(w, server_site.url, game, ["person", "bot", "bot"], seed=56, choices=choices, checks=checks)
+        page.click("#created a.play-here")
+        page.wait_for_selector("#table svg text", state="attached")
+        zoom = page.locator("#board-zoom")
+        assert zoom.get_attribute("aria-pressed") == "false"
+        zoom.click()
+        page.wait_for_selector("#board-zoom[aria-pressed='true']")
+        page.wait_for_selector("#table .ecl-zoomed svg text", state="attached")
+        least, text = page.evaluate(SMALLEST_TEXT)
+        assert least >= 9, f"{game}: {text!r} is {least:.1f} px tall"
+        screenshot(w, f"board-zoomed-{game}-390x844")
+        # The board's own box scrolls; the page does not widen.
+        assert page.evaluate("() => { const b = document.querySelector('#table .ecl-zoom-box');"
+                             " return b.scrollWidth > b.clientWidth; }")
+        assert not too_wide(w), too_wide(w)
+        # A move redraws the table: it stays zoomed.
+        before = shown(w)
+        if wait_my_turn_or_over(w) == "turn":
+            click_action(w, random.Random(56).choice(view_of(w)["legal_actions"]))
+            page.wait_for_function(f"() => Number(document.body.dataset.index) > {before}")
+            assert page.locator("#table .ecl-zoomed").count() == 1
+        zoom.click()
+        page.wait_for_selector("#board-zoom[aria-pressed='false']")
+        assert page.locator("#table .ecl-zoomed").count() == 0
+        assert_clean(w)
+        w.page.context.close()

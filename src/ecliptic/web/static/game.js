@@ -37,6 +37,7 @@ const S = {
   refused: { key: null, rows: [] },   // "why not" for my decision: asked for, not pushed
   notice: null,        // why this page watches or plays another seat than the address asks: {kind, seat}
   skipping: false, timer: null,   // catching up at once with the moves still queued; the pace's timer
+  zoom: localStorage.getItem("ecliptic.zoom") === "1",   // the board drawn large enough to read, scrolled
 };
 let log = null;
 
@@ -349,8 +350,9 @@ function show(gv, force) {
 function drawTable(gv, live) {
   const root = $("table");
   const ui = { seat: S.seat, selected: S.ui.selected, names: (gv.present && gv.present.names) || {},
-    onTarget: live ? onTarget : () => {} };
+    onTarget: live ? onTarget : () => {}, zoom: S.zoom };
   const table = S.mods.table;
+  showZoom(!!(table && typeof table.renderTable === "function"));
   if (table && typeof table.renderTable === "function") {
     try { table.renderTable(root, gv, ui); return; } catch (e) {
       root.replaceChildren(el("p", { class: "error", text: `The table could not be drawn: ${e.message}` }));
@@ -365,6 +367,26 @@ function drawTable(gv, live) {
         role: "button", dataset: { target: k }, "aria-label": nameOf(gv, k), onclick: (e) => onTarget(k, e),
         text: nameOf(gv, k) }))) : null,
     el("pre", { class: "observation", text: JSON.stringify(gv.view, null, 1) })].filter(Boolean));
+}
+
+// "Zoom the board": the board drawn large enough to read on a phone, panned in its own box.
+function showZoom(available) {
+  const button = $("board-zoom");
+  button.hidden = !available;
+  button.setAttribute("aria-pressed", S.zoom ? "true" : "false");
+  const text = S.zoom ? "Fit the board to the page" : "Zoom the board";
+  if (button.textContent !== text) button.textContent = text;
+}
+
+function setZoom(on) {
+  S.zoom = on;
+  try { localStorage.setItem("ecliptic.zoom", on ? "1" : "0"); } catch { /* kept for this page only */ }
+  render();
+  // Zoomed in, the box opens on the middle of the board (Tau Ceti, the Sun); redraws keep its place.
+  if (on) for (const box of $("table").querySelectorAll(".ecl-zoom-box")) {
+    box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+    box.scrollTop = (box.scrollHeight - box.clientHeight) / 2;
+  }
 }
 
 function decisionText(gv) {
@@ -669,11 +691,21 @@ async function loadChat() {
   });
 }
 
+function linkStyles(href) {
+  const link = el("link", { rel: "stylesheet", href });
+  const loaded = new Promise((resolve) => { link.addEventListener("load", resolve); link.addEventListener("error", resolve); });
+  document.head.append(link);
+  return loaded;
+}
+
 async function loadModules() {
   let files = [];
   try { files = (await api("/api/web/modules")).files; } catch { files = []; }
   useRulesApi(files.includes("rules.js"));   // the rules reference comes with its page
   if (files.includes("table.js")) {
+    // The board's style sheet first, so that the first board drawn is drawn styled (table.js
+    // would link it at its first draw, and the board would show unstyled until it loaded).
+    if (files.includes("table.css")) await linkStyles("/static/table.css");
     try { S.mods.table = await import("/static/table.js"); } catch (e) { S.mods.table = null; }
   }
   if (files.includes("patch.js")) {
@@ -688,6 +720,7 @@ async function main() {
   if (!GAME_ID) { failPage("No game named in the address."); return; }
   $("pass-ready").addEventListener("click", onPassReady);
   $("skip-to-now").addEventListener("click", skipToNow);
+  $("board-zoom").addEventListener("click", () => setZoom(!S.zoom));
   log = new Log($("log"), { seatName, onPick: pick });
   await loadModules();
   try { await resolveSeats(); } catch (e) {
