@@ -183,6 +183,14 @@ def too_wide(w: Watched) -> list[str]:
     return found
 
 
+def no_null_text(w: Watched) -> None:
+    """Fail when the page shows the words null, undefined or NaN: a missing value rendered as
+    text (a null handed to the DOM, an unset field in a template string)."""
+    text: str = w.page.evaluate("() => document.body.innerText")
+    found = re.findall(r".{0,40}\b(?:null|undefined|NaN)\b.{0,40}", text)
+    assert not found, found
+
+
 def screenshot(w: Watched, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
@@ -327,5 +335,5 @@ def play_randomly(w: Watched, rng: Any, *, until: Callable[[dict[str, Any]], boo
 
 
 __all__ = ["ARTIFACTS", "DESKTOP", "PHONE", "Site", "Watched", "assert_clean", "browser", "click_action",
-           "create_in_lobby", "have_browser", "needs_browser", "new_page", "open_seat", "play_randomly", "screenshot",
-           "site", "view_of", "wait_loaded", "wait_my_turn_or_over"]
+           "create_in_lobby", "have_browser", "needs_browser", "new_page", "no_null_text", "open_seat", "play_randomly",
+           "screenshot", "site", "view_of", "wait_loaded", "wait_my_turn_or_over"]

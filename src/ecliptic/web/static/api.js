@@ -67,10 +67,24 @@ export function el(tag, attrs = {}, ...children) {
     else if (k === "dataset") Object.assign(node.dataset, v);
     else node.setAttribute(k, v === true ? "" : String(v));
   }
-  for (const c of children.flat()) {
+  node.append(...nodes(children));
+  return node;
+}
+
+// Children as nodes: arrays flattened at any depth, null, undefined and false left out (never
+// rendered as the words "null" or "undefined"), anything else a text node.
+export function nodes(children) {
+  const out = [];
+  for (const c of [children].flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    out.push(c instanceof Node ? c : document.createTextNode(String(c)));
   }
+  return out;
+}
+
+// node.replaceChildren with el()'s children rules.
+export function fill(node, ...children) {
+  node.replaceChildren(...nodes(children));
   return node;
 }
 

@@ -37,7 +37,8 @@ export function drawBelt(ctx) {
   (v.comets || []).forEach((c) => {
     if (c.in_belt && !c.removed) svg.append(drawCometMark(ctx, c, rings, zones));
   });
-  return h("div", { class: "ecl-belt-wrap" }, svg, drawComets(ctx), beltFacts(ctx));
+  return h("div", { class: "ecl-belt-wrap" }, h("div", { class: "ecl-belt-box ecl-zoom-box", "data-zoom-box": "belt" }, svg),
+    drawComets(ctx), beltFacts(ctx));
 }
 
 function ringNames(belt, v) {

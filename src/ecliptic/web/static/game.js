@@ -3,7 +3,7 @@
 // the game is over the score sheet and the replay. The seat token comes from the link's
 // fragment (#token=...), is kept in localStorage and goes to the server in a header or the
 // WebSocket's first message only.
-import { api, ApiError, el, gameEntry, rememberSeatToken, gameTitle } from "/static/api.js";
+import { api, ApiError, el, fill, gameEntry, rememberSeatToken, gameTitle } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { renderScore } from "/static/score.js";
@@ -35,6 +35,9 @@ const S = {
   replayIndex: null,
   levels: [{ value: "normal", label: "Normal", text: "" }],   // the bot levels (GET /api/options/{game})
   refused: { key: null, rows: [] },   // "why not" for my decision: asked for, not pushed
+  notice: null,        // why this page watches or plays another seat than the address asks: {kind, seat}
+  skipping: false, timer: null,   // catching up at once with the moves still queued; the pace's timer
+  zoom: localStorage.getItem("ecliptic.zoom") === "1",   // the board drawn large enough to read, scrolled
 };
 let log = null;
 
@@ -64,11 +67,19 @@ function setError(message, rule = null) {
 async function resolveSeats() {
   if (MODE === "watch") return;
   const frag = new URLSearchParams(location.hash.slice(1));
-  const given = frag.get("token");
+  let given = frag.get("token");
   if (given) {
-    const view = await api(gameUrl(), { token: given });
-    rememberSeatToken(GAME_ID, view.seat, given, { game: view.game });
-    history.replaceState(null, "", `${location.pathname}${location.search}#seat=${view.seat}`);
+    try {
+      const view = await api(gameUrl(), { token: given });
+      rememberSeatToken(GAME_ID, view.seat, given, { game: view.game });
+      history.replaceState(null, "", `${location.pathname}${location.search}#seat=${view.seat}`);
+    } catch (e) {
+      if (!(e instanceof ApiError && (e.status === 401 || e.status === 403))) throw e;
+      // Not a token of this game: the page watches, says so, and drops the token from the address.
+      S.notice = { kind: "bad-token" };
+      history.replaceState(null, "", `${location.pathname}${location.search}`);
+      given = null;
+    }
   }
   const entry = gameEntry(GAME_ID);
   S.suggestions = !!(entry && entry.suggestions);
@@ -83,6 +94,42 @@ async function resolveSeats() {
     if (pub.status === "playing" && held.includes(pub.current_seat)) S.passTo = first;
   } else if (Number.isInteger(wanted) && S.tokens[wanted]) S.seat = wanted;
   else if (held.length) S.seat = held[0];
+  // An address naming a seat (#seat=N, what the page shows once it has put the token away) in a
+  // browser without that seat's token: the page watches (or plays the seat it holds) and says why.
+  if (!S.notice && frag.has("seat") && Number.isInteger(wanted) && wanted >= 0 && S.seat !== wanted) {
+    S.notice = { kind: "no-token", seat: wanted };
+  }
+  if (!S.notice && S.seat === null) S.notice = { kind: "watching" };
+}
+
+// The notice above the decision: why this page watches, or plays another seat than it was asked.
+function renderNotice() {
+  const box = $("notice");
+  const n = S.notice;
+  box.hidden = !n;
+  box.classList.toggle("error", !!n && n.kind === "bad-token");
+  if (!n) { box.replaceChildren(); return; }
+  const info = n.seat !== undefined && S.gv ? (S.gv.seats || [])[n.seat] : null;
+  const seat = info && info.name ? `seat ${n.seat + 1} (${info.name})` : `seat ${(n.seat ?? 0) + 1}`;
+  const text = n.kind === "bad-token"
+    ? "This join link's token is not one of this game's seats, so you are watching. Ask for your join link again."
+    : n.kind === "no-token" && S.seat === null
+      ? `You are watching. To play ${seat}, open your join link.`
+      : n.kind === "no-token"
+        ? `This browser has no token for ${seat}: you are playing ${seatName(S.seat)}. To play ${seat}, open its join link.`
+        : "You are watching. To play a seat, open your join link.";
+  if (box.textContent !== text) box.textContent = text;
+}
+
+// A page that cannot show the game says so everywhere it would have: the header, the decision,
+// and no empty table, log or chat.
+function failPage(message) {
+  setError(message);
+  document.body.classList.add("failed");
+  document.body.dataset.state = "failed";
+  $("status").textContent = "not available";
+  $("decision").textContent = "This game cannot be shown.";
+  $("thinking").hidden = true;
 }
 
 // -- the WebSocket ----------------------------------------------------------------------
@@ -150,19 +197,22 @@ function onMessage(m, ws) {
     S.wsOpen = true; S.retry = 0; S.logged = true;
     document.body.dataset.hellos = String(Number(document.body.dataset.hellos || 0) + 1);
     $("connection").textContent = "";
-    for (const missed of m.missed || []) log.add(missed.index, missed.seat, missed.events);
+    for (const missed of m.missed || []) log.add(missed.index, missed.seat, missed.events, false);
+    if ((m.missed || []).length) log.render();
     if (m.setup_events && m.setup_events.length) log.setSetup(m.setup_events);
     if (S.wantSetup) { S.wantSetup = false; ws.send(JSON.stringify({ since: -1 })); }
     S.queue = S.queue.filter((q) => q.index > m.view.index);
     show(m.view, true);
+    showBehind();
   } else if (m.type === "action") {
-    S.queue.push(m); pump();
+    enqueue(m);
   } else if (m.type === "undo") {
     S.queue = [];
     log.dropAfter(m.index);
     show(m.view, true);
+    showBehind();
   } else if (m.type === "seat") {
-    S.queue.push(m); pump();
+    enqueue(m);
   } else if (m.type === "chat") {
     addChat(m);
   } else if (m.type === "error") {
@@ -170,31 +220,83 @@ function onMessage(m, ws) {
   }
 }
 
-// Other seats' moves are shown one by one, PACE ms apart; my own at once.
+// Other seats' moves are shown one by one, PACE ms apart; my own at once. While a bot plays my
+// seat (handed over) the page follows the game as it goes, unpaced. A page that falls far behind
+// catches up at once: when more than CATCH_UP moves wait (the longest stretch of other seats'
+// moves between two of one seat's was 23 in 4-player short games of bots), or when a move of my
+// own seat waits behind others' (another tab played it: the game went round without this
+// page). "Skip to now" catches up on demand while moves wait.
+const CATCH_UP = 30;
+
+const botPlaysMe = (gv) => S.seat !== null && !!gv && ((gv.seats || [])[S.seat] || {}).controller === "bot";
+
+const queuedMoves = () => S.queue.filter((q) => q.type === "action").length;
+
+function farBehind() {
+  if (queuedMoves() > CATCH_UP) return true;
+  return S.seat !== null && S.queue.some((q, i) => i > 0 && q.type === "action" && q.seat === S.seat);
+}
+
+function enqueue(m) {
+  S.queue.push(m);
+  if (!S.skipping && farBehind()) skipToNow();
+  else pump();
+}
+
+function skipToNow() {
+  S.skipping = true;
+  if (S.timer !== null) { clearTimeout(S.timer); S.timer = null; }
+  S.pumping = false;
+  pump();
+}
+
 function pump() {
   if (S.pumping) return;
+  let at = S.gv ? S.gv.index : -1;   // the newest index taken from the queue
+  let pending = null;                 // while catching up: the newest view, drawn once at the end
+  let logged = false;
   while (S.queue.length) {
     const next = S.queue[0];
-    const paced = next.type === "action" && next.seat !== S.seat && PACE > 0;
+    const paced = !S.skipping && next.type === "action" && next.seat !== S.seat && PACE > 0 && !botPlaysMe(next.view);
     const wait = paced ? S.lastShown + PACE - Date.now() : 0;
     if (wait > 0) {
       S.pumping = true;
-      setTimeout(() => { S.pumping = false; pump(); }, wait);
-      return;
+      S.timer = setTimeout(() => { S.timer = null; S.pumping = false; pump(); }, wait);
+      break;
     }
     S.queue.shift();
     if (next.type === "action") {
-      if (S.gv && next.index <= S.gv.index) continue;   // already shown (a hello was newer)
-      if (S.gv && next.index > S.gv.index + 1 && S.ws && S.wsOpen) {
-        S.ws.send(JSON.stringify({ since: S.gv.index }));  // a gap: ask for what was missed
+      if (next.index <= at) continue;   // already shown (a hello was newer)
+      if (at >= 0 && next.index > at + 1 && S.ws && S.wsOpen) {
+        S.ws.send(JSON.stringify({ since: at }));  // a gap: ask for what was missed
       }
-      log.add(next.index, next.seat, next.events);
+      log.add(next.index, next.seat, next.events, !S.skipping);
+      logged = true;
+      at = next.index;
     }
+    if (S.skipping) { pending = next.view; continue; }
     show(next.view, false);
     // The pace counts from the moment the table is drawn, so a slow redraw never eats into
     // the time a player has to see a move before the next one.
     if (paced) S.lastShown = Date.now();
   }
+  if (!S.queue.length) S.skipping = false;
+  if (pending) {
+    if (logged) log.render();
+    show(pending, false);
+    S.lastShown = Date.now();
+  }
+  showBehind();
+}
+
+// While other seats' moves wait to be shown: how many, and "Skip to now".
+function showBehind() {
+  const box = $("behind");
+  const waiting = queuedMoves();
+  box.hidden = waiting === 0;
+  if (box.hidden) return;
+  const text = `${waiting} ${waiting === 1 ? "move" : "moves"} not shown yet`;
+  if ($("behind-text").textContent !== text) $("behind-text").textContent = text;
 }
 
 async function refresh() {
@@ -248,8 +350,9 @@ function show(gv, force) {
 function drawTable(gv, live) {
   const root = $("table");
   const ui = { seat: S.seat, selected: S.ui.selected, names: (gv.present && gv.present.names) || {},
-    onTarget: live ? onTarget : () => {} };
+    onTarget: live ? onTarget : () => {}, zoom: S.zoom };
   const table = S.mods.table;
+  showZoom(!!(table && typeof table.renderTable === "function"));
   if (table && typeof table.renderTable === "function") {
     try { table.renderTable(root, gv, ui); return; } catch (e) {
       root.replaceChildren(el("p", { class: "error", text: `The table could not be drawn: ${e.message}` }));
@@ -264,6 +367,26 @@ function drawTable(gv, live) {
         role: "button", dataset: { target: k }, "aria-label": nameOf(gv, k), onclick: (e) => onTarget(k, e),
         text: nameOf(gv, k) }))) : null,
     el("pre", { class: "observation", text: JSON.stringify(gv.view, null, 1) })].filter(Boolean));
+}
+
+// "Zoom the board": the board drawn large enough to read on a phone, panned in its own box.
+function showZoom(available) {
+  const button = $("board-zoom");
+  button.hidden = !available;
+  button.setAttribute("aria-pressed", S.zoom ? "true" : "false");
+  const text = S.zoom ? "Fit the board to the page" : "Zoom the board";
+  if (button.textContent !== text) button.textContent = text;
+}
+
+function setZoom(on) {
+  S.zoom = on;
+  try { localStorage.setItem("ecliptic.zoom", on ? "1" : "0"); } catch { /* kept for this page only */ }
+  render();
+  // Zoomed in, the box opens on the middle of the board (Tau Ceti, the Sun); redraws keep its place.
+  if (on) for (const box of $("table").querySelectorAll(".ecl-zoom-box")) {
+    box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+    box.scrollTop = (box.scrollHeight - box.clientHeight) / 2;
+  }
 }
 
 function decisionText(gv) {
@@ -310,6 +433,7 @@ function draw() {
       el("button", { type: "button", id: "back-to-now", text: "Back to now", onclick: () => { S.shown = null; S.replayIndex = null; render(); } }));
   }
   drawTable(gv, gv === live);
+  renderNotice();
   $("decision").textContent = decisionText(live);
   const mine = myDecision(live);
   const thinking = $("thinking");
@@ -418,7 +542,7 @@ function renderFinished(gv) {
     // Built once per finished game: the replay's place, and the chart (computed by the server).
     box.dataset.index = String(gv.index);
     const chart = el("div", { class: "win-chart", id: "win-chart", "aria-label": "win chance per player" });
-    box.replaceChildren(el("h2", { text: "Replay" }), el("div", { id: "replay-box" }),
+    fill(box, el("h2", { text: "Replay" }), el("div", { id: "replay-box" }),
       extras && extras.renderWinChart ? el("h2", { text: "Win chances" }) : null,
       extras && extras.renderWinChart ? chart : null);
     if (extras && extras.renderWinChart) {
@@ -433,7 +557,7 @@ function renderFinished(gv) {
     return;
   }
   const step = (i) => () => replayTo(Math.max(0, Math.min(gv.index, i)));
-  replay.replaceChildren(
+  fill(replay,
     el("div", { class: "replay", role: "group", "aria-label": "replay" },
       el("button", { type: "button", id: "replay-start", "aria-label": "to the start", onclick: step(0), text: "«" }),
       el("button", { type: "button", id: "replay-prev", "aria-label": "one action back", onclick: step(at - 1), text: "◀" }),
@@ -567,11 +691,21 @@ async function loadChat() {
   });
 }
 
+function linkStyles(href) {
+  const link = el("link", { rel: "stylesheet", href });
+  const loaded = new Promise((resolve) => { link.addEventListener("load", resolve); link.addEventListener("error", resolve); });
+  document.head.append(link);
+  return loaded;
+}
+
 async function loadModules() {
   let files = [];
   try { files = (await api("/api/web/modules")).files; } catch { files = []; }
   useRulesApi(files.includes("rules.js"));   // the rules reference comes with its page
   if (files.includes("table.js")) {
+    // The board's style sheet first, so that the first board drawn is drawn styled (table.js
+    // would link it at its first draw, and the board would show unstyled until it loaded).
+    if (files.includes("table.css")) await linkStyles("/static/table.css");
     try { S.mods.table = await import("/static/table.js"); } catch (e) { S.mods.table = null; }
   }
   if (files.includes("patch.js")) {
@@ -583,19 +717,21 @@ async function loadModules() {
 }
 
 async function main() {
-  if (!GAME_ID) { setError("No game named in the address."); return; }
+  if (!GAME_ID) { failPage("No game named in the address."); return; }
   $("pass-ready").addEventListener("click", onPassReady);
+  $("skip-to-now").addEventListener("click", skipToNow);
+  $("board-zoom").addEventListener("click", () => setZoom(!S.zoom));
   log = new Log($("log"), { seatName, onPick: pick });
   await loadModules();
   try { await resolveSeats(); } catch (e) {
-    setError(e instanceof ApiError && e.status === 403 ? "This join link's token is not one of this game's seats." : `Could not open the game: ${e.message}`);
+    failPage(e instanceof ApiError && e.status === 404 ? `There is no game ${GAME_ID}.` : `Could not open the game: ${e.message}`);
     return;
   }
   if (S.mods.extras && S.mods.extras.analysisInfo && S.seat !== null) {
     try { S.suggestions = !!(await S.mods.extras.analysisInfo(GAME_ID)).suggestions; } catch { /* kept from the lobby */ }
   }
   try { show(await api(gameUrl(), { token: token() }), true); } catch (e) {
-    setError(e instanceof ApiError && e.status === 404 ? `There is no game ${GAME_ID}.` : `Could not load the game: ${e.message}`);
+    failPage(e instanceof ApiError && e.status === 404 ? `There is no game ${GAME_ID}.` : `Could not load the game: ${e.message}`);
     return;
   }
   connect();

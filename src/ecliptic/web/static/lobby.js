@@ -1,9 +1,25 @@
 // The lobby: a new game's form, built from GET /api/options/{game} (the engine's own options),
 // the join links of a game just created, my games (tokens kept in this browser) and games to watch.
-import { api, el, myGames, rememberGame, forgetGame, gameTitle } from "/static/api.js";
+import { api, el, fill, myGames, rememberGame, forgetGame, gameTitle } from "/static/api.js";
 
 const $ = (id) => document.getElementById(id);
 let options = null;   // the GameOptions of the chosen game
+
+// Where the form starts other than at the server's default. The server offers Ceres as "Ceres
+// (with its Comets expansion)" while its default is the engine's (no expansion): the form starts
+// with Comets ticked, so a game created as offered is the game the list names. Only a choice the
+// server offers is ticked.
+const FORM_DEFAULTS = { ceres: { expansions: ["comets"] } };
+
+function startValue(o) {
+  const wanted = (FORM_DEFAULTS[options.game] || {})[o.name];
+  if (wanted === undefined) return o.default;
+  if (o.kind === "multi") {
+    const offered = new Set(o.choices.map((c) => c.value));
+    return [...new Set([...(o.default || []), ...wanted.filter((v) => offered.has(v))])];
+  }
+  return wanted;
+}
 
 async function start() {
   const games = await api("/api/options");
@@ -80,11 +96,11 @@ function renderConfig() {
     if (o.kind === "choice") {
       set.append(el("select", { "aria-label": o.label, name: o.name },
         o.choices.map((c) => el("option", { value: c.value, text: c.text ? `${c.label} (${c.text})` : c.label,
-          title: c.text, selected: c.value === o.default }))));
+          title: c.text, selected: c.value === startValue(o) }))));
     } else if (o.kind === "multi") {
       for (const c of o.choices) {
         set.append(el("label", { class: "check", title: c.text },
-          el("input", { type: "checkbox", value: c.value, checked: (o.default || []).includes(c.value),
+          el("input", { type: "checkbox", value: c.value, checked: (startValue(o) || []).includes(c.value),
             "aria-label": c.label }),
           el("span", { class: "check-label", text: c.label }),
           c.text ? el("span", { class: "check-text", text: ` — ${c.text}` }) : null,
@@ -92,7 +108,7 @@ function renderConfig() {
             text: ` ${c.rule}` }) : null));
       }
     } else if (o.kind === "bool") {
-      set.append(el("label", { class: "check" }, el("input", { type: "checkbox", checked: !!o.default,
+      set.append(el("label", { class: "check" }, el("input", { type: "checkbox", checked: !!startValue(o),
         "aria-label": o.label }), ` ${o.label}`));
     } else if (o.kind === "seat") {
       set.append(el("select", { class: "seat-choice", "aria-label": o.label, name: o.name }));
@@ -187,7 +203,7 @@ function showCreated(created, entry) {
         size: 40 }),
       copyButton(link, `copy the join link of seat ${s.seat + 1}`));
   });
-  box.replaceChildren(
+  fill(box,
     el("h3", { text: `Game ${created.id} created` }),
     el("p", { class: "help", text: "Give each player their own join link (the secret after # never reaches a server log)." }),
     el("ul", {}, rows),
@@ -215,7 +231,9 @@ async function renderMyGames() {
     forget.addEventListener("click", () => { forgetGame(g.id); renderMyGames(); });
     return el("li", { class: "my-game", dataset: { id: g.id } },
       el("strong", { text: `${gameTitle(g.game)} ${g.id}` }), status ? ` (${status}) ` : " ",
-      seats.map((seat) => [el("a", { href: `/play/${g.id}#seat=${seat}`, text: `seat ${seat + 1}` }), " "]),
+      // One link per seat this browser holds a token for: the game page plays it with that token.
+      seats.map((seat) => [el("a", { class: "my-seat", href: `/play/${g.id}#seat=${seat}`, dataset: { seat },
+        text: `play seat ${seat + 1}${g.seats[seat].name ? ` (${g.seats[seat].name})` : ""}` }), " "]),
       seats.length > 1 ? el("a", { href: `/play/${g.id}#hotseat`, text: "hot-seat" }) : null, " ",
       el("a", { href: `/watch/${g.id}`, text: "watch" }), " ", forget);
   }));

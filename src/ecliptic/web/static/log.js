@@ -34,9 +34,10 @@ export class Log {
 
   setSetup(events) { if (events && events.length) { this.setup = events; this.render(); } }
 
-  add(index, seat, events) {
+  // `redraw` false: many entries at once (a hello's missed moves, a catch-up), drawn by one render().
+  add(index, seat, events, redraw = true) {
     this.entries.set(index, { seat, events: events || [] });
-    this.render();
+    if (redraw) this.render();
   }
 
   dropAfter(index) {

@@ -22,6 +22,9 @@
 // - seats[].name: the people's names on the boards.
 // Clicks and Enter/Space on a drawn thing call ui.onTarget(key, event); the innermost
 // target (or refused/selected thing) wins over a plain thing inside it.
+// ui.zoom: the map (the belt) is drawn large enough that its smallest print reads at 10 px or
+// more, in a box of its own that scrolls (class ecl-zoomed on the host; table.css); the box's
+// scroll position outlives the redraws.
 
 import { h } from "./svg.js";
 import { drawTauCetiBoard } from "./tauceti-board.js";
@@ -36,12 +39,15 @@ export function renderTable(root, gameView, ui) {
   const game = gameView.game || (gameView.view && gameView.view.game);
   const parts = game === "ceres"
     ? [banner(ctx), drawBelt(ctx), drawCeresPlayers(ctx)]
-    : [drawTauCetiBoard(ctx), drawInterfaces(ctx), drawTcx(ctx)];
+    : [h("div", { class: "ecl-map-box ecl-zoom-box", "data-zoom-box": "map" }, drawTauCetiBoard(ctx)),
+      drawInterfaces(ctx), drawTcx(ctx)];
   const table = h("div", { class: `ecl-table ecl-${game === "ceres" ? "ceres" : "tauceti"}` }, parts);
   const doc = root.ownerDocument || document;
   ensureStyles(doc);
   const focused = focusedTarget(root, doc);
-  root.replaceChildren(h("div", { class: "ecl-host" }, table));
+  const scrolled = scrollsOf(root);
+  root.replaceChildren(h("div", { class: `ecl-host${ui && ui.zoom ? " ecl-zoomed" : ""}` }, table));
+  restoreScrolls(root, scrolled);
   if (focused) refocus(root, focused);
   root._eclUi = ui || {};
   if (!root._eclWired) {
@@ -52,6 +58,22 @@ export function renderTable(root, gameView, ui) {
     });
   }
   return table;
+}
+
+/** Where the zoomed map's box is scrolled to, so that a redraw (every move) leaves it there. */
+function scrollsOf(root) {
+  const out = {};
+  for (const box of root.querySelectorAll("[data-zoom-box]")) {
+    if (box.scrollLeft || box.scrollTop) out[box.dataset.zoomBox] = [box.scrollLeft, box.scrollTop];
+  }
+  return out;
+}
+
+function restoreScrolls(root, scrolled) {
+  for (const box of root.querySelectorAll("[data-zoom-box]")) {
+    const at = scrolled[box.dataset.zoomBox];
+    if (at) { box.scrollLeft = at[0]; box.scrollTop = at[1]; }
+  }
 }
 
 const CSS_URL = new URL("./table.css", import.meta.url).href;

@@ -40,7 +40,7 @@ export function drawTauCetiBoard(ctx) {
   const free = cells.sort((a, b) => a.r - b.r || a.q - b.q).map((c) => drawCell(ctx, c));
   const offMap = away.length ? drawOffMap(ctx, away, vb) : null;
   return s("svg", {
-    class: "ecl-map", viewBox: vb.map((n) => n.toFixed(0)).join(" "),
+    class: "ecl-map", viewBox: vb.map((n) => n.toFixed(0)).join(" "), style: `--vb-w: ${vb[2].toFixed(0)}`,
     role: "group", "aria-label": "The star map", preserveAspectRatio: "xMidYMid meet",
   },
   tiles, free, offMap,

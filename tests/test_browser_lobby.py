@@ -1,0 +1,84 @@
+"""The lobby in the browser: "My games" gives a way back into a seat, the box of a game just
+created shows only its links (never the words null or undefined), and a game created as the
+lobby offers it is the game it names (Ceres with its Comets)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from browser_support import Site, assert_clean, create_in_lobby, needs_browser, new_page, no_null_text, wait_loaded
+
+pytestmark = needs_browser
+
+
+def test_my_games_links_each_held_seat_back_into_the_game_with_its_stored_token(
+        server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium)
+    page = w.page
+    game_id = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=41,
+                              choices={"game": "short", "layout": "preset", "first_player": "0"})
+    # The tab is closed; the player comes back to the lobby in the same browser.
+    page.goto(server_site.url + "/")
+    entry = page.locator(f"#my-games li[data-id='{game_id}']")
+    link = entry.locator(f"a[href='/play/{game_id}#seat=0']")
+    link.wait_for()
+    assert link.inner_text().startswith("play seat 1")
+    assert "http" not in entry.inner_text() and "#seat" not in entry.inner_text(), entry.inner_text()
+    link.click()
+    wait_loaded(w)
+    page.wait_for_selector("#decision-panel button.action", state="attached")
+    assert "you are Player 1" in page.locator("#status").inner_text()
+    assert page.evaluate("() => document.body.dataset.seat") == "0"
+    assert page.locator("#notice").is_hidden()
+    assert_clean(w)
+
+
+def test_the_created_box_shows_no_null_whatever_the_seats(server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium)
+    page = w.page
+    for seats in (["person", "bot", "bot"], ["bot", "bot"], ["person", "person"]):
+        game_id = create_in_lobby(w, server_site.url, "tauceti", seats, choices={"game": "short"})
+        box = page.locator("#created")
+        text = box.inner_text()
+        assert f"Game {game_id} created" in text
+        assert not re.search(r"\b(null|undefined)\b", text), (seats, text)
+        people = seats.count("person")
+        assert box.locator("input.join-link").count() == people
+        assert box.locator("#hotseat-link").count() == (1 if people > 1 else 0)
+        assert box.locator(f"a[href='/watch/{game_id}']").count() == (1 if people == 0 else 0)
+        page.wait_for_selector(f"#my-games li[data-id='{game_id}']")
+        no_null_text(w)
+    assert_clean(w)
+
+
+def test_ceres_offered_with_its_comets_is_created_with_them(server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium)
+    page = w.page
+    page.goto(server_site.url + "/")
+    page.wait_for_selector("#create[data-game='tauceti']")
+    offered = page.locator("#game option[value='ceres']").inner_text()
+    assert "Comets" in offered
+    page.select_option("#game", "ceres")
+    page.wait_for_selector("#create[data-game='ceres']")
+    assert page.get_by_label("Comets", exact=True).is_checked()
+    page.click("#create-button")
+    page.wait_for_selector("#created h3")
+    found = re.search(r"Game (\w+) created", page.locator("#created h3").inner_text())
+    assert found
+    with server_site.api() as api:
+        config = api.get(f"/api/games/{found.group(1)}").json()["view"]["config"]
+    assert config["expansions"] == ["comets"], config
+    # Unticked, the game is made without them.
+    page.select_option("#game", "tauceti")
+    page.wait_for_selector("#create[data-game='tauceti']")
+    page.select_option("#game", "ceres")
+    page.wait_for_selector("#create[data-game='ceres']")
+    page.get_by_label("Comets", exact=True).uncheck()
+    page.click("#create-button")
+    page.wait_for_function(f"() => !document.querySelector('#created h3').textContent.includes('{found.group(1)}')")
+    second = re.search(r"Game (\w+) created", page.locator("#created h3").inner_text())
+    assert second
+    with server_site.api() as api:
+        assert api.get(f"/api/games/{second.group(1)}").json()["view"]["config"]["expansions"] == []
+    assert_clean(w)
