@@ -190,10 +190,11 @@ def test_sighup_saves_the_game_through_the_handler_run_installs() -> None:
 def test_a_second_sighup_or_ctrl_c_while_saving_does_not_cut_the_save_short(monkeypatch: pytest.MonkeyPatch) -> None:
     write = sess.write_save
 
-    def write_while_signalled(*args: Any) -> None:
-        os.kill(os.getpid(), signal.SIGHUP)  # closing a terminal sends more than one
-        os.kill(os.getpid(), signal.SIGINT)
-        write(*args)
+    def write_while_signalled(*args: Any, **kwargs: Any) -> int | None:
+        if s._leaving:  # the save on the way out, not the autosave kept as the game goes
+            os.kill(os.getpid(), signal.SIGHUP)  # closing a terminal sends more than one
+            os.kill(os.getpid(), signal.SIGINT)
+        return write(*args, **kwargs)
 
     monkeypatch.setattr(sess, "write_save", write_while_signalled)
     s, _ = tc_session(lines("PASS", lambda: os.kill(os.getpid(), signal.SIGHUP) or "PASS"))  # type: ignore[func-returns-value]
@@ -201,6 +202,101 @@ def test_a_second_sighup_or_ctrl_c_while_saving_does_not_cut_the_save_short(monk
     [saved] = autosaves()
     assert replays_to_its_digest(saved).actions == s.record.actions
     assert [p.name for p in saved.parent.iterdir()] == [saved.name]  # no temporary file left
+
+
+def test_sigterm_saves_the_game_through_the_handler_run_installs() -> None:
+    def terminate() -> str:
+        os.kill(os.getpid(), signal.SIGTERM)  # kill PID while the prompt waits
+        return "PASS"
+
+    before = signal.getsignal(signal.SIGTERM)
+    s, out = tc_session(lines("PASS", terminate))
+    assert s.run() == sess.EXIT_TERMINATED == 143
+    assert "Asked to stop (SIGTERM): leaving the game." in out.getvalue()
+    [saved] = autosaves()
+    assert replays_to_its_digest(saved).actions == s.record.actions
+    assert signal.getsignal(signal.SIGTERM) == before  # the handler is put back
+
+
+# -- 9b. the autosave is kept as the game goes ----------------------------------------------------
+
+
+def test_the_autosave_holds_every_applied_action_before_it_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After each action, the human's and each bot's, the autosave is the game as it stands
+    (its digest that of the state) before any of the action's events is printed: a process
+    killed at any moment after that loses nothing."""
+    checked: list[int] = []
+    show = PlaySession.show_events
+
+    def show_after_checking(self: PlaySession, events: Any) -> None:
+        assert self.autosave is not None and sess.in_play(self.autosave)
+        record = GameRecord.load(self.autosave)
+        assert record.actions == self.record.actions
+        assert record.digest == state_digest(GAME, self.state)
+        checked.append(len(record.actions))
+        show(self, events)
+
+    monkeypatch.setattr(PlaySession, "show_events", show_after_checking)
+    s, _ = tc_session(lines("PASS", "1", "1"))
+    assert s.run() == 0
+    assert checked == list(range(1, len(s.record.actions) + 1))  # every action, one by one
+    assert len(s.record.actions) > 3  # the human's three, and the bot's moves between them
+    [saved] = autosaves()
+    assert not sess.in_play(saved)  # let go when the session ended
+
+
+def test_a_game_is_in_its_autosave_from_the_start() -> None:
+    def look() -> str:
+        [saved] = autosaves()
+        record = replays_to_its_digest(saved)
+        assert record.actions == [] and record.seed == 1
+        return "quit"
+
+    s, _ = tc_session(lines(look))
+    assert s.run() == 0
+
+
+def test_a_signal_while_the_autosave_is_written_waits_until_it_is_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    write = sess.write_save
+    whole: list[bool] = []
+
+    def write_while_interrupted(*args: Any, **kwargs: Any) -> int | None:
+        if s.record.actions and not s._leaving and not whole:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the autosave after PASS is written
+            fd = write(*args, **kwargs)
+            whole.append(True)  # not cut short: the interrupt waited
+            return fd
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(sess, "write_save", write_while_interrupted)
+    s, out = tc_session(lines("PASS", "PASS"))
+    assert s.run() == sess.EXIT_INTERRUPTED
+    assert whole == [True] and s.record.actions == ["PASS"]  # left right after that write
+    [saved] = autosaves()
+    assert replays_to_its_digest(saved).actions == ["PASS"]
+    assert [p.name for p in saved.parent.iterdir()] == [saved.name]  # no temporary file left
+    assert "Interrupted" in out.getvalue()
+
+
+def test_a_game_being_played_is_not_the_game_left_last(folders: Path) -> None:
+    """Its autosave is held while it runs: ``--resume autosave`` elsewhere takes the game left
+    before it, and resuming its file by name is refused (two processes would write it)."""
+    left = run("play", *PRESET, input="PASS\nquit\n")
+    assert left.exit_code == 0, left.output
+    [older] = autosaves()
+
+    def elsewhere() -> str:
+        [playing] = set(autosaves()) - {older}
+        assert sess.in_play(playing) and not sess.in_play(older)
+        assert sess.latest_autosave() == sess.resolve_save(Path("autosave")) == older
+        refused = run("play", "--resume", str(playing), input="quit\n")
+        assert refused.exit_code == 2 and "is the game being played now in another ecliptic play" in refused.output
+        return "quit"
+
+    s, _ = tc_session(lines(elsewhere))
+    assert s.run() == 0
+    assert s.autosave is not None and not sess.in_play(s.autosave)
+    assert sess.latest_autosave() == s.autosave  # left now: the game left last
 
 
 def test_the_hangup_handler_leaves_the_game_saved() -> None:
@@ -248,6 +344,7 @@ def test_crash_files_never_overwrite_each_other(folders: Path) -> None:
     assert any(str(path) in out.getvalue() for path in files)  # the second run names its own
     for path in files:
         assert GameRecord.load(path).actions == []  # the record stops before the failed PASS
+    assert autosaves() == []  # the crash file holds the game now: one place, not two
     assert list(folders.iterdir()) == []
 
 
@@ -509,5 +606,6 @@ def test_a_full_disk_while_autosaving_leaves_no_empty_autosave(monkeypatch: pyte
     s, out = tc_session(lines("PASS", "quit"))
     assert s.run() == 0
     assert "No space left on device" in out.getvalue()
+    assert out.getvalue().count("could not be autosaved") == 1  # said once, though tried after each action
     assert list(sess.autosave_dir().iterdir()) == []  # neither the empty file nor a temporary one
     assert sess.latest_autosave() is None

@@ -50,9 +50,11 @@ from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import default_content
 from ecliptic.ui import terminal
 from ecliptic.ui.session import (
+    GameConsole,
     Session,
     against,
     autosave_notice,
+    in_play,
     is_autosave,
     make_bots,
     read_meta,
@@ -276,9 +278,10 @@ def play(
                                                      "are refused unless the save agrees.")] = None,
 ) -> None:
     """Play in the terminal, one human seat against bots (Tau Ceti, or Ceres with --game ceres).
-    Leaving an unfinished game saves it in the user's data folder; --resume autosave goes on.
-    A finished game is kept there too, for ecliptic replay."""
-    console = _console()
+    The game is autosaved in the user's data folder after every move, so leaving it, or a killed
+    process, loses nothing; --resume autosave goes on. A finished game is kept there too, for
+    ecliptic replay."""
+    console = GameConsole(highlight=False)  # a closed output pipe saves the game (not Rich's exit 1)
     if game not in GAME_NAMES:
         raise _fail(console, f"unknown game {game!r}; known games: {', '.join(GAME_NAMES)}")
     if bots is not None and level is not None:
@@ -363,6 +366,9 @@ def _resumed_play(console: Console, path: Path, bots: str | None, seat: int | No
         record, state = load_game(path)
     except SaveFileError as exc:
         raise _fail(console, str(exc)) from None
+    if is_autosave(path) and in_play(path):
+        raise _fail(console, f"{path} is the game being played now in another ecliptic play (its autosave is "
+                             "kept current as it goes); leave it there first")
     rules = get_game(record.game)
     players = len(rules.observe(state, None)["players"])
     meta = read_meta(path)  # its human_seat and bots are of the right types, or absent

@@ -8,10 +8,14 @@ write the game as a replayable record. A game fills in the hooks that draw it (t
 status line, the decision, the menu, the final scores, an event) and its help text.
 
 The session never loses a game: whatever the human types is answered and the game goes on;
-leaving an unfinished game (``quit``, end of input, Ctrl-C, a closed terminal), even before
-anyone has moved, writes it to an autosave file in the user's data folder (:func:`data_dir`),
-never the working folder; a finished game is kept there too (``finished/``, to replay), and a
-failure of the rules engine writes a crash file, each under a name no other file has.
+from its first moment, and again after every applied action (the human's and the bots'), the
+game is written to an autosave file in the user's data folder (:func:`data_dir`), never the
+working folder, so that even ``kill -9`` loses nothing but the action being applied; leaving
+an unfinished game (``quit``, end of input, Ctrl-C, a closed terminal, SIGTERM, an output pipe
+that closed) writes it there once more. A finished game is kept there too (``finished/``, to
+replay), and a failure of the rules engine writes a crash file, each under a name no other file
+has. While a game runs it holds a lock on its autosave, so that ``--resume autosave`` elsewhere
+takes the game left last, not one being played.
 
 Also here: the save file format (:func:`write_save`, :func:`read_meta`: a game record plus the
 ``cli`` table naming the human's seat and the bots) and :func:`make_bots`, one bot per seat.
@@ -49,6 +53,11 @@ from ecliptic.engine.record import GameRecord, state_digest
 from ecliptic.engine.wording import plural
 from ecliptic.ui import terminal
 
+try:
+    import fcntl
+except ImportError:  # not on every platform: there, a running game's autosave is not locked
+    fcntl = None  # type: ignore[assignment]
+
 Obs = dict[str, Any]
 InputFn = Callable[[str], str]
 
@@ -66,19 +75,31 @@ AUTOSAVE = "autosave"
 """What ``ecliptic play --resume`` takes for "the last game left unfinished"."""
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
 EXIT_HANGUP = 129  # the terminal closed, as a shell reports SIGHUP
+EXIT_BROKEN_PIPE = 141  # the output pipe closed (ecliptic play | head), as a shell reports SIGPIPE
+EXIT_TERMINATED = 143  # SIGTERM (kill, a shutdown), as a shell reports it
 EXIT_ENGINE_BUG = 1
 
 
-def write_save(path: Path, record: GameRecord, meta: dict[str, Any]) -> None:
+def write_save(path: Path, record: GameRecord, meta: dict[str, Any], *, hold: bool = False) -> int | None:
     """A game record plus the command line's own table (who is human, which bots), written
     atomically: into a temporary file of the same folder, flushed to the disk, then renamed
-    over ``path``, so a failure (a full disk, Ctrl-C) leaves the old file whole and no
-    temporary file behind. Other readers ignore the extra table."""
+    over ``path``, so a failure (a full disk, Ctrl-C) or ``kill -9`` at any moment leaves the
+    old file whole (or the new one) and no temporary file behind. Other readers ignore the
+    extra table.
+
+    With ``hold``, the new file is locked (``flock``) before it takes the place of the old one,
+    and the open descriptor holding the lock is returned, for the caller to close when it lets
+    go (:func:`in_play` tells a held file; the process ending lets go too, even by
+    ``kill -9``). ``None`` without ``hold``, or where files cannot be locked."""
     data = record.to_json()
     data[CLI_META] = meta
     text = json.dumps(data, indent=1)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    held = None
     try:
+        if hold and fcntl is not None:
+            held = os.dup(fd)  # the lock stays with the file while this descriptor is open
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a new file: nobody else has it
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
@@ -86,9 +107,32 @@ def write_save(path: Path, record: GameRecord, meta: dict[str, Any]) -> None:
         os.chmod(tmp, 0o666 & ~_umask())  # as an ordinary new file (mkstemp makes it private)
         os.replace(tmp, path)
     except BaseException:
+        if held is not None:
+            os.close(held)
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    return held
+
+
+def in_play(path: Path) -> bool:
+    """Whether a running game holds ``path``, its autosave (:func:`write_save` with ``hold``).
+    False where files cannot be locked, and for a file that cannot be opened."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # let go at once (closing fd)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return False
 
 
 def read_meta(path: Path) -> dict[str, Any]:
@@ -187,7 +231,8 @@ def new_file(folder: Path, stem: str) -> Path:
 
 
 def latest_autosave() -> Path | None:
-    """The game left unfinished last (the newest autosave), if any."""
+    """The game left unfinished last (the newest autosave), if any; a game being played now
+    (its autosave held: :func:`in_play`) has not been left, and is passed over."""
     found: list[tuple[int, str, Path]] = []
     with contextlib.suppress(OSError):
         for path in autosave_dir().glob("*.json"):
@@ -195,7 +240,10 @@ def latest_autosave() -> Path | None:
                 st = path.stat()
                 if stat.S_ISREG(st.st_mode) and st.st_size:
                     found.append((st.st_mtime_ns, path.name, path))
-    return max(found)[2] if found else None
+    for _, _, path in sorted(found, reverse=True):
+        if not in_play(path):
+            return path
+    return None
 
 
 def is_autosave(path: Path) -> bool:
@@ -230,7 +278,7 @@ def resolve_save(path: Path) -> Path:
     found = latest_autosave()
     if found is None:
         raise SaveFileError(f"there is no unfinished game to resume in {autosave_dir()} "
-                            f"('{AUTOSAVE}' names the game left last)")
+                            f"('{AUTOSAVE}' names the game left last, not one being played now)")
     return found
 
 
@@ -279,13 +327,61 @@ def terminal_reader(console: Console) -> InputFn:
     return read
 
 
-class TerminalClosed(BaseException):
-    """The terminal went away (SIGHUP, or reading it failed): leave, saving the game. A
+class Stopped(BaseException):
+    """The game must stop now: leave, saving it, with exit code :attr:`code`. A
     ``BaseException`` like ``KeyboardInterrupt``, so no ``except Exception`` swallows it."""
+
+    code: ClassVar[int] = EXIT_HANGUP
+
+
+class TerminalClosed(Stopped):
+    """The terminal went away (SIGHUP, or reading it failed)."""
+
+    code = EXIT_HANGUP
+
+
+class Terminated(Stopped):
+    """SIGTERM: asked to stop (``kill``, a shutdown)."""
+
+    code = EXIT_TERMINATED
+
+
+class OutputClosed(Stopped):
+    """The output is a pipe whose reader has gone (``ecliptic play | head``)."""
+
+    code = EXIT_BROKEN_PIPE
+
+
+def close_output(console: Console) -> None:
+    """The output pipe closed: nothing more is printed (the console goes quiet), and standard
+    output now writes to the null device, so that Python's last flush at exit meets no broken
+    pipe either (no "Exception ignored" on stderr)."""
+    console.quiet = True
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # a stdout with no descriptor
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
+
+
+class GameConsole(Console):
+    """The console of a terminal game. When its output is a pipe that closes, Rich's own
+    answer is ``SystemExit(1)``, which would end the process without saving the game; this one
+    goes quiet and raises :class:`OutputClosed`, so the session saves the game and leaves."""
+
+    def on_broken_pipe(self) -> None:
+        close_output(self)
+        raise OutputClosed("The output closed (broken pipe): leaving the game.")
 
 
 class _Leave(Exception):
     """The human leaves (``quit``, end of input)."""
+
+
+_NOT_SHOWN = (OSError, OutputClosed)
+"""What printing the last lines may raise once the terminal or the output pipe is gone (the
+game is saved by then)."""
 
 
 def make_bots(spec: str | Sequence[str], human: int, players: int,
@@ -307,10 +403,10 @@ class Session:
 
     The screen is drawn only from ``game.observe(state, human)`` and the events the human may
     see. Every applied action is appended to ``record`` (so it can be saved, and kept if the
-    engine fails); ``log`` holds the events the human has seen. ``autosave`` is the file an
-    unfinished game is saved to when the human leaves (``None``: a new one in
-    :func:`autosave_dir`). ``opening`` is what :meth:`greet` prints when the game starts.
-    Subclasses set the class attributes and fill in the drawing hooks."""
+    engine fails); ``log`` holds the events the human has seen. ``autosave`` is the file the
+    game is kept in as it goes, and saved to when the human leaves (``None``: a new one in
+    :func:`autosave_dir`, made when the game starts). ``opening`` is what :meth:`greet` prints
+    when the game starts. Subclasses set the class attributes and fill in the drawing hooks."""
 
     help_text: ClassVar[str] = ""
     not_now_rule: ClassVar[str] = "NOTATION"
@@ -328,7 +424,11 @@ class Session:
         self.autosave: Path | None = None
         self.opening: list[RenderableType] = []
         self._applying = False  # an action is being applied: the state may be half changed
-        self._leaving = False  # the game is being saved on the way out: signals wait
+        self._leaving = False  # the game is being saved on the way out: signals are ignored
+        self._writing = False  # the autosave is being written as the game goes: signals wait
+        self._pending: BaseException | None = None  # the signal that waited, raised after
+        self._held: int | None = None  # the descriptor locking the autosave (write_save's hold)
+        self._autosave_problem = ""  # why the autosave could not be written, once said
 
     # The hooks a game fills in -------------------------------------------------------
 
@@ -379,37 +479,52 @@ class Session:
         """Greet, then play until the game ends (kept, final scores shown: :meth:`finish`) or
         the human leaves; the exit code.
 
-        Leaving an unfinished game saves it (:meth:`leave`): ``quit`` and the end of input
-        (0), Ctrl-C (130), a closed terminal, by SIGHUP or a failing read (129). A failure of
-        the rules engine is reported with a crash file to replay it (1)."""
+        The game is in its autosave from the start, kept current after every applied action
+        (:meth:`keep_autosave`), so a process killed outright (``kill -9``) loses nothing.
+        Leaving an unfinished game saves it once more (:meth:`leave`): ``quit`` and the end of
+        input (0), Ctrl-C (130), a closed terminal, by SIGHUP or a failing read (129), the
+        output pipe closed (141, quietly), SIGTERM (143). A failure of the rules engine is
+        reported with a crash file to replay it (1)."""
         # A game over from the start (a finished save resumed) is kept where it came from,
         # unless that is an autosave: then it moves to the finished games.
         keep = not self.state.is_over or self.autosave is not None
-        with self._hangup_handler():
+        with self._signal_handlers():
             try:
-                self.greet()
-                self._play()
-            except _Leave as why:
-                return self.leave(str(why), 0)
-            except KeyboardInterrupt:
-                return self.leave("Interrupted", EXIT_INTERRUPTED)
-            except TerminalClosed as why:
-                return self.leave(str(why), EXIT_HANGUP)
-            except OSError as exc:
-                if exc.errno not in (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF):
-                    return self.crash(exc)
-                return self.leave("The terminal closed", EXIT_HANGUP)  # writing to it failed
-            except Exception as exc:
+                return self._run(keep)
+            finally:
+                self._let_go()
+
+    def _run(self, keep: bool) -> int:
+        try:
+            self.greet()
+            if not self.state.is_over:  # kept from the start: the seed and the setup are the game
+                self.keep_autosave()
+            self._play()
+        except _Leave as why:
+            return self.leave(str(why), 0)
+        except KeyboardInterrupt:
+            return self.leave("Interrupted", EXIT_INTERRUPTED)
+        except Stopped as why:
+            return self.leave(str(why), why.code)
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:  # a write to the closed pipe Rich did not make
+                close_output(self.console)
+                return self.leave("The output closed (broken pipe)", EXIT_BROKEN_PIPE)
+            if exc.errno not in (errno.EIO, errno.ENXIO, errno.EBADF):
                 return self.crash(exc)
-            self.finish(keep=keep)
+            return self.leave("The terminal closed", EXIT_HANGUP)  # writing to it failed
+        except Exception as exc:
+            return self.crash(exc)
+        self.finish(keep=keep)
         return 0
 
     def finish(self, *, keep: bool) -> None:
         """The game is over: keep it in a new file of :func:`finished_dir` (with ``keep``), so
         it can be replayed, then show the final scores and where it is. The file is written
         before anything is printed (printing fails when the terminal is gone) and signals wait
-        meanwhile, as when leaving. A resumed autosave, now kept there, has nothing left to
-        resume and is removed; if the game cannot be kept, the autosave stays."""
+        meanwhile, as when leaving. Its autosave (kept as the game went, or the resumed one)
+        has nothing left to resume once the game is kept there, and is removed; if the game
+        cannot be kept, the autosave stays."""
         self._leaving = True
         kept, problem = None, ""
         if keep:
@@ -417,10 +532,9 @@ class Session:
                 kept = self._write_new(finished_dir())
             except (OSError, ValueError) as exc:
                 problem = _reason(exc)
-        if kept is not None and self.autosave is not None:
-            with contextlib.suppress(OSError):
-                self.autosave.unlink()
-        with contextlib.suppress(OSError):
+        if kept is not None:
+            self._drop_autosave()
+        with contextlib.suppress(*_NOT_SHOWN):
             self.console.print()
             self.console.print(self.render_final(self.observation()))
             if kept is not None:
@@ -451,6 +565,7 @@ class Session:
     def _bot_move(self, seat: int) -> None:
         action = self.bots[seat].choose(self.game, self.state, seat)
         events = self._applied(action)
+        self.keep_autosave()
         self.show_events(events)
 
     def _applied(self, action: Action) -> list[Event]:
@@ -477,7 +592,10 @@ class Session:
         except EOFError:
             self.console.print()
             raise _Leave("End of input: leaving the game.") from None
-        except OSError as exc:  # EIO: the terminal is gone
+        except OSError as exc:  # EIO: the terminal is gone; EPIPE: the prompt met a closed pipe
+            if exc.errno == errno.EPIPE:
+                close_output(self.console)
+                raise OutputClosed("The output closed (broken pipe): leaving the game.") from None
             raise TerminalClosed(f"The terminal closed ({_reason(exc)})") from None
 
     def _command(self, line: str, actions: list[Action]) -> bool:
@@ -537,6 +655,7 @@ class Session:
             # A malformed action the rules could not even judge: refuse it all the same.
             self._refuse(IllegalAction(self.not_now_rule, f"{action} is not an action you can take now"))
             return False
+        self.keep_autosave()
         self.show_events(events)
         return True
 
@@ -615,23 +734,70 @@ class Session:
             self.console.print(Text(answer))
         return answer.strip().lower() in ("y", "yes")
 
+    def keep_autosave(self) -> None:
+        """Write the game so far over its autosave (a new file in :func:`autosave_dir` the
+        first time), as :func:`write_save` does every save: whole or not at all. Called when
+        the game starts and after every applied action, so the autosave is always the game as
+        it stands, and ``kill -9`` at any moment loses at most the action being applied.
+
+        Signals wait meanwhile (:meth:`_signalled`) and are answered once the file is
+        written. A write that fails (a full disk) does not stop the game: it is said once,
+        and tried again after the next action and when the human leaves."""
+        self._writing = True
+        problem = ""
+        try:
+            self._write_autosave()
+        except (OSError, ValueError) as exc:
+            problem = _reason(exc)
+        finally:
+            self._writing = False
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            raise pending
+        if problem and problem != self._autosave_problem:
+            self.console.print(Text(f"The game could not be autosaved in {autosave_dir()}: {problem}. "
+                                    "It goes on; 'save FILE' saves it elsewhere.", style="bold red"))
+        self._autosave_problem = problem
+
+    def _write_autosave(self) -> Path:
+        """The game so far in :attr:`autosave` (a new file the first time), its lock held."""
+        if self.autosave is None:
+            self.autosave = self._write_new(autosave_dir(), hold=True)
+        else:
+            self._hold(write_save(self.autosave, self.current_record(), self.save_meta(), hold=True))
+        return self.autosave
+
+    def _hold(self, fd: int | None) -> None:
+        """Hold the lock of the autosave just written; let go of the one before it."""
+        old, self._held = self._held, fd
+        if old is not None:
+            os.close(old)
+
+    def _let_go(self) -> None:
+        """The session ends: its autosave is no longer held (another game may resume it)."""
+        self._hold(None)
+
+    def _drop_autosave(self) -> None:
+        """The game is kept elsewhere now (finished, or in a crash file): its autosave, which
+        has nothing left to resume, is removed."""
+        if self.autosave is not None:
+            with contextlib.suppress(OSError):
+                self.autosave.unlink()
+        self._let_go()
+
     def leave(self, why: str, code: int) -> int:
         """Leave the game with exit ``code``, saving it first unless it is over: to
-        ``autosave`` (a new file in :func:`autosave_dir` the first time). Printing may fail
-        when the terminal is gone; the game is saved all the same."""
+        ``autosave`` (a new file in :func:`autosave_dir` if it has none yet). Printing may
+        fail when the terminal or the output pipe is gone; the game is saved all the same."""
         self._leaving = True  # a second SIGHUP (or Ctrl-C) must not cut the save short
         saved = None
         problem = ""
         if not self.state.is_over:  # before any move too: the seed and the setup are the game
             try:
-                if self.autosave is None:
-                    self.autosave = self._write_new(autosave_dir())
-                else:
-                    write_save(self.autosave, self.current_record(), self.save_meta())
-                saved = self.autosave
+                saved = self._write_autosave()
             except (OSError, ValueError) as exc:
                 problem = _reason(exc)
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(*_NOT_SHOWN):
             self.console.print()
             self.console.print(why)
             if saved is not None:
@@ -644,39 +810,47 @@ class Session:
 
     def crash(self, exc: BaseException) -> int:
         """A failure of the rules engine (a bug): the game so far goes to a crash file of its
-        own in :func:`crash_dir` (replayable, resumable), and the exit code is 1."""
+        own in :func:`crash_dir` (replayable, resumable), which replaces its autosave, and the
+        exit code is 1. If the crash file cannot be written, the autosave stays."""
         self._applying = True  # the state may be half changed: the record stops before
         self._leaving = True
         try:
             path = self._write_new(crash_dir())
             where = f"the game so far is saved in {path} (resume it with: {resume_command(path)})"
+            self._drop_autosave()
         except (OSError, ValueError) as problem:
             where = f"the game could not be saved ({_reason(problem)})"
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(*_NOT_SHOWN):
             self.console.print(Text(f"Error: the rules engine failed ({type(exc).__name__}: {exc}); this is "
                                     f"a bug; {where}", style="bold red"))
         return EXIT_ENGINE_BUG
 
-    def _write_new(self, folder: Path) -> Path:
+    def _write_new(self, folder: Path, *, hold: bool = False) -> Path:
         """The game so far in a new file of ``folder`` (:func:`new_file`, then written whole by
-        :func:`write_save`); if writing fails, the empty file is removed and the error raised."""
+        :func:`write_save`; with ``hold``, its lock held); if writing fails, the empty file is
+        removed and the error raised."""
         path = new_file(folder, self._file_stem())
         try:
-            write_save(path, self.current_record(), self.save_meta())
+            fd = write_save(path, self.current_record(), self.save_meta(), hold=hold)
         except BaseException:
             with contextlib.suppress(OSError):
                 path.unlink()
             raise
+        if hold:
+            self._hold(fd)
         return path
 
     def _file_stem(self) -> str:
         return f"{self.record.game}-{time.strftime('%Y%m%d-%H%M%S')}-seed{self.record.seed}"
 
     @contextlib.contextmanager
-    def _hangup_handler(self) -> Iterator[None]:
-        """While the game runs and is being saved, SIGHUP (the terminal closed) and SIGINT
-        (Ctrl-C) go to :meth:`on_hangup` and :meth:`on_interrupt`."""
-        handlers = [(getattr(signal, "SIGHUP", None), self.on_hangup), (signal.SIGINT, self.on_interrupt)]
+    def _signal_handlers(self) -> Iterator[None]:
+        """While the game runs and is being saved, SIGHUP (the terminal closed), SIGINT
+        (Ctrl-C) and SIGTERM (``kill``) go to :meth:`on_hangup`, :meth:`on_interrupt` and
+        :meth:`on_terminate`. (SIGKILL cannot be caught: the autosave, kept current as the
+        game goes, is what survives it.)"""
+        handlers = [(getattr(signal, "SIGHUP", None), self.on_hangup), (signal.SIGINT, self.on_interrupt),
+                    (signal.SIGTERM, self.on_terminate)]
         if threading.current_thread() is not threading.main_thread():
             yield
             return
@@ -687,12 +861,25 @@ class Session:
             for sig, old in previous:
                 signal.signal(sig, old)
 
+    def _signalled(self, leave: BaseException) -> None:
+        """A signal asks to leave: ``leave`` is raised now, or once the autosave being written
+        is whole (the first signal to wait is the one answered), or never while the game is
+        being saved on the way out."""
+        if self._leaving:
+            return
+        if self._writing:
+            self._pending = self._pending or leave
+            return
+        raise leave
+
     def on_hangup(self, signum: int, frame: FrameType | None) -> None:
         """SIGHUP: leave, saving the game (ignored while it is being saved)."""
-        if not self._leaving:
-            raise TerminalClosed("The terminal closed (SIGHUP): leaving the game.")
+        self._signalled(TerminalClosed("The terminal closed (SIGHUP): leaving the game."))
 
     def on_interrupt(self, signum: int, frame: FrameType | None) -> None:
         """Ctrl-C: leave, saving the game (ignored while it is being saved)."""
-        if not self._leaving:
-            raise KeyboardInterrupt
+        self._signalled(KeyboardInterrupt())
+
+    def on_terminate(self, signum: int, frame: FrameType | None) -> None:
+        """SIGTERM: leave, saving the game, as for SIGHUP (ignored while it is being saved)."""
+        self._signalled(Terminated("Asked to stop (SIGTERM): leaving the game."))
