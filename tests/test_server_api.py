@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from ecliptic.engine.actions import Action
@@ -25,6 +26,7 @@ from ecliptic.engine.undo import why_not_undoable
 from ecliptic.games import get_game
 from ecliptic.server import auth
 from ecliptic.server.storage import Storage
+from ecliptic.server.storage import seats as seats_table
 from server_helpers import bearer, create, live, nothing_queued, recv, recv_until, server, service, tokens
 
 
@@ -375,6 +377,35 @@ def test_chat_is_stored_limited_and_sent_to_seats_and_spectators(database_url: s
         assert c.post(f"/api/games/{gid}/chat", json={"text": "x" * 500},
                       headers=bearer(created["admin_token"])).status_code == 201
         assert [m["name"] for m in c.get(f"/api/games/{gid}/chat").json()] == ["Ann", "admin"]
+
+
+def test_seats_that_share_a_name_are_told_apart_by_their_seat_number(database_url: str) -> None:
+    """Two bots of one level (or two people of one name) would show as one in the result, the
+    score's columns and the log's headings: every answer names them with their seat, from 1."""
+    two_bots = [{"name": "Carol"}, {"kind": "bot", "level": "normal"}, {"kind": "bot", "level": "normal"}]
+    told = ["Carol", "Bot (normal) 2", "Bot (normal) 3"]
+    with server(database_url) as c:
+        created = create(c, seats=two_bots, seed=3)
+        gid = created["id"]
+        assert [s["name"] for s in created["seats"]] == told
+        carol = bearer(tokens(created)[0])
+        for headers in ({}, carol):
+            assert [s["name"] for s in c.get(f"/api/games/{gid}", headers=headers).json()["seats"]] == told
+        listed = next(g for g in c.get("/api/games").json() if g["id"] == gid)
+        assert [s["name"] for s in listed["seats"]] == told
+        namesakes = create(c, seats=[{"name": "Ann"}, {"name": "ann "}, {"name": "Bob"}])
+        assert [s["name"] for s in namesakes["seats"]] == ["Ann 1", "ann 2", "Bob"]
+        r = c.post(f"/api/games/{namesakes['id']}/chat", json={"text": "hi"}, headers=bearer(tokens(namesakes)[1]))
+        assert r.status_code == 201 and r.json()["name"] == "ann 2"
+        # A game stored before names were made distinct is told apart all the same.
+        storage = service(c).storage
+        with storage.engine.begin() as conn:
+            conn.execute(sa.update(seats_table).where(seats_table.c.game_id == gid, seats_table.c.seat > 0)
+                         .values(name="Bot (normal)"))
+    with server(database_url) as c:
+        assert [s["name"] for s in c.get(f"/api/games/{gid}").json()["seats"]] == told
+        listed = next(g for g in c.get("/api/games").json() if g["id"] == gid)
+        assert [s["name"] for s in listed["seats"]] == told
 
 
 # -- the turn clock ---------------------------------------------------------------------------

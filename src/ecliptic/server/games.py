@@ -168,6 +168,25 @@ def next_wake(state: Any, seats: list[SeatRow], clock_seconds: float | None, now
     return None if clock_seconds is None else now + clock_seconds
 
 
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """The seats' names as people are shown them, all different: a name that several seats
+    share (two ``Bot (normal)``, two ``Ann``; letter case aside) becomes the name and the seat's
+    number counted from 1, as the lobby and the game count seats: ``Bot (normal) 2``, ``Bot
+    (normal) 3``. A name no other seat has is kept as it is, so this changes nothing twice."""
+    keys = [n.casefold() for n in names]
+    shared = {k for k in keys if keys.count(k) > 1}
+    taken = {k for k in keys if k not in shared}
+    out = []
+    for seat, (name, key) in enumerate(zip(names, keys, strict=True)):
+        if key in shared:
+            tries = [f"{name} {seat + 1}", f"{name} (seat {seat + 1})"]
+            tries += (f"{name} (seat {seat + 1}) {n}" for n in range(2, len(names) + 3))
+            name = next(t for t in tries if t.casefold() not in taken)
+            taken.add(name.casefold())
+        out.append(name)
+    return out
+
+
 def plain(data: Any) -> Any:
     """JSON-ready data (tuples become lists; anything else is a bug shown as text)."""
     return json.loads(json.dumps(data, default=str))
@@ -267,15 +286,15 @@ class GameService:
         admin = auth.new_token()
         rows: list[SeatRow] = []
         created: list[models.SeatCreated] = []
-        for i, spec in enumerate(req.seats):
+        names = distinct_names([spec.name.strip() or (f"Player {i + 1}" if spec.kind == PERSON
+                                                      else f"Bot ({spec.level})") for i, spec in enumerate(req.seats)])
+        for i, (spec, name) in enumerate(zip(req.seats, names, strict=True)):
             if spec.kind == PERSON:
                 token = auth.new_token()
-                name = spec.name.strip() or f"Player {i + 1}"
                 rows.append(SeatRow(i, PERSON, name, auth.token_hash(token), None, PERSON))
                 created.append(models.SeatCreated(seat=i, name=name, kind=PERSON, token=token,
                                                   join_link=f"{self.base_url}/play/{game_id}#token={token}"))
             else:
-                name = spec.name.strip() or f"Bot ({spec.level})"
                 rows.append(SeatRow(i, BOT, name, None, spec.level, BOT))
                 created.append(models.SeatCreated(seat=i, name=name, kind=BOT, token=None, join_link=None))
         start = initial
@@ -396,8 +415,16 @@ class GameService:
 
     # -- views -------------------------------------------------------------------------
 
+    @staticmethod
+    def _infos(seats: Sequence[SeatRow]) -> list[models.SeatInfo]:
+        """The seats as every viewer is told of them, by names all different (a game stored
+        before names were made so has them made so here)."""
+        names = distinct_names([s.name for s in seats])
+        return [models.SeatInfo(seat=s.seat, name=name, kind=s.kind, controller=s.controller)
+                for s, name in zip(seats, names, strict=True)]
+
     def seat_infos(self, live: Live) -> list[models.SeatInfo]:
-        return [models.SeatInfo(seat=s.seat, name=s.name, kind=s.kind, controller=s.controller) for s in live.seats]
+        return self._infos(live.seats)
 
     def view(self, live: Live, seat: int | None, *, with_refused: bool = False) -> dict[str, Any]:
         """The GameView of ``seat`` (``None``: a spectator) as JSON-ready data. The refused
@@ -431,8 +458,7 @@ class GameService:
         live = self._live.get(row.id)
         if live is not None:
             row, index, seats = live.row, live.index, live.seats
-        infos = [models.SeatInfo(seat=s.seat, name=s.name, kind=s.kind, controller=s.controller)
-                 for s in seats or []]
+        infos = self._infos(seats or [])
         return models.GameSummary(id=row.id, game=row.game, players=row.players, status=row.status, index=index,
                                   created_at=row.created_at, clock_seconds=row.clock_seconds, seats=infos)
 
@@ -661,7 +687,7 @@ class GameService:
                 seat, name = None, "admin"
             else:
                 seat = await self.authenticate(live, token)
-                name = live.seat(seat).name
+                name = self.seat_infos(live)[seat].name
             text = text.strip()
             if not text:
                 raise Invalid("a chat message cannot be empty")
