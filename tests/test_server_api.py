@@ -160,6 +160,11 @@ def test_every_refused_action_stores_nothing_and_broadcasts_nothing(database_url
             r = c.post(f"/api/games/{gid}/actions", json={"action": "LAUNCH A99", "expected_index": 0},
                        headers=turn(c, created)[1])
             assert r.json()["rule"] == "CR-ACT-1" and "A99" in r.json()["message"]
+            # Out of turn, the refusal names the seat to decide as people see it, with no index.
+            seat = turn(c, created)[0]
+            r = c.post(f"/api/games/{gid}/actions", json={"action": "PASS", "expected_index": 0},
+                       headers=bearer(tokens(created)[1 - seat]))
+            assert r.json()["message"] == f"it is not your decision: {['Ann', 'Bob'][seat]} is to decide"
             _seat, headers, _ = turn(c, created)
             for raw in (b"{not json", b"[1, 2]", b""):
                 r = c.post(f"/api/games/{gid}/actions", content=raw,

@@ -64,6 +64,7 @@ PERSON, BOT, ZOMBIE = "person", "bot", "zombie"
 REPLAY = "replay"
 """The actor of the actions a game played on from a finished one copied from it."""
 ZOMBIE_LEVEL = "normal"
+BOT_PLAYS_IT = "a bot plays your seat now; take it back first"
 MAX_BOT_FAILURES = 3
 IDLE_SECONDS = 600.0
 """A loaded game nobody has used for this long is dropped from memory."""
@@ -426,6 +427,11 @@ class GameService:
     def seat_infos(self, live: Live) -> list[models.SeatInfo]:
         return self._infos(live.seats)
 
+    def not_yours(self, live: Live) -> str:
+        """The refusal of a seat's action out of turn, naming the seat to decide as every
+        viewer sees it named (no seat index: people count seats from 1, the API from 0)."""
+        return f"it is not your decision: {self.seat_infos(live)[live.state.current_player].name} is to decide"
+
     def view(self, live: Live, seat: int | None, *, with_refused: bool = False) -> dict[str, Any]:
         """The GameView of ``seat`` (``None``: a spectator) as JSON-ready data. The refused
         candidates (often 200 rows, five times the observation) are sent only when asked
@@ -484,12 +490,12 @@ class GameService:
                                 index=live.index)
                 controller = live.seat(seat).controller
                 if actor == PERSON and controller == BOT:
-                    raise Forbidden(f"a bot plays seat {seat} now; take the seat back first")
+                    raise Forbidden(BOT_PLAYS_IT)
                 if actor != PERSON and controller == PERSON:
                     raise Forbidden(f"seat {seat}'s person plays it again")
                 state, game = live.state, live.game
                 if not state.is_over and state.current_player != seat:
-                    raise Forbidden(f"it is not seat {seat}'s decision (seat {state.current_player} is to decide)")
+                    raise Forbidden(self.not_yours(live))
                 parsed = self._parse(game, state, action)
                 after = state.clone()
                 try:
