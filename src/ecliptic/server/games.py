@@ -50,6 +50,7 @@ from ecliptic.engine.events import Event
 from ecliptic.engine.record import state_digest
 from ecliptic.engine.undo import why_not_undoable
 from ecliptic.games import get_game
+from ecliptic.present.names import event_text
 from ecliptic.present.view import present
 from ecliptic.server import auth, models
 from ecliptic.server.bots import BotPool, BotTurn
@@ -193,12 +194,14 @@ def plain(data: Any) -> Any:
     return json.loads(json.dumps(data, default=str))
 
 
-def event_out(e: Event) -> dict[str, Any]:
-    return {"kind": e.kind, "text": e.text, "data": plain(e.data), "private": e.visible_to is not None}
+def event_out(game: str, e: Event) -> dict[str, Any]:
+    """An event as the log shows it: its text with the cards named (:func:`event_text`)."""
+    return {"kind": e.kind, "text": event_text(game, e.text), "data": plain(e.data),
+            "private": e.visible_to is not None}
 
 
-def visible_events(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
-    return [event_out(e) for e in events if e.visible(seat)]
+def visible_events(game: str, events: list[Event], seat: int | None) -> list[dict[str, Any]]:
+    return [event_out(game, e) for e in events if e.visible(seat)]
 
 
 class GameService:
@@ -516,7 +519,7 @@ class GameService:
                 index = live.index
             await self.notifier.publish(game_id, index)
             await self._after_change(live)
-        return index, visible_events(events, seat)
+        return index, visible_events(live.row.game, events, seat)
 
     def _parse(self, game: Any, state: Any, action: str | int) -> Action:
         try:
@@ -543,7 +546,7 @@ class GameService:
 
     def _action_message(self, live: Live, row: ActionRow, events: list[Event], viewer: int | None) -> Message:
         return {"type": "action", "index": row.index + 1, "seat": row.seat,
-                "events": visible_events(events, viewer), "view": self.view(live, viewer)}
+                "events": visible_events(live.row.game, events, viewer), "view": self.view(live, viewer)}
 
     # -- undo --------------------------------------------------------------------------
 
@@ -737,9 +740,10 @@ class GameService:
     def _hello(self, live: Live, conn: Connection, since: int | None) -> None:
         missed = []
         if since is not None and 0 <= since < live.index:
-            missed = [{"index": i + 1, "seat": live.log[i].seat, "events": visible_events(live.events[i], conn.seat)}
+            missed = [{"index": i + 1, "seat": live.log[i].seat,
+                       "events": visible_events(live.row.game, live.events[i], conn.seat)}
                       for i in range(since, live.index)]
-        setup = visible_events(live.setup_events, conn.seat) if since is None or since < 0 else []
+        setup = visible_events(live.row.game, live.setup_events, conn.seat) if since is None or since < 0 else []
         conn.put({"type": "hello", "seat": conn.seat, "index": live.index, "missed": missed,
                   "setup_events": setup, "view": self.view(live, conn.seat)})
 
