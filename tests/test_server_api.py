@@ -413,6 +413,46 @@ def test_seats_that_share_a_name_are_told_apart_by_their_seat_number(database_ur
         assert [s["name"] for s in listed["seats"]] == told
 
 
+@pytest.mark.parametrize(("method", "path", "status", "error"), [
+    ("GET", "/api/games/..%2f..%2fetc", 404, "not_found"),
+    ("GET", "/api/no/such/route", 404, "not_found"),
+    ("GET", "/static/no-such-module.js", 404, "not_found"),
+    ("DELETE", "/api/games", 405, "method_not_allowed"),
+])
+def test_a_path_or_method_the_api_does_not_have_is_refused_in_the_documented_shape(
+        method: str, path: str, status: int, error: str, database_url: str) -> None:
+    with server(database_url) as c:
+        r = c.request(method, path)
+        assert r.status_code == status and r.headers["content-type"] == "application/json"
+        body = r.json()
+        assert set(body) == {"error", "message"} and body["error"] == error and body["message"], body
+        if status == 405:
+            assert r.headers["allow"]
+
+
+def test_a_refusal_quotes_only_a_short_part_of_a_long_request(database_url: str) -> None:
+    """A 60,000-character action (the body limit is 64 KB) is not sent back whole: nor is a
+    config value or a field name of that length."""
+    long = "A" * 60_000
+    with server(database_url) as c:
+        created = create(c, "tauceti", config={"game": "short", "layout": "preset"})  # (its refusal quotes the verb)
+        gid = created["id"]
+        _, headers, _ = turn(c, created)
+        r = c.post(f"/api/games/{gid}/actions", json={"action": long, "expected_index": 0}, headers=headers)
+        assert r.status_code == 422 and r.json()["error"] == "illegal"
+        assert "A" * 40 + "… (60000 characters)" in r.json()["message"] and len(r.text) < 1000, r.text[:300]
+        r = c.post(f"/api/games/{gid}/actions", json={"action": " ".join(long[:30_000]), "expected_index": 0},
+                   headers=headers)
+        assert r.status_code == 422 and len(r.json()["message"]) <= 700, r.text[:300]
+        r = c.post("/api/games", json={"game": "tauceti", "config": {"factions": ["x" * 60_000, "Azars"]},
+                                       "seats": [{}, {}]})
+        assert r.status_code == 422 and r.json()["error"] == "invalid" and len(r.text) < 1000, r.text[:300]
+        r = c.post(f"/api/games/{gid}/actions", json={"action": "PASS", "expected_index": 0, long: 1},
+                   headers=headers)
+        assert r.status_code == 422 and r.json()["error"] == "invalid_request" and len(r.text) < 2000, r.text[:300]
+        assert stored(c, gid) == 0
+
+
 # -- the turn clock ---------------------------------------------------------------------------
 
 
@@ -463,6 +503,10 @@ def test_ecliptic_serve_prints_where_it_is_and_stops_cleanly_on_sigterm(tmp_path
             assert http.get("/api/health").json()["status"] == "ok"
             r = http.post("/api/games", json={"game": "ceres", "seats": [{}, {}], "seed": 1})
             assert r.status_code == 201
+            # Join links are relative, as docs/server.md shows them: right behind a proxy too.
+            gid = r.json()["id"]
+            assert [s["join_link"] for s in r.json()["seats"]] == [
+                f"/play/{gid}#token={s['token']}" for s in r.json()["seats"]]
         proc.send_signal(signal.SIGTERM)
         rest, _ = proc.communicate(timeout=20)
         assert "Application shutdown complete" in rest

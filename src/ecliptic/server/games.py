@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
@@ -73,13 +74,33 @@ WAKE_SECONDS = 30.0
 """How often the database is asked for the games that need the server (bots, clocks)."""
 
 
+ECHO_WORD = 80
+"""A refusal's message quotes at most this many characters of a word without spaces (a
+60,000-character action comes back as its first 40 and its length)."""
+ECHO_MESSAGE = 600
+"""The longest refusal message; a longer one keeps its start and its end."""
+_LONG_WORD = re.compile(rf"\S{{{ECHO_WORD + 1},}}")
+
+
+def clip(text: str) -> str:
+    """``text`` with what it echoes of a request kept short: each run of more than
+    :data:`ECHO_WORD` characters without a space cut to its first 40 and its length, and the
+    whole to :data:`ECHO_MESSAGE` characters (its start and its end, where a refusal says why)."""
+    text = _LONG_WORD.sub(lambda m: f"{m.group()[:40]}… ({len(m.group())} characters)", text)
+    if len(text) > ECHO_MESSAGE:
+        text = f"{text[:ECHO_MESSAGE * 2 // 3]} … {text[-(ECHO_MESSAGE // 3):]}"
+    return text
+
+
 class ServiceError(Exception):
-    """A refusal the API answers with ``status`` and a JSON body; nothing was changed."""
+    """A refusal the API answers with ``status`` and a JSON body; nothing was changed. The
+    message is clipped (:func:`clip`): it may quote the request, which can be 64 KB long."""
 
     status = 400
     code = "bad_request"
 
     def __init__(self, message: str, **extra: Any) -> None:
+        message = clip(message)
         super().__init__(message)
         self.message = message
         self.extra = extra
