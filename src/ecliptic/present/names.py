@@ -38,7 +38,7 @@ SAYS_WHAT = ("IM ", "Crisis ", "crisis ", "card ")
 
 
 def _with_id(name: str, thing: str, *, enclosed: bool = False) -> str:
-    """``Diplomat (Political Specialist, S37)``, ``Biological Crisis card #1 (C01)``: the name and
+    """``Diplomat (Political Specialist, S37)``, ``Biohazard Crisis card #1 (C01)``: the name and
     the id the actions' notation uses; ``Diplomat, Political Specialist, S37`` for an id the
     text gives in parentheses (``+2 T (S37)``), so that none nest."""
     if enclosed:
@@ -51,7 +51,7 @@ def _with_id(name: str, thing: str, *, enclosed: bool = False) -> str:
 def event_text(game: str, text: str) -> str:
     """An event's text for the log, each card it gives by its id alone named as the hand names
     it (:func:`name_of`, the ``present.names`` the browser shows for a hand): ``You recruit S37,
-    C01.`` reads ``You recruit Diplomat (Political Specialist, S37), Biological Crisis card #1
+    C01.`` reads ``You recruit Diplomat (Political Specialist, S37), Biohazard Crisis card #1
     (C01).`` An id the text already says what it is of is kept as it is: after ``IM``,
     ``Crisis`` or ``card``, or next to the card's own name (``Astrophysicist S20``, ``S39
     (Diplomat)``). Only ids in the text are named, so nothing is told that the text did not
