@@ -371,7 +371,8 @@ def test_the_server_view_carries_the_presentation_for_the_deciding_seat_only(tmp
         assert spectator["present"]["prices"] is None and mine["present"]["prices"] is not None
         assert mine["present"]["decision"].startswith("Your turn")
         faction = mine["view"]["players"][seat]["faction"]
-        assert theirs["present"]["decision"] == f"Waiting for {faction} (seat {seat}) to decide their turn."
+        # Seats are counted from 1 in the game's words, as in the lobby ("Seat 1" is index 0).
+        assert theirs["present"]["decision"] == f"Waiting for {faction} (seat {seat + 1}) to decide their turn."
         assert [s["seat"] for s in mine["present"]["score"]] == [0, 1]
         assert mine["present"]["banner"] is None
         # After an action every viewer's view is made again for the new position.

@@ -167,7 +167,7 @@ def test_suggestions_are_refused_unless_the_game_allows_them_and_it_is_your_deci
         assert c.get(f"/api/games/{gid}/analysis").json()["suggestions"] is True
         seat = c.get(f"/api/games/{gid}").json()["current_seat"]
         r = c.post(f"/api/games/{gid}/suggest", headers=bearer(keys[1 - seat]))
-        assert r.status_code == 403 and "not seat" in r.json()["message"], r.text
+        assert r.status_code == 403 and "not your decision" in r.json()["message"], r.text
         assert c.post(f"/api/games/{gid}/suggest").status_code == 403
         assert c.post(f"/api/games/{gid}/suggest", headers=bearer("x" * 43)).status_code == 403
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from ecliptic.engine.actions import Action
@@ -25,6 +26,7 @@ from ecliptic.engine.undo import why_not_undoable
 from ecliptic.games import get_game
 from ecliptic.server import auth
 from ecliptic.server.storage import Storage
+from ecliptic.server.storage import seats as seats_table
 from server_helpers import bearer, create, live, nothing_queued, recv, recv_until, server, service, tokens
 
 
@@ -158,6 +160,11 @@ def test_every_refused_action_stores_nothing_and_broadcasts_nothing(database_url
             r = c.post(f"/api/games/{gid}/actions", json={"action": "LAUNCH A99", "expected_index": 0},
                        headers=turn(c, created)[1])
             assert r.json()["rule"] == "CR-ACT-1" and "A99" in r.json()["message"]
+            # Out of turn, the refusal names the seat to decide as people see it, with no index.
+            seat = turn(c, created)[0]
+            r = c.post(f"/api/games/{gid}/actions", json={"action": "PASS", "expected_index": 0},
+                       headers=bearer(tokens(created)[1 - seat]))
+            assert r.json()["message"] == f"it is not your decision: {['Ann', 'Bob'][seat]} is to decide"
             _seat, headers, _ = turn(c, created)
             for raw in (b"{not json", b"[1, 2]", b""):
                 r = c.post(f"/api/games/{gid}/actions", content=raw,
@@ -377,6 +384,75 @@ def test_chat_is_stored_limited_and_sent_to_seats_and_spectators(database_url: s
         assert [m["name"] for m in c.get(f"/api/games/{gid}/chat").json()] == ["Ann", "admin"]
 
 
+def test_seats_that_share_a_name_are_told_apart_by_their_seat_number(database_url: str) -> None:
+    """Two bots of one level (or two people of one name) would show as one in the result, the
+    score's columns and the log's headings: every answer names them with their seat, from 1."""
+    two_bots = [{"name": "Carol"}, {"kind": "bot", "level": "normal"}, {"kind": "bot", "level": "normal"}]
+    told = ["Carol", "Bot (normal) 2", "Bot (normal) 3"]
+    with server(database_url) as c:
+        created = create(c, seats=two_bots, seed=3)
+        gid = created["id"]
+        assert [s["name"] for s in created["seats"]] == told
+        carol = bearer(tokens(created)[0])
+        for headers in ({}, carol):
+            assert [s["name"] for s in c.get(f"/api/games/{gid}", headers=headers).json()["seats"]] == told
+        listed = next(g for g in c.get("/api/games").json() if g["id"] == gid)
+        assert [s["name"] for s in listed["seats"]] == told
+        namesakes = create(c, seats=[{"name": "Ann"}, {"name": "ann "}, {"name": "Bob"}])
+        assert [s["name"] for s in namesakes["seats"]] == ["Ann 1", "ann 2", "Bob"]
+        r = c.post(f"/api/games/{namesakes['id']}/chat", json={"text": "hi"}, headers=bearer(tokens(namesakes)[1]))
+        assert r.status_code == 201 and r.json()["name"] == "ann 2"
+        # A game stored before names were made distinct is told apart all the same.
+        storage = service(c).storage
+        with storage.engine.begin() as conn:
+            conn.execute(sa.update(seats_table).where(seats_table.c.game_id == gid, seats_table.c.seat > 0)
+                         .values(name="Bot (normal)"))
+    with server(database_url) as c:
+        assert [s["name"] for s in c.get(f"/api/games/{gid}").json()["seats"]] == told
+        listed = next(g for g in c.get("/api/games").json() if g["id"] == gid)
+        assert [s["name"] for s in listed["seats"]] == told
+
+
+@pytest.mark.parametrize(("method", "path", "status", "error"), [
+    ("GET", "/api/games/..%2f..%2fetc", 404, "not_found"),
+    ("GET", "/api/no/such/route", 404, "not_found"),
+    ("GET", "/static/no-such-module.js", 404, "not_found"),
+    ("DELETE", "/api/games", 405, "method_not_allowed"),
+])
+def test_a_path_or_method_the_api_does_not_have_is_refused_in_the_documented_shape(
+        method: str, path: str, status: int, error: str, database_url: str) -> None:
+    with server(database_url) as c:
+        r = c.request(method, path)
+        assert r.status_code == status and r.headers["content-type"] == "application/json"
+        body = r.json()
+        assert set(body) == {"error", "message"} and body["error"] == error and body["message"], body
+        if status == 405:
+            assert r.headers["allow"]
+
+
+def test_a_refusal_quotes_only_a_short_part_of_a_long_request(database_url: str) -> None:
+    """A 60,000-character action (the body limit is 64 KB) is not sent back whole: nor is a
+    config value or a field name of that length."""
+    long = "A" * 60_000
+    with server(database_url) as c:
+        created = create(c, "tauceti", config={"game": "short", "layout": "preset"})  # (its refusal quotes the verb)
+        gid = created["id"]
+        _, headers, _ = turn(c, created)
+        r = c.post(f"/api/games/{gid}/actions", json={"action": long, "expected_index": 0}, headers=headers)
+        assert r.status_code == 422 and r.json()["error"] == "illegal"
+        assert "A" * 40 + "… (60000 characters)" in r.json()["message"] and len(r.text) < 1000, r.text[:300]
+        r = c.post(f"/api/games/{gid}/actions", json={"action": " ".join(long[:30_000]), "expected_index": 0},
+                   headers=headers)
+        assert r.status_code == 422 and len(r.json()["message"]) <= 700, r.text[:300]
+        r = c.post("/api/games", json={"game": "tauceti", "config": {"factions": ["x" * 60_000, "Azars"]},
+                                       "seats": [{}, {}]})
+        assert r.status_code == 422 and r.json()["error"] == "invalid" and len(r.text) < 1000, r.text[:300]
+        r = c.post(f"/api/games/{gid}/actions", json={"action": "PASS", "expected_index": 0, long: 1},
+                   headers=headers)
+        assert r.status_code == 422 and r.json()["error"] == "invalid_request" and len(r.text) < 2000, r.text[:300]
+        assert stored(c, gid) == 0
+
+
 # -- the turn clock ---------------------------------------------------------------------------
 
 
@@ -427,6 +503,10 @@ def test_ecliptic_serve_prints_where_it_is_and_stops_cleanly_on_sigterm(tmp_path
             assert http.get("/api/health").json()["status"] == "ok"
             r = http.post("/api/games", json={"game": "ceres", "seats": [{}, {}], "seed": 1})
             assert r.status_code == 201
+            # Join links are relative, as docs/server.md shows them: right behind a proxy too.
+            gid = r.json()["id"]
+            assert [s["join_link"] for s in r.json()["seats"]] == [
+                f"/play/{gid}#token={s['token']}" for s in r.json()["seats"]]
         proc.send_signal(signal.SIGTERM)
         rest, _ = proc.communicate(timeout=20)
         assert "Application shutdown complete" in rest

@@ -96,8 +96,10 @@ WAITING_WORDS = {
 
 
 def seat_name(game: str, obs: Obs, seat: int) -> str:
+    """A seat as people read it: Ceres' player name (``Player 3``), Tau Ceti's faction and seat
+    counted from 1 as the lobby counts (``Azars (seat 3)`` is the third seat, index 2)."""
     p = obs["players"][seat]
-    return str(p["name"]) if game == "ceres" else f"{p['faction']} (seat {seat})"
+    return str(p["name"]) if game == "ceres" else f"{p['faction']} (seat {seat + 1})"
 
 
 def decision_text(game: str, obs: Obs, seat: int | None) -> str:

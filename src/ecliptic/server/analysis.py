@@ -35,6 +35,7 @@ from ecliptic.engine.rng import Rng
 from ecliptic.games import get_game
 from ecliptic.server import models
 from ecliptic.server.games import (
+    BOT_PLAYS_IT,
     PERSON,
     REPLAY,
     Broken,
@@ -222,9 +223,9 @@ class Analysis:
         if state.is_over:
             raise Forbidden("the game is over: there is no decision to suggest a move for")
         if state.current_player != seat:
-            raise Forbidden(f"it is not seat {seat}'s decision (seat {state.current_player} is to decide)")
+            raise Forbidden(svc.not_yours(live))
         if live.seat(seat).controller != PERSON:
-            raise Forbidden(f"a bot plays seat {seat} now; take the seat back first")
+            raise Forbidden(BOT_PLAYS_IT)
         actions = tuple(r.notation for r in live.log)
         key = (game_id, len(actions), seat)
         kept = self._suggestions.get(key)

@@ -25,11 +25,12 @@ from urllib.parse import urlsplit
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from ecliptic.server import analysis_api, auth, models, rules_api, web_api
 from ecliptic.server.bots import BotPool
-from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS, Forbidden, GameService, ServiceError
+from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS, Forbidden, GameService, ServiceError, clip
 from ecliptic.server.hub import Connection
 from ecliptic.server.notify import Notifier
 from ecliptic.server.storage import Storage, is_postgresql
@@ -126,7 +127,20 @@ def _validation_message(exc: RequestValidationError) -> str:
     for e in errors[:5]:
         where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
         parts.append(f"{where}: {e.get('msg', 'invalid')}")
-    return "the request does not match the schema: " + "; ".join(parts)
+    return clip("the request does not match the schema: " + "; ".join(parts))
+
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+"""The ``error`` of a refusal by the routing itself (a path or method the API does not have)."""
+
+
+def _http_message(request: Request, exc: StarletteHTTPException) -> str:
+    where = clip(request.url.path)
+    if exc.status_code == 404:
+        return f"there is nothing at {where} (the API's paths are listed at /docs)"
+    if exc.status_code == 405:
+        return f"{request.method} is not a method of {where}"
+    return clip(str(exc.detail))
 
 
 def get_service(request: Request) -> GameService:
@@ -165,7 +179,9 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
                idle_seconds: float = IDLE_SECONDS, wake_seconds: float = WAKE_SECONDS,
                resume_when_listening: bool = False) -> FastAPI:
     """The server for the database at ``database_url`` (``sqlite:///file`` or
-    ``postgresql://...``); migrations run at start-up. ``idle_seconds``: a game unused that
+    ``postgresql://...``); migrations run at start-up. ``base_url`` prefixes the join links
+    (none by default: they are relative, ``/play/{id}#token=...``, and a browser reads them
+    against the address it reached the server at). ``idle_seconds``: a game unused that
     long leaves memory; ``wake_seconds``: how often the games due (bots, clocks) are looked for."""
     storage = Storage(database_url)
     service = GameService(storage, notifier=notifier or default_notifier(database_url, lambda: service.resync()),
@@ -192,10 +208,19 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        detail = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+        detail = [{"loc": [clip(p) if isinstance(p, str) else p for p in e.get("loc", ())],
+                   "msg": clip(str(e.get("msg", ""))), "type": str(e.get("type", ""))}
                   for e in exc.errors()[:20]]
         return JSONResponse({"error": "invalid_request", "message": _validation_message(exc), "detail": detail},
                             status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def not_routed(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """An unknown path (or a static file that is not there), a method a path does not
+        have: the documented ``{error, message}``, not the framework's ``{"detail": ...}``."""
+        return JSONResponse({"error": HTTP_CODES.get(exc.status_code, "http_error"),
+                             "message": _http_message(request, exc)},
+                            status_code=exc.status_code, headers=exc.headers)
 
     web_api.mount(app)  # the browser client: its pages, /static and the lobby's options
 

@@ -6,12 +6,17 @@ it, and returns the notation its bot chooses. The choice then takes the path of 
 action (:meth:`ecliptic.server.games.GameService.submit`): validated, committed, broadcast.
 The worker sees the whole state, as a bot at the table does through the engine contract:
 the bots play fair by their own rules (:mod:`ecliptic.bots.base`).
+
+A worker ends when the server process ends, however it ends (:func:`watch_parent`): after a
+``kill -9`` no worker is left thinking, nor the resource tracker that the workers kept open.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -47,8 +52,37 @@ def choose(turn: BotTurn) -> str:
     return str(bot.choose(game, state, turn.seat))
 
 
+PARENT_GONE = 70
+"""A worker's exit status when it ends because the server process is gone."""
+
+
+def _exit_when_parent_ends(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()
+    os._exit(PARENT_GONE)
+
+
+def watch_parent() -> None:
+    """The pool's initializer, run in each worker: a daemon thread that ends the worker as soon
+    as the process that started it is gone, however it ended (a ``kill -9`` runs no clean-up,
+    and a worker waiting for its next job would otherwise wait for good).
+
+    It waits on the parent's *sentinel*, the read end of a pipe whose only write end the
+    parent holds (multiprocessing's own ``spawn`` start, :func:`multiprocessing.parent_process`):
+    the kernel closes that end when the parent dies, so the read returns at once, with no
+    polling and nothing Linux-only. Chosen over ``prctl(PR_SET_PDEATHSIG)``, which fires when
+    the *thread* that started the worker ends (the pool starts workers from whichever thread
+    submits a job), and over polling ``os.getppid()``, which wakes every worker every interval
+    and notices late. A parent that died before the thread started is noticed at once too
+    (the pipe is already closed)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # (not a child of multiprocessing: nothing to watch)
+        return
+    threading.Thread(target=_exit_when_parent_ends, args=(parent,), name="watch-parent", daemon=True).start()
+
+
 class BotPool:
-    """A lazily started process pool (``spawn``: the server process has threads)."""
+    """A lazily started process pool (``spawn``: the server process has threads), whose
+    workers end with the server process (:func:`watch_parent`)."""
 
     def __init__(self, workers: int = 1, executor: Executor | None = None) -> None:
         self.workers = workers
@@ -56,7 +90,8 @@ class BotPool:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=watch_parent)
         return self._executor
 
     async def run(self, fn: Callable[[J], R], job: J) -> R:

@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
@@ -50,6 +51,7 @@ from ecliptic.engine.events import Event
 from ecliptic.engine.record import state_digest
 from ecliptic.engine.undo import why_not_undoable
 from ecliptic.games import get_game
+from ecliptic.present.names import event_text
 from ecliptic.present.view import present
 from ecliptic.server import auth, models
 from ecliptic.server.bots import BotPool, BotTurn
@@ -64,6 +66,7 @@ PERSON, BOT, ZOMBIE = "person", "bot", "zombie"
 REPLAY = "replay"
 """The actor of the actions a game played on from a finished one copied from it."""
 ZOMBIE_LEVEL = "normal"
+BOT_PLAYS_IT = "a bot plays your seat now; take it back first"
 MAX_BOT_FAILURES = 3
 IDLE_SECONDS = 600.0
 """A loaded game nobody has used for this long is dropped from memory."""
@@ -71,13 +74,33 @@ WAKE_SECONDS = 30.0
 """How often the database is asked for the games that need the server (bots, clocks)."""
 
 
+ECHO_WORD = 80
+"""A refusal's message quotes at most this many characters of a word without spaces (a
+60,000-character action comes back as its first 40 and its length)."""
+ECHO_MESSAGE = 600
+"""The longest refusal message; a longer one keeps its start and its end."""
+_LONG_WORD = re.compile(rf"\S{{{ECHO_WORD + 1},}}")
+
+
+def clip(text: str) -> str:
+    """``text`` with what it echoes of a request kept short: each run of more than
+    :data:`ECHO_WORD` characters without a space cut to its first 40 and its length, and the
+    whole to :data:`ECHO_MESSAGE` characters (its start and its end, where a refusal says why)."""
+    text = _LONG_WORD.sub(lambda m: f"{m.group()[:40]}… ({len(m.group())} characters)", text)
+    if len(text) > ECHO_MESSAGE:
+        text = f"{text[:ECHO_MESSAGE * 2 // 3]} … {text[-(ECHO_MESSAGE // 3):]}"
+    return text
+
+
 class ServiceError(Exception):
-    """A refusal the API answers with ``status`` and a JSON body; nothing was changed."""
+    """A refusal the API answers with ``status`` and a JSON body; nothing was changed. The
+    message is clipped (:func:`clip`): it may quote the request, which can be 64 KB long."""
 
     status = 400
     code = "bad_request"
 
     def __init__(self, message: str, **extra: Any) -> None:
+        message = clip(message)
         super().__init__(message)
         self.message = message
         self.extra = extra
@@ -168,17 +191,38 @@ def next_wake(state: Any, seats: list[SeatRow], clock_seconds: float | None, now
     return None if clock_seconds is None else now + clock_seconds
 
 
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """The seats' names as people are shown them, all different: a name that several seats
+    share (two ``Bot (normal)``, two ``Ann``; letter case aside) becomes the name and the seat's
+    number counted from 1, as the lobby and the game count seats: ``Bot (normal) 2``, ``Bot
+    (normal) 3``. A name no other seat has is kept as it is, so this changes nothing twice."""
+    keys = [n.casefold() for n in names]
+    shared = {k for k in keys if keys.count(k) > 1}
+    taken = {k for k in keys if k not in shared}
+    out = []
+    for seat, (name, key) in enumerate(zip(names, keys, strict=True)):
+        if key in shared:
+            tries = [f"{name} {seat + 1}", f"{name} (seat {seat + 1})"]
+            tries += (f"{name} (seat {seat + 1}) {n}" for n in range(2, len(names) + 3))
+            name = next(t for t in tries if t.casefold() not in taken)
+            taken.add(name.casefold())
+        out.append(name)
+    return out
+
+
 def plain(data: Any) -> Any:
     """JSON-ready data (tuples become lists; anything else is a bug shown as text)."""
     return json.loads(json.dumps(data, default=str))
 
 
-def event_out(e: Event) -> dict[str, Any]:
-    return {"kind": e.kind, "text": e.text, "data": plain(e.data), "private": e.visible_to is not None}
+def event_out(game: str, e: Event) -> dict[str, Any]:
+    """An event as the log shows it: its text with the cards named (:func:`event_text`)."""
+    return {"kind": e.kind, "text": event_text(game, e.text), "data": plain(e.data),
+            "private": e.visible_to is not None}
 
 
-def visible_events(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
-    return [event_out(e) for e in events if e.visible(seat)]
+def visible_events(game: str, events: list[Event], seat: int | None) -> list[dict[str, Any]]:
+    return [event_out(game, e) for e in events if e.visible(seat)]
 
 
 class GameService:
@@ -267,15 +311,15 @@ class GameService:
         admin = auth.new_token()
         rows: list[SeatRow] = []
         created: list[models.SeatCreated] = []
-        for i, spec in enumerate(req.seats):
+        names = distinct_names([spec.name.strip() or (f"Player {i + 1}" if spec.kind == PERSON
+                                                      else f"Bot ({spec.level})") for i, spec in enumerate(req.seats)])
+        for i, (spec, name) in enumerate(zip(req.seats, names, strict=True)):
             if spec.kind == PERSON:
                 token = auth.new_token()
-                name = spec.name.strip() or f"Player {i + 1}"
                 rows.append(SeatRow(i, PERSON, name, auth.token_hash(token), None, PERSON))
                 created.append(models.SeatCreated(seat=i, name=name, kind=PERSON, token=token,
                                                   join_link=f"{self.base_url}/play/{game_id}#token={token}"))
             else:
-                name = spec.name.strip() or f"Bot ({spec.level})"
                 rows.append(SeatRow(i, BOT, name, None, spec.level, BOT))
                 created.append(models.SeatCreated(seat=i, name=name, kind=BOT, token=None, join_link=None))
         start = initial
@@ -396,8 +440,21 @@ class GameService:
 
     # -- views -------------------------------------------------------------------------
 
+    @staticmethod
+    def _infos(seats: Sequence[SeatRow]) -> list[models.SeatInfo]:
+        """The seats as every viewer is told of them, by names all different (a game stored
+        before names were made so has them made so here)."""
+        names = distinct_names([s.name for s in seats])
+        return [models.SeatInfo(seat=s.seat, name=name, kind=s.kind, controller=s.controller)
+                for s, name in zip(seats, names, strict=True)]
+
     def seat_infos(self, live: Live) -> list[models.SeatInfo]:
-        return [models.SeatInfo(seat=s.seat, name=s.name, kind=s.kind, controller=s.controller) for s in live.seats]
+        return self._infos(live.seats)
+
+    def not_yours(self, live: Live) -> str:
+        """The refusal of a seat's action out of turn, naming the seat to decide as every
+        viewer sees it named (no seat index: people count seats from 1, the API from 0)."""
+        return f"it is not your decision: {self.seat_infos(live)[live.state.current_player].name} is to decide"
 
     def view(self, live: Live, seat: int | None, *, with_refused: bool = False) -> dict[str, Any]:
         """The GameView of ``seat`` (``None``: a spectator) as JSON-ready data. The refused
@@ -431,8 +488,7 @@ class GameService:
         live = self._live.get(row.id)
         if live is not None:
             row, index, seats = live.row, live.index, live.seats
-        infos = [models.SeatInfo(seat=s.seat, name=s.name, kind=s.kind, controller=s.controller)
-                 for s in seats or []]
+        infos = self._infos(seats or [])
         return models.GameSummary(id=row.id, game=row.game, players=row.players, status=row.status, index=index,
                                   created_at=row.created_at, clock_seconds=row.clock_seconds, seats=infos)
 
@@ -458,12 +514,12 @@ class GameService:
                                 index=live.index)
                 controller = live.seat(seat).controller
                 if actor == PERSON and controller == BOT:
-                    raise Forbidden(f"a bot plays seat {seat} now; take the seat back first")
+                    raise Forbidden(BOT_PLAYS_IT)
                 if actor != PERSON and controller == PERSON:
                     raise Forbidden(f"seat {seat}'s person plays it again")
                 state, game = live.state, live.game
                 if not state.is_over and state.current_player != seat:
-                    raise Forbidden(f"it is not seat {seat}'s decision (seat {state.current_player} is to decide)")
+                    raise Forbidden(self.not_yours(live))
                 parsed = self._parse(game, state, action)
                 after = state.clone()
                 try:
@@ -484,7 +540,7 @@ class GameService:
                 index = live.index
             await self.notifier.publish(game_id, index)
             await self._after_change(live)
-        return index, visible_events(events, seat)
+        return index, visible_events(live.row.game, events, seat)
 
     def _parse(self, game: Any, state: Any, action: str | int) -> Action:
         try:
@@ -511,7 +567,7 @@ class GameService:
 
     def _action_message(self, live: Live, row: ActionRow, events: list[Event], viewer: int | None) -> Message:
         return {"type": "action", "index": row.index + 1, "seat": row.seat,
-                "events": visible_events(events, viewer), "view": self.view(live, viewer)}
+                "events": visible_events(live.row.game, events, viewer), "view": self.view(live, viewer)}
 
     # -- undo --------------------------------------------------------------------------
 
@@ -661,7 +717,7 @@ class GameService:
                 seat, name = None, "admin"
             else:
                 seat = await self.authenticate(live, token)
-                name = live.seat(seat).name
+                name = self.seat_infos(live)[seat].name
             text = text.strip()
             if not text:
                 raise Invalid("a chat message cannot be empty")
@@ -705,9 +761,10 @@ class GameService:
     def _hello(self, live: Live, conn: Connection, since: int | None) -> None:
         missed = []
         if since is not None and 0 <= since < live.index:
-            missed = [{"index": i + 1, "seat": live.log[i].seat, "events": visible_events(live.events[i], conn.seat)}
+            missed = [{"index": i + 1, "seat": live.log[i].seat,
+                       "events": visible_events(live.row.game, live.events[i], conn.seat)}
                       for i in range(since, live.index)]
-        setup = visible_events(live.setup_events, conn.seat) if since is None or since < 0 else []
+        setup = visible_events(live.row.game, live.setup_events, conn.seat) if since is None or since < 0 else []
         conn.put({"type": "hello", "seat": conn.seat, "index": live.index, "missed": missed,
                   "setup_events": setup, "view": self.view(live, conn.seat)})
 

@@ -89,7 +89,8 @@ def run(host: str, port: int, database: str | None, open_browser: bool,
     url = database_url(database)
     base = address(host, port)
     # Bots get every core but one (the event loop's), at least one.
-    app = create_app(url, base_url=base, bot_workers=max(1, (os.cpu_count() or 2) - 1),
+    # No base_url: join links are relative (/play/...), right behind a proxy or on 0.0.0.0 too.
+    app = create_app(url, bot_workers=max(1, (os.cpu_count() or 2) - 1),
                      idle_seconds=seconds(IDLE_ENV, IDLE_SECONDS), wake_seconds=seconds(WAKE_ENV, WAKE_SECONDS),
                      resume_when_listening=True)
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_SIZE,

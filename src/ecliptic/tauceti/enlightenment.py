@@ -111,6 +111,9 @@ def _perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None:
     if a == DONE:
         state.stack.pop()
         e.done = (*e.done, d.player)
+        played = e.played[str(d.player)]
+        say(ev, "enlighten_done", f"{p.faction} plays {'no more cards' if played else 'no card'} face down.",
+            seat=d.player, played=played)
         return
     card = a.args[0]
     p.hand.remove(card)

@@ -324,6 +324,8 @@ def _turn_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
             gain_tau(state, d.player, gain)
             say(ev, "pass", f"{p.faction} passes and earns {gain}T for "
                 f"{plural(unused, 'unused Action marker')}.", seat=d.player, tau=gain)
+        else:
+            say(ev, "end_turn", f"{p.faction} ends their turn.", seat=d.player)
         return
     v = VERBS[a.verb]
     if v.major is not None:
