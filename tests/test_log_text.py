@@ -87,3 +87,20 @@ def test_cards_drawn_played_and_revealed_are_named_in_the_log_as_in_the_hand() -
                     assert hand_name(card).split(" (")[0] in e["text"] and card in e["text"], e
                 told[e["kind"]] = told.get(e["kind"], 0) + 1
     assert set(told) == {"recruit_private", "card_played_private", "active_deck"}, told
+
+
+@pytest.mark.parametrize(("name", "config"), [CONFIGS[0], CONFIGS[4]], ids=["tauceti", "ceres"])
+def test_the_terminal_log_says_what_the_browsers_log_says(name: str, config: dict[str, Any]) -> None:
+    """One wording for both front ends: the terminal's line of an event is the server's text
+    (``event_text``), with only the bullet and the dice faces around it."""
+    from ecliptic.ui.terminal import render_event
+
+    _, played = random_game(name, config, 1)
+    texts = [e for _, _, events in played for e in events if e.kind != "round"]
+    assert texts
+    named = 0
+    for event in texts:
+        line = render_event(event, name).plain
+        assert line.startswith(f"• {event_text(name, event.text)}")
+        named += event_text(name, event.text) != event.text
+    assert (named > 0) == (name == "tauceti")  # Tau Ceti's texts give cards by id; Ceres' never change

@@ -442,3 +442,17 @@ def test_a_certain_cost_and_effect_is_what_the_true_state_would_show(seed: int, 
                     compared += 1
         game.apply(state, rng.choice(game.legal_actions(state)))
     assert compared
+
+
+def test_an_empty_position_is_named_by_the_tiles_around_it() -> None:
+    """``GO q,r`` and ``PLACE q,r`` say where the position is on the board, not only its
+    coordinates: the tiles of the layout one step away, and nothing else."""
+    from ecliptic.engine.actions import act
+    from ecliptic.present.labels import label
+
+    obs = {"layout": {"TC": [0, 0], "06": [1, 0], "XUNO": [3, -3], "07": [-1, 2]}}
+    assert label("tauceti", obs, act("GO", "1,-1")) == "GO 1,-1 (uncharted space beside Sector 06, TAU CETI)"
+    assert label("tauceti", obs, act("PLACE", "-1,1")) == "PLACE -1,1 (an empty position beside Sector 07, TAU CETI)"
+    assert label("tauceti", obs, act("GO", "2,-3")) == "GO 2,-3 (uncharted space beside Xuno)"
+    assert label("tauceti", obs, act("GO", "-4,0")) == "GO -4,0 (uncharted space)"
+    assert label("tauceti", obs, act("GO", "06")) == "GO 06"

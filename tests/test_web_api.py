@@ -96,6 +96,10 @@ def test_the_ceres_options_offer_the_comets_expansion(client: TestClient) -> Non
     by_name = {o["name"]: o for o in found["options"]}
     assert set(by_name) == {"expansions", "first_player"}
     assert [ch["value"] for ch in by_name["expansions"]["choices"]] == list(EXPANSIONS) == ["comets"]
+    # Offered as "Ceres (with its Comets expansion)": the form starts with Comets, the engine does not.
+    assert "Comets" in next(g["title"] for g in client.get("/api/options").json() if g["game"] == "ceres")
+    assert by_name["expansions"]["default"] == ["comets"]
+    assert get_game("ceres").config_type().expansions == ()
 
 
 def test_an_unknown_game_has_no_options(client: TestClient) -> None:

@@ -890,7 +890,7 @@ def _print_log(console: Console, path: Path, record: GameRecord) -> Any:
     if first_round:
         console.print(Text(f"── Round {first_round} begins. ──", style="bold cyan"))
     for event in public:
-        console.print(terminal.render_event(event))
+        console.print(terminal.render_event(event, record.game))
     return state
 
 

@@ -35,6 +35,27 @@ def _seat_note(obs: dict[str, Any], arg: str, verb: str) -> str:
     return f"{'against' if verb == 'BATTLE' else 'with'} {players[int(number)]['faction']}"
 
 
+_AXIAL_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+def _cell_note(obs: dict[str, Any], arg: str, verb: str) -> str:
+    """An empty position of the table (``q,r``) by the tiles around it, as a player finds it on
+    the board: ``uncharted space beside Sector 05, XUNO``. Only the observation's layout is
+    read; the engine has already said the position is a legal target."""
+    try:
+        q, r = (int(x) for x in arg.split(","))
+    except ValueError:
+        return ""
+    at = {tuple(pos): tile for tile, pos in obs.get("layout", {}).items()}
+    beside = [at[(q + dq, r + dr)] for dq, dr in _AXIAL_STEPS if (q + dq, r + dr) in at]
+    what = "uncharted space" if verb == "GO" else "an empty position"
+    if not beside:
+        return what
+    names = [tile_name(t) for t in sorted(beside)]
+    shown = ", ".join(names[:2]) + (f" and {len(names) - 2} more" if len(names) > 2 else "")
+    return f"{what} beside {shown}"
+
+
 def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
     """What a Tau Ceti action's ids stand for, when the id alone says little: a card's face, a
     tile's name, a Crisis token's type and planet, the player it is against."""
@@ -49,6 +70,8 @@ def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
             seat = _seat_note(obs, arg, action.verb)
             if seat:
                 notes.append(seat)
+        elif action.verb in ("GO", "PLACE") and "," in arg:
+            notes.append(_cell_note(obs, arg, action.verb))
         elif action.verb == "RESOLVE" and arg == K3:
             notes.append("with 3 Knowledge tokens")
         elif action.verb == "TRADE-K" and arg == DEPOT:

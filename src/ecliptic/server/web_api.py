@@ -134,9 +134,12 @@ VALUE_LABELS = {
     ("layout", "preset"): "The preset layout",
     ("tie_break", "shared"): "Tied players share the win", ("tie_break", "tau"): "Most TAU, then most GP tokens",
 }
-LOBBY_DEFAULTS = {("tauceti", "game"): "short", ("tauceti", "layout"): "random"}
+LOBBY_DEFAULTS: dict[tuple[str, str], Any] = {("tauceti", "game"): "short", ("tauceti", "layout"): "random",
+                                              ("ceres", "expansions"): ["comets"]}
 """What the lobby starts with where the engine's default is the rulebook's full game: a first
-game is a short one with the tiles laid out at random (what `make play` used to start)."""
+game is a short one with the tiles laid out at random (what `make play` used to start), and
+Ceres, offered as "Ceres (with its Comets expansion)", starts with Comets ticked, so the game
+created as offered is the game the list names."""
 BOT_TEXTS = {"random": "plays a random legal action", "heuristic": "a heuristic bot",
              "heuristic:epsilon=0.35": "a heuristic bot that errs now and then",
              "ismcts:1s": "a search bot (ISMCTS), about 1 s a move"}

@@ -351,7 +351,7 @@ class CeresSession(Session):
         visible = [e for e in self.events if e.visible(self.human)]
         self.log.extend(visible)
         for event in visible[-10:]:
-            self.console.print(render_event(event))
+            self.console.print(render_event(event, "ceres"))
 
     def observation(self) -> Obs:
         return self.game.observe(self.state, self.human)

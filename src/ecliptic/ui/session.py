@@ -453,7 +453,7 @@ class Session:
         raise NotImplementedError
 
     def render_event(self, event: Event) -> RenderableType:
-        return terminal.render_event(event)
+        return terminal.render_event(event, self.game.name)
 
     def notation(self, line: str) -> str:
         """A typed line as the notation :meth:`Action.parse` reads."""

@@ -26,6 +26,7 @@ from ecliptic.engine.events import Event
 from ecliptic.engine.wording import plural
 from ecliptic.present.decision import tauceti_prompt
 from ecliptic.present.groups import order
+from ecliptic.present.names import event_text
 from ecliptic.present.tauceti_components import card_label, commodity_label
 from ecliptic.present.tauceti_components import tile_name as tile_name  # the map and the CLI name tiles
 from ecliptic.present.view import Presented
@@ -468,13 +469,14 @@ def action_menu(presented: Sequence[Presented]) -> RenderableType:
     return grouped_menu("tauceti", presented)
 
 
-def render_event(event: Event) -> Text:
-    """One line of the log; die rolls also as dice faces, private news marked as such."""
+def render_event(event: Event, game: str = "tauceti") -> Text:
+    """One line of the log, its cards named as the browser's log names them (``event_text``);
+    die rolls also as dice faces, private news marked as such."""
     if event.kind == "round":
         return Text(f"── {event.text} ──", style="bold cyan")
     style = "bold green" if event.kind == "game_over" else "bold" if event.kind == "phase" else ""
     out = Text("• ", style="dim")
-    out.append(event.text, style=style)
+    out.append(event_text(game, event.text), style=style)
     dice = event.data.get("dice")
     if isinstance(dice, list) and dice and all(isinstance(d, int) for d in dice):
         out.append(f"  {dice_glyphs(dice)}", style="bold")

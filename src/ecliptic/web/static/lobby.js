@@ -5,22 +5,6 @@ import { api, el, fill, myGames, rememberGame, forgetGame, gameTitle } from "/st
 const $ = (id) => document.getElementById(id);
 let options = null;   // the GameOptions of the chosen game
 
-// Where the form starts other than at the server's default. The server offers Ceres as "Ceres
-// (with its Comets expansion)" while its default is the engine's (no expansion): the form starts
-// with Comets ticked, so a game created as offered is the game the list names. Only a choice the
-// server offers is ticked.
-const FORM_DEFAULTS = { ceres: { expansions: ["comets"] } };
-
-function startValue(o) {
-  const wanted = (FORM_DEFAULTS[options.game] || {})[o.name];
-  if (wanted === undefined) return o.default;
-  if (o.kind === "multi") {
-    const offered = new Set(o.choices.map((c) => c.value));
-    return [...new Set([...(o.default || []), ...wanted.filter((v) => offered.has(v))])];
-  }
-  return wanted;
-}
-
 async function start() {
   const games = await api("/api/options");
   const select = $("game");
@@ -96,11 +80,11 @@ function renderConfig() {
     if (o.kind === "choice") {
       set.append(el("select", { "aria-label": o.label, name: o.name },
         o.choices.map((c) => el("option", { value: c.value, text: c.text ? `${c.label} (${c.text})` : c.label,
-          title: c.text, selected: c.value === startValue(o) }))));
+          title: c.text, selected: c.value === o.default }))));
     } else if (o.kind === "multi") {
       for (const c of o.choices) {
         set.append(el("label", { class: "check", title: c.text },
-          el("input", { type: "checkbox", value: c.value, checked: (startValue(o) || []).includes(c.value),
+          el("input", { type: "checkbox", value: c.value, checked: (o.default || []).includes(c.value),
             "aria-label": c.label }),
           el("span", { class: "check-label", text: c.label }),
           c.text ? el("span", { class: "check-text", text: ` — ${c.text}` }) : null,
@@ -108,7 +92,7 @@ function renderConfig() {
             text: ` ${c.rule}` }) : null));
       }
     } else if (o.kind === "bool") {
-      set.append(el("label", { class: "check" }, el("input", { type: "checkbox", checked: !!startValue(o),
+      set.append(el("label", { class: "check" }, el("input", { type: "checkbox", checked: !!o.default,
         "aria-label": o.label }), ` ${o.label}`));
     } else if (o.kind === "seat") {
       set.append(el("select", { class: "seat-choice", "aria-label": o.label, name: o.name }));
