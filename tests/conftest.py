@@ -45,6 +45,18 @@ def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         yield
 
 
+@pytest.fixture
+def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A data folder and an empty working folder of the test's own (the terminal game's tests use
+    it for every test: ``pytestmark = pytest.mark.usefixtures("folders")``); returns the working
+    folder, which a test checks stays empty unless the player saved there."""
+    monkeypatch.setenv("ECLIPTIC_DATA_DIR", str(tmp_path / "data"))
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    return work
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database of each backend the server supports, so one storage test covers both: a SQLite

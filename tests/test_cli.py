@@ -331,7 +331,8 @@ def test_events_for_other_seats_are_not_printed() -> None:
     ])
     text = out.getvalue()
     assert "S05" not in text
-    assert "You draw S13." in text and "only you see this" in text
+    # S13 named as the hand names it, as the browser's log does
+    assert "You draw Chemist (Chemical Specialist, S13)." in text and "only you see this" in text
     assert "Azars refuels" in text
 
 

@@ -12,36 +12,21 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from ecliptic.cli import app
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.games import get_game
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.ui import ceres_terminal as ct
 from ecliptic.ui import session as sess
 from ecliptic.ui import terminal
+from play_support import run
 
-RUNNER = CliRunner()  # conftest's wide_terminal: no line is wrapped
+pytestmark = pytest.mark.usefixtures("folders")  # a data folder and a working folder of its own
+
 TC_SAVE = ["--players", "2", "--seed", "11", "--layout", "preset"]
 CERES_SAVE = ["--game", "ceres", "--players", "2", "--seed", "5"]
 CERES_TO_THE_END = "1\n" * 400  # the first menu item every time: a Ceres game ends well before
-
-
-@pytest.fixture(autouse=True)
-def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test has its own data folder and works in an empty folder of its own."""
-    monkeypatch.setenv("ECLIPTIC_DATA_DIR", str(tmp_path / "data"))
-    work = tmp_path / "work"
-    work.mkdir()
-    monkeypatch.chdir(work)
-    return work
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    result = RUNNER.invoke(app, list(args), input=input)
-    assert "Traceback" not in result.output
-    return result
 
 
 def saved_game(name: str, options: list[str]) -> Path:

@@ -25,11 +25,10 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner, Result
 
 from ecliptic.bots import RandomBot
 from ecliptic.ceres.game import Ceres
-from ecliptic.cli import PlaySession, app
+from ecliptic.cli import PlaySession
 from ecliptic.engine.actions import Action
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.tauceti import battle, checks, flow
@@ -39,27 +38,13 @@ from ecliptic.tauceti.state import State
 from ecliptic.ui import ceres_terminal as ct
 from ecliptic.ui import session as sess
 from ecliptic.ui import terminal
+from play_support import run
+
+pytestmark = pytest.mark.usefixtures("folders")  # a data folder and a working folder of its own
 
 GAME = TauCeti()
-RUNNER = CliRunner(env={"COLUMNS": "1000"})  # no line is wrapped, however long the temporary path
 PRESET = ["--seed", "1", "--layout", "preset", "--players", "2"]
 BAD_LINES = ["²", "①", "9" * 5000, "save .", "save /", "save a\0b.json", "save ~nosuchuser/x.json"]
-
-
-@pytest.fixture(autouse=True)
-def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test has its own data folder and works in an empty folder of its own."""
-    monkeypatch.setenv("ECLIPTIC_DATA_DIR", str(tmp_path / "data"))
-    work = tmp_path / "work"
-    work.mkdir()
-    monkeypatch.chdir(work)
-    return work
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    result = RUNNER.invoke(app, list(args), input=input)
-    assert "Traceback" not in result.output
-    return result
 
 
 def console() -> tuple[Console, io.StringIO]:
