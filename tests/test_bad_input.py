@@ -299,3 +299,19 @@ def test_a_knowledge_trade_with_a_unicode_digit_seat_is_refused_by_the_rule_not_
         assert reason is not None and reason.rule == "TC-TRADE-2", text
     assert game.why_not(state, Action.parse(f"TRADE-K Chemical Chemical Cosmic P{1 - seat}")) is None
     assert game.to_json(state) == before
+
+
+@pytest.mark.parametrize("played", [{"1": 0, "2": 0}, {}, {"0": 0, "1": -1, "2": 0}, {"0": 0, "1": "2", "2": 0}])
+def test_a_save_whose_enlightenment_counts_are_not_one_per_seat_is_refused(played: dict[str, Any]) -> None:
+    """Found by the mutation test above: a count missing for the seat to decide made DONE fail
+    inside the rules (its event reads the count); the save is refused when it is read instead."""
+    game = TauCeti()
+    state = game.new_game({"players": 3}, 2)
+    rng = random.Random(2)
+    while not (state.stack and state.stack[-1].kind == "enlighten"):
+        game.apply(state, rng.choice(game.legal_actions(state)))
+    save = game.to_json(state)
+    game.from_json(copy.deepcopy(save))  # the save as written loads
+    save["state"]["enlightenment"]["played"] = played
+    with pytest.raises(SaveFileError, match=r"enlightenment\.played"):
+        game.from_json(save)

@@ -272,6 +272,13 @@ def _reference_problems(state: State, out: list[str]) -> None:
                                                            or not c.tile(e.affected).is_planet):
         out.append(f"enlightenment.affected: {e.affected!r} is not a planet on the map")
     seat_problems("enlightenment.next_seat", e.next_seat, seats, out)
+    every_seat = {str(s) for s in range(len(state.players))}
+    if (e.played or state.phase == "enlightenment") and set(e.played) != every_seat:
+        out.append(f"enlightenment.played: counts for seats {sorted(e.played)}, not one for each of "
+                   f"{sorted(every_seat)}")  # the phase counts every seat's cards from its start
+    for key, count in e.played.items():
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            out.append(f"enlightenment.played[{key}]: {count!r} cards, not a count")
     for i, seat in enumerate(e.done):
         seat_problems(f"enlightenment.done[{i}]", seat, seats, out)
     for i, sector in enumerate(state.battles):
