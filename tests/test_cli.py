@@ -121,6 +121,20 @@ def test_ctrl_c_on_simulate_prints_the_finished_games_marked_partial_and_exits_1
     assert table.exit_code == 130 and "Partial: 2 of 5 games of tauceti" in table.stdout
 
 
+def test_ctrl_c_on_simulate_after_the_last_game_keeps_the_whole_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As for a tournament: a backend slow to close (a Ray) meets Ctrl-C once every game is in."""
+    from ecliptic.sim.backends import LocalBackend
+
+    def close(_self: LocalBackend) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LocalBackend, "close", close)
+    result = run("simulate", "--players", "2", "--games", "2", "--seed", "9", "--game-length", "short", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == 2 and "partial" not in data
+
+
 # -- play -------------------------------------------------------------------------------
 
 

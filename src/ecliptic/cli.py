@@ -44,7 +44,7 @@ from ecliptic.engine.wording import plural
 from ecliptic.games import GAME_NAMES, ContentPack, get_game, points_name
 from ecliptic.present.view import actions as present_actions
 from ecliptic.sim.backends import Backend, BackendError, get_backend
-from ecliptic.sim.simulate import SimulationError, SimulationInterrupted, SimulationSummary, check_run
+from ecliptic.sim.simulate import SimulationError, SimulationInterrupted, SimulationSummary, check_run, range_text
 from ecliptic.sim.simulate import simulate as run_simulation
 from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import default_content
@@ -475,7 +475,7 @@ def _interrupted(err: Console, games: int, asked: int, seed: int, first_game: in
     printed: which games those are, and how to play the ones left (and, for a tournament, merge)."""
     if not games:
         return _fail(err, "interrupted before any game finished: nothing to show", 130)
-    span = f"game {first_game}" if games == 1 else f"games {first_game}–{first_game + games - 1}"
+    span = range_text(first_game, games)
     then = " and merge the two --json files with tournament-merge" if merge else ""
     return _fail(err, f"interrupted after {games} of {asked} games: the results are those of the {games} finished "
                       f"({span} of seed {seed}); play the rest with --first-game {first_game + games} "
@@ -575,9 +575,7 @@ def simulation_table(summary: SimulationSummary) -> Group:
     names = sorted(summary.factions)
     points = points_name(summary.game)
     played = "" if summary.content is None else f", content {summary.content.folder} ({summary.content.digest[:12]})"
-    span = "" if not summary.first_game else (
-        f" (game {summary.first_game})" if summary.games == 1 else
-        f" (games {summary.first_game}–{summary.first_game + summary.games - 1})")
+    span = f" ({range_text(summary.first_game, summary.games)})" if summary.first_game else ""
     count = f"Partial: {summary.games} of {summary.games_asked}" if summary.partial else str(summary.games)
     heading = Text(f"{count} games of {summary.game}, {plural(summary.players, 'player')} each, "
                    f"bot {summary.bot}, seed {summary.seed}{span}{played}", style="bold")

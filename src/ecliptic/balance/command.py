@@ -101,7 +101,9 @@ def _swept_option(sweep: str | None, players: int | None, advanced: str | None, 
                 "--advanced")
     if sweep == "players" and players is not None:
         return "--sweep players sets the players of each arm (1 to 4): leave out --players"
-    if sweep == "comets" and "comets" in [e.strip().lower() for e in (expansions or "").split(",")]:
+    from ecliptic.cli import parse_expansions
+
+    if sweep == "comets" and "comets" in parse_expansions(expansions):
         return ("--sweep comets plays each arm without and with the Comets: leave 'comets' out of --expansions "
                 "(any other expansion is played in both arms)")
     return None

@@ -152,6 +152,11 @@ def mean_text(m: Mapping[str, float], digits: int = 2) -> str:
 # The terminal's summary ---------------------------------------------------------------------
 
 
+def group_label(kind: str, g: Mapping[str, Any]) -> str:
+    """A win-rate row's name, on the page and in the terminal alike: a faction or bot, or a position."""
+    return position_name(g["position"]) if kind == "positions" else str(g["name"])
+
+
 def summary(results: Mapping[str, Any]) -> Any:
     """The report's headline figures as Rich tables, for the terminal: per arm, the win rate of
     each faction (Ceres: each position from the first player; and each bot when the seats mix
@@ -187,8 +192,8 @@ def summary(results: Mapping[str, Any]) -> Any:
             table.add_column(col, justify="left" if col == word else "right", no_wrap=True)
         for a in arms:
             for g in a[kind]:
-                name = position_name(g["position"]) if kind == "positions" else str(g["name"])
-                table.add_row(*([Text(str(a["label"]))] if multi else []), Text(name), f"{g['games']:,}",
+                table.add_row(*([Text(str(a["label"]))] if multi else []), Text(group_label(kind, g)),
+                              f"{g['games']:,}",
                               Text(pct(g["win_rate"]) + ("*" if g["significant"] else " ")),
                               f"[{pct(g['interval'][0])}, {pct(g['interval'][1])}]", pct(g["fair_share"]))
         parts.append(table)
@@ -339,16 +344,13 @@ class _Page:
             out.append(Section("comparisons", "Arms compared with the base arm", blocks=self.comparisons()))
         return out
 
-    def _group_label(self, kind: str, g: Mapping[str, Any]) -> str:
-        return position_name(g["position"]) if kind == "positions" else str(g["name"])
-
     def win_rates(self, kind: str) -> Block:
-        categories = _union(self._group_label(kind, g) for a in self.arms for g in a[kind])
+        categories = _union(group_label(kind, g) for a in self.arms for g in a[kind])
         if kind != "positions":
             categories.sort()
         series = []
         for a in self.arms:
-            by = {self._group_label(kind, g): g for g in a[kind]}
+            by = {group_label(kind, g): g for g in a[kind]}
             found = [by.get(c) for c in categories]
             series.append(self.draw.Series(self.label(a), [g["win_rate"] if g else math.nan for g in found],
                                            [g["interval"][0] if g else math.nan for g in found],
@@ -363,7 +365,7 @@ class _Page:
         rows: list[list[str]] = []
         for a in self.arms:
             for g in a[kind]:
-                rows.append([*([self.label(a)] if self.multi else []), self._group_label(kind, g), f"{g['games']:,}",
+                rows.append([*([self.label(a)] if self.multi else []), group_label(kind, g), f"{g['games']:,}",
                              pct(g["win_rate"]), f"[{pct(g['interval'][0])}, {pct(g['interval'][1])}]",
                              pct(g["fair_share"]), p_text(g["p"]), p_text(g["p_holm"]), yes_no(g["significant"]),
                              f"{g['games_needed']:,}"])
@@ -374,7 +376,7 @@ class _Page:
         groups = arm[kind]
         sources = [s for s in (groups[0]["points"] if groups else {})
                    if s == "total" or any(g["points"][s]["mean"] != 0 for g in groups)]
-        labels = [self._group_label(kind, g) for g in groups]
+        labels = [group_label(kind, g) for g in groups]
         parts = [self.draw.Series(SOURCE_LABELS.get(s, s), [g["points"][s]["mean"] for g in groups])
                  for s in sources if s != "total"]
         path, src = self.path(f"points-{index}-{_slug(arm['name'])}")

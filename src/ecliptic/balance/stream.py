@@ -263,8 +263,8 @@ class StudyWriter:
 
 def _header_line(header: Mapping[str, Any], *, checksummed: bool) -> str:
     """The header's line (as the first writer laid it out: sorted keys, spaces after separators)."""
-    content = {k: v for k, v in header.items() if k != CHECKSUM}
-    return json.dumps({**content, CHECKSUM: checksum(content)} if checksummed else content, sort_keys=True) + "\n"
+    content = with_checksum(header) if checksummed else {k: v for k, v in header.items() if k != CHECKSUM}
+    return json.dumps(content, sort_keys=True) + "\n"
 
 
 def _unwritable(path: Path, exc: OSError) -> StudyFileError:
@@ -296,14 +296,14 @@ def _difference(found: Mapping[str, Any], asked: Mapping[str, Any]) -> str | Non
         mine, theirs = found.get(key), asked.get(key)
         if mine == theirs:
             continue
-        if key == "arms" and isinstance(mine, list) and isinstance(theirs, list):
+        if key == "arms":  # (read_study has checked the file's arms: a list of named tables)
             return _arms_difference(mine, theirs)
         return f"the file has {key} {_shown(mine)}, these options {_shown(theirs)}"
     return None
 
 
-def _arms_difference(found: list[Any], asked: list[Any]) -> str:
-    names = [a.get("name") if isinstance(a, Mapping) else a for a in found]
+def _arms_difference(found: Any, asked: Any) -> str:
+    names = [a.get("name") for a in found]
     wanted = [a.get("name") for a in asked]
     if names != wanted:
         return f"the file has arms {_shown(names)}, these options {_shown(wanted)}"

@@ -191,7 +191,7 @@ def run_study(study: Study, path: Path, *, resume: bool = False, backend: Any = 
 def open_study(study: Study, path: Path, *, resume: bool = False) -> StudyWriter:
     """The study file, ready for the games still to play: created, or (``resume``) checked
     record by record (:func:`_check_prefix`) and continued. Apart from :func:`play_study` so
-    that a caller refuses a bad file or folder before it starts workers or a progress bar."""
+    that a caller refuses a bad file or folder before it draws a progress bar or plays a game."""
     study.check()
     return StudyWriter(path, study.header(), resume=resume, check=partial(_check_prefix, study, path))
 

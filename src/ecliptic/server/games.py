@@ -76,7 +76,8 @@ WAKE_SECONDS = 30.0
 
 ECHO_WORD = 80
 """A refusal's message quotes at most this many characters of a word without spaces (a
-60,000-character action comes back as its first 40 and its length)."""
+60,000-character action comes back as its first :data:`ECHO_KEPT` and its length)."""
+ECHO_KEPT = ECHO_WORD // 2
 ECHO_MESSAGE = 600
 """The longest refusal message; a longer one keeps its start and its end."""
 _LONG_WORD = re.compile(rf"\S{{{ECHO_WORD + 1},}}")
@@ -84,9 +85,10 @@ _LONG_WORD = re.compile(rf"\S{{{ECHO_WORD + 1},}}")
 
 def clip(text: str) -> str:
     """``text`` with what it echoes of a request kept short: each run of more than
-    :data:`ECHO_WORD` characters without a space cut to its first 40 and its length, and the
-    whole to :data:`ECHO_MESSAGE` characters (its start and its end, where a refusal says why)."""
-    text = _LONG_WORD.sub(lambda m: f"{m.group()[:40]}… ({len(m.group())} characters)", text)
+    :data:`ECHO_WORD` characters without a space cut to its first :data:`ECHO_KEPT` and its
+    length, and the whole to :data:`ECHO_MESSAGE` characters (its start and its end, where a
+    refusal says why)."""
+    text = _LONG_WORD.sub(lambda m: f"{m.group()[:ECHO_KEPT]}… ({len(m.group())} characters)", text)
     if len(text) > ECHO_MESSAGE:
         text = f"{text[:ECHO_MESSAGE * 2 // 3]} … {text[-(ECHO_MESSAGE // 3):]}"
     return text

@@ -64,6 +64,12 @@ class SimulationInterrupted(KeyboardInterrupt):
         self.summary = summary
 
 
+def range_text(first_game: int, games: int) -> str:
+    """Which games of a seed's sequence a run holds, as every message and table names them
+    (counted from 0, as ``--first-game`` counts): ``game 16``, ``games 16–31``."""
+    return f"game {first_game}" if games == 1 else f"games {first_game}–{first_game + games - 1}"
+
+
 def check_run(seed: int, games: int, first_game: int = 0) -> None:
     """Refuse, with ``ValueError``, a run seed outside 0 to 2**64 - 1 (it would alias another,
     :data:`SEEDS`), fewer than one game, or games past the end of the seed's sequence."""

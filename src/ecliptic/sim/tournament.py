@@ -52,7 +52,7 @@ from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.engine.wording import plural
 from ecliptic.games import ContentPack, get_game, using_content
 from ecliptic.sim.backends import Backend, backend_or_local
-from ecliptic.sim.simulate import MAX_DECISIONS, SEEDS, SimulationError, check_run, seed_stream
+from ecliptic.sim.simulate import MAX_DECISIONS, SEEDS, SimulationError, check_run, range_text, seed_stream
 
 Progress = Callable[[int, int], None]
 """Called after each game with (games done, games in all)."""
@@ -94,7 +94,7 @@ class Part:
 
     @property
     def range_text(self) -> str:
-        return f"game {self.first_game}" if self.games == 1 else f"games {self.first_game}–{self.end - 1}"
+        return range_text(self.first_game, self.games)
 
     def to_json(self) -> dict[str, int]:
         return {"seed": self.seed, "first_game": self.first_game, "games": self.games}
@@ -290,14 +290,15 @@ class TournamentResult:
             if sum(p.games for p in parts) != len(results):
                 raise _Malformed(f"its 'merged_parts' hold {sum(p.games for p in parts)} games but it lists "
                                  f"{len(results)}")
-        elif merged_seeds:
+            _check_game_seeds(parts, results)
+        elif merged_seeds:  # (its parts are found from the games' own seeds: nothing left to check)
             parts = _parts_of_an_older_merge(merged_seeds, results)
         else:
             parts = ()
             first_game = _whole(data.get("first_game", 0), "'first_game'", low=0)  # older files: 0
             if first_game:
                 results = [dataclasses.replace(r, index=first_game + i) for i, r in enumerate(results)]
-        _check_game_seeds(parts or (Part(seed, first_game, len(results)),), results)
+            _check_game_seeds((Part(seed, first_game, len(results)),), results)
         asked = data.get("games_asked")
         if asked is not None:
             asked = _whole(asked, "'games_asked'", low=len(results))
@@ -638,7 +639,8 @@ def merge(parts: Sequence[TournamentResult], names: Sequence[str] | None = None)
                                    ("bots", first.bots, p.bots), ("config", first.config, p.config),
                                    ("content", _digest(first), _digest(p))):
             if mine != theirs:
-                raise ValueError(f"tournament {i} differs from the first in its {what} ({theirs!r}, not {mine!r}): "
+                raise ValueError(f"{named[i - 1]} differs from the first in its {what} ({theirs!r}, not {mine!r} "
+                                 f"in {named[0]}): "
                                  "only runs of the same bots, game and configuration can be merged")
     pieces: list[tuple[int, Part, list[TournamentGame]]] = []  # (which of the parts, its run, its games)
     for k, p in enumerate(parts):
