@@ -15,6 +15,7 @@ from ecliptic.engine.actions import Action
 from ecliptic.present import ceres_components as cc
 from ecliptic.present.tauceti_components import CARD_ID, card_label, tile_name
 from ecliptic.tauceti.actions.minor import DEPOT, K3
+from ecliptic.tauceti.board import neighbour_cells, parse_cell
 
 
 def _crisis_note(obs: dict[str, Any], token: str) -> str:
@@ -35,19 +36,16 @@ def _seat_note(obs: dict[str, Any], arg: str, verb: str) -> str:
     return f"{'against' if verb == 'BATTLE' else 'with'} {players[int(number)]['faction']}"
 
 
-_AXIAL_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
-
-
 def _cell_note(obs: dict[str, Any], arg: str, verb: str) -> str:
     """An empty position of the table (``q,r``) by the tiles around it, as a player finds it on
     the board: ``uncharted space beside Sector 05, XUNO``. Only the observation's layout is
-    read; the engine has already said the position is a legal target."""
-    try:
-        q, r = (int(x) for x in arg.split(","))
-    except ValueError:
+    read (the positions around a cell are the board's); the engine has already said the
+    position is a legal target."""
+    cell = parse_cell(arg)
+    if cell is None:
         return ""
-    at = {tuple(pos): tile for tile, pos in obs.get("layout", {}).items()}
-    beside = [at[(q + dq, r + dr)] for dq, dr in _AXIAL_STEPS if (q + dq, r + dr) in at]
+    at = {(pos[0], pos[1]): tile for tile, pos in obs.get("layout", {}).items()}
+    beside = [at[near] for near in neighbour_cells(cell) if near in at]
     what = "uncharted space" if verb == "GO" else "an empty position"
     if not beside:
         return what
