@@ -45,6 +45,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from ecliptic.bots.base import Bot, BotSpecError, bot_seed, make_bot
+from ecliptic.engine import durable
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import IllegalAction, SaveFileError
 from ecliptic.engine.events import Event
@@ -84,8 +85,9 @@ def write_save(path: Path, record: GameRecord, meta: dict[str, Any], *, hold: bo
     """A game record plus the command line's own table (who is human, which bots), written
     atomically: into a temporary file of the same folder, flushed to the disk, then renamed
     over ``path``, so a failure (a full disk, Ctrl-C) or ``kill -9`` at any moment leaves the
-    old file whole (or the new one) and no temporary file behind. Other readers ignore the
-    extra table.
+    old file whole (or the new one) and no temporary file behind; the folder is synced after
+    the rename (:func:`ecliptic.engine.durable.replace`), so a power cut does not bring the old
+    file back either. Other readers ignore the extra table.
 
     With ``hold``, the new file is locked (``flock``) before it takes the place of the old one,
     and the open descriptor holding the lock is returned, for the caller to close when it lets
@@ -105,7 +107,7 @@ def write_save(path: Path, record: GameRecord, meta: dict[str, Any], *, hold: bo
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # as an ordinary new file (mkstemp makes it private)
-        os.replace(tmp, path)
+        durable.replace(tmp, path)
     except BaseException:
         if held is not None:
             os.close(held)
@@ -217,8 +219,10 @@ def finished_dir() -> Path:
 
 def new_file(folder: Path, stem: str) -> Path:
     """A new, empty file ``folder/stem.json`` (``stem-2.json``... if taken), created exclusively
-    so that two games never write the same file (crash files never overwrite each other)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    so that two games never write the same file (crash files never overwrite each other). The
+    folders it makes are synced (:func:`ecliptic.engine.durable.make_folders`); the file's own
+    name is synced when :func:`write_save` puts the game in its place."""
+    durable.make_folders(folder)
     n = 1
     while True:
         path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
