@@ -1,5 +1,7 @@
-"""The terminal game's saves as a power cut meets them: a save whose folder is synced after the
-rename, so that the rename outlives a power cut as the file does."""
+"""The terminal game's saves as a resumed game and a power cut meet them: bots that choose after
+``--resume`` as they would have had the game gone on (each decision seeded from the position,
+a bot in the middle of its own decisions walked through them again), and a save whose folder is
+synced after the rename, so that the rename outlives a power cut as the file does."""
 
 from __future__ import annotations
 
@@ -10,10 +12,64 @@ from typing import Any
 
 import pytest
 
+from ecliptic.engine.actions import Action
 from ecliptic.engine.record import GameRecord
+from ecliptic.games import get_game
 from ecliptic.ui import session as sess
+from play_support import run
 
 pytestmark = pytest.mark.usefixtures("folders")  # a data folder and a working folder of its own
+
+TC = ["--players", "2", "--seed", "11", "--layout", "preset"]
+CERES = ["--game", "ceres", "--players", "3", "--seed", "5"]
+
+
+def left_game(*args: str, answers: int) -> GameRecord:
+    """``ecliptic play ARGS`` with the person choosing the first menu item ``answers`` times, then
+    ``quit``: the game as its autosave holds it, the autosave removed (so that the next
+    ``--resume autosave`` takes the game a test means)."""
+    result = run("play", *args, input="1\n" * answers + "quit\n")
+    assert result.exit_code == 0, result.output
+    [path] = sess.autosave_dir().glob("*.json")
+    record = GameRecord.load(path)
+    path.unlink()
+    return record
+
+
+def movers(record: GameRecord) -> list[int]:
+    """The seat that took each action of ``record``."""
+    game = get_game(record.game)
+    state = game.new_game(record.config, record.seed)
+    seats = []
+    for text in record.actions:
+        seats.append(state.current_player)
+        game.apply(state, Action.parse(text))
+    return seats
+
+
+@pytest.mark.parametrize("args", [TC, CERES], ids=["tauceti", "ceres"])
+def test_bots_resumed_after_quit_choose_as_in_the_game_that_went_on(args: list[str]) -> None:
+    straight = left_game(*args, answers=6)
+    first = left_game(*args, answers=2)
+    sess.write_save(sess.autosave_dir() / "left.json", first, {"human_seat": 0, "bots": ["random"]})
+    resumed = left_game("--resume", "autosave", answers=4)
+    assert len(first.actions) < len(resumed.actions)
+    assert resumed.actions == straight.actions  # random bots: on a generator run on, they differ at once
+
+
+def test_a_game_killed_between_two_of_a_bots_own_decisions_goes_on_as_it_would_have() -> None:
+    """``kill -9`` leaves the autosave of the last applied action, which may be a bot's MOV before
+    its steps: the resumed heuristic bot must choose the steps on the copy it judged the Move on,
+    as the bot of the game that went on does (a fresh copy of the hidden tiles goes elsewhere)."""
+    straight = left_game(*TC, "--bots", "heuristic", answers=9)
+    seats = movers(straight)
+    [k, *_] = [k + 1 for k, (seat, text) in enumerate(zip(seats, straight.actions, strict=True))
+               if seat == 1 and text == "MOV"]
+    killed = GameRecord(straight.game, dict(straight.config), straight.seed, straight.actions[:k])
+    sess.write_save(sess.autosave_dir() / "killed.json", killed, {"human_seat": 0, "bots": ["heuristic"]})
+    resumed = left_game("--resume", "autosave", answers=seats[k:].count(0))
+    assert resumed.actions[k:] == straight.actions[k:]
+
 
 def same_file(fd: int, path: Path) -> bool:
     st, want = os.fstat(fd), path.stat()
