@@ -15,6 +15,7 @@ import pytest
 from ecliptic.engine.actions import Action
 from ecliptic.engine.record import GameRecord
 from ecliptic.games import get_game
+from ecliptic.server.bots import BotTurn, choose
 from ecliptic.ui import session as sess
 from play_support import run
 
@@ -69,6 +70,17 @@ def test_a_game_killed_between_two_of_a_bots_own_decisions_goes_on_as_it_would_h
     sess.write_save(sess.autosave_dir() / "killed.json", killed, {"human_seat": 0, "bots": ["heuristic"]})
     resumed = left_game("--resume", "autosave", answers=seats[k:].count(0))
     assert resumed.actions[k:] == straight.actions[k:]
+
+
+def test_the_terminal_bots_choose_as_the_servers_bot_workers_do() -> None:
+    """Both seed a decision from the game's seed, the seat and the index: a bot that keeps
+    nothing from one decision to the next chooses alike in both, whatever came before."""
+    straight = left_game(*TC, "--bots", "random", answers=6)
+    turns = [(k, seat) for k, seat in enumerate(movers(straight)) if seat != 0]
+    assert len(turns) >= 5
+    for k, seat in turns:
+        turn = BotTurn(straight.game, straight.config, straight.seed, tuple(straight.actions[:k]), seat, "random")
+        assert choose(turn) == straight.actions[k], f"action {k}"
 
 
 def same_file(fd: int, path: Path) -> bool:
