@@ -5,17 +5,17 @@
 :func:`ecliptic.ui.ceres_terminal.ceres_session`): seat 0 is the "person", answering each decision
 with a random menu number, the other seats random bots. Every write of the autosave
 (:meth:`ecliptic.ui.session.Session.keep_autosave`: the state's digest, then
-:func:`~ecliptic.ui.session.write_save`: JSON, a temporary file, ``fsync``, ``os.replace``) is timed by
-the wall clock, since most of it is waiting for the disk, not computing. The saves are written
-in ``DIR`` (default: a new temporary folder, removed afterwards): choose a folder on the disk
-that holds your data folder to measure that disk.
+:func:`~ecliptic.ui.session.write_save`: JSON, a temporary file, ``fsync``, ``os.replace``, the
+folder's ``fsync``) is timed by the wall clock, since most of it is waiting for the disk, not
+computing. The saves are written in ``DIR`` (default: a new temporary folder, removed
+afterwards): choose a folder on the disk that holds your data folder to measure that disk.
 
 Printed per game: the actions, the person's decisions, the size of the last save, the time of one
 write (median, mean, 95th percentile, largest; and the digest's share of the mean), and the
 whole game's writes per decision of the person. Then, since a save holds the whole action log
 and grows with the game, :func:`write_save` alone (no digest) of logs far longer than any game's
 (``--long``, default 300, 3000, 30000 actions), to show where rewriting the whole file would
-start to cost. A measurement, not a test.
+start to cost, with and without the folder's ``fsync`` (alternating). A measurement, not a test.
 """
 
 from __future__ import annotations
@@ -132,24 +132,33 @@ def play(game: str, seed: int) -> Writes:
 
 def long_logs(lengths: list[int], repeats: int = 21) -> None:
     """The median time of :func:`write_save` of a Tau Ceti record of each length (its actions
-    a real game's, repeated), into the autosave folder."""
+    a real game's, repeated), into the autosave folder; and, alternating with it so that both
+    meet the same load, the same write without the folder's ``fsync`` after the rename (what
+    that sync costs)."""
+    from ecliptic.engine import durable
     from ecliptic.ui.session import autosave_dir
 
     actions = [f"BUY algae {1 + i % 4}" if i % 2 else "END" for i in range(max(lengths))]
     folder = autosave_dir()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "long-log-benchmark.json"
+    sync = durable.sync_folder
     try:
         for n in lengths:
             record = GameRecord("tauceti", {"players": 4}, 1, actions[:n], digest="0" * 64)
-            times = []
+            times: dict[bool, list[float]] = {True: [], False: []}
             for _ in range(repeats):
-                start = time.perf_counter()
-                write_save(path, record, {"human_seat": 0, "bots": ["random"] * 3})
-                times.append(time.perf_counter() - start)
+                for synced in (True, False):
+                    durable.sync_folder = sync if synced else lambda folder: None
+                    start = time.perf_counter()
+                    write_save(path, record, {"human_seat": 0, "bots": ["random"] * 3})
+                    times[synced].append(time.perf_counter() - start)
+            durable.sync_folder = sync
             print(f"write_save of {n:6} actions ({path.stat().st_size / 1024:7.1f} KiB): median "
-                  f"{1000 * statistics.median(times):6.2f} ms", flush=True)
+                  f"{1000 * statistics.median(times[True]):6.2f} ms; without the folder's fsync "
+                  f"{1000 * statistics.median(times[False]):6.2f} ms", flush=True)
     finally:
+        durable.sync_folder = sync
         path.unlink(missing_ok=True)
 
 

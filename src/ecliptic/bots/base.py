@@ -130,6 +130,24 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return Rng.from_seed(game_seed ^ _BOT_SALT ^ (seat * 0x9E37_79B9)).next_u64()
 
 
+def decision_seed(game_seed: int, seat: int, index: int) -> int:
+    """The seed of ``seat``'s bot for the decision at action ``index`` (the length of the record
+    so far) of the game with ``game_seed``. Seeding each decision from the position, not
+    letting one generator run on from the game's start, makes a bot's choice the same however
+    the game came to that position: resumed from a save, on a restarted server, or played
+    straight through."""
+    return bot_seed(game_seed, seat) ^ index
+
+
+def reseed(bot: Bot, seed: int) -> None:
+    """Start ``bot``'s own generator (its ``rng``) afresh from ``seed``, as a bot built with
+    ``make_bot(spec, seed)`` starts it, keeping whatever else the bot holds (the heuristic
+    bot's kept copy during a Move's steps, which a new bot would lose). A bot with no
+    generator of that kind is left alone."""
+    if isinstance(getattr(bot, "rng", None), Rng):
+        setattr(bot, "rng", Rng.from_seed(seed))  # noqa: B010  (the Bot protocol names no rng)
+
+
 def _load_builtin_bots() -> None:
     """Import the bot modules that register themselves (only once; imports are cached)."""
     from ecliptic.bots import heuristic, ismcts, random_bot  # noqa: F401

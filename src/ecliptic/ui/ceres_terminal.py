@@ -437,16 +437,14 @@ def ceres_session(
     if resume_record is not None:
         state, events = _replay(game, resume_record)
         record = GameRecord(GAME_NAME, dict(resume_record.config), resume_record.seed, list(resume_record.actions))
-        bot_base = record.seed + len(record.actions)
     else:
         seed = secrets.randbits(32) if seed is None else seed
         record = new_record(players, expansions, seed)
         state, events = game.new_game_events(record.config, seed)
-        bot_base = seed
     players = len(game.observe(state, None)["players"])
     if not 0 <= seat < players:
         raise ValueError(f"seat {seat} is not a seat of a {players}-player game (0-{players - 1})")
-    bot_map, specs = make_bots(bots, seat, players, bot_base)
+    bot_map, specs = make_bots(bots, seat, players, record.seed)
     session = CeresSession(game, state, record, seat, bot_map, specs, console, read,
                            echo=default_echo if echo is None else echo)
     session.events, session.resumed = events, resume_record is not None
@@ -496,12 +494,13 @@ def play_ceres(
     * ``seat`` — the human's seat (0 is the first player of round 1).
     * ``bots`` — one bot name for every other seat (``"random"``, ``"heuristic"``, a level...),
       or one per other seat (``"random,heuristic"`` or a list).
-    * ``seed`` — the game's seed (random if ``None``); the bots are seeded from it.
+    * ``seed`` — the game's seed (random if ``None``); each decision of a bot is seeded from
+      it, the bot's seat and the number of actions so far, so a resumed game's bots choose as
+      they would have had the game gone on (:meth:`~ecliptic.ui.session.Session.bot_choice`).
     * ``expansions`` — ``()`` for the host game, ``("comets",)`` for the Comets expansion.
     * ``players`` — 1-4, the human included.
     * ``resume_record`` — continue this record instead (its config and seed are used, so
-      ``seed``, ``expansions`` and ``players`` are ignored; the bots are reseeded from the
-      record's seed plus its length, as ``ecliptic play --resume`` does).
+      ``seed``, ``expansions`` and ``players`` are ignored).
     * ``echo`` — print each line read (default: for scripted input or when stdin is not a tty).
 
     ``save FILE`` writes the record with its digest and a ``cli`` table

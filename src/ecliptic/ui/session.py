@@ -15,7 +15,10 @@ an unfinished game (``quit``, end of input, Ctrl-C, a closed terminal, SIGTERM, 
 that closed) writes it there once more. A finished game is kept there too (``finished/``, to
 replay), and a failure of the rules engine writes a crash file, each under a name no other file
 has. While a game runs it holds a lock on its autosave, so that ``--resume autosave`` elsewhere
-takes the game left last, not one being played.
+takes the game left last, not one being played. A resumed game goes on as it would have: each
+decision of a bot is seeded from the game's seed, its seat and the number of actions so far
+(:meth:`Session.bot_choice`, as the server seeds its bots), and a bot caught between two of its
+own decisions is walked through them again (:meth:`Session.recall_bots`).
 
 Also here: the save file format (:func:`write_save`, :func:`read_meta`: a game record plus the
 ``cli`` table naming the human's seat and the bots) and :func:`make_bots`, one bot per seat.
@@ -44,7 +47,8 @@ import platformdirs
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from ecliptic.bots.base import Bot, BotSpecError, bot_seed, make_bot
+from ecliptic.bots.base import Bot, BotSpecError, bot_seed, decision_seed, make_bot, reseed
+from ecliptic.engine import durable
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import IllegalAction, SaveFileError
 from ecliptic.engine.events import Event
@@ -84,8 +88,9 @@ def write_save(path: Path, record: GameRecord, meta: dict[str, Any], *, hold: bo
     """A game record plus the command line's own table (who is human, which bots), written
     atomically: into a temporary file of the same folder, flushed to the disk, then renamed
     over ``path``, so a failure (a full disk, Ctrl-C) or ``kill -9`` at any moment leaves the
-    old file whole (or the new one) and no temporary file behind. Other readers ignore the
-    extra table.
+    old file whole (or the new one) and no temporary file behind; the folder is synced after
+    the rename (:func:`ecliptic.engine.durable.replace`), so a power cut does not bring the old
+    file back either. Other readers ignore the extra table.
 
     With ``hold``, the new file is locked (``flock``) before it takes the place of the old one,
     and the open descriptor holding the lock is returned, for the caller to close when it lets
@@ -105,7 +110,7 @@ def write_save(path: Path, record: GameRecord, meta: dict[str, Any], *, hold: bo
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # as an ordinary new file (mkstemp makes it private)
-        os.replace(tmp, path)
+        durable.replace(tmp, path)
     except BaseException:
         if held is not None:
             os.close(held)
@@ -217,8 +222,10 @@ def finished_dir() -> Path:
 
 def new_file(folder: Path, stem: str) -> Path:
     """A new, empty file ``folder/stem.json`` (``stem-2.json``... if taken), created exclusively
-    so that two games never write the same file (crash files never overwrite each other)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    so that two games never write the same file (crash files never overwrite each other). The
+    folders it makes are synced (:func:`ecliptic.engine.durable.make_folders`); the file's own
+    name is synced when :func:`write_save` puts the game in its place."""
+    durable.make_folders(folder)
     n = 1
     while True:
         path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
@@ -387,7 +394,8 @@ game is saved by then)."""
 def make_bots(spec: str | Sequence[str], human: int, players: int,
               seed: int) -> tuple[dict[int, Bot], list[str]]:
     """One bot name for every other seat, or one per other seat (``"random,random"`` or a
-    list); each bot seeded from the game's seed and its seat."""
+    list); each bot seeded from ``seed`` and its seat (the session reseeds it for every
+    decision it takes: :meth:`Session.bot_choice`)."""
     names = spec.split(",") if isinstance(spec, str) else list(spec)
     specs = [s.strip() for s in names if s.strip()] or ["random"]
     seats = [s for s in range(players) if s != human]
@@ -499,6 +507,7 @@ class Session:
             self.greet()
             if not self.state.is_over:  # kept from the start: the seed and the setup are the game
                 self.keep_autosave()
+            self.recall_bots()
             self._play()
         except _Leave as why:
             return self.leave(str(why), 0)
@@ -563,10 +572,46 @@ class Session:
             self._human_move(actions)
 
     def _bot_move(self, seat: int) -> None:
-        action = self.bots[seat].choose(self.game, self.state, seat)
-        events = self._applied(action)
+        events = self._applied(self.bot_choice(seat, self.state, len(self.record.actions)))
         self.keep_autosave()
         self.show_events(events)
+
+    def bot_choice(self, seat: int, state: Any, index: int) -> Action:
+        """The choice of ``seat``'s bot at action ``index`` of the game, its generator seeded
+        afresh from the game's seed, the seat and the index (:func:`decision_seed`, as the
+        server seeds its bots): so a game resumed from its save, after ``kill -9`` or a
+        ``quit``, has bots that choose as they would have had it gone on."""
+        bot = self.bots[seat]
+        reseed(bot, decision_seed(self.record.seed, seat, index))
+        return bot.choose(self.game, state, seat)
+
+    def recall_bots(self) -> None:
+        """A game resumed while a bot is in the middle of its own decisions (a Move's steps:
+        the process was killed between two of them) walks that bot through them again, from
+        the position where its run of decisions began: a bot may hold something from one
+        decision to the next (the heuristic bot keeps the copy it judged a Move on, to choose
+        the Move's steps on it), and must hold the same as the bot of the game that went on.
+        What the heuristic bot keeps does not outlive another seat's action (what the bot sees
+        then no longer matches its copy), so nothing before its run is needed; and a new game,
+        or one resumed at another seat's decision, needs nothing."""
+        seat, actions = self.state.current_player, self.record.actions
+        if self.state.is_over or seat not in self.bots or not actions:
+            return
+        state = self.game.new_game(self.record.config, self.record.seed)
+        movers = []
+        for text in actions:
+            movers.append(state.current_player)
+            self.game.apply(state, Action.parse(text))
+        begun = len(actions)
+        while begun > 0 and movers[begun - 1] == seat:
+            begun -= 1
+        if begun == len(actions):
+            return
+        state = self.game.new_game(self.record.config, self.record.seed)
+        for index, text in enumerate(actions):
+            if index >= begun:
+                self.bot_choice(seat, state, index)
+            self.game.apply(state, Action.parse(text))
 
     def _applied(self, action: Action) -> list[Event]:
         """Apply and record one action; while it is applied the state may be half changed (an
