@@ -40,7 +40,7 @@ def test_migrations_are_idempotent_and_match_the_tables(storage: Storage) -> Non
     storage.migrate()  # a second start changes nothing
     with storage.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0003"
 
 
 def test_sqlite_runs_in_wal_mode(storage: Storage) -> None:

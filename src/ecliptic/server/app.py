@@ -22,7 +22,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -241,7 +241,11 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
             "also the refused candidates of the seat's decision, with the rule and the reason "
             "(not pushed over the WebSocket: ask when the player looks at why not)"))] = False) -> dict[str, Any]:
         live = await svc.live(game_id)
-        return svc.view(live, await svc.viewer(live, token), with_refused=refused)
+        seat = await svc.viewer(live, token)
+        view = svc.view(live, seat, with_refused=refused)
+        if seat is not None and token is not None and live.row.rematch_id is not None:
+            view["rematch"] = (await svc.rematch_for(live, seat, token)).model_dump()  # its own new token
+        return view
 
     @app.post("/api/games/{game_id}/actions", response_model=models.ActionDone)
     async def post_action(game_id: str, body: models.ActionRequest, svc: Service, token: Token) -> models.ActionDone:
@@ -269,6 +273,16 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
     @app.post("/api/games/{game_id}/chat", response_model=models.ChatMessage, status_code=201)
     async def post_chat(game_id: str, body: models.ChatRequest, svc: Service, token: Token) -> models.ChatMessage:
         return await svc.post_chat(game_id, token, body.text)
+
+    @app.post("/api/games/{game_id}/rematch", response_model=models.Rematch, status_code=201,
+              responses={200: {"model": models.Rematch, "description": "the rematch made before, the same one"}})
+    async def rematch(game_id: str, svc: Service, token: Token, response: Response) -> models.Rematch:
+        """Play again: the finished game's rematch (made by the first request, 201; found by
+        every later one, 200), with the asker's own new token."""
+        made, answer = await svc.rematch(game_id, token)
+        if not made:
+            response.status_code = 200
+        return answer
 
     @app.get("/api/games/{game_id}/record", response_model=models.GameRecordOut)
     async def record(game_id: str, svc: Service) -> models.GameRecordOut:
@@ -348,7 +362,8 @@ async def _watch(service: GameService, ws: WebSocket, game_id: str) -> None:
             seat = None
         else:
             raise _Closed(4401, 'the first message must be {"token": "..."} or {"spectator": true}')
-        conn = Connection(ws, game_id, seat, patches=first.get("patches") is True)
+        conn = Connection(ws, game_id, seat, patches=first.get("patches") is True,
+                          token=token if seat is not None and isinstance(token, str) else None)
         await service.attach(conn, _since(first))
         conn.start()
         bucket = RateLimit()

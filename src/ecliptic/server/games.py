@@ -26,6 +26,10 @@ engine decides everything else.
   query on the indexed ``wake_at`` every ``wake_seconds`` (the first once the server listens).
   Several processes sharing a database may all play one bot's move; the database keeps the
   first, the others get a 409 and catch up.
+* **Play again.** A finished game's rematch (:meth:`GameService.rematch`) is made once, the
+  database deciding between two requests; each seat's token in it is derived from the seat's
+  token in the finished game (:func:`ecliptic.server.auth.derived_token`), so it is told only
+  to whoever shows that token: the asker, the seat's WebSockets, its ``GET`` of the old game.
 * **Unload idle games.** A loaded game with no viewer, no bot thinking, no clock running and
   no request for ``idle_seconds`` is dropped from memory (:meth:`GameService.unload_idle`);
   the next access replays it. Every service call holds the game ``busy`` while it may wait,
@@ -49,6 +53,7 @@ from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.record import state_digest
+from ecliptic.engine.rules import build_config
 from ecliptic.engine.undo import why_not_undoable
 from ecliptic.games import get_game
 from ecliptic.present.names import event_text
@@ -57,7 +62,7 @@ from ecliptic.server import auth, models
 from ecliptic.server.bots import BotPool, BotTurn
 from ecliptic.server.hub import Connection, Hub, Message
 from ecliptic.server.notify import LocalNotifier, Notifier
-from ecliptic.server.storage import KEEP, ActionRow, Conflict, GameRow, SeatRow, Storage, Wake
+from ecliptic.server.storage import KEEP, UNCLAIMED, ActionRow, Conflict, GameRow, SeatRow, Storage, Wake
 
 log = logging.getLogger("ecliptic.server")
 T = TypeVar("T")
@@ -210,6 +215,26 @@ def distinct_names(names: Sequence[str]) -> list[str]:
             taken.add(name.casefold())
         out.append(name)
     return out
+
+
+def rematch_config(game: Any, config: dict[str, Any]) -> dict[str, Any]:
+    """A finished game's config for its rematch: the same, with the next seat beginning where
+    the game's config names a first player (read off the engine's own config type, which
+    checks the result as it checks any config)."""
+    engine = build_config(game.config_type, config)
+    first = getattr(engine, "first_player", None)
+    if not isinstance(first, int):
+        return dict(config)
+    return {**config, "first_player": (first + 1) % engine.players}
+
+
+def rematch_token(token: str, game_id: str, seat: int) -> str:
+    """``seat``'s token in the rematch ``game_id``, made from its token in the finished game."""
+    return auth.derived_token(token, f"rematch {game_id} seat {seat}")
+
+
+def rematch_admin_token(token: str, game_id: str) -> str:
+    return auth.derived_token(token, f"rematch {game_id} admin")
 
 
 def plain(data: Any) -> Any:
@@ -427,12 +452,41 @@ class GameService:
     async def authenticate(self, live: Live, token: str | None) -> int:
         """The seat of ``token`` (403 otherwise). A seat a zombie plays is its person's again."""
         seat = self.seat_of(live, token)
+        if seat is None and token is not None and await self._reload_claims(live):
+            seat = self.seat_of(live, token)
         if seat is None:
             raise Forbidden("a seat token is needed (Authorization: Bearer <token>), and this is none of this game's")
         if live.seat(seat).controller == ZOMBIE:
             with self._busy(live):
                 await self._set_controller(live, seat, PERSON)
         return seat
+
+    async def _reload_claims(self, live: Live) -> bool:
+        """A rematch's seat (or admin) may have been given its token by another server process:
+        read the stored hashes of those still without one. Whether any arrived."""
+        if all(s.token_hash is not None for s in live.seats if s.kind == PERSON) and live.row.admin_hash != UNCLAIMED:
+            return False
+        with self._busy(live):
+            stored = {s.seat: s.token_hash for s in await self._db(self.storage.seats, live.row.id)}
+            row = await self._db(self.storage.game, live.row.id)
+        changed = False
+        seats = []
+        for s in live.seats:
+            if s.token_hash is None and stored.get(s.seat) is not None:
+                s, changed = replace(s, token_hash=stored[s.seat]), True
+            seats.append(s)
+        live.seats = seats
+        if row is not None and live.row.admin_hash == UNCLAIMED and row.admin_hash != UNCLAIMED:
+            live.row, changed = replace(live.row, admin_hash=row.admin_hash), True
+        return changed
+
+    async def _who(self, live: Live, token: str | None) -> tuple[int | None, bool]:
+        """The seat of ``token`` (or ``None``) and whether it is the admin's: a check that refuses
+        nobody (the caller decides)."""
+        seat, admin = self.seat_of(live, token), self.is_admin(live, token)
+        if seat is None and not admin and token is not None and await self._reload_claims(live):
+            seat, admin = self.seat_of(live, token), self.is_admin(live, token)
+        return seat, admin
 
     async def viewer(self, live: Live, token: str | None) -> int | None:
         """A seat for a seat token, ``None`` (a spectator) without a token; 403 for a wrong one."""
@@ -484,7 +538,8 @@ class GameService:
             id=live.row.id, game=live.row.game, status=live.row.status, index=live.index, seat=seat,
             current_seat=state.current_player, seats=self.seat_infos(live), view=obs, legal_actions=legal,
             undoable=undoable, deadline=live.deadline, present=models.Present.model_validate(shown["present"]),
-            refused=[models.RefusedAction(**row) for row in shown["refused"]]).model_dump()
+            refused=[models.RefusedAction(**row) for row in shown["refused"]],
+            rematch=None if live.row.rematch_id is None else models.Rematch(id=live.row.rematch_id)).model_dump()
 
     def summary(self, row: GameRow, index: int, seats: list[SeatRow] | None) -> models.GameSummary:
         live = self._live.get(row.id)
@@ -492,7 +547,8 @@ class GameService:
             row, index, seats = live.row, live.index, live.seats
         infos = self._infos(seats or [])
         return models.GameSummary(id=row.id, game=row.game, players=row.players, status=row.status, index=index,
-                                  created_at=row.created_at, clock_seconds=row.clock_seconds, seats=infos)
+                                  created_at=row.created_at, clock_seconds=row.clock_seconds, seats=infos,
+                                  rematch=row.rematch_id)
 
     async def list_games(self) -> list[models.GameSummary]:
         found = await self._db(self.storage.list_games)
@@ -620,7 +676,8 @@ class GameService:
         async with self._using(game_id) as live:
             if not 0 <= seat < len(live.seats):
                 raise NotFound(f"game {game_id} has no seat {seat}")
-            if not self.is_admin(live, token) and self.seat_of(live, token) != seat:
+            asker, admin = await self._who(live, token)
+            if not admin and asker != seat:
                 raise Forbidden("the admin token or this seat's token is needed")
             s = live.seat(seat)
             if bot:
@@ -711,11 +768,121 @@ class GameService:
                     live.stuck = True
                     return
 
+    # -- play again: the rematch ----------------------------------------------------------
+
+    async def rematch(self, game_id: str, token: str | None) -> tuple[bool, models.Rematch]:
+        """The finished game's rematch, made by the first request of a seat or the admin
+        (``True``) and found by every later one: the same game, config (the next seat first),
+        seats, bots, clock and options, a new seed. The answer holds the asker's own new token
+        only; each other seat's goes to that seat's connections."""
+        async with self._using(game_id) as live:
+            seat, admin = await self._who(live, token)
+            if seat is None and not admin:
+                raise Forbidden("a seat token or the admin token of this game is needed "
+                                "(Authorization: Bearer <token>)")
+            if not live.state.is_over:
+                raise NotOver("a rematch is made once the game is over: finish this one first")
+            made = False
+            async with live.lock:  # (one request of this process at a time; the database decides between processes)
+                if live.row.rematch_id is None:
+                    made = await self._make_rematch(live)
+            new_id = live.row.rematch_id
+            assert new_id is not None and token is not None
+            given = {seat: token} if seat is not None else {}
+            if made:
+                given.update({c.seat: c.token for c in self.hub.connections(game_id)
+                              if c.seat is not None and c.token is not None and c.seat != seat})
+            tokens, admin_token = await self._issue(new_id, given, token if admin else None)
+            if made:
+                await self.live(new_id)  # replays it and starts its bots or clock
+                self._send_rematch(live, self.hub.connections(game_id), tokens)
+                await self.notifier.publish(game_id, -1)  # (other processes tell their viewers)
+        answer = self._rematch_info(new_id, seat, tokens.get(seat) if seat is not None else None)
+        answer.admin_token = admin_token
+        return made, answer
+
+    async def rematch_for(self, live: Live, seat: int, token: str) -> models.Rematch:
+        """The rematch as ``seat`` (which showed ``token``) is told of it, its new token included."""
+        new_id = live.row.rematch_id
+        assert new_id is not None
+        tokens, _ = await self._issue(new_id, {seat: token}, None)
+        return self._rematch_info(new_id, seat, tokens.get(seat))
+
+    async def _make_rematch(self, live: Live) -> bool:
+        """Store the rematch unless another process stored one first; whether this one did."""
+        row = live.row
+        config = rematch_config(live.game, row.config)
+        seed = secrets.randbits(63)
+        try:
+            initial = live.game.new_game(config, seed)
+        except Exception as exc:  # the engine took this config once: its refusal now is a bug
+            raise Broken(f"the rematch's config was refused by the rules engine: {exc}") from None
+        new_id = secrets.token_hex(8)
+        # Person seats start without a token: each gets the one derived from its old token
+        # when its person shows that (:meth:`_issue`); the database never holds a token.
+        seats = [SeatRow(s.seat, PERSON, s.name, None, None, PERSON) if s.kind == PERSON
+                 else SeatRow(s.seat, BOT, s.name, None, s.bot_level, BOT) for s in live.seats]
+        now = time.time()
+        new = GameRow(new_id, row.game, config, seed, row.players, row.clock_seconds, "playing", now, None,
+                      UNCLAIMED, suggestions=row.suggestions,
+                      wake_at=next_wake(initial, seats, row.clock_seconds, now))
+        try:
+            stored = await self._db(self.storage.create_rematch, row.id, new, seats)
+        except LookupError:
+            raise NotFound(f"there is no game {row.id!r}") from None
+        live.row = replace(live.row, rematch_id=stored)
+        return stored == new_id
+
+    async def _issue(self, new_id: str, old_tokens: dict[int, str],
+                     admin: str | None) -> tuple[dict[int, str], str | None]:
+        """The rematch tokens of the seats whose old tokens are given (and the admin's), their
+        hashes stored where none is yet: the same tokens every time, so a retry, a second tab or
+        a reconnection is told the same."""
+        tokens = {seat: rematch_token(t, new_id, seat) for seat, t in old_tokens.items()}
+        admin_token = rematch_admin_token(admin, new_id) if admin is not None else None
+        hashes = {seat: auth.token_hash(t) for seat, t in tokens.items()}
+        admin_hash = auth.token_hash(admin_token) if admin_token is not None else None
+        new = self._live.get(new_id)
+        if new is not None:
+            known = {s.seat: s.token_hash for s in new.seats}
+            if all(known.get(seat) == h for seat, h in hashes.items()) and admin_hash in (None, new.row.admin_hash):
+                return tokens, admin_token  # stored already: nothing to write
+        if hashes or admin_hash is not None:
+            await self._db(self.storage.claim_tokens, new_id, hashes, admin_hash)
+        if new is not None:
+            new.seats = [replace(s, token_hash=hashes[s.seat]) if s.token_hash is None and s.kind == PERSON
+                         and s.seat in hashes else s for s in new.seats]
+            if admin_hash is not None and new.row.admin_hash == UNCLAIMED:
+                new.row = replace(new.row, admin_hash=admin_hash)
+        return tokens, admin_token
+
+    def _rematch_info(self, new_id: str, seat: int | None, token: str | None) -> models.Rematch:
+        if seat is None or token is None:
+            return models.Rematch(id=new_id)
+        return models.Rematch(id=new_id, seat=seat, token=token,
+                              join_link=f"{self.base_url}/play/{new_id}#token={token}")
+
+    async def _announce_rematch(self, live: Live, conns: Sequence[Connection]) -> None:
+        """Tell ``conns`` of the game's rematch: each seat's connection its own new token (it
+        authenticated with the old one), a spectator only the new game's id."""
+        new_id = live.row.rematch_id
+        assert new_id is not None
+        old = {c.seat: c.token for c in conns if c.seat is not None and c.token is not None}
+        tokens, _ = await self._issue(new_id, old, None)
+        self._send_rematch(live, conns, tokens)
+
+    def _send_rematch(self, live: Live, conns: Sequence[Connection], tokens: dict[int, str]) -> None:
+        new_id = live.row.rematch_id
+        assert new_id is not None
+        for conn in conns:
+            info = self._rematch_info(new_id, conn.seat, tokens.get(conn.seat) if conn.seat is not None else None)
+            conn.put({"type": "rematch", **info.model_dump(exclude={"admin_token"})})
+
     # -- chat --------------------------------------------------------------------------
 
     async def post_chat(self, game_id: str, token: str | None, text: str) -> models.ChatMessage:
         async with self._using(game_id) as live:
-            if self.is_admin(live, token):
+            if (await self._who(live, token))[1]:
                 seat, name = None, "admin"
             else:
                 seat = await self.authenticate(live, token)
@@ -751,9 +918,12 @@ class GameService:
     async def attach(self, conn: Connection, since: int | None) -> None:
         """Send the viewer its view and what it missed since ``since``, then every change:
         under the game's lock, so no action falls between the two."""
-        async with self._using(conn.game_id) as live, live.lock:
-            self._hello(live, conn, since)
-            self.hub.add(conn)
+        async with self._using(conn.game_id) as live:
+            async with live.lock:
+                self._hello(live, conn, since)
+                self.hub.add(conn)
+            if live.row.rematch_id is not None:  # (a seat that was away when it was made learns its token)
+                await self._announce_rematch(live, [conn])
 
     async def resend(self, conn: Connection, since: int | None) -> None:
         """A viewer asks again for what it missed (after a gap it noticed)."""
@@ -785,7 +955,10 @@ class GameService:
         if live is None:
             return
         with self._busy(live):
+            known = live.row.rematch_id
             await self._sync(live, index)
+            if known is None and live.row.rematch_id is not None:  # made by another process
+                await self._announce_rematch(live, self.hub.connections(game_id))
 
     async def _sync(self, live: Live, index: int) -> None:
         game_id = live.row.id
@@ -798,8 +971,8 @@ class GameService:
             rows = await self._db(self.storage.actions, game_id)
             live.seats = await self._db(self.storage.seats, game_id)
             row = await self._db(self.storage.game, game_id)
-            if row is not None:  # its wake time (a deadline) as the other process stored it
-                live.row = replace(live.row, wake_at=row.wake_at)
+            if row is not None:  # its wake time (a deadline) and rematch as the other process stored them
+                live.row = replace(live.row, wake_at=row.wake_at, rematch_id=live.row.rematch_id or row.rematch_id)
             if rows == live.log:
                 return
             n = len(live.log)

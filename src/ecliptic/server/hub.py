@@ -43,9 +43,13 @@ everything else up."""
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, game_id: str, seat: int | None, patches: bool = False) -> None:
+    def __init__(self, ws: WebSocket, game_id: str, seat: int | None, patches: bool = False,
+                 token: str | None = None) -> None:
         self.ws, self.game_id, self.seat = ws, game_id, seat
         self.patches = patches
+        self.token = token
+        """The seat's token it authenticated with, in memory only: a rematch made while it is
+        connected derives the seat's new token from it (:func:`ecliptic.server.games.rematch_token`)."""
         self.base: tuple[str, Any] | None = None
         """A patching connection's last view sent, with its rev: what the next patch applies to."""
         self.queue: asyncio.Queue[Message | str | None] = asyncio.Queue(QUEUE_LIMIT)

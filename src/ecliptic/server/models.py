@@ -59,6 +59,17 @@ class SeatInfo(BaseModel):
     controller: str
 
 
+class Rematch(BaseModel):
+    """The game that plays a finished one again with the same people ("Play again"). Anyone
+    may know that it exists; a seat's new token goes to that seat only (docs/server.md)."""
+
+    id: str = Field(description="the new game's id")
+    seat: int | None = Field(default=None, description="the asker's seat in it (the same as in the finished game)")
+    token: str | None = Field(default=None, description="that seat's token in the new game: given to its holder only")
+    join_link: str | None = Field(default=None, description="that seat's join link in the new game")
+    admin_token: str | None = Field(default=None, description="the new game's admin token: to the admin only")
+
+
 class GameSummary(BaseModel):
     id: str
     game: str
@@ -68,6 +79,7 @@ class GameSummary(BaseModel):
     created_at: float
     clock_seconds: float | None
     seats: list[SeatInfo]
+    rematch: str | None = Field(None, description="the id of the game that plays this one again, once made")
 
 
 class EventOut(BaseModel):
@@ -148,6 +160,9 @@ class GameView(BaseModel):
     present: Present
     refused: list[RefusedAction] = Field(default_factory=list, description=(
         "only for the seat whose decision it is: candidates that are not legal now, with the rule (at most 300)"))
+    rematch: Rematch | None = Field(None, description=(
+        "the game that plays this finished one again; its token and link only in GET /api/games/{id} with this "
+        "seat's token"))
 
 
 class ActionRequest(Strict):

@@ -20,7 +20,10 @@ transaction that changes the decision (an action, an undo, a seat changing hands
 restarted server, or another process, finds the same deadline, and a start-up asks only
 for the games due (:meth:`Storage.due_games`) instead of replaying every stored game.
 
-Seat and admin tokens are stored only as SHA-256 hashes.
+Seat and admin tokens are stored only as SHA-256 hashes. A finished game's rematch
+(``games.rematch_id``, set once: :meth:`Storage.create_rematch`) starts with no hash for its
+person seats and an empty admin hash: each is stored when its person first comes for the token
+derived from their old one (:meth:`Storage.claim_tokens`), so no token is ever stored.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+UNCLAIMED = ""
+"""The ``admin_hash`` of a rematch whose admin has not come for its token yet (no token hashes to it)."""
 SERVER_KEY = "_server"
 """The key of the stored config under which the server keeps a game's own options (``suggestions``).
 No engine config has it, and :func:`_game_row` takes it out on reading, so the engine, the bots and
@@ -61,6 +66,7 @@ games = sa.Table(
     sa.Column("finished_at", sa.Float, nullable=True),
     sa.Column("admin_hash", sa.String(64), nullable=False),
     sa.Column("wake_at", sa.Float, nullable=True),
+    sa.Column("rematch_id", sa.String(32), nullable=True),
     sa.Index("games_created_at", "created_at"),
     sa.Index("games_wake_at", "wake_at"),
 )
@@ -135,6 +141,8 @@ class GameRow:
     """The players may ask for a suggested move (``POST /suggest``); chosen when the game is created."""
     wake_at: float | None = None
     """When the game needs the server without a visitor (the module's docstring)."""
+    rematch_id: str | None = None
+    """The game that plays this finished one again with the same people ("Play again"), once made."""
 
 
 @dataclass(frozen=True)
@@ -229,21 +237,37 @@ class Storage:
     def create_game(self, game: GameRow, seat_rows: list[SeatRow], log: Sequence[ActionRow] = ()) -> None:
         """Store a new game, with ``log`` as its first actions (a game played on from a position of a
         finished one), in one transaction."""
-        config = {**game.config, SERVER_KEY: {"suggestions": True}} if game.suggestions else game.config
         with self._tx() as conn:
-            conn.execute(games.insert().values(
-                id=game.id, game=game.game, config=json.dumps(config, sort_keys=True), seed=game.seed,
-                players=game.players, clock_seconds=game.clock_seconds, status=game.status,
-                created_at=game.created_at, finished_at=game.finished_at, admin_hash=game.admin_hash,
-                wake_at=game.wake_at))
-            conn.execute(seats.insert(), [
-                {"game_id": game.id, "seat": s.seat, "kind": s.kind, "name": s.name, "token_hash": s.token_hash,
-                 "bot_level": s.bot_level, "controller": s.controller} for s in seat_rows])
-            if log:
-                now = time.time()
-                conn.execute(actions.insert(), [
-                    {"game_id": game.id, "action_index": r.index, "seat": r.seat, "notation": r.notation,
-                     "actor": r.actor, "undoable": r.undoable, "created_at": now} for r in log])
+            _insert_game(conn, game, seat_rows, log)
+
+    def create_rematch(self, game_id: str, game: GameRow, seat_rows: list[SeatRow]) -> str:
+        """Store ``game`` as the rematch of the finished game ``game_id``, unless that has one
+        already: the id of its rematch, ``game.id`` or the one stored first. One transaction that
+        sets ``games.rematch_id`` only while it is empty, so two requests (two processes, a double
+        click) never store two rematches: the later one stores nothing and is told the first."""
+        with self._tx() as conn:
+            claimed = conn.execute(games.update().where(games.c.id == game_id, games.c.rematch_id.is_(None))
+                                   .values(rematch_id=game.id))
+            if claimed.rowcount == 1:
+                _insert_game(conn, game, seat_rows, ())
+                return game.id
+            found = conn.execute(sa.select(games.c.rematch_id).where(games.c.id == game_id)).scalar()
+        if found is None:
+            raise LookupError(f"there is no game {game_id!r}")
+        return str(found)
+
+    def claim_tokens(self, game_id: str, hashes: dict[int, str], admin_hash: str | None = None) -> None:
+        """Give the person seats of ``hashes`` (and the admin, with ``admin_hash``) their token
+        hashes, where none is stored yet: a rematch's seats get theirs when their people first
+        come back (``GameService.rematch``). A hash once stored is never replaced."""
+        with self._tx() as conn:
+            for seat, token_hash in sorted(hashes.items()):
+                conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat,
+                                                  seats.c.kind == "person", seats.c.token_hash.is_(None))
+                             .values(token_hash=token_hash))
+            if admin_hash is not None:
+                conn.execute(games.update().where(games.c.id == game_id, games.c.admin_hash == UNCLAIMED)
+                             .values(admin_hash=admin_hash))
 
     def game(self, game_id: str) -> GameRow | None:
         with self._tx() as conn:
@@ -358,6 +382,23 @@ class Storage:
         return [ChatRow(r.id, r.seat, r.name, r.text, r.created_at) for r in reversed(rows)]
 
 
+def _insert_game(conn: Connection, game: GameRow, seat_rows: list[SeatRow], log: Sequence[ActionRow]) -> None:
+    config = {**game.config, SERVER_KEY: {"suggestions": True}} if game.suggestions else game.config
+    conn.execute(games.insert().values(
+        id=game.id, game=game.game, config=json.dumps(config, sort_keys=True), seed=game.seed,
+        players=game.players, clock_seconds=game.clock_seconds, status=game.status,
+        created_at=game.created_at, finished_at=game.finished_at, admin_hash=game.admin_hash,
+        wake_at=game.wake_at, rematch_id=game.rematch_id))
+    conn.execute(seats.insert(), [
+        {"game_id": game.id, "seat": s.seat, "kind": s.kind, "name": s.name, "token_hash": s.token_hash,
+         "bot_level": s.bot_level, "controller": s.controller} for s in seat_rows])
+    if log:
+        now = time.time()
+        conn.execute(actions.insert(), [
+            {"game_id": game.id, "action_index": r.index, "seat": r.seat, "notation": r.notation,
+             "actor": r.actor, "undoable": r.undoable, "created_at": now} for r in log])
+
+
 def _set_wake(conn: Connection, game_id: str, wake_at: Wake) -> None:
     if wake_at is not KEEP:
         conn.execute(games.update().where(games.c.id == game_id).values(wake_at=wake_at))
@@ -368,7 +409,7 @@ def _game_row(r: Any) -> GameRow:
     server = config.pop(SERVER_KEY, None) or {}
     return GameRow(r.id, r.game, config, int(r.seed), r.players, r.clock_seconds, r.status,
                    r.created_at, r.finished_at, r.admin_hash, suggestions=bool(server.get("suggestions", False)),
-                   wake_at=r.wake_at)
+                   wake_at=r.wake_at, rematch_id=r.rematch_id)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

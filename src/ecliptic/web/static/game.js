@@ -3,7 +3,7 @@
 // the game is over the score sheet and the replay. The seat token comes from the link's
 // fragment (#token=...), is kept in localStorage and goes to the server in a header or the
 // WebSocket's first message only.
-import { api, ApiError, el, fill, gameEntry, rememberSeatToken, gameTitle } from "/static/api.js";
+import { api, ApiError, el, fill, gameEntry, rememberGame, rememberSeatToken, gameTitle } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { renderScore } from "/static/score.js";
@@ -38,6 +38,7 @@ const S = {
   notice: null,        // why this page watches or plays another seat than the address asks: {kind, seat}
   skipping: false, timer: null,   // catching up at once with the moves still queued; the pace's timer
   zoom: localStorage.getItem("ecliptic.zoom") === "1",   // the board drawn large enough to read, scrolled
+  rematch: null,       // the finished game's rematch: {id, seat, token} (the token: this page's seat's only)
 };
 let log = null;
 
@@ -215,6 +216,9 @@ function onMessage(m, ws) {
     enqueue(m);
   } else if (m.type === "chat") {
     addChat(m);
+  } else if (m.type === "rematch") {
+    learnRematch(m);
+    render();
   } else if (m.type === "error") {
     $("connection").textContent = m.message;
   }
@@ -339,6 +343,7 @@ function show(gv, force) {
   if (!force && S.gv && gv.index < S.gv.index) return;
   const changed = !S.gv || S.gv.index !== gv.index || S.gv.current_seat !== gv.current_seat;
   S.gv = gv;
+  if (gv.rematch) learnRematch(gv.rematch);
   if (myDecision(gv) && gv.seat === S.seat && (gv.legal_actions || []).length) loadRefused(gv);
   if (changed) { S.ui.selected = new Set(); S.ui.focus = null; }
   if (S.hotseat && gv.status === "playing" && gv.current_seat !== S.seat && S.tokens[gv.current_seat] !== undefined) {
@@ -542,7 +547,7 @@ function renderFinished(gv) {
     // Built once per finished game: the replay's place, and the chart (computed by the server).
     box.dataset.index = String(gv.index);
     const chart = el("div", { class: "win-chart", id: "win-chart", "aria-label": "win chance per player" });
-    fill(box, el("h2", { text: "Replay" }), el("div", { id: "replay-box" }),
+    fill(box, el("div", { id: "rematch-box", class: "rematch" }), el("h2", { text: "Replay" }), el("div", { id: "replay-box" }),
       extras && extras.renderWinChart ? el("h2", { text: "Win chances" }) : null,
       extras && extras.renderWinChart ? chart : null);
     if (extras && extras.renderWinChart) {
@@ -550,6 +555,7 @@ function renderFinished(gv) {
         .catch((e) => { chart.textContent = `No chart: ${e.message}`; });
     }
   }
+  renderRematch($("rematch-box"));
   const replay = $("replay-box");
   const at = S.replayIndex === null ? gv.index : S.replayIndex;
   if (!(extras && extras.viewAt)) {
@@ -566,6 +572,86 @@ function renderFinished(gv) {
       el("button", { type: "button", id: "replay-end", "aria-label": "to the end", onclick: step(gv.index), text: "»" })),
     extras.playOnFrom ? el("p", {}, el("button", { type: "button", id: "play-on",
       text: `Play on from action ${at} against bots`, onclick: () => playOn(at) })) : null);
+}
+
+// -- play again: the rematch with the same people (docs/web.md) ----------------------------
+
+// What the server said of the rematch: its id for anyone, and for this page's seat its own new
+// token, which is kept as a join link's token is (localStorage), so "My games" lists it too.
+function learnRematch(r) {
+  if (!r || !r.id) return;
+  if (r.token && r.seat !== null && r.seat !== undefined && r.seat === S.seat) {
+    keepRematchToken(r.id, r.seat, r.token);
+    S.rematch = { id: r.id, seat: r.seat, token: r.token };
+  } else if (!S.rematch || S.rematch.id !== r.id) S.rematch = { id: r.id, seat: null, token: null };
+}
+
+function keepRematchToken(id, seat, tokenOf) {
+  const name = S.gv && (S.gv.seats || [])[seat] ? S.gv.seats[seat].name : undefined;
+  rememberGame({ id, game: S.gv ? S.gv.game : undefined, created: Date.now(), suggestions: S.suggestions,
+    seats: { [seat]: { token: tokenOf, name } } });
+}
+
+const adminToken = () => { const entry = gameEntry(GAME_ID); return (entry && entry.admin) || null; };
+
+function renderRematch(box) {
+  if (!box) return;
+  const r = S.rematch;
+  const mine = r && r.token ? "join" : r && S.seat !== null ? "wait" : r ? "watch" : (S.seat !== null || adminToken()) ? "offer" : "";
+  const signature = `${mine}:${r ? r.id : ""}:${S.busy}`;
+  if (box.dataset.signature === signature) return;
+  box.dataset.signature = signature;
+  if (mine === "offer") {
+    fill(box, el("button", { type: "button", id: "play-again", class: "primary", disabled: S.busy,
+      text: "Play again", title: "the same game, seats and bots, the next player first, a new shuffle", onclick: playAgain }));
+  } else if (mine === "join") {
+    fill(box, el("p", { id: "rematch-ready", text: "Rematch ready — " },
+      el("a", { id: "rematch-join", class: "button primary", href: `/play/${r.id}#seat=${r.seat}`, text: "Join",
+        onclick: (e) => { e.preventDefault(); joinRematch(r); } })));
+  } else if (mine === "wait") {
+    fill(box, el("p", { text: "Rematch ready — its token is on its way…" }));
+  } else if (mine === "watch") {
+    fill(box, el("p", { text: "Rematch ready — " }, el("a", { id: "rematch-watch", href: `/watch/${r.id}`, text: "Watch it" })));
+  } else box.replaceChildren();
+}
+
+// Every token this browser holds for the finished game gets its successor: the other seats'
+// through the game's view with their old token (hot-seat), the admin's by asking again.
+async function collectRematchTokens(id) {
+  for (const [seat, old] of Object.entries(S.tokens)) {
+    if (Number(seat) === S.seat && S.rematch && S.rematch.token) continue;
+    try {
+      const view = await api(gameUrl(), { token: old });
+      if (view.rematch && view.rematch.token) keepRematchToken(id, view.rematch.seat, view.rematch.token);
+    } catch { /* that seat keeps its old token only */ }
+  }
+  const admin = adminToken();
+  if (admin) {
+    try {
+      const made = await api(gameUrl("/rematch"), { method: "POST", token: admin });
+      if (made.admin_token) rememberGame({ id, admin: made.admin_token });
+    } catch { /* the new game has no admin in this browser */ }
+  }
+}
+
+async function playAgain() {
+  if (S.busy) return;
+  S.busy = true;
+  setError("");
+  render();
+  try {
+    const made = await api(gameUrl("/rematch"), { method: "POST", token: token() || adminToken() });
+    if (made.token && made.seat !== null) keepRematchToken(made.id, made.seat, made.token);
+    S.rematch = { id: made.id, seat: made.seat ?? null, token: made.token || null };
+    await joinRematch(S.rematch);
+  } catch (e) {
+    setError(`No rematch: ${e.message}`);
+  } finally { S.busy = false; render(); }
+}
+
+async function joinRematch(r) {
+  await collectRematchTokens(r.id);
+  location.href = r.token ? `/play/${r.id}#${S.hotseat ? "hotseat" : `seat=${r.seat}`}` : `/watch/${r.id}`;
 }
 
 async function replayTo(index) {

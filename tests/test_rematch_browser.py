@@ -1,0 +1,68 @@
+"""Play again, in two browsers: at the end of a game one friend clicks "Play again", the other's
+page says "Rematch ready — Join", and Join takes each into the new game at their own seat with
+their own new token (kept as a join link's is, so the lobby's "My games" lists the new game)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from browser_support import Site, assert_clean, needs_browser, new_page, view_of, wait_loaded
+
+pytestmark = needs_browser
+
+
+def finished_game(site: Site) -> dict[str, Any]:
+    """A Ceres game of Ann and Bob played to its end through the API (about 20 actions)."""
+    rng = random.Random(4)
+    with site.api() as api:
+        created: dict[str, Any] = api.post("/api/games", json={
+            "game": "ceres", "seed": 4, "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+        keys = {s["seat"]: s["token"] for s in created["seats"]}
+        while True:
+            public = api.get(f"/api/games/{created['id']}").json()
+            if public["status"] == "over":
+                return created
+            seat = public["current_seat"]
+            view = api.get(f"/api/games/{created['id']}", headers={"Authorization": f"Bearer {keys[seat]}"}).json()
+            choice = rng.choice(view["legal_actions"])["notation"]
+            r = api.post(f"/api/games/{created['id']}/actions", headers={"Authorization": f"Bearer {keys[seat]}"},
+                         json={"action": choice, "expected_index": view["index"]})
+            assert r.status_code == 200, r.text
+
+
+def stored_tokens(w: Any, game_id: str) -> dict[str, str]:
+    found: dict[str, str] = w.page.evaluate("""(id) => {
+      const entry = JSON.parse(localStorage.getItem('ecliptic.games') || '[]').find((g) => g.id === id);
+      return Object.fromEntries(Object.entries((entry && entry.seats) || {}).map(([s, v]) => [s, v.token]));
+    }""", game_id)
+    return found
+
+
+def test_play_again_brings_both_friends_into_the_new_game_at_their_seats(server_site: Site, chromium: Any) -> None:
+    created = finished_game(server_site)
+    gid = created["id"]
+    ann, bob = new_page(chromium), new_page(chromium)
+    for w, s in ((ann, created["seats"][0]), (bob, created["seats"][1])):
+        w.page.goto(server_site.url + s["join_link"])
+        wait_loaded(w)
+        w.page.wait_for_selector("#play-again")
+    ann.page.click("#play-again")
+    ann.page.wait_for_url(lambda url: "/play/" in url and gid not in url and url.endswith("#seat=0"))
+    new_id = ann.page.url.split("/play/")[1].split("#")[0]
+    assert new_id != gid
+    # Bob's page, connected to the finished game, is told of it without a reload.
+    bob.page.wait_for_selector("#rematch-join")
+    assert "Rematch ready" in bob.page.locator("#rematch-ready").inner_text()
+    bob.page.click("#rematch-join")
+    bob.page.wait_for_url(f"**/play/{new_id}#seat=1")
+    for w, seat in ((ann, 0), (bob, 1)):
+        wait_loaded(w)
+        view = view_of(w)
+        assert (view["id"], view["seat"], view["status"], view["index"]) == (new_id, seat, "playing", 0)
+    # Each browser holds its own seat's new token, and not the other's.
+    ann_new, bob_new = stored_tokens(ann, new_id), stored_tokens(bob, new_id)
+    assert list(ann_new) == ["0"] and list(bob_new) == ["1"] and ann_new["0"] != bob_new["1"]
+    bob.page.goto(server_site.url + "/")
+    bob.page.wait_for_selector(f"#my-games li[data-id='{new_id}'] a.my-seat[data-seat='1']")
+    assert_clean(ann, bob)
