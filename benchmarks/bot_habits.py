@@ -31,6 +31,7 @@ from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.bots.battle_odds import battle_tokens_left
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.events import Event
+from ecliptic.server.bots import BotTurn, choose
 from ecliptic.sim.simulate import game_seeds
 from ecliptic.sim.tournament import faction_names, seating
 from ecliptic.tauceti.game import TauCeti
@@ -139,26 +140,34 @@ class Habits:
         }
 
 
-def play(habits: Habits, seed: int, index: int, bot: str = "heuristic") -> None:
-    """One game of four ``bot`` bots, seated and dealt like tournament game ``index``."""
+def play(habits: Habits, seed: int, index: int, bot: str = "heuristic", server: bool = False) -> None:
+    """One game of four ``bot`` bots, seated and dealt like tournament game ``index``; with
+    ``server``, every action chosen the way the game server's bot workers choose it (a bot
+    built anew for each decision from the game's record: :func:`ecliptic.server.bots.choose`)."""
     seat = seating(index, [bot] * 4, 4, faction_names("tauceti"))
     config = {**CONFIG, "factions": list(seat.factions)} if seat.factions else dict(CONFIG)
     state = GAME.new_game(config, seed)
     bots = [make_bot(spec, bot_seed(seed, s)) for s, spec in enumerate(seat.bots)]
+    actions: list[str] = []
     habits.new_game()
     while not state.is_over:
         who = state.current_player
         assert who is not None
-        action = bots[who].choose(GAME, state, who)
+        if server:
+            turn = BotTurn("tauceti", config, seed, tuple(actions), who, seat.bots[who])
+            action = Action.parse(choose(turn))
+        else:
+            action = bots[who].choose(GAME, state, who)
+        actions.append(str(action))
         before = state.clone()
         events = GAME.apply(state, action)
         habits.step(before, action, events, state)
 
 
-def run(games: int, seed: int, bot: str = "heuristic") -> dict[str, Any]:
+def run(games: int, seed: int, bot: str = "heuristic", server: bool = False) -> dict[str, Any]:
     habits = Habits()
     for i, s in enumerate(game_seeds(seed, games)):
-        play(habits, s, i, bot)
+        play(habits, s, i, bot, server)
     return habits.report()
 
 
@@ -186,8 +195,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="run seed (1)")
     parser.add_argument("--bot", default="heuristic", help="the bot in every seat (heuristic)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of lines")
+    parser.add_argument("--server", action="store_true",
+                        help="choose each action as the game server's bot workers do (a bot built anew per decision)")
     args = parser.parse_args()
-    report = run(args.games, args.seed, args.bot)
+    report = run(args.games, args.seed, args.bot, args.server)
     print(json.dumps(report) if args.json else "\n".join(lines(report)))
 
 

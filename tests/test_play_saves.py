@@ -72,14 +72,20 @@ def test_a_game_killed_between_two_of_a_bots_own_decisions_goes_on_as_it_would_h
     assert resumed.actions[k:] == straight.actions[k:]
 
 
-def test_the_terminal_bots_choose_as_the_servers_bot_workers_do() -> None:
-    """Both seed a decision from the game's seed, the seat and the index: a bot that keeps
-    nothing from one decision to the next chooses alike in both, whatever came before."""
-    straight = left_game(*TC, "--bots", "random", answers=6)
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_the_terminal_bots_choose_as_the_servers_bot_workers_do(bots: str) -> None:
+    """Both seed a decision from the game's seed, the seat and the index; the server builds a
+    bot anew for every decision, so a heuristic bot in the middle of a Move's steps must first
+    be walked through its own decisions to hold the copy it chose the Move on, as the
+    terminal's bot of the game played straight through holds it (built anew and not walked,
+    it chose other steps after ``MOV``)."""
+    straight = left_game(*TC, "--bots", bots, answers=9)
     turns = [(k, seat) for k, seat in enumerate(movers(straight)) if seat != 0]
     assert len(turns) >= 5
+    if bots == "heuristic":  # the case that needs the walk: a bot's own decision after its MOV
+        assert any(straight.actions[k - 1] == "MOV" for k, _ in turns[1:])
     for k, seat in turns:
-        turn = BotTurn(straight.game, straight.config, straight.seed, tuple(straight.actions[:k]), seat, "random")
+        turn = BotTurn(straight.game, straight.config, straight.seed, tuple(straight.actions[:k]), seat, bots)
         assert choose(turn) == straight.actions[k], f"action {k}"
 
 

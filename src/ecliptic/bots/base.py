@@ -12,7 +12,7 @@ never disturb the game's own dice.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from ecliptic.engine.actions import Action
@@ -146,6 +146,45 @@ def reseed(bot: Bot, seed: int) -> None:
     generator of that kind is left alone."""
     if isinstance(getattr(bot, "rng", None), Rng):
         setattr(bot, "rng", Rng.from_seed(seed))  # noqa: B010  (the Bot protocol names no rng)
+
+
+def decide(bot: Bot, game: Any, state: Any, seat: int, game_seed: int, index: int) -> Action:
+    """``bot``'s choice for ``seat`` at action ``index`` of the game with ``game_seed``, its
+    generator started afresh from :func:`decision_seed`: the one way the terminal and the
+    server's bot workers ask a bot, so both choose alike."""
+    reseed(bot, decision_seed(game_seed, seat, index))
+    return bot.choose(game, state, seat)
+
+
+def replay_for(bot: Bot, game: Any, config: Any, game_seed: int, actions: Sequence[str], seat: int) -> Any:
+    """The state after ``actions``, with ``bot`` (about to decide for ``seat``) holding what it
+    would hold had it played ``seat`` all along.
+
+    A bot may keep something from one of its decisions to the next (the heuristic bot keeps
+    the copy it chose a Move on, to choose the Move's steps on it: a fresh copy rolls other
+    dice and stops the Move before its first sector, docs/bots.md "Habits"). A bot built anew
+    for a decision (the server builds one per decision, in whichever worker is free; a game
+    resumed from a save) holds nothing, so it is walked through ``seat``'s own decisions
+    that lead up to this one, from where that run began: what a bot keeps never outlives
+    another seat's action (what the seat sees then no longer matches the copy), so nothing
+    before the run matters. A bot that keeps nothing (``remembers`` false: random, ISMCTS)
+    is not walked."""
+    state = game.new_game(config, game_seed)
+    remembers = bool(getattr(bot, "remembers", False))
+    begun, start = 0, state.clone() if remembers else None
+    parsed = [Action.parse(text) for text in actions]
+    for index, action in enumerate(parsed):
+        if remembers and state.current_player != seat:
+            begun, start = index + 1, None
+        game.apply(state, action)
+        if remembers and start is None and state.current_player == seat:
+            start = state.clone()
+    if start is None or begun >= len(parsed) or state.current_player != seat:
+        return state
+    for index in range(begun, len(parsed)):
+        decide(bot, game, start, seat, game_seed, index)
+        game.apply(start, parsed[index])
+    return state
 
 
 def _load_builtin_bots() -> None:

@@ -39,6 +39,9 @@ class HeuristicBot:
     """Greedy one-step look-ahead (see the module text)."""
 
     name = "heuristic"
+    remembers = True
+    """It keeps a copy from one decision to the next (``_keep``): a bot built anew mid-Move is
+    walked through its own decisions first (:func:`ecliptic.bots.base.replay_for`)."""
 
     def __init__(self, seed: int, *, samples: int = 1, depth: int = DEPTH, epsilon: float = 0.0,
                  rivals: float | None = None, options: dict[str, str] | None = None) -> None:

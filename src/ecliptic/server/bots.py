@@ -22,8 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ecliptic.bots.base import bot_seed, make_bot
-from ecliptic.engine.record import GameRecord, replay
+from ecliptic.bots.base import decide, decision_seed, make_bot, replay_for
 from ecliptic.games import get_game
 
 J = TypeVar("J")
@@ -43,13 +42,17 @@ class BotTurn:
 
 
 def choose(turn: BotTurn) -> str:
-    """Runs in a worker process: the bot's action for ``turn.seat``, as notation. The bot's
-    own seed comes from the game's seed, the seat and the index, so a restarted server's bot
-    chooses as the first one would have."""
-    state = replay(GameRecord(turn.game, dict(turn.config), turn.seed, list(turn.actions)))
+    """Runs in a worker process: the bot's action for ``turn.seat``, as notation. The bot is
+    built anew for every decision, in whichever worker is free, so it is walked through its
+    seat's own decisions leading up to this one (:func:`replay_for`: a heuristic bot in the
+    middle of a Move's steps needs the copy it chose the Move on), and seeded from the game's
+    seed, the seat and the index (:func:`decide`), as the terminal's bots are: a restarted
+    server's bot, or one in another worker, chooses as the first one would have."""
     game = get_game(turn.game)
-    bot = make_bot(turn.level, bot_seed(turn.seed, turn.seat) ^ len(turn.actions))
-    return str(bot.choose(game, state, turn.seat))
+    index = len(turn.actions)
+    bot = make_bot(turn.level, decision_seed(turn.seed, turn.seat, index))
+    state = replay_for(bot, game, dict(turn.config), turn.seed, turn.actions, turn.seat)
+    return str(decide(bot, game, state, turn.seat, turn.seed, index))
 
 
 PARENT_GONE = 70

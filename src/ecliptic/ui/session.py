@@ -47,7 +47,7 @@ import platformdirs
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from ecliptic.bots.base import Bot, BotSpecError, bot_seed, decision_seed, make_bot, reseed
+from ecliptic.bots.base import Bot, BotSpecError, bot_seed, decide, make_bot, replay_for
 from ecliptic.engine import durable
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import IllegalAction, SaveFileError
@@ -578,40 +578,19 @@ class Session:
 
     def bot_choice(self, seat: int, state: Any, index: int) -> Action:
         """The choice of ``seat``'s bot at action ``index`` of the game, its generator seeded
-        afresh from the game's seed, the seat and the index (:func:`decision_seed`, as the
-        server seeds its bots): so a game resumed from its save, after ``kill -9`` or a
+        afresh from the game's seed, the seat and the index (:func:`decide`, as the server's
+        bot workers ask theirs): so a game resumed from its save, after ``kill -9`` or a
         ``quit``, has bots that choose as they would have had it gone on."""
-        bot = self.bots[seat]
-        reseed(bot, decision_seed(self.record.seed, seat, index))
-        return bot.choose(self.game, state, seat)
+        return decide(self.bots[seat], self.game, state, seat, self.record.seed, index)
 
     def recall_bots(self) -> None:
         """A game resumed while a bot is in the middle of its own decisions (a Move's steps:
-        the process was killed between two of them) walks that bot through them again, from
-        the position where its run of decisions began: a bot may hold something from one
-        decision to the next (the heuristic bot keeps the copy it judged a Move on, to choose
-        the Move's steps on it), and must hold the same as the bot of the game that went on.
-        What the heuristic bot keeps does not outlive another seat's action (what the bot sees
-        then no longer matches its copy), so nothing before its run is needed; and a new game,
-        or one resumed at another seat's decision, needs nothing."""
-        seat, actions = self.state.current_player, self.record.actions
-        if self.state.is_over or seat not in self.bots or not actions:
-            return
-        state = self.game.new_game(self.record.config, self.record.seed)
-        movers = []
-        for text in actions:
-            movers.append(state.current_player)
-            self.game.apply(state, Action.parse(text))
-        begun = len(actions)
-        while begun > 0 and movers[begun - 1] == seat:
-            begun -= 1
-        if begun == len(actions):
-            return
-        state = self.game.new_game(self.record.config, self.record.seed)
-        for index, text in enumerate(actions):
-            if index >= begun:
-                self.bot_choice(seat, state, index)
-            self.game.apply(state, Action.parse(text))
+        the process was killed between two of them) walks that bot through them again
+        (:func:`replay_for`), so it holds what the bot of the game that went on holds; a new
+        game, or one resumed at another seat's decision, needs nothing."""
+        seat = self.state.current_player
+        if not self.state.is_over and seat in self.bots and self.record.actions:
+            replay_for(self.bots[seat], self.game, self.record.config, self.record.seed, self.record.actions, seat)
 
     def _applied(self, action: Action) -> list[Event]:
         """Apply and record one action; while it is applied the state may be half changed (an
