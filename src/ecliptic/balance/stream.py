@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from ecliptic.engine import durable
 from ecliptic.engine.errors import EclipticError
 
 FORMAT = "ecliptic-balance/1"
@@ -217,11 +218,10 @@ class StudyWriter:
                 shutil.copyfileobj(old, new, 1 << 20)
                 new.flush()
                 os.fsync(new.fileno())
-            os.replace(temporary, self.path)
+            durable.replace(temporary, self.path)  # the folder synced too: the new name outlives a power cut
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
-        _sync_folder(self.path.parent)
 
     def write(self, record: Mapping[str, Any]) -> None:
         line = with_checksum(record) if self._checksummed else record
@@ -269,21 +269,6 @@ def _header_line(header: Mapping[str, Any], *, checksummed: bool) -> str:
 
 def _unwritable(path: Path, exc: OSError) -> StudyFileError:
     return StudyFileError(f"cannot write the study file {path}: {exc.strerror or exc}")
-
-
-def _sync_folder(folder: Path) -> None:
-    """Ask the disk to keep a folder's entries (the file just put in place); a no-op where a
-    folder cannot be opened (Windows)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _difference(found: Mapping[str, Any], asked: Mapping[str, Any]) -> str | None:
