@@ -263,11 +263,27 @@ def test_render_ansi_draws_the_table_as_the_selected_agent_sees_it() -> None:
     assert "Ceres with the Comets expansion" in c.render()
 
 
+def test_render_human_prints_the_table_at_every_step_and_passes_pettingzoos_render_test(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's ``render_test`` makes the environment with ``render_mode="human"`` before
+    it reads the modes; ``human`` draws the table to standard output at reset and each step."""
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: raw_env("ceres", 2, render_mode=render_mode))
+    e = raw_env("ceres", 2, render_mode="human")
+    capsys.readouterr()
+    e.reset(seed=1)
+    assert capsys.readouterr().out.count("Round 1 of 3") == 1
+    e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+    assert e.render() is None
+    assert capsys.readouterr().out.count("Round 1 of 3") == 2  # the step's drawing, and render()'s
+
+
 @pytest.mark.parametrize("kwargs,message", [
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"game": "tauceti", "players": 5}, "1-4 players"),
     ({"game": "tauceti", "reward": "gold"}, "reward must be one of returns, points"),
-    ({"game": "tauceti", "render_mode": "human"}, "render_mode is 'ansi' or None"),
+    ({"game": "tauceti", "render_mode": "rgb_array"}, "render_mode is 'ansi', 'human' or None"),
     ({"game": "tauceti", "players": 2, "config": {"players": 3}}, "players is given twice"),
     ({"game": "ceres", "expansions": ["moons"]}, "unknown expansion 'moons'"),
 ])
