@@ -325,14 +325,19 @@ def test_bench_aec_reports_every_figure_and_its_table() -> None:
 
 
 def test_the_python_examples_of_docs_adapters_run_as_written() -> None:
+    """The MaskablePPO example needs torch and sb3-contrib, which the project does not install
+    (and its training takes a minute): it is only compiled here; the docs say where it ran."""
     import re
     from pathlib import Path
 
     doc = Path(__file__).resolve().parents[1] / "docs" / "adapters.md"
     blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
-    assert len(blocks) == 2
+    training = [b for b in blocks if "sb3_contrib" in b]
+    assert len(blocks) == 3 and len(training) == 1
     for block in blocks:
-        exec(compile(block, str(doc), "exec"), {})
+        code = compile(block, str(doc), "exec")
+        if block not in training:
+            exec(code, {})
 
 
 def test_an_environment_pickles_mid_game_and_plays_on_as_the_original() -> None:

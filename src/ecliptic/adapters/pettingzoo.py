@@ -58,7 +58,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     game's config table (``advanced=[1, 2]``, ``layout="random"``, ``expansions=["comets"]``,
     ``factions=[...]``), and ``config`` a whole table (a record's); Tau Ceti's game length,
     whose key ``game`` is taken by the game's name here, goes in it: ``config={"game":
-    "short"}``. ``reward`` (``"returns"`` or ``"points"``) and ``render_mode`` (``"ansi"``)
+    "short"}``. ``reward`` (``"returns"`` or ``"points"``) and ``render_mode`` (``"ansi"``, ``"human"``)
     are the environment's own."""
 
     def __init__(self, game: str = "tauceti", players: int | None = None, *, config: Mapping[str, Any] | None = None,
