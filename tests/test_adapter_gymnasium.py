@@ -131,6 +131,15 @@ def test_render_ansi_draws_the_learners_view() -> None:
     assert "Ceres" in env.render()
 
 
+def test_render_human_prints_the_learners_view_at_reset_and_step(capsys: pytest.CaptureFixture[str]) -> None:
+    env = gymnasium.make("ecliptic/Ceres-v0", players=2, opponents="random", render_mode="human")
+    _, info = env.reset(seed=0)
+    assert capsys.readouterr().out.count("Ceres · Round") == 1  # Gymnasium's human: drawn at reset
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert capsys.readouterr().out.count("Ceres · Round") == 1  # and at every step
+    assert env.render() is None and capsys.readouterr().out.count("Ceres · Round") == 1
+
+
 @pytest.mark.parametrize("kwargs,error,message", [
     ({"seat": 4}, SeatError, "4 is not a seat of this 4-player game"),
     ({"seat": True}, SeatError, "True is not a seat"),

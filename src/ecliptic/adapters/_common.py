@@ -30,6 +30,26 @@ REWARDS: tuple[Reward, ...] = ("returns", "points")
 ``points``: each step, the change in the GP (VP in Ceres) a seat has counted so far, so a
 seat's rewards over a game add up to its final score less what it held at the start."""
 
+RENDER_MODES: tuple[str, ...] = ("ansi", "human")
+"""``ansi``: ``render()`` returns the terminal's drawing of the table as text; ``human``: the
+same drawing is printed to standard output after every reset and step (``render()`` prints
+it too, and returns ``None``), as Gymnasium and PettingZoo define the two modes."""
+
+
+class RenderModeError(ValueError, TypeError):
+    """A ``render_mode`` the adapters do not draw (``rgb_array``: there is no picture, only
+    text). Also a ``TypeError`` because that is what stable-baselines3's ``make_vec_env``
+    catches when it first tries ``render_mode="rgb_array"`` and then makes the environment
+    without it; as a ``ValueError`` it is what every other bad argument here is."""
+
+
+def check_render_mode(mode: str | None) -> str | None:
+    """``mode`` checked: ``None``, ``"ansi"`` or ``"human"``; anything else is refused."""
+    if mode is not None and mode not in RENDER_MODES:
+        raise RenderModeError(f"render_mode is 'ansi', 'human' or None, not {mode!r}")
+    return mode
+
+
 Tensor = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 

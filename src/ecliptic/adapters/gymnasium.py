@@ -32,7 +32,16 @@ from typing import Any, Literal
 import gymnasium
 import numpy as np
 
-from ecliptic.adapters._common import Mask, Reward, Table, Tensor, check_reward, config_table
+from ecliptic.adapters._common import (
+    RENDER_MODES,
+    Mask,
+    Reward,
+    Table,
+    Tensor,
+    check_render_mode,
+    check_reward,
+    config_table,
+)
 from ecliptic.bots.base import Bot, bot_seed, make_bot
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.rules import seat_of
@@ -49,14 +58,13 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
     the rest of the game's config, as :class:`ecliptic.adapters.pettingzoo.raw_env` takes them
     (Tau Ceti's game length: ``config={"game": "short"}``)."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium's attribute
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 - Gymnasium's attribute
     """``render_fps``: the text is drawn when asked; a rate only quiets Gymnasium's warning."""
 
     def __init__(self, game: str = "tauceti", opponents: str | Sequence[str] = "heuristic", players: int | None = None,
                  seat: int = 0, *, config: Mapping[str, Any] | None = None, reward: Reward = "returns",
                  illegal: Illegal = "raise", render_mode: str | None = None, **options: Any) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
+        check_render_mode(render_mode)
         if illegal not in ("raise", "terminate"):
             raise ValueError(f"illegal is 'raise' or 'terminate', not {illegal!r}")
         self.reward_kind = check_reward(reward)
@@ -97,6 +105,7 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
         self._opponents_play()
         if self.table.over:  # pragma: no cover - no game of either ends before every seat acted
             raise RuntimeError("the game ended before the learning seat's first decision")
+        self._show()
         return self.table.tensor(self.seat), self._info()
 
     def step(self, action: Any) -> tuple[Tensor, float, bool, bool, dict[str, Any]]:
@@ -111,6 +120,7 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
             info["illegal_action"] = str(refusal)
             info["action_mask"] = np.zeros(len(self.table.space), np.int8)
             self._done = True
+            self._show()
             return self.table.tensor(self.seat), ILLEGAL_REWARD, True, False, info
         self._opponents_play()
         over = self._done = self.table.over
@@ -119,14 +129,20 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
             reward, self._points = float(now - self._points), now
         else:
             reward = self.table.returns()[self.seat] if over else 0.0
+        self._show()
         return self.table.tensor(self.seat), reward, over, False, self._info()
 
     def render(self) -> str | None:
-        """The terminal's drawing of the table as the learner sees it (``ansi``)."""
+        """The terminal's drawing of the table as the learner sees it: returned (``ansi``) or
+        printed (``human``)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (ecliptic: 'ansi')")
+            gymnasium.logger.warn("render() was called without a render_mode (ecliptic: 'ansi' or 'human')")
             return None
-        return self.table.render(self.seat)
+        text = self.table.render(self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     # -- masks (sb3-contrib's MaskablePPO calls action_masks()) ------------------------------
 
@@ -144,6 +160,11 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
             assert seat is not None
             table.apply(self._bots[seat].choose(table.game, table.state, seat))
 
+    def _show(self) -> None:
+        """``human``: Gymnasium's convention is that the table is drawn at every reset and step."""
+        if self.render_mode == "human":
+            self.render()
+
     def _my_points(self) -> int:
         return self.table.points()[self.seat] if self.reward_kind == "points" else 0
 
@@ -155,7 +176,9 @@ def register() -> None:
     """Register the two environments (idempotent: a second import changes nothing)."""
     for env_id, game in (("ecliptic/TauCeti-v0", "tauceti"), ("ecliptic/Ceres-v0", "ceres")):
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=EclipticEnv, kwargs={"game": game})
+            # The entry point by name, not the class: a spec must go through to_json (and a worker
+            # process that has not imported this module can make it from the spec).
+            gymnasium.register(env_id, entry_point=f"{__name__}:EclipticEnv", kwargs={"game": game})
 
 
 register()

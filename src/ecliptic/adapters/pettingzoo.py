@@ -33,7 +33,16 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from ecliptic.adapters._common import Reward, Table, agent_names, check_reward, config_table, possible_agents
+from ecliptic.adapters._common import (
+    RENDER_MODES,
+    Reward,
+    Table,
+    agent_names,
+    check_render_mode,
+    check_reward,
+    config_table,
+    possible_agents,
+)
 
 
 def env(game: str = "tauceti", players: int | None = None, **config: Any) -> Any:
@@ -49,18 +58,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
     game's config table (``advanced=[1, 2]``, ``layout="random"``, ``expansions=["comets"]``,
     ``factions=[...]``), and ``config`` a whole table (a record's); Tau Ceti's game length,
     whose key ``game`` is taken by the game's name here, goes in it: ``config={"game":
-    "short"}``. ``reward`` (``"returns"`` or ``"points"``) and ``render_mode`` (``"ansi"``)
+    "short"}``. ``reward`` (``"returns"`` or ``"points"``) and ``render_mode`` (``"ansi"``, ``"human"``)
     are the environment's own."""
 
     def __init__(self, game: str = "tauceti", players: int | None = None, *, config: Mapping[str, Any] | None = None,
                  reward: Reward = "returns", render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
+        check_render_mode(render_mode)
         self.reward_kind = check_reward(reward)
         self.render_mode = render_mode
         self.table = Table(game, config_table(config, options, players))
-        self.metadata = {"name": f"ecliptic_{game}_v0", "render_modes": ["ansi"],
+        self.metadata = {"name": f"ecliptic_{game}_v0", "render_modes": list(RENDER_MODES),
                          "is_parallelizable": False}
         self.possible_agents: list[str] = possible_agents(self.table)
         n = len(self.table.space)
@@ -91,6 +99,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._points = self.table.points() if self.reward_kind == "points" else []
         self._select()
+        self._show()
 
     def _select(self) -> None:
         seat = self.table.current
@@ -121,13 +130,24 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
         self._select()
         self._accumulate_rewards()
+        self._show()
 
     def render(self) -> str | None:
-        """The terminal's drawing of the table as the selected agent sees it (``ansi``)."""
+        """The terminal's drawing of the table as the selected agent sees it: returned
+        (``ansi``) or printed (``human``)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (ecliptic: 'ansi')")
+            gymnasium.logger.warn("render() was called without a render_mode (ecliptic: 'ansi' or 'human')")
             return None
-        return self.table.render(self._seat.get(self.agent_selection, 0) if self.agents else 0)
+        text = self.table.render(self._seat.get(self.agent_selection, 0) if self.agents else 0)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _show(self) -> None:
+        """``human``: PettingZoo's convention is that the table is drawn at every reset and step."""
+        if self.render_mode == "human":
+            self.render()
 
     def close(self) -> None:
         """Nothing to release: the game lives in this process."""
