@@ -45,6 +45,9 @@ def test_health_and_openapi(database_url: str) -> None:
     with server(database_url) as c:
         backend = "sqlite" if database_url.startswith("sqlite") else "postgresql"
         assert c.get("/api/health").json() == {"status": "ok", "database": backend}
+        for path in ("/api/health", "/"):  # what uptime monitors ask
+            head = c.head(path)
+            assert (head.status_code, head.content) == (200, b""), path
         paths = c.get("/openapi.json").json()["paths"]
         assert {"/api/games", "/api/games/{game_id}/actions", "/api/games/{game_id}/undo",
                 "/api/games/{game_id}/record", "/api/games/{game_id}/chat"} <= set(paths)

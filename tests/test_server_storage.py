@@ -4,6 +4,8 @@ tokens kept as hashes only."""
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +15,7 @@ from alembic.migration import MigrationContext
 
 from ecliptic.server import auth
 from ecliptic.server.storage import ActionRow, Conflict, GameRow, SeatRow, Storage, engine_url, metadata
+from server_helpers import server
 
 
 @pytest.fixture
@@ -34,6 +37,81 @@ def new_game(s: Storage, game_id: str = "g1", created_at: float = 1.0) -> str:
 
 def act(index: int, notation: str = "PASS") -> ActionRow:
     return ActionRow(index, index % 2, notation, "person", True)
+
+
+def test_two_processes_migrating_a_new_database_at_once_take_turns(database_url: str,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two servers started together on an empty database (two systemd units) both migrate it:
+    the second must wait for the first's transaction and find the schema made (before, both
+    created the tables and one died on a duplicate ``alembic_version``). The first migration is
+    held inside Alembic's upgrade until the second has had time to reach it; the second must
+    not get there before the first commits."""
+    from ecliptic.server import storage as storage_module
+
+    upgrade = storage_module.command.upgrade
+    inside: list[str] = []
+    first_in, release = threading.Event(), threading.Event()
+
+    def held_upgrade(cfg: object, revision: str) -> None:
+        name = threading.current_thread().name
+        inside.append(name)
+        if name == "first":
+            first_in.set()
+            release.wait(10)
+        upgrade(cfg, revision)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(storage_module.command, "upgrade", held_upgrade)
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        s = Storage(database_url)
+        try:
+            s.migrate()
+        except BaseException as exc:  # (the test reports it)
+            errors.append(exc)
+        finally:
+            s.close()
+
+    first = threading.Thread(target=start, name="first")
+    first.start()
+    assert first_in.wait(10)
+    second = threading.Thread(target=start, name="second")
+    second.start()
+    second.join(0.5)  # the second's migration has had its chance to start
+    entered_early = "second" in inside
+    release.set()
+    first.join(20)
+    second.join(20)
+    assert not entered_early, "the second migration ran while the first held its transaction"
+    assert errors == []
+    s = Storage(database_url)
+    with s.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+    s.close()
+
+
+def test_a_start_is_told_which_revision_the_schema_came_from(database_url: str,
+                                                               caplog: pytest.LogCaptureFixture) -> None:
+    """A host upgrading reads in the log that the schema moved on (a new database: from none);
+    a start that changes nothing says nothing."""
+    from ecliptic.server.serve import log_config
+
+    def said() -> list[str]:
+        return [r.getMessage() for r in caplog.records if "schema migrated" in r.getMessage()]
+
+    with caplog.at_level(logging.INFO, logger="ecliptic.server"):
+        with server(database_url):
+            pass
+        assert said() == ["database schema migrated from an empty database to revision 0003"]
+        caplog.clear()
+        with server(database_url):
+            pass
+        assert said() == []
+    s = Storage(database_url)
+    assert s.migrate() == ("0003", "0003")
+    s.close()
+    # ``ecliptic serve`` shows the server's INFO lines beside uvicorn's (Python alone shows warnings only).
+    assert log_config()["loggers"]["ecliptic"] == {"handlers": ["default"], "level": "INFO", "propagate": False}
 
 
 def test_migrations_are_idempotent_and_match_the_tables(storage: Storage) -> None:

@@ -53,7 +53,7 @@ def test_a_bad_first_message_closes_the_socket(database_url: str, first: dict[st
             assert closed.value.code == code
 
 
-def test_unknown_game_and_foreign_origin(database_url: str) -> None:
+def test_unknown_game_and_foreign_origin(database_url: str, caplog: pytest.LogCaptureFixture) -> None:
     with server(database_url) as c:
         with c.websocket_connect("/api/games/nosuchgame/ws") as ws:
             ws.send_json({"spectator": True})
@@ -65,6 +65,10 @@ def test_unknown_game_and_foreign_origin(database_url: str) -> None:
         with pytest.raises(WebSocketDisconnect), c.websocket_connect(
                 f"/api/games/{gid}/ws", headers={"origin": "https://elsewhere.example"}):
             pass
+        # The host is told why (a proxy that drops the port from Host refuses every player so).
+        [refused] = [r for r in caplog.records if "refused a WebSocket" in r.getMessage()]
+        assert refused.levelname == "WARNING" and refused.name == "ecliptic.server"
+        assert "https://elsewhere.example" in refused.getMessage() and "'testserver'" in refused.getMessage()
         with c.websocket_connect(f"/api/games/{gid}/ws", headers={"origin": "http://testserver"}) as ws:
             ws.send_json({"spectator": True})
             assert recv(ws)["type"] == "hello"

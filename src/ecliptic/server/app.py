@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -34,6 +35,8 @@ from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS, Forbidden, GameSer
 from ecliptic.server.hub import Connection
 from ecliptic.server.notify import Notifier
 from ecliptic.server.storage import Storage, is_postgresql
+
+log = logging.getLogger("ecliptic.server")
 
 MAX_BODY = 64 * 1024
 MAX_WS_MESSAGE = 4096
@@ -225,6 +228,7 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
     web_api.mount(app)  # the browser client: its pages, /static and the lobby's options
 
     @app.get("/api/health", response_model=models.Health)
+    @app.head("/api/health", include_in_schema=False)  # what uptime monitors ask
     async def health() -> models.Health:
         return models.Health(database="sqlite" if storage.is_sqlite else "postgresql")
 
@@ -303,7 +307,15 @@ def _same_origin(ws: WebSocket) -> bool:
     origin = ws.headers.get("origin")
     if origin is None:
         return True
-    return urlsplit(origin).netloc == ws.headers.get("host", "")
+    host = ws.headers.get("host", "")
+    if urlsplit(origin).netloc == host:
+        return True
+    # Said to the host: behind a proxy that drops the port from Host (nginx's $host), every
+    # player's WebSocket is refused, and the bare 403 in the access log does not say why.
+    log.warning("refused a WebSocket from a page of %s: this server was reached as %r (a reverse proxy "
+                "must pass the Host header with its port, nginx: proxy_set_header Host $http_host)",
+                clip(origin), clip(host))
+    return False
 
 
 class _Closed(Exception):

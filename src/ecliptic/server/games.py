@@ -283,7 +283,9 @@ class GameService:
         """Migrate, listen to other processes, and start the background work: resuming the
         games due (at once, or with ``resume_when_listening`` once :meth:`listening` is
         called) and unloading idle ones."""
-        await self._db(self.storage.migrate)
+        before, after = await self._db(self.storage.migrate)
+        if before != after:  # a host upgrading reads that the schema moved on, and from where
+            log.info("database schema migrated from %s to revision %s", before or "an empty database", after)
         await self.notifier.start(self.sync)
         self._listening = asyncio.Event()
         if not self.resume_when_listening:

@@ -13,12 +13,14 @@ need the server without a visitor (a bot to play, a turn clock running out).
 
 from __future__ import annotations
 
+import copy
 import os
 import socket
 import threading
 import time
 import webbrowser
 from collections.abc import Callable
+from typing import Any
 
 import uvicorn
 
@@ -82,6 +84,16 @@ class _Server(uvicorn.Server):
             self.service.listening()
 
 
+def log_config() -> dict[str, Any]:
+    """Uvicorn's own logging set-up, with the server's logger (``ecliptic``) beside uvicorn's at
+    INFO on the same handler: without it Python shows only warnings, and a host never reads the
+    lines meant for them (the schema migrated, a turn clock run out, idle games unloaded, a
+    WebSocket refused for its origin)."""
+    config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    config["loggers"]["ecliptic"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    return config
+
+
 def run(host: str, port: int, database: str | None, open_browser: bool,
         say: Callable[[str], None] = print) -> None:
     from ecliptic.server.app import create_app
@@ -95,7 +107,7 @@ def run(host: str, port: int, database: str | None, open_browser: bool,
                      resume_when_listening=True)
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_SIZE,
                             ws_per_message_deflate=WS_PER_MESSAGE_DEFLATE, timeout_graceful_shutdown=10,
-                            log_level="info", server_header=False)
+                            log_level="info", log_config=log_config(), server_header=False)
     server = _Server(config, app.state.service)
     say(f"Ecliptic server at {base} (API docs: {base}/docs)")
     say(f"Database: {describe(url)}")

@@ -40,6 +40,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config as AlembicConfig
+from alembic.migration import MigrationContext
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -199,6 +200,10 @@ def describe(url: str) -> str:
     return f"PostgreSQL {parsed.render_as_string(hide_password=True)}"
 
 
+MIGRATION_LOCK = 0x45_63_6C_69_70_74_69_63  # "Eclipti(c)": PostgreSQL's advisory lock for migrating, held to the commit
+"""The key of the PostgreSQL advisory lock that :meth:`Storage.migrate` holds."""
+
+
 class Storage:
     """The server's database. Every method is one transaction and blocks (the service runs
     them in a worker thread)."""
@@ -216,13 +221,23 @@ class Storage:
         else:
             self.engine = sa.create_engine(self.url, pool_pre_ping=True)
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest revision (Alembic), in one transaction."""
+    def migrate(self) -> tuple[str | None, str | None]:
+        """Bring the schema to the newest revision (Alembic), in one transaction that first takes
+        the database's lock for it: server processes started together on a new database (``systemctl
+        start ecliptic@8000 ecliptic@8001``) migrate one after the other, the second finding the
+        schema made, instead of both creating it and one dying on the duplicate. The revisions
+        before and after (``None``: an empty database), for the start-up log."""
         cfg = AlembicConfig()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as conn:
+            if self.is_sqlite:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock now, not at the first write
+            else:
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            before = MigrationContext.configure(conn).get_current_revision()
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+            return before, MigrationContext.configure(conn).get_current_revision()
 
     def close(self) -> None:
         self.engine.dispose()

@@ -50,7 +50,7 @@ def _page(name: str) -> FileResponse:
     return FileResponse(STATIC / name, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"})
 
 
-@router.get("/", include_in_schema=False)
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)  # HEAD: uptime monitors
 async def lobby() -> FileResponse:
     return _page("lobby.html")
 
