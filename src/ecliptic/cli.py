@@ -26,14 +26,18 @@ from rich.text import Text
 
 from ecliptic.bots.base import Bot, BotSpecError, make_bot
 from ecliptic.cli_options import (
+    GAME_SEED_CHECK,
     AdvancedOption,
     AdvancedSpecialistsOption,
     BackendName,
     ExpansionsOption,
     GameLengthOption,
+    GameSeedOption,
     LayoutOption,
     RayAddress,
+    RunSeedOption,
     Workers,
+    check_game_seed,
 )
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import ContentError, SaveFileError
@@ -258,8 +262,7 @@ def play(
                                                   "(default: random, or the bots of --resume's save).")] = None,
     level: Annotated[Literal["easy", "normal", "hard"] | None, typer.Option(
         help="How strong the bots are: easy, normal or hard (instead of --bots).")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the game (the same seed deals the same game); "
-                                                  "random if not given.")] = None,
+    seed: GameSeedOption = None,
     game: Annotated[str, typer.Option(help="The game: tauceti or ceres.")] = "tauceti",
     game_length: Annotated[GameLength | None, typer.Option(
         help="Tau Ceti: short (8 rounds) or full game (default: full).")] = None,
@@ -462,8 +465,8 @@ def _open_backend(err: Console, name: str, workers: int | None, address: str | N
 
 
 def _check_run(err: Console, seed: int, games: int, first_game: int) -> None:
-    """A seed outside 0 to 2**64 - 1 (another seed's games under a second name) or games past
-    the seed's last is one message (exit 2), before a backend is started."""
+    """Games past the seed's last (or a bad seed, when the run's seed did not come through
+    :data:`~ecliptic.cli_options.RunSeedOption`) is one message (exit 2), before a backend is started."""
     try:
         check_run(seed, games, first_game)
     except ValueError as exc:
@@ -482,7 +485,6 @@ def _interrupted(err: Console, games: int, asked: int, seed: int, first_game: in
                       f"--games {asked - games}{then}", 130)
 
 
-SeedOption = Annotated[int, typer.Option(help="Run seed, 0 to 2**64 - 1: the same seed gives the same results.")]
 FirstGameOption = Annotated[int, typer.Option(
     help="Start at this game of the seed's sequence, counting from 0: --first-game 16 --games 16 plays "
          "games 16-31, the second half of --games 32, so a run can be split into parts.")]
@@ -493,7 +495,7 @@ def simulate(
     game: Annotated[str, typer.Option(help="The game to simulate.")] = "tauceti",
     players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
-    seed: SeedOption = 0,
+    seed: RunSeedOption = 0,
     first_game: FirstGameOption = 0,
     bot: Annotated[str, typer.Option(
         "--bots", "--bot", help="The bot in every seat (random, heuristic, ismcts:200ms, or a level); "
@@ -617,7 +619,7 @@ def tournament(
     game: Annotated[str, typer.Option(help="The game to play.")] = "tauceti",
     players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
-    seed: SeedOption = 0,
+    seed: RunSeedOption = 0,
     first_game: FirstGameOption = 0,
     workers: Workers = None,
     game_length: GameLengthOption = "full",
@@ -694,7 +696,8 @@ def tournament_merge(
 @app.command()
 def calibrate(
     games: Annotated[int, typer.Option(min=1, help="Games to learn from.")] = 150,
-    seed: Annotated[int, typer.Option(help="Seed of the first game (game i has seed + i).")] = 1000,
+    seed: Annotated[int, typer.Option(callback=GAME_SEED_CHECK, help="Seed of the first game, 0 to 2**63 - 1 "
+                                                                     "(game i has seed + i).")] = 1000,
     every: Annotated[int, typer.Option(min=1, help="Keep a position every this many decisions.")] = 4,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game.")] = 4,
     tune: Annotated[bool, typer.Option("--tune", help="Also tune the evaluation weights to predict the "
@@ -711,6 +714,10 @@ def calibrate(
     from ecliptic.bots.eval_tauceti import TUNED, TauCetiEvaluator, load_weights
 
     out, err = _console(), _console(stderr=True)
+    try:
+        check_game_seed(seed, games=games)  # game i has seed + i: the last game's seed is a game seed too
+    except ValueError as exc:
+        raise _fail(err, str(exc)) from None
     game_obj = get_game("tauceti")
     config = game_config("tauceti", layout="random")
     config["players"] = players

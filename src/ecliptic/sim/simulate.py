@@ -70,14 +70,21 @@ def range_text(first_game: int, games: int) -> str:
     return f"game {first_game}" if games == 1 else f"games {first_game}–{first_game + games - 1}"
 
 
-def check_run(seed: int, games: int, first_game: int = 0) -> None:
-    """Refuse, with ``ValueError``, a run seed outside 0 to 2**64 - 1 (it would alias another,
-    :data:`SEEDS`), fewer than one game, or games past the end of the seed's sequence."""
+def check_seed(seed: int) -> None:
+    """Refuse, with ``ValueError``, a run seed outside 0 to 2**64 - 1: it would alias another
+    (:data:`SEEDS`). The one rule of run seeds, for the library and every command that takes one
+    (:data:`ecliptic.cli_options.RunSeedOption`)."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"the seed must be a whole number, not {seed!r}")
     if not 0 <= seed < SEEDS:
         raise ValueError(f"the seed must be from 0 to {SEEDS - 1}, not {seed}: the games' generator keeps 64 "
                          f"bits, so {seed} would play the games of seed {seed % SEEDS} under another name")
+
+
+def check_run(seed: int, games: int, first_game: int = 0) -> None:
+    """Refuse, with ``ValueError``, a bad run seed (:func:`check_seed`), fewer than one game, or
+    games past the end of the seed's sequence."""
+    check_seed(seed)
     if games < 1:
         raise ValueError("play at least one game")
     if first_game < 0:
