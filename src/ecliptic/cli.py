@@ -929,5 +929,6 @@ app.add_typer(balance_app, name="balance")
 
 
 def main() -> None:
-    """Entry point of the ``ecliptic`` command."""
+    """The ``ecliptic`` command (the console script reaches it through :mod:`ecliptic.entry`, which
+    answers a Ctrl-C that comes while this module is still being imported)."""
     app()
