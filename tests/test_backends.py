@@ -12,7 +12,9 @@ import os
 import signal
 import socket
 import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -98,6 +100,32 @@ def test_stopping_a_run_cancels_the_chunks_in_flight_and_submits_no_more() -> No
     results.close()
     assert len(submitted) == 5  # two taken back, one being read, two behind it (the sixth was never sent)
     assert cancelled == [[6, 7], [8, 9]]  # the two behind the one being read
+
+
+def _slow_game(task: tuple[str, str]) -> None:
+    """A game a worker takes ten seconds over, saying (in files) when it starts and when it ends."""
+    started, finished = task
+    Path(started).touch()
+    time.sleep(10)
+    Path(finished).touch()
+
+
+def test_ctrl_c_with_several_workers_ends_the_games_being_played_at_once(tmp_path: Path) -> None:
+    """Ctrl-C (here: the KeyboardInterrupt it raises while the run draws its next task) once a
+    worker is playing a long game: the local backend ends its workers then and there, so the
+    game never finishes (it used to wait for the chunks being played: a chunk of ISMCTS games is
+    minutes)."""
+    started, finished = tmp_path / "started", tmp_path / "finished"
+
+    def tasks() -> Iterator[tuple[str, str]]:
+        yield str(started), str(finished)
+        while not started.exists():  # the first game is being played by a worker
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+
+    with get_backend("local", workers=2) as backend, pytest.raises(KeyboardInterrupt):
+        list(backend.map(_slow_game, tasks(), 2))
+    assert started.exists() and not finished.exists()  # the workers are gone: it never will
 
 
 def test_without_ray_the_ray_backend_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ecliptic.cli import app
+from ecliptic.sim.simulate import SimulationInterrupted
 from ecliptic.sim.tournament import (
     TournamentInterrupted,
     TournamentResult,
@@ -383,6 +384,22 @@ def test_ctrl_c_keeps_the_finished_games_as_a_part_that_merges_with_the_rest() -
     assert "Partial: 2 of 6 games of tauceti" in _table_text(partial)
     rest = _run(4, first_game=2)
     assert merge([_read_back(partial), _read_back(rest)]).deterministic_json() == whole.deterministic_json()
+
+
+def test_a_simulation_and_a_tournament_stop_with_the_one_run_interruption() -> None:
+    """One class for every run (the command line answers them with one handler): what the finished
+    games show is its ``partial``, under the run's own name too (``summary``, ``result``)."""
+    from ecliptic.sim.simulate import RunInterrupted, simulate
+
+    with pytest.raises(RunInterrupted) as sim:
+        simulate("tauceti", 2, 3, seed=41, config=SHORT, progress=_stop_at(1))
+    with pytest.raises(RunInterrupted) as tour:
+        run_tournament("tauceti", 2, ["random"], 3, 41, SHORT, progress=_stop_at(1))
+    assert isinstance(sim.value, SimulationInterrupted) and isinstance(tour.value, TournamentInterrupted)
+    assert sim.value.partial is sim.value.summary and tour.value.partial is tour.value.result
+    assert (sim.value.partial.games, sim.value.partial.games_asked) == (1, 3)
+    assert (tour.value.partial.games, tour.value.partial.games_asked) == (1, 3)
+    assert str(sim.value) == str(tour.value) == "interrupted after 1 of 3 games"
 
 
 def _interrupting(real: Callable[..., Any], after: int) -> Callable[..., Any]:

@@ -15,7 +15,7 @@ import secrets
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 from rich import box
@@ -26,14 +26,18 @@ from rich.text import Text
 
 from ecliptic.bots.base import Bot, BotSpecError, make_bot
 from ecliptic.cli_options import (
+    GAME_SEED_CHECK,
     AdvancedOption,
     AdvancedSpecialistsOption,
     BackendName,
     ExpansionsOption,
     GameLengthOption,
+    GameSeedOption,
     LayoutOption,
     RayAddress,
+    RunSeedOption,
     Workers,
+    check_game_seed,
 )
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import ContentError, SaveFileError
@@ -44,7 +48,7 @@ from ecliptic.engine.wording import plural
 from ecliptic.games import GAME_NAMES, ContentPack, get_game, points_name
 from ecliptic.present.view import actions as present_actions
 from ecliptic.sim.backends import Backend, BackendError, get_backend
-from ecliptic.sim.simulate import SimulationError, SimulationInterrupted, SimulationSummary, check_run, range_text
+from ecliptic.sim.simulate import RunInterrupted, SimulationError, SimulationSummary, check_run, range_text
 from ecliptic.sim.simulate import simulate as run_simulation
 from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import default_content
@@ -258,8 +262,7 @@ def play(
                                                   "(default: random, or the bots of --resume's save).")] = None,
     level: Annotated[Literal["easy", "normal", "hard"] | None, typer.Option(
         help="How strong the bots are: easy, normal or hard (instead of --bots).")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the game (the same seed deals the same game); "
-                                                  "random if not given.")] = None,
+    seed: GameSeedOption = None,
     game: Annotated[str, typer.Option(help="The game: tauceti or ceres.")] = "tauceti",
     game_length: Annotated[GameLength | None, typer.Option(
         help="Tau Ceti: short (8 rounds) or full game (default: full).")] = None,
@@ -462,8 +465,8 @@ def _open_backend(err: Console, name: str, workers: int | None, address: str | N
 
 
 def _check_run(err: Console, seed: int, games: int, first_game: int) -> None:
-    """A seed outside 0 to 2**64 - 1 (another seed's games under a second name) or games past
-    the seed's last is one message (exit 2), before a backend is started."""
+    """Games past the seed's last (or a bad seed, when the run's seed did not come through
+    :data:`~ecliptic.cli_options.RunSeedOption`) is one message (exit 2), before a backend is started."""
     try:
         check_run(seed, games, first_game)
     except ValueError as exc:
@@ -482,7 +485,36 @@ def _interrupted(err: Console, games: int, asked: int, seed: int, first_game: in
                       f"--games {asked - games}{then}", 130)
 
 
-SeedOption = Annotated[int, typer.Option(help="Run seed, 0 to 2**64 - 1: the same seed gives the same results.")]
+R = TypeVar("R")
+
+
+def _played(err: Console, runner: Backend, progress: Progress, games: int, seed: int, first_game: int, *,
+            merge: bool, play: Callable[[Callable[[int, int], None]], R], show: Callable[[Any], None]) -> R:
+    """``play(advance)`` on ``runner`` under the progress bar: the one way a run of games
+    (``simulate``, ``tournament``) ends. Ctrl-C (:class:`RunInterrupted`) shows the finished games
+    (``show``) and exits 130 with :func:`_interrupted`'s line; a Ctrl-C before the first game, or
+    after the last (a Ray slow to shut down), is all or nothing; a failed game or backend is
+    exit 1, a bad bot or config exit 2."""
+    result: R | None = None
+    try:
+        with runner, progress:
+            task = progress.add_task("games", total=games)
+            result = play(lambda done, _total: progress.update(task, completed=done))
+    except RunInterrupted as stop:
+        if stop.partial.games:
+            show(stop.partial)
+        raise _interrupted(err, stop.partial.games, games, seed, first_game, merge=merge) from None
+    except KeyboardInterrupt:
+        if result is None:
+            raise _interrupted(err, 0, games, seed, first_game, merge=merge) from None
+    except (SimulationError, BackendError) as exc:
+        raise _fail(err, str(exc), 1) from None
+    except (BotSpecError, ValueError) as exc:
+        raise _fail(err, str(exc)) from None
+    assert result is not None  # (every way out without one raised)
+    return result
+
+
 FirstGameOption = Annotated[int, typer.Option(
     help="Start at this game of the seed's sequence, counting from 0: --first-game 16 --games 16 plays "
          "games 16-31, the second half of --games 32, so a run can be split into parts.")]
@@ -493,7 +525,7 @@ def simulate(
     game: Annotated[str, typer.Option(help="The game to simulate.")] = "tauceti",
     players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
-    seed: SeedOption = 0,
+    seed: RunSeedOption = 0,
     first_game: FirstGameOption = 0,
     bot: Annotated[str, typer.Option(
         "--bots", "--bot", help="The bot in every seat (random, heuristic, ismcts:200ms, or a level); "
@@ -523,24 +555,11 @@ def simulate(
     progress = Progress(TextColumn("Simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err, disable=json_output, transient=True)
     runner = _open_backend(err, backend, workers, address)
-    summary: SimulationSummary | None = None
-    try:
-        with runner, progress:
-            task = progress.add_task("games", total=games)
-            summary = run_simulation(game, players, games, seed, bot, config,
-                                     lambda done, _total: progress.update(task, completed=done),
-                                     keep_results=False, backend=runner, content=pack, first_game=first_game)
-    except SimulationInterrupted as stop:
-        if stop.summary.games:
-            _print_summary(out, stop.summary, json_output)
-        raise _interrupted(err, stop.summary.games, games, seed, first_game, merge=False) from None
-    except KeyboardInterrupt:  # before the first game, or after the last (a Ray shutting down): all or nothing
-        if summary is None:
-            raise _interrupted(err, 0, games, seed, first_game, merge=False) from None
-    except (SimulationError, BackendError) as exc:
-        raise _fail(err, str(exc), 1) from None
-    except (BotSpecError, ValueError) as exc:
-        raise _fail(err, str(exc)) from None
+    summary = _played(err, runner, progress, games, seed, first_game, merge=False,
+                      play=lambda advance: run_simulation(game, players, games, seed, bot, config, advance,
+                                                          keep_results=False, backend=runner, content=pack,
+                                                          first_game=first_game),
+                      show=lambda partial: _print_summary(out, partial, json_output))
     _print_summary(out, summary, json_output)
 
 
@@ -617,7 +636,7 @@ def tournament(
     game: Annotated[str, typer.Option(help="The game to play.")] = "tauceti",
     players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
-    seed: SeedOption = 0,
+    seed: RunSeedOption = 0,
     first_game: FirstGameOption = 0,
     workers: Workers = None,
     game_length: GameLengthOption = "full",
@@ -631,7 +650,7 @@ def tournament(
 ) -> None:
     """Play bots against each other, rotating seats and factions: win rates with 95% confidence
     intervals, mean GP, mean rank and a rating per bot."""
-    from ecliptic.sim.tournament import TournamentInterrupted, run_tournament
+    from ecliptic.sim.tournament import run_tournament
 
     out, err = _console(), _console(stderr=True)
     if game not in GAME_NAMES:
@@ -643,24 +662,10 @@ def tournament(
     progress = Progress(TextColumn("Tournament"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err, disable=json_output, transient=True)
     runner = _open_backend(err, backend, workers, address)
-    result: TournamentResult | None = None
-    try:
-        with runner, progress:
-            task = progress.add_task("games", total=games)
-            result = run_tournament(game, players, specs, games, seed, config, backend=runner, content=pack,
-                                    progress=lambda done, _total: progress.update(task, completed=done),
-                                    first_game=first_game)
-    except TournamentInterrupted as stop:
-        if stop.result.games:
-            _print_tournament(out, stop.result, json_output)
-        raise _interrupted(err, stop.result.games, games, seed, first_game, merge=True) from None
-    except KeyboardInterrupt:  # before the first game, or after the last (a Ray shutting down): all or nothing
-        if result is None:
-            raise _interrupted(err, 0, games, seed, first_game, merge=True) from None
-    except (SimulationError, BackendError) as exc:
-        raise _fail(err, str(exc), 1) from None
-    except (BotSpecError, ValueError) as exc:
-        raise _fail(err, str(exc)) from None
+    result = _played(err, runner, progress, games, seed, first_game, merge=True,
+                     play=lambda advance: run_tournament(game, players, specs, games, seed, config, backend=runner,
+                                                         content=pack, progress=advance, first_game=first_game),
+                     show=lambda partial: _print_tournament(out, partial, json_output))
     _print_tournament(out, result, json_output)
 
 
@@ -694,7 +699,8 @@ def tournament_merge(
 @app.command()
 def calibrate(
     games: Annotated[int, typer.Option(min=1, help="Games to learn from.")] = 150,
-    seed: Annotated[int, typer.Option(help="Seed of the first game (game i has seed + i).")] = 1000,
+    seed: Annotated[int, typer.Option(callback=GAME_SEED_CHECK, help="Seed of the first game, 0 to 2**63 - 1 "
+                                                                     "(game i has seed + i).")] = 1000,
     every: Annotated[int, typer.Option(min=1, help="Keep a position every this many decisions.")] = 4,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game.")] = 4,
     tune: Annotated[bool, typer.Option("--tune", help="Also tune the evaluation weights to predict the "
@@ -711,6 +717,10 @@ def calibrate(
     from ecliptic.bots.eval_tauceti import TUNED, TauCetiEvaluator, load_weights
 
     out, err = _console(), _console(stderr=True)
+    try:
+        check_game_seed(seed, games=games)  # game i has seed + i: the last game's seed is a game seed too
+    except ValueError as exc:
+        raise _fail(err, str(exc)) from None
     game_obj = get_game("tauceti")
     config = game_config("tauceti", layout="random")
     config["players"] = players
@@ -922,5 +932,6 @@ app.add_typer(balance_app, name="balance")
 
 
 def main() -> None:
-    """Entry point of the ``ecliptic`` command."""
+    """The ``ecliptic`` command (the console script reaches it through :mod:`ecliptic.entry`, which
+    answers a Ctrl-C that comes while this module is still being imported)."""
     app()

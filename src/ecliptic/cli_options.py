@@ -1,14 +1,67 @@
-"""Options that several commands share (``simulate``, ``tournament``, ``balance``): one
-declaration each, so their names, types and help read the same everywhere. Each command gives
-its own default."""
+"""Options that several commands share (``simulate``, ``tournament``, ``balance``, ``play``,
+``calibrate``): one declaration each, so their names, types, help and checks read the same
+everywhere. Each command gives its own default.
+
+Seeds are of two kinds, each with one rule, checked here for every command that takes one:
+
+* a **run seed** (``simulate``, ``tournament``, ``balance``) seeds the sequence a run draws its
+  games' seeds from; it is 0 to 2**64 - 1, what the generator keeps
+  (:func:`ecliptic.sim.simulate.check_seed`);
+* a **game seed** (``play``, ``calibrate``'s first game) is the seed of one game, kept in its
+  record; it is 0 to 2**63 - 1, what the game server stores (a PostgreSQL ``BIGINT``, the
+  server's ``MAX_SEED``), so a game started here can be stored and replayed there.
+
+A seed outside its range is refused while the options are read, in one line naming the range,
+before anything is played or printed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
 
+from ecliptic.sim.simulate import check_seed
 from ecliptic.tauceti.state import GameLength, Layout
+
+GAME_SEEDS = 1 << 63
+"""How many game seeds there are: 0 to 2**63 - 1, the seeds the game server can store."""
+
+
+def check_game_seed(seed: int, *, games: int = 1) -> None:
+    """Refuse, with ``ValueError``, a game seed outside 0 to 2**63 - 1, or (``games`` games
+    seeded ``seed``, ``seed + 1``, ...) a last game's seed past it."""
+    if not 0 <= seed < GAME_SEEDS:
+        raise ValueError(f"the seed must be from 0 to {GAME_SEEDS - 1}, not {seed}: a game's seed is kept with "
+                         "its record, and the game server stores seeds of 63 bits")
+    if seed + games > GAME_SEEDS:
+        raise ValueError(f"--seed {seed} with --games {games} would seed its last game {seed + games - 1}, past the "
+                         f"last game seed {GAME_SEEDS - 1}: give a seed of at most {GAME_SEEDS - games}")
+
+
+def _checked(check: Callable[[int], None]) -> Callable[[typer.Context, int | None], int | None]:
+    """A Typer callback refusing a seed that ``check`` refuses: the one line of every command's
+    errors (``Error: ...``, exit 2), not a usage box, as the range is the whole message."""
+    def callback(ctx: typer.Context, value: int | None) -> int | None:
+        if value is None or ctx.resilient_parsing:
+            return value
+        try:
+            check(value)
+        except ValueError as exc:
+            from ecliptic.cli import _console, _fail
+
+            raise _fail(_console(stderr=True), str(exc)) from None
+        return value
+    return callback
+
+
+RUN_SEED_CHECK = _checked(check_seed)
+GAME_SEED_CHECK = _checked(check_game_seed)
+RunSeedOption = Annotated[int, typer.Option(
+    "--seed", callback=RUN_SEED_CHECK, help="Run seed, 0 to 2**64 - 1: the same seed gives the same results.")]
+GameSeedOption = Annotated[int | None, typer.Option(
+    "--seed", callback=GAME_SEED_CHECK, help="Seed of the game, 0 to 2**63 - 1 (the same seed deals the same "
+                                             "game); random if not given.")]
 
 GameLengthOption = Annotated[GameLength, typer.Option(help="Tau Ceti: short (8 rounds) or full games.")]
 LayoutOption = Annotated[Layout, typer.Option(help="Tau Ceti: how the tiles are laid out.")]

@@ -20,6 +20,7 @@ from ecliptic.cli_options import (
     GameLengthOption,
     LayoutOption,
     RayAddress,
+    RunSeedOption,
     Workers,
 )
 
@@ -44,7 +45,7 @@ def balance(
     bots: Annotated[str, typer.Option(help="Bots, separated by commas (e.g. heuristic or heuristic,ismcts:200it); "
                                            "they rotate over the seats.")] = "heuristic",
     games: Annotated[int, typer.Option(min=1, help="Games per arm (variant).")] = 1000,
-    seed: Annotated[int, typer.Option(help="Run seed: the same seed gives the same games and report.")] = 1,
+    seed: RunSeedOption = 1,
     out: Annotated[Path, typer.Option(help="The report folder: games.jsonl, results.json, index.html, "
                                            "figures/.")] = Path("balance-report"),
     sweep: Annotated[str | None, typer.Option(help="Compare variants: advanced (Tau Ceti's Advanced Rules), "

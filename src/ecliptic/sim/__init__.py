@@ -3,6 +3,7 @@
 from ecliptic.sim.simulate import (
     MAX_DECISIONS,
     GameResult,
+    RunInterrupted,
     SimulationError,
     SimulationInterrupted,
     SimulationSummary,
@@ -15,6 +16,7 @@ from ecliptic.sim.simulate import (
 __all__ = [
     "MAX_DECISIONS",
     "GameResult",
+    "RunInterrupted",
     "SimulationError",
     "SimulationInterrupted",
     "SimulationSummary",

@@ -187,15 +187,36 @@ def play_in_order(play: Callable[[T], R], tasks: Iterable[T], count: int,
         return pool.submit(play_chunk, play, chunk)
 
     def cancel(_queued: list[Future[list[R]]]) -> None:
-        pool.shutdown(wait=True, cancel_futures=True)
+        _stop_now(pool)
 
     yield from ordered(chunks(iter(tasks), size), submit, Future.result, cancel, AHEAD * workers)
     pool.shutdown()
 
 
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """Drop the chunks queued and end the workers at once, with the chunks they are playing: a run
+    that stops (Ctrl-C, a failed game, a caller that stops reading) does not wait for games nobody
+    will read (a chunk of ISMCTS games takes minutes). The results are taken in task order, so a
+    chunk still being played comes after every result handed out: the run's games stay exactly
+    its first ones. The workers ignore SIGINT (:func:`_leave_interrupts`); SIGTERM ends them.
+    Python 3.14's ``terminate_workers`` does this; before it the pool's own list of its processes
+    is read."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+    else:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(ProcessLookupError, ValueError):  # already ended, or closed
+                if process.is_alive():
+                    process.terminate()
+    pool.shutdown(wait=True)  # the pool's own thread sees its workers gone, and ends
+
+
 def _leave_interrupts() -> None:
     """Workers ignore Ctrl-C (SIGINT reaches the whole process group): this process alone
-    answers it, by cancelling the games still queued. A worker interrupted in the middle of
+    answers it, by ending the workers (:func:`_stop_now`). A worker interrupted in the middle of
     taking a task off the shared queue would leave its lock held, and the run hung for good."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 

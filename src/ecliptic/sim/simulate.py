@@ -11,7 +11,8 @@ Wall-clock timing is measured but kept apart (:attr:`SimulationSummary.timing`) 
 deterministic results.
 
 Ctrl-C ends a run with :class:`SimulationInterrupted`, which carries the summary of the
-games finished before it (always the first ones, as the results are taken in game order).
+games finished before it (always the first ones, as the results are taken in game order); a
+tournament's is the same :class:`RunInterrupted` with its result.
 
 Where the games are played: ``simulate(..., workers=W)`` hands them out in chunks to ``W``
 processes of this machine, ``simulate(..., backend=B)`` to any backend (Ray:
@@ -31,7 +32,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.errors import EclipticError
@@ -55,13 +56,36 @@ class SimulationError(EclipticError, RuntimeError):
     """A simulated game could not be finished: the engine looped or failed."""
 
 
-class SimulationInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :func:`simulate`; ``summary`` sums up the games finished before it (a
-    ``KeyboardInterrupt``, so that nothing catching ``Exception`` swallows it)."""
+class Partial(Protocol):
+    """What a run stopped by Ctrl-C hands back: the games finished, of the games asked for."""
 
-    def __init__(self, summary: SimulationSummary) -> None:
-        super().__init__(f"interrupted after {summary.games} of {summary.games_asked} games")
-        self.summary = summary
+    @property
+    def games(self) -> int: ...
+
+    @property
+    def games_asked(self) -> int | None: ...
+
+
+P = TypeVar("P", bound=Partial)
+
+
+class RunInterrupted(KeyboardInterrupt, Generic[P]):
+    """Ctrl-C stopped a run of many games (:func:`simulate`, a tournament); ``partial`` is what
+    the games finished before it show, marked partial: the first games of the run, as the results
+    are taken in game order. A ``KeyboardInterrupt``, so that nothing catching ``Exception``
+    swallows it; one class for every run, so the command line answers them with one handler."""
+
+    def __init__(self, partial: P) -> None:
+        super().__init__(f"interrupted after {partial.games} of {partial.games_asked} games")
+        self.partial = partial
+
+
+class SimulationInterrupted(RunInterrupted["SimulationSummary"]):
+    """Ctrl-C stopped :func:`simulate`; ``summary`` sums up the games finished before it."""
+
+    @property
+    def summary(self) -> SimulationSummary:
+        return self.partial
 
 
 def range_text(first_game: int, games: int) -> str:
@@ -70,14 +94,21 @@ def range_text(first_game: int, games: int) -> str:
     return f"game {first_game}" if games == 1 else f"games {first_game}–{first_game + games - 1}"
 
 
-def check_run(seed: int, games: int, first_game: int = 0) -> None:
-    """Refuse, with ``ValueError``, a run seed outside 0 to 2**64 - 1 (it would alias another,
-    :data:`SEEDS`), fewer than one game, or games past the end of the seed's sequence."""
+def check_seed(seed: int) -> None:
+    """Refuse, with ``ValueError``, a run seed outside 0 to 2**64 - 1: it would alias another
+    (:data:`SEEDS`). The one rule of run seeds, for the library and every command that takes one
+    (:data:`ecliptic.cli_options.RunSeedOption`)."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"the seed must be a whole number, not {seed!r}")
     if not 0 <= seed < SEEDS:
         raise ValueError(f"the seed must be from 0 to {SEEDS - 1}, not {seed}: the games' generator keeps 64 "
                          f"bits, so {seed} would play the games of seed {seed % SEEDS} under another name")
+
+
+def check_run(seed: int, games: int, first_game: int = 0) -> None:
+    """Refuse, with ``ValueError``, a bad run seed (:func:`check_seed`), fewer than one game, or
+    games past the end of the seed's sequence."""
+    check_seed(seed)
     if games < 1:
         raise ValueError("play at least one game")
     if first_game < 0:

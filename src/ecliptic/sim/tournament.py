@@ -52,7 +52,15 @@ from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.engine.wording import plural
 from ecliptic.games import ContentPack, get_game, using_content
 from ecliptic.sim.backends import Backend, backend_or_local
-from ecliptic.sim.simulate import MAX_DECISIONS, SEEDS, SimulationError, check_run, range_text, seed_stream
+from ecliptic.sim.simulate import (
+    MAX_DECISIONS,
+    SEEDS,
+    RunInterrupted,
+    SimulationError,
+    check_run,
+    range_text,
+    seed_stream,
+)
 
 Progress = Callable[[int, int], None]
 """Called after each game with (games done, games in all)."""
@@ -69,13 +77,12 @@ class Seating:
     factions: tuple[str, ...] = ()
 
 
-class TournamentInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :func:`run_tournament`; ``result`` holds the games finished before it (a
-    ``KeyboardInterrupt``, so that nothing catching ``Exception`` swallows it)."""
+class TournamentInterrupted(RunInterrupted["TournamentResult"]):
+    """Ctrl-C stopped :func:`run_tournament`; ``result`` holds the games finished before it."""
 
-    def __init__(self, result: TournamentResult) -> None:
-        super().__init__(f"interrupted after {result.games} of {result.games_asked} games")
-        self.result = result
+    @property
+    def result(self) -> TournamentResult:
+        return self.partial
 
 
 @dataclass(frozen=True)
