@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from ecliptic.cli import app
-from ecliptic.cli_options import GAME_SEEDS
+from ecliptic.engine.record import GAME_SEEDS
 from ecliptic.sim.simulate import SEEDS
 
 RUNNER = CliRunner()

@@ -9,7 +9,7 @@ Seeds are of two kinds, each with one rule, checked here for every command that 
   (:func:`ecliptic.sim.simulate.check_seed`);
 * a **game seed** (``play``, ``calibrate``'s first game) is the seed of one game, kept in its
   record; it is 0 to 2**63 - 1, what the game server stores (a PostgreSQL ``BIGINT``, the
-  server's ``MAX_SEED``), so a game started here can be stored and replayed there.
+  the engine's ``GAME_SEEDS``), so a game started here can be stored and replayed there.
 
 A seed outside its range is refused while the options are read, in one line naming the range,
 before anything is played or printed."""
@@ -21,11 +21,9 @@ from typing import Annotated
 
 import typer
 
+from ecliptic.engine.record import GAME_SEEDS
 from ecliptic.sim.simulate import check_seed
 from ecliptic.tauceti.state import GameLength, Layout
-
-GAME_SEEDS = 1 << 63
-"""How many game seeds there are: 0 to 2**63 - 1, the seeds the game server can store."""
 
 
 def check_game_seed(seed: int, *, games: int = 1) -> None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ecliptic.engine import durable
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import EclipticError, SaveFileError
 from ecliptic.engine.events import Event
@@ -22,6 +24,10 @@ from ecliptic.engine.files import UnreadableFile, read_json
 
 FORMAT = "ecliptic.record"
 VERSION = 1
+GAME_SEEDS = 1 << 63
+"""How many game seeds there are: 0 to 2**63 - 1, what every front end accepts for a new game (the
+command line's ``--seed``, the server's ``seed``) and the server can store (a PostgreSQL ``BIGINT``),
+so that a game begun anywhere can be stored and replayed anywhere."""
 
 
 @dataclass
@@ -61,10 +67,14 @@ class GameRecord:
         return cls(game, config, seed, list(actions), digest)
 
     def save(self, path: Path) -> None:
-        """Write atomically: a crash never leaves half a save file."""
+        """Write atomically and durably: neither a crash nor a power cut leaves half a save file
+        (the file synced, then put in place, then its folder synced: :mod:`ecliptic.engine.durable`)."""
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1))
-        tmp.replace(path)
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(json.dumps(self.to_json(), indent=1))
+            f.flush()
+            os.fsync(f.fileno())
+        durable.replace(tmp, path)
 
     @classmethod
     def load(cls, path: Path) -> GameRecord:

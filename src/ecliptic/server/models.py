@@ -6,10 +6,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from ecliptic.engine.record import GAME_SEEDS
+
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 """The bots a game may seat: the levels a player picks from (``ecliptic.bots.LEVELS``) and
 the random bot. A free bot text (``ismcts:60s``) would let one request occupy the bot pool."""
-MAX_SEED = 2**63 - 1
+MAX_SEED = GAME_SEEDS - 1  # the game seeds every front end accepts (engine.record)
 MAX_CLOCK_SECONDS = 30 * 24 * 3600.0
 MAX_CHAT = 500
 
