@@ -392,7 +392,7 @@ def _resumed_play(console: Console, path: Path, bots: str | None, seat: int | No
 
         session = ceres_session(console, seat=human, bots=spec, resume_record=record)
     else:
-        bot_map, specs = make_bots(spec, human, players, record.seed + len(record.actions))
+        bot_map, specs = make_bots(spec, human, players, record.seed)  # each decision reseeds them (Session.bot_choice)
         session = PlaySession(rules, state, GameRecord(record.game, record.config, record.seed,
                                                        list(record.actions)), human, bot_map, specs, console)
         if record.digest is not None and state_digest(rules, state) != record.digest:
