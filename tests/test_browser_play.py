@@ -5,6 +5,8 @@ bots; a whole short game to the score sheet; a reload and a server restart in th
 from __future__ import annotations
 
 import random
+import shutil
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from browser_support import (
     play_randomly,
     screenshot,
     site,
+    start_on,
     too_wide,
     view_of,
     wait_my_turn_or_over,
@@ -184,6 +187,21 @@ def test_a_server_restart_in_the_middle_is_survived(tmp_path: Path, chromium: An
         assert w.page.locator("#connection").inner_text() == ""
         assert view_of(w)["index"] == index
         assert w.page.locator("#log .log-entry").count() == entries
+        # A backup taken now, put back after more moves (docs/deploy.md): the page, ahead of the
+        # game it reconnects to, starts its log again rather than keep moves that no longer happened.
+        backup = tmp_path / "backup.db"
+        with sqlite3.connect(tmp_path / "server.db") as live_db, sqlite3.connect(backup) as copy:
+            live_db.backup(copy)
         play_randomly(w, random.Random(15), until=lambda v: v["index"] >= index + 4)
         assert view_of(w)["index"] >= index + 4
+        hellos = int(w.page.evaluate("() => document.body.dataset.hellos"))
+        port = s.server.port
+        s.server.stop()
+        for suffix in ("-wal", "-shm"):
+            (tmp_path / f"server.db{suffix}").unlink(missing_ok=True)
+        shutil.copyfile(backup, tmp_path / "server.db")
+        s.server = start_on(s.launcher, s.database_url, port)
+        w.page.wait_for_function(f"() => Number(document.body.dataset.hellos) > {hellos}", timeout=30_000)
+        w.page.wait_for_function(f"() => document.querySelectorAll('#log .log-entry').length === {entries}")
+        assert view_of(w)["index"] == index
         assert_clean(w)

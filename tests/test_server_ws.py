@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -378,10 +379,13 @@ def play_watched(c: TestClient, game: str, config: dict[str, Any], players: int,
                 check_message(v, pushed)
                 private += sum(e["private"] for e in pushed["events"])
                 assert v is not None or not any(e["private"] for e in pushed["events"])
-                # The action's notation (it can name a card played face down) is not sent.
-                assert set(pushed) == {"type", "index", "seat", "events", "view"}
+                # The action's notation (it can name a card played face down) is not sent; the
+                # log's fingerprint is a MAC keyed by the secret seed, the same for every viewer.
+                assert set(pushed) == {"type", "index", "seat", "history", "events", "view"}
+                assert re.fullmatch(r"[0-9a-f]{32}", pushed["history"])
+                assert pushed["history"] == live(c, gid).history(pushed["index"])
                 small = recv(patching[v])
-                assert set(small) == {"type", "index", "seat", "events", "patch", "base", "rev"}
+                assert set(small) == {"type", "index", "seat", "history", "events", "patch", "base", "rev"}
                 assert (small["type"], small["index"], small["events"]) == ("action", pushed["index"], pushed["events"])
                 check_patch(v, patched[v].take(small), seen_before)
                 assert canonical(patched[v].view) == canonical(pushed["view"])
@@ -405,3 +409,41 @@ def test_a_four_player_tau_ceti_game_over_the_api_leaks_nothing(database_url: st
 def test_a_ceres_game_with_comets_over_the_api_leaks_nothing(database_url: str) -> None:
     with server(database_url) as c:
         assert play_watched(c, "ceres", {"expansions": ["comets"]}, 4, seed=BIG_SEED + 22)[0] > 10
+
+
+def test_a_viewer_whose_log_changed_while_it_was_away_is_sent_the_whole_log_again(database_url: str) -> None:
+    """A page away while the last action was taken back and another played at its index (or a
+    database put back on a backup: the page is past the game) would keep, by its index alone,
+    an action that no longer happened. It gives back the fingerprint it was sent with that
+    index; on a mismatch the hello says ``reset`` and holds every action's events."""
+    with server(database_url) as c:
+        created = create(c)
+        gid = created["id"]
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.send_json({"spectator": True})
+            assert recv(ws)["history"]
+            seat = act(c, created, pick=0)
+            was = recv(ws)
+        assert (was["type"], was["index"]) == ("action", 1)
+        first = live(c, gid).log[0].notation
+        r = c.post(f"/api/games/{gid}/undo", json={"expected_index": 1}, headers=bearer(tokens(created)[seat]))
+        assert r.status_code == 200, r.text
+        act(c, created, pick=1)
+        assert live(c, gid).log[0].notation != first  # another action at index 1
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.send_json({"spectator": True, "since": 0})
+            fresh = recv(ws)  # what a new page is told: the game's log as it is
+        assert fresh["reset"] is False and [m["index"] for m in fresh["missed"]] == [1]
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.send_json({"spectator": True, "since": 1, "history": was["history"]})
+            again = recv(ws)
+            assert again["reset"] is True and again["missed"] == fresh["missed"]
+            assert again["history"] == fresh["history"] != was["history"]
+            ws.send_json({"since": 1, "history": again["history"]})  # the log it has now is the game's
+            same = recv(ws)
+            assert same["reset"] is False and same["missed"] == []
+            ws.send_json({"since": 5, "history": again["history"]})  # past the game's index: a backup put back
+            behind = recv(ws)
+            assert behind["reset"] is True and behind["missed"] == fresh["missed"]
+            ws.send_json({"since": 1, "history": "é" * 10})  # not a fingerprint: as if none was sent
+            assert recv(ws)["reset"] is False

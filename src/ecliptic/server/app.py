@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -350,6 +351,15 @@ def _since(message: dict[str, Any]) -> int | None:
     return since if isinstance(since, int) and not isinstance(since, bool) else None
 
 
+_HISTORY = re.compile(r"[0-9a-f]{1,64}")
+
+
+def _history(message: dict[str, Any]) -> str | None:
+    """The fingerprint of the viewer's log at ``since`` (``GameService.history``), if it sent one."""
+    history = message.get("history")
+    return history if isinstance(history, str) and _HISTORY.fullmatch(history) else None
+
+
 async def _watch(service: GameService, ws: WebSocket, game_id: str) -> None:
     """The WebSocket protocol (docs/server.md): the first message is ``{"token": ...}`` or
     ``{"spectator": true}``, optionally with ``"since": index``; then the server pushes."""
@@ -376,7 +386,7 @@ async def _watch(service: GameService, ws: WebSocket, game_id: str) -> None:
             raise _Closed(4401, 'the first message must be {"token": "..."} or {"spectator": true}')
         conn = Connection(ws, game_id, seat, patches=first.get("patches") is True,
                           token=token if seat is not None and isinstance(token, str) else None)
-        await service.attach(conn, _since(first))
+        await service.attach(conn, _since(first), _history(first))
         conn.start()
         bucket = RateLimit()
         while not conn.closed.is_set():
@@ -386,7 +396,7 @@ async def _watch(service: GameService, ws: WebSocket, game_id: str) -> None:
             if message.get("type") == "ping":
                 conn.put({"type": "pong"})
             elif "since" in message:
-                await service.resend(conn, _since(message))
+                await service.resend(conn, _since(message), _history(message))
             else:
                 conn.put({"type": "error", "message": "unknown message; send {\"type\": \"ping\"} or {\"since\": n}"})
     except (WebSocketDisconnect, asyncio.CancelledError):

@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import re
@@ -167,6 +169,17 @@ class Live:
     """Service calls using the game now: a busy game is never unloaded."""
     stuck: bool = False
     """Its bot failed :data:`MAX_BOT_FAILURES` times: kept loaded, so no reload retries it in a loop."""
+
+    def history(self, index: int | None = None) -> str:
+        """A fingerprint of the log's first ``index`` actions (all of them by default), sent with
+        every index a viewer is told of and given back when it reconnects: a viewer whose log is
+        not the game's any more (an undo and another action while it was away, a database put
+        back on a backup) is sent the whole log again instead of only what follows its index.
+        An HMAC keyed by the game's seed, so it tells nothing of the actions a seat did not
+        see (the seed is secret until the game is over, when the record is public)."""
+        n = len(self.log) if index is None else index
+        text = "\n".join(r.notation for r in self.log[:n])
+        return hmac.new(str(self.row.seed).encode(), text.encode(), hashlib.sha256).hexdigest()[:32]
 
     @property
     def deadline(self) -> float | None:
@@ -626,7 +639,7 @@ class GameService:
         self.hub.send(live.row.id, lambda viewer: self._action_message(live, row, events, viewer))
 
     def _action_message(self, live: Live, row: ActionRow, events: list[Event], viewer: int | None) -> Message:
-        return {"type": "action", "index": row.index + 1, "seat": row.seat,
+        return {"type": "action", "index": row.index + 1, "seat": row.seat, "history": live.history(row.index + 1),
                 "events": visible_events(live.row.game, events, viewer), "view": self.view(live, viewer)}
 
     # -- undo --------------------------------------------------------------------------
@@ -665,7 +678,7 @@ class GameService:
                 live.state, live.events = before, events
                 live.log.pop()
                 live.row = replace(live.row, wake_at=wake)
-                self.hub.send(game_id, lambda viewer: {"type": "undo", "index": live.index,
+                self.hub.send(game_id, lambda viewer: {"type": "undo", "index": live.index, "history": live.history(),
                                                        "view": self.view(live, viewer)})
                 index = live.index
             await self.notifier.publish(game_id, index)
@@ -917,30 +930,38 @@ class GameService:
 
     # -- WebSocket viewers -------------------------------------------------------------
 
-    async def attach(self, conn: Connection, since: int | None) -> None:
-        """Send the viewer its view and what it missed since ``since``, then every change:
-        under the game's lock, so no action falls between the two."""
+    async def attach(self, conn: Connection, since: int | None, history: str | None = None) -> None:
+        """Send the viewer its view and what it missed since ``since`` (its log's fingerprint
+        there ``history``: :meth:`Live.history`), then every change: under the game's lock, so
+        no action falls between the two."""
         async with self._using(conn.game_id) as live:
             async with live.lock:
-                self._hello(live, conn, since)
+                self._hello(live, conn, since, history)
                 self.hub.add(conn)
             if live.row.rematch_id is not None:  # (a seat that was away when it was made learns its token)
                 await self._announce_rematch(live, [conn])
 
-    async def resend(self, conn: Connection, since: int | None) -> None:
+    async def resend(self, conn: Connection, since: int | None, history: str | None = None) -> None:
         """A viewer asks again for what it missed (after a gap it noticed)."""
         async with self._using(conn.game_id) as live, live.lock:
-            self._hello(live, conn, since)
+            self._hello(live, conn, since, history)
 
-    def _hello(self, live: Live, conn: Connection, since: int | None) -> None:
+    def _hello(self, live: Live, conn: Connection, since: int | None, history: str | None = None) -> None:
+        """The view, and the events of the actions after ``since``; ``reset`` and every action's
+        events when the viewer's log is not the game's up to ``since`` (it is past the game's
+        index, or its fingerprint there differs): the viewer starts its log again."""
         missed = []
+        reset = since is not None and since > 0 and (
+            since > live.index or (history is not None and not hmac.compare_digest(history, live.history(since))))
+        if reset:
+            since = 0
         if since is not None and 0 <= since < live.index:
             missed = [{"index": i + 1, "seat": live.log[i].seat,
                        "events": visible_events(live.row.game, live.events[i], conn.seat)}
                       for i in range(since, live.index)]
         setup = visible_events(live.row.game, live.setup_events, conn.seat) if since is None or since < 0 else []
-        conn.put({"type": "hello", "seat": conn.seat, "index": live.index, "missed": missed,
-                  "setup_events": setup, "view": self.view(live, conn.seat)})
+        conn.put({"type": "hello", "seat": conn.seat, "index": live.index, "history": live.history(),
+                  "reset": reset, "missed": missed, "setup_events": setup, "view": self.view(live, conn.seat)})
 
     # -- other processes ---------------------------------------------------------------
 
@@ -988,7 +1009,7 @@ class GameService:
             else:
                 _, live.state, live.setup_events, live.events = self._replay(live.row, rows)
                 live.log = rows
-                self.hub.send(game_id, lambda viewer: {"type": "undo", "index": live.index,
+                self.hub.send(game_id, lambda viewer: {"type": "undo", "index": live.index, "history": live.history(),
                                                        "view": self.view(live, viewer)})
             if live.state.is_over:
                 live.row = replace(live.row, status="over")

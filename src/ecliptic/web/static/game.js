@@ -38,6 +38,7 @@ const S = {
   notice: null,        // why this page watches or plays another seat than the address asks: {kind, seat}
   skipping: false, timer: null,   // catching up at once with the moves still queued; the pace's timer
   zoom: localStorage.getItem("ecliptic.zoom") === "1",   // the board drawn large enough to read, scrolled
+  histories: new Map(), // index -> the server's fingerprint of the log up to it (given back on reconnecting)
   rematch: null,       // the finished game's rematch: {id, seat, token} (the token: this page's seat's only)
 };
 let log = null;
@@ -145,7 +146,7 @@ function connect() {
     if (gen !== S.wsGen) return;
     // The first connection asks for the whole log; a reconnection for what it missed.
     const since = S.logged ? S.gv.index : 0;
-    const first = token() ? { token: token(), since } : { spectator: true, since };
+    const first = { ...(token() ? { token: token() } : { spectator: true }), ...sinceMessage(since) };
     if (S.mods.patch) first.patches = true;   // views as patches of the one sent before (docs/server.md)
     S.wire = null; S.resyncing = false;
     ws.send(JSON.stringify(first));
@@ -184,7 +185,7 @@ function unpatch(m, ws) {
   if (!next) {
     S.wire = null;
     S.resyncing = true;
-    ws.send(JSON.stringify({ since: S.gv ? S.gv.index : 0 }));
+    ws.send(JSON.stringify(sinceMessage(S.gv ? S.gv.index : 0)));
     return false;
   }
   S.wire = next;
@@ -193,11 +194,27 @@ function unpatch(m, ws) {
   return true;
 }
 
+// "Send me what followed index `since`", with the server's fingerprint of the log up to it, so
+// that a log the game no longer has (an undo and another move while this page was away, a
+// database put back on a backup) is sent again whole (`reset`) instead of continued.
+function sinceMessage(since) {
+  const history = S.histories.get(since);
+  return history ? { since, history } : { since };
+}
+
+function noteHistory(m) {
+  if (typeof m.history !== "string" || typeof m.index !== "number") return;
+  if (m.type !== "action") for (const i of [...S.histories.keys()]) if (i > m.index) S.histories.delete(i);
+  S.histories.set(m.index, m.history);
+}
+
 function onMessage(m, ws) {
+  noteHistory(m);
   if (m.type === "hello") {
     S.wsOpen = true; S.retry = 0; S.logged = true;
     document.body.dataset.hellos = String(Number(document.body.dataset.hellos || 0) + 1);
     $("connection").textContent = "";
+    if (m.reset) { S.queue = []; log.dropAfter(0); }   // this page's log is not the game's any more
     for (const missed of m.missed || []) log.add(missed.index, missed.seat, missed.events, false);
     if ((m.missed || []).length) log.render();
     if (m.setup_events && m.setup_events.length) log.setSetup(m.setup_events);
@@ -272,7 +289,7 @@ function pump() {
     if (next.type === "action") {
       if (next.index <= at) continue;   // already shown (a hello was newer)
       if (at >= 0 && next.index > at + 1 && S.ws && S.wsOpen) {
-        S.ws.send(JSON.stringify({ since: at }));  // a gap: ask for what was missed
+        S.ws.send(JSON.stringify(sinceMessage(at)));  // a gap: ask for what was missed
       }
       log.add(next.index, next.seat, next.events, !S.skipping);
       logged = true;
