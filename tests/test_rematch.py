@@ -281,3 +281,19 @@ def test_a_rematch_made_through_one_server_reaches_the_seats_of_another(fresh_po
         assert told["id"] == new_id and told["token"] == rematch_token(keys[1], new_id, 1)
         # The new game, loaded on a before b stored Bob's token, lets Bob in on a too.
         assert a.get(f"/api/games/{new_id}", headers=bearer(told["token"])).json()["seat"] == 1
+
+
+def test_a_server_that_learns_of_the_rematch_from_a_request_tells_its_own_seats(database_url: str) -> None:
+    """A request reaching a server before the notifier's notice (a retry sent to the other
+    process) finds the rematch in the database: that server's seat connections are told then,
+    as the notice, arriving later for a rematch already known there, tells nobody."""
+    with server(database_url) as a, server(database_url) as b:  # (SQLite: b hears no notice from a)
+        created = finished_game(a)
+        gid, keys = created["id"], tokens(created)
+        with b.websocket_connect(f"/api/games/{gid}/ws") as ann:
+            ann.send_json({"token": keys[0]})
+            assert recv(ann)["type"] == "hello"
+            new_id = rematch(a, gid, keys[1]).json()["id"]
+            assert rematch(b, gid, keys[1]).status_code == 200  # Bob's retry, through b
+            told = recv_until(ann, "rematch")
+        assert told["id"] == new_id and told["token"] == rematch_token(keys[0], new_id, 0)

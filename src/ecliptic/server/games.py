@@ -797,20 +797,26 @@ class GameService:
                                 "(Authorization: Bearer <token>)")
             if not live.state.is_over:
                 raise NotOver("a rematch is made once the game is over: finish this one first")
-            made = False
+            made = learnt = False
             async with live.lock:  # (one request of this process at a time; the database decides between processes)
                 if live.row.rematch_id is None:
                     made = await self._make_rematch(live)
+                    # Made here, or found made by another process whose notice is not here yet
+                    # (it then finds the rematch known and tells nobody): this process's seats
+                    # are told now, in both cases.
+                    learnt = True
             new_id = live.row.rematch_id
             assert new_id is not None and token is not None
             given = {seat: token} if seat is not None else {}
-            if made:
+            if learnt:
                 given.update({c.seat: c.token for c in self.hub.connections(game_id)
                               if c.seat is not None and c.token is not None and c.seat != seat})
             tokens, admin_token = await self._issue(new_id, given, token if admin else None)
             if made:
                 await self.live(new_id)  # replays it and starts its bots or clock
+            if learnt:
                 self._send_rematch(live, self.hub.connections(game_id), tokens)
+            if made:
                 await self.notifier.publish(game_id, -1)  # (other processes tell their viewers)
         answer = self._rematch_info(new_id, seat, tokens.get(seat) if seat is not None else None)
         answer.admin_token = admin_token
