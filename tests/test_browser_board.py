@@ -9,6 +9,7 @@ the legal actions' target keys into clickable, keyboard-reachable targets.
 
 from __future__ import annotations
 
+import random
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,6 +120,73 @@ def test_ceres_table_draws_every_thing_with_and_without_comets(board: BoardPage)
                 drawn = set(board.page.eval_on_selector_all(".target", "els => els.map(e => e.dataset.target)"))
                 assert targets <= drawn, targets - drawn
 
+
+
+def ceres_states(seed: int, want: Any) -> Iterator[Any]:
+    """Each state of a random 4-player Ceres game with Comets for which ``want(obs)`` holds."""
+    from ecliptic.games import get_game
+
+    g = get_game("ceres")
+    state = g.new_game({"players": 4, "expansions": ["comets"]}, seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        if want(g.observe(state, state.current_player)):
+            yield state
+        g.apply(state, rng.choice(g.legal_actions(state)))
+
+
+def test_a_tail_choice_marks_the_tails_of_its_comet_only_one_stop_a_tail(board: BoardPage) -> None:
+    """The Tail target keys (tail:1..3) name the tails of the decision's Comet: the other Comet's
+    tails are no targets (a click there played this one's), and the keyboard stops once per tail."""
+    state = next(ceres_states(3, lambda obs: (obs["decision"] or {}).get("kind") == "tail"))
+    seat = state.current_player
+    gv = game_view("ceres", state, seat)
+    comet = gv["view"]["decision"]["data"]["comet"]
+    board.draw(gv, seat)
+    cards = board.page.locator(".comet-card")
+    for i in range(cards.count()):
+        card = cards.nth(i)
+        mine = card.locator("header b").inner_text() == f"Comet {comet}"
+        assert card.locator('.target[data-target^="tail:"]').count() > 0 if mine else True
+        if not mine:
+            assert card.locator('[data-target^="tail:"]').count() == 0
+    stops = board.page.locator('[tabindex="0"][data-target^="tail:"]')
+    assert sorted(stops.evaluate_all("els => els.map(e => e.dataset.target)")) == ["tail:1", "tail:2", "tail:3"]
+    # a Surface card slot is read out by its name, not as a dot
+    slots = board.page.locator(".comet-card .slot").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert slots and all(s and s.startswith("slot ") for s in slots), slots
+    # VP by source said as VP (a bare "asteroids 4" beside the Asteroids claimed read as a count)
+    assert " ".join(board.page.locator(".ceres-players .by-source").first.inner_text().split()).startswith(
+        "VP from Asteroids ")
+
+
+def test_a_comet_in_the_belt_covers_no_asteroid(board: BoardPage) -> None:
+    def shares_a_cell(obs: dict[str, Any]) -> bool:
+        cells = {(a["ring"], a["zone"]) for a in obs["belt"].values()}
+        return any(c["in_belt"] and not c["removed"] and c["ring"] == "Inner" and (c["ring"], c["zone"]) in cells
+                   for c in obs["comets"])
+
+    checked = 0
+    for state in ceres_states(5, shares_a_cell):
+        gv = game_view("ceres", state, state.current_player)
+        board.draw(gv, state.current_player)
+        overlaps: list[str] = board.page.evaluate("""() => {
+          // each drawn circle as its centre and radius on the screen
+          const disc = (sel) => [...document.querySelectorAll(sel)].map((e) => {
+            const r = e.getBoundingClientRect();
+            return [e.parentElement.dataset.target, r.left + r.width / 2, r.top + r.height / 2, r.width / 2];
+          });
+          const out = [];
+          for (const [c, cx, cy, cr] of disc(".ecl-belt .comet-mark > circle"))
+            for (const [a, ax, ay, ar] of disc(".ecl-belt .asteroid > circle.rock"))
+              if (Math.hypot(cx - ax, cy - ay) < cr + ar) out.push(`${c} over ${a}`);
+          return out;
+        }""")
+        assert overlaps == [], overlaps
+        checked += 1
+        if checked == 3:  # the Inner ring's cells are the narrowest: where a Comet used to cover one
+            break
+    assert checked == 3
 
 def clicked(board: BoardPage) -> list[list[str]]:
     got: list[list[str]] = board.page.evaluate("window.clicked.splice(0)")

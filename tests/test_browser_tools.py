@@ -108,6 +108,17 @@ def test_every_action_is_reachable_by_the_keyboard_and_the_turn_clock_shows(serv
     page = w.page
     wait_my_turn_or_over(w)
     assert re.search(r"you have (00:59:\d\d|01:00:00) left", page.locator("#clock").inner_text())
+    focused = "() => document.activeElement.id"
+    # A decision of mine brings the keyboard to its heading (not the page's top, the whole map
+    # away): the next Tab is in the decision's panel.
+    assert page.evaluate(focused) == "decision"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => !!document.activeElement.closest('#decision-panel')")
+    # The page's first Tab stop skips the header and the table to the decision.
+    assert page.evaluate("() => document.body.firstElementChild.id") == "skip-to-decision"
+    page.locator("#skip-to-decision").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate(focused) == "decision"
     before = log_index(w)
     for _ in range(300):
         page.keyboard.press("Tab")
@@ -119,6 +130,8 @@ def test_every_action_is_reachable_by_the_keyboard_and_the_turn_clock_shows(serv
     assert label
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => Number(document.body.dataset.index) > {before}")
+    # The move made, its button gone: the keyboard is back at the decision, not lost on the body.
+    page.wait_for_function("() => document.activeElement.id === 'decision'", timeout=5000)
     # A folded group opens from the keyboard too (its summary is focusable).
     assert page.locator("#groups details.group > summary").count() > 0
     assert_clean(w)

@@ -24,19 +24,20 @@ export function drawBelt(ctx) {
     svg.append(s("text", { class: "zone-label", x: x.toFixed(1), y: (y + 4).toFixed(1), "text-anchor": "middle" }, `Zone ${z}`));
   }
   svg.append(s("circle", { class: "sun", r: R_OUT - rings.length * RING_W - 6 }, tip("Ceres")));
+  // A Comet in the belt takes a place in its cell beside the Asteroids there (the last one),
+  // so that its token never covers an Asteroid's print.
   const cells = {};
-  for (const id in belt) {
-    const a = belt[id];
-    const key = `${a.ring}|${a.zone}`;
-    (cells[key] = cells[key] || []).push(id);
-  }
+  const cellOf = (ring, zone) => { const key = `${ring}|${zone}`; return (cells[key] = cells[key] || { rocks: [], comets: [] }); };
+  for (const id in belt) cellOf(belt[id].ring, belt[id].zone).rocks.push(id);
+  for (const c of v.comets || []) if (c.in_belt && !c.removed) cellOf(c.ring, c.zone).comets.push(c);
   for (const key in cells) {
-    const ids = cells[key].sort();
-    ids.forEach((id, k) => svg.append(drawAsteroid(ctx, id, belt[id], rings, zones, k, ids.length)));
+    const { rocks, comets } = cells[key];
+    const [ring, zone] = [key.slice(0, key.lastIndexOf("|")), Number(key.slice(key.lastIndexOf("|") + 1))];
+    const at = placeInCell(Math.max(0, rings.indexOf(ring)), zone, zones,
+      [...rocks.map(() => 2 * ROCK_R), ...comets.map(() => 2 * COMET_R)]);
+    rocks.sort().forEach((id, k) => svg.append(drawAsteroid(ctx, id, belt[id], at[k])));
+    comets.forEach((c, k) => svg.append(drawCometMark(ctx, c, at[rocks.length + k])));
   }
-  (v.comets || []).forEach((c) => {
-    if (c.in_belt && !c.removed) svg.append(drawCometMark(ctx, c, rings, zones));
-  });
   return h("div", { class: "ecl-belt-wrap" }, h("div", { class: "ecl-belt-box ecl-zoom-box", "data-zoom-box": "belt" }, svg),
     drawComets(ctx), beltFacts(ctx));
 }
@@ -82,34 +83,44 @@ function seatLabel(ctx, seat) {
   return ctx.seatNames[seat] || `Player ${seat + 1}`;
 }
 
-function drawAsteroid(ctx, id, a, rings, zones, k, n) {
-  const ri = rings.indexOf(a.ring);
+const ROCK_R = 17;    // an Asteroid's circle
+const COMET_R = 8;    // a Comet token's head (its tail points away from the Sun, along the radius)
+
+/** The centres [x, y, angle] of the things of one cell (ring index `ri`, Zone `zone`), side by
+ *  side along the ring, each as wide as `widths` says, spread over at most 90% of the arc. */
+function placeInCell(ri, zone, zones, widths) {
   const r = R_OUT - ri * RING_W - RING_W / 2;
-  const span = (2 * Math.PI) / zones;
-  const angle = mid(a.zone, zones) + (k - (n - 1) / 2) * (span / Math.max(n, 2)) * 0.8;
-  const [x, y] = polar(r, angle);
+  const arc = ((2 * Math.PI) / zones) * r * 0.9;
+  const need = widths.reduce((a, b) => a + b, 0);
+  const gap = widths.length > 1 ? Math.max(0, Math.min(6, (arc - need) / (widths.length - 1))) : 0;
+  let along = -(need + gap * (widths.length - 1)) / 2;
+  return widths.map((w) => {
+    const a = mid(zone, zones) + (along + w / 2) / r;
+    along += w + gap;
+    return [...polar(r, a), a];
+  });
+}
+
+function drawAsteroid(ctx, id, a, [x, y]) {
   const entry = ctx.names[id];
   const gain = factsOf(ctx.names, id).gain;
   const owned = a.probe !== null && a.probe !== undefined;
   const label = `Asteroid ${id} (${a.ring} ring, Zone ${a.zone})${owned ? `, Mining Probe of ${seatLabel(ctx, a.probe)}` : ""}`;
   return s("g", { ...ctx.t(`asteroid:${id}`, label, "asteroid"), transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
     tip(`${label}${entry && entry.text ? ": " + entry.text : ""}`),
-    s("circle", { class: "rock", r: 17 }),
+    s("circle", { class: "rock", r: ROCK_R }),
     s("text", { class: "aid", y: -2, "text-anchor": "middle" }, id),
     gain ? s("text", { class: "gain", y: 8, "text-anchor": "middle" }, gain) : null,
     owned ? s("circle", { class: `probe o-${a.probe}`, cx: 13, cy: -12, r: 5 }, tip(`Mining Probe of ${seatLabel(ctx, a.probe)}`)) : null);
 }
 
-function drawCometMark(ctx, c, rings, zones) {
-  const ri = Math.max(0, rings.indexOf(c.ring));
-  const r = R_OUT - ri * RING_W - RING_W / 2;
-  const span = (2 * Math.PI) / zones;
-  const [x, y] = polar(r, mid(c.zone, zones) + span * 0.36);
+function drawCometMark(ctx, c, [x, y, angle]) {
   const label = `Comet ${c.id} (${c.kind || ""}) in ${c.ring} ring, Zone ${c.zone}`;
+  const deg = ((angle * 180) / Math.PI).toFixed(1);
   return s("g", { ...ctx.t(`comet:${c.id}`, label, `comet-mark ${cometClass(c)}`), transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
     tip(label),
-    s("path", { d: "M0,0 L-16,-8 L-13,0 L-16,8 Z", class: "tail" }),
-    s("circle", { r: 7 }),
+    s("path", { d: "M7,0 L24,-7 L21,0 L24,7 Z", class: "tail", transform: `rotate(${deg})` }),
+    s("circle", { r: COMET_R }),
     s("text", { y: 3, "text-anchor": "middle" }, c.id));
 }
 
@@ -121,7 +132,8 @@ const TAIL_ROWS = ["Coma", "Ion", "Dust"];
 
 /** Each Comet's card: Surface card slots, the Nucleus card's three tables, the Tail tokens. */
 function drawComets(ctx) {
-  const comets = ctx.view.comets || [];
+  const v = ctx.view;
+  const comets = v.comets || [];
   if (!comets.length) return null;
   return h("div", { class: "ecl-comets" }, comets.map((c) => {
     const where = c.removed ? "removed" : c.in_belt ? `${c.ring} ring, Zone ${c.zone}` : "not yet in the belt";
@@ -131,19 +143,30 @@ function drawComets(ctx) {
       h("b", { ...ctx.t(`comet:${c.id}`, `Comet ${c.id}`, `comet ${cometClass(c)}`), title: textOf(ctx.names, c.id) }, `Comet ${c.id}`),
       ` · ${c.kind || ""} · ${where}`);
     const slots = h("div", { class: "slots" }, "Surface card: ",
-      (c.slots || []).map((seat, i) => h("span", {
-        class: `slot${seat !== null && seat !== undefined ? " probe o-" + seat : " empty"}`,
-        title: seat !== null && seat !== undefined ? `slot ${i + 1}: Mining Probe of ${seatLabel(ctx, seat)}` : `slot ${i + 1}: empty`,
-      }, seat !== null && seat !== undefined ? String(seat + 1) : "·")));
+      (c.slots || []).map((seat, i) => {
+        const said = seat !== null && seat !== undefined ? `slot ${i + 1}: Mining Probe of ${seatLabel(ctx, seat)}` : `slot ${i + 1}: empty`;
+        return h("span", { class: `slot${seat !== null && seat !== undefined ? " probe o-" + seat : " empty"}`,
+          title: said, role: "img", "aria-label": said }, seat !== null && seat !== undefined ? String(seat + 1) : "·");
+      }));
+    // A Tail target key (tail:1..3) names a tail of the Comet of the decision (view.decision's
+    // comet): only that Comet's tails are targets. Its "Tail N" heading is the keyboard's one
+    // stop per tail; the tokens under it answer a click only.
+    const decided = ((v.decision || {}).data || {}).comet;
+    const tailAttrs = (i, klass, stop) => {
+      if (decided && decided !== c.id) return { class: klass };
+      const attrs = ctx.t(`tail:${i + 1}`, `Tail ${i + 1} of Comet ${c.id}`, klass);
+      if (!stop) { delete attrs.tabindex; delete attrs.role; delete attrs["aria-label"]; }
+      return attrs;
+    };
     const rows = [h("tr", null, h("th", null, ""), (c.tails || []).map((_, i) =>
-      h("th", { ...ctx.t(`tail:${i + 1}`, `Tail ${i + 1} of Comet ${c.id}`, "tail-head") }, `Tail ${i + 1}`)))];
+      h("th", { ...tailAttrs(i, "tail-head", true) }, `Tail ${i + 1}`)))];
     rows.push(h("tr", { class: "nucleus" }, h("th", { title: textOf(ctx.names, c.nucleus) }, `Nucleus ${c.nucleus}`),
       (c.tails || []).map((_, i) => h("td", { class: "table-cell", title: nucleus && nucleus.text ? nucleus.text : "" },
         tables[i] || `table ${i + 1}`))));
     TAIL_ROWS.forEach((kind, row) => {
       rows.push(h("tr", null, h("th", null, kind), (c.tails || []).map((t, i) => {
         const tok = t[row];
-        return h("td", { ...ctx.t(`tail:${i + 1}`, `Tail ${i + 1} of Comet ${c.id}`, `tail-cell${tok ? " has" : ""}`), title: tok ? textOf(ctx.names, tok) : "" },
+        return h("td", { ...tailAttrs(i, `tail-cell${tok ? " has" : ""}`, false), title: tok ? textOf(ctx.names, tok) : "" },
           tok ? h("span", { class: "tail-token" }, tok, factsOf(ctx.names, tok).gain ? ` ${factsOf(ctx.names, tok).gain}` : "") : "–");
       })));
     });

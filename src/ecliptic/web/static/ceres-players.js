@@ -3,6 +3,12 @@
 
 import { h, textOf, stat } from "./svg.js";
 
+/** A VP source key as the rulebook words it: nucleus_tables -> "Nucleus tables". */
+function sourceName(key) {
+  const words = String(key).replaceAll("_", " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 export function drawCeresPlayers(ctx) {
   const v = ctx.view;
   return h("div", { class: "ecl-interfaces ceres-players" }, (v.players || []).map((p) => {
@@ -18,11 +24,12 @@ export function drawCeresPlayers(ctx) {
         current ? h("span", { class: "badge turn" }, "to play") : null,
         p.passed ? h("span", { class: "badge passed" }, "passed") : null,
         (v.winners || []).includes(p.seat) ? h("span", { class: "badge winner" }, "winner") : null,
-        h("span", { class: "t-score", title: sources.map((k) => `${k.replace("_", " ")}: ${vp[k]}`).join(", ") }, `${vp.total ?? 0} VP`)),
+        h("span", { class: "t-score", title: sources.map((k) => `${sourceName(k)}: ${vp[k]} VP`).join(", ") }, `${vp.total ?? 0} VP`)),
       h("div", { class: "stats" },
         Object.keys(p.resources || {}).map((k) => stat(k, p.resources[k])),
         stat("Mining Probes", p.probes)),
-      sources.length ? h("div", { class: "by-source" }, sources.map((k) => h("span", { class: "src" }, `${k.replace("_", " ")} ${vp[k]}`))) : null,
+      // VP by source, said as VP: "asteroids 11" beside five Asteroids read as a count of them.
+      sources.length ? h("div", { class: "by-source" }, "VP from ", sources.map((k) => h("span", { class: "src" }, `${sourceName(k)} ${vp[k]}`))) : null,
       (p.tail_tokens || []).length ? h("div", { class: "t-row" }, "Tail tokens: ", p.tail_tokens.map((t) =>
         h("span", { class: "tail-token", title: textOf(ctx.names, t) }, t))) : null,
       (p.asteroids || []).length ? h("div", { class: "t-row" }, "Asteroids: ", p.asteroids.map((a) =>

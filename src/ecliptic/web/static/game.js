@@ -40,6 +40,7 @@ const S = {
   zoom: localStorage.getItem("ecliptic.zoom") === "1",   // the board drawn large enough to read, scrolled
   histories: new Map(), // index -> the server's fingerprint of the log up to it (given back on reconnecting)
   rematch: null,       // the finished game's rematch: {id, seat, token} (the token: this page's seat's only)
+  focusedDecision: null, // the decision of mine the keyboard was last brought to (placeFocus)
 };
 let log = null;
 
@@ -466,15 +467,49 @@ function draw() {
     thinking.textContent = `${seatName(live.current_seat)} is ${info && info.controller !== "person" ? "thinking…" : "deciding…"}`;
   }
   const panel = $("decision-panel");
+  const held = heldFocus(panel);
   if (mine && !S.shown) {
     renderDecision(panel, live, S.ui, { act, toggle, clearFocus: () => { S.ui.focus = null; render(); }, notation: playNotation });
     panel.querySelectorAll("button, input").forEach((b) => { b.disabled = b.disabled || S.busy; });
   } else panel.replaceChildren();
+  placeFocus(panel, held, mine && !S.shown ? refusedKey(live) : null);
   renderControls(live, mine);
   showClock();
   renderScore($("score"), live, seatName);
   renderFinished(live);
   notifyTurn(live, mine);
+}
+
+// The panel is rebuilt at every redraw: the keyboard's place in it is put back on the same
+// control (an action by its notation, a toggle by its target, a group by its name), and when
+// that control is gone (the move was made) or a new decision of mine appears while the
+// keyboard is nowhere (the page's body), it goes to the decision's heading, whose next Tab is
+// the first action, instead of the top of the page, 30 table targets away.
+function heldFocus(panel) {
+  const e = document.activeElement;
+  if (!e || e === document.body) return { nowhere: true };
+  if (!panel.contains(e)) return null;
+  const summary = e.tagName === "SUMMARY" && e.parentElement ? e.parentElement.dataset.group : null;
+  return { notation: e.dataset.notation || null, target: e.dataset.target || null, id: e.id || null, summary,
+    inTarget: !!e.closest("#target-actions") };
+}
+
+function placeFocus(panel, held, decisionKey) {
+  const fresh = decisionKey !== null && decisionKey !== S.focusedDecision;
+  if (decisionKey !== null) S.focusedDecision = decisionKey;
+  if (!held) return;   // the keyboard is elsewhere (chat, the log, the table): it stays there
+  if (!held.nowhere) {
+    const scope = held.inTarget ? "#target-actions " : "";
+    const sel = held.notation ? `${scope}button.action[data-notation="${CSS.escape(held.notation)}"]`
+      : held.target ? `[data-target="${CSS.escape(held.target)}"]`
+        : held.summary ? `details[data-group="${CSS.escape(held.summary)}"] > summary`
+          : held.id ? `#${CSS.escape(held.id)}` : null;
+    const again = sel ? panel.querySelector(sel) : null;
+    if (again && !again.disabled) { again.focus({ preventScroll: true }); return; }
+  } else if (!fresh) return;
+  const heading = $("decision");
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
 }
 
 function renderPass() {
@@ -823,6 +858,8 @@ async function main() {
   if (!GAME_ID) { failPage("No game named in the address."); return; }
   $("pass-ready").addEventListener("click", onPassReady);
   $("skip-to-now").addEventListener("click", skipToNow);
+  // The page's first Tab stop: past the header and the table's targets, to the decision.
+  $("skip-to-decision").addEventListener("click", () => { $("decision").tabIndex = -1; $("decision").focus(); });
   $("board-zoom").addEventListener("click", () => setZoom(!S.zoom));
   log = new Log($("log"), { seatName, onPick: pick });
   await loadModules();
