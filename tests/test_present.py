@@ -251,6 +251,12 @@ def test_ceres_shows_the_reconstruction_banner_and_launch_costs() -> None:
             assert f"+{a.resources['Ice']} Ice" in row["effect"]
         assert row["targets"] == [f"asteroid:{asteroid}"]
         assert f"claims Asteroid {asteroid}" in row["effect"]
+        # The rulebook's words for where it lies and what it pays later (it said "Outer Z2 · inc").
+        zone = CERES.observe(state, seat)["belt"][asteroid]["zone"]
+        assert f"{a.ring} Ring, Zone {zone} · " in row["label"]
+        assert ("· income " in row["label"]) == bool(a.income) and not re.search(r" Z\d| inc ", row["label"])
+    comets = [r for r in out["legal_actions"] if r["notation"].startswith("LAUNCH C")]
+    assert comets and all(re.search(r"Comet [\w-]+, \w+ Ring, Zone \d · pay \d Ice", r["label"]) for r in comets)
 
 
 # -- one text for the terminal and the browser ------------------------------------------------------

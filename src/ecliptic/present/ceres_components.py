@@ -45,7 +45,7 @@ def asteroid_label(asteroid: str, *, short: bool = True) -> str:
     gain = amounts(a.resources, a.vp, short=short)
     if not a.income:
         return gain
-    return f"{gain} · inc {amounts(a.income, short=short)}"
+    return f"{gain} · income {amounts(a.income, short=short)}"
 
 
 def tail_token_label(token: str, *, short: bool = True) -> str:

@@ -98,12 +98,12 @@ def ceres_note(obs: dict[str, Any], action: Action) -> str:
     if action.verb in ("LAUNCH", "JUMP") and arg in obs["belt"]:
         where = obs["belt"][arg]
         cost = f" · pay {cc.launch_cost(where['ring'])} Ice" if action.verb == "LAUNCH" else ""
-        return f"{where['ring']} Z{where['zone']} · {cc.asteroid_label(arg)}{cost}"
+        return f"{where['ring']} Ring, Zone {where['zone']} · {cc.asteroid_label(arg)}{cost}"
     if action.verb == "LAUNCH":
         c = cc.comet(obs, arg)
         if c is None or c["ring"] is None:
             return ""
-        return f"Comet {c['kind']}, {c['ring']} Z{c['zone']} · pay {cc.launch_cost(c['ring'])} Ice"
+        return f"Comet {c['kind']}, {c['ring']} Ring, Zone {c['zone']} · pay {cc.launch_cost(c['ring'])} Ice"
     if action.verb == "TAIL" and obs["decision"] and arg in ("1", "2", "3"):
         return cc.tail_note(obs, int(arg) - 1)
     return ""
