@@ -25,6 +25,13 @@ def test_my_games_links_each_held_seat_back_into_the_game_with_its_stored_token(
     link.wait_for()
     assert link.inner_text().startswith("play seat 1")
     assert "http" not in entry.inner_text() and "#seat" not in entry.inner_text(), entry.inner_text()
+    # Seat 1 is to decide (first_player 0): the game says so, first in the list, and the title counts it.
+    with server_site.api() as api:
+        assert api.get(f"/api/games/{game_id}").json()["current_seat"] == 0
+    entry.locator(".your-turn").wait_for()
+    assert entry.locator(".your-turn").inner_text() == "your turn (seat 1)"
+    assert page.locator("#my-games li.my-game").first.get_attribute("data-id") == game_id
+    assert re.match(r"\(\d+\) Ecliptic", page.title()), page.title()
     link.click()
     wait_loaded(w)
     page.wait_for_selector("#decision-panel button.action", state="attached")
@@ -48,6 +55,9 @@ def test_the_created_box_shows_no_null_whatever_the_seats(server_site: Site, chr
         assert box.locator("#hotseat-link").count() == (1 if people > 1 else 0)
         assert box.locator(f"a[href='/watch/{game_id}']").count() == (1 if people == 0 else 0)
         page.wait_for_selector(f"#my-games li[data-id='{game_id}']")
+        if people == 0:  # nobody here is to move in a game of bots
+            page.wait_for_function("() => !document.querySelector('#my-games li.muted')")
+            assert page.locator(f"#my-games li[data-id='{game_id}'] .your-turn").count() == 0
         no_null_text(w)
     assert_clean(w)
 

@@ -206,15 +206,29 @@ async function renderMyGames() {
   if (!mine.length) { list.replaceChildren(el("li", { class: "muted", text: "none yet" })); return; }
   let summaries = {};
   try { for (const g of await api("/api/games")) summaries[g.id] = g; } catch { summaries = {}; }
-  list.replaceChildren(...mine.map((g) => {
+  // Whose decision each game in play waits for (the public view says so): a game played over
+  // days is found by the player whose move it is, first in the list, and the tab's title counts them.
+  const waiting = {};
+  await Promise.all(mine.filter((g) => (summaries[g.id] || {}).status === "playing").map(async (g) => {
+    try { waiting[g.id] = (await api(`/api/games/${g.id}`)).current_seat; } catch { /* shown without it */ }
+  }));
+  const heldSeats = (g) => Object.keys(g.seats || {}).map(Number).sort((a, b) => a - b);
+  const myTurn = (g) => waiting[g.id] !== undefined && waiting[g.id] !== null && heldSeats(g).includes(waiting[g.id]);
+  const ordered = [...mine.filter(myTurn), ...mine.filter((g) => !myTurn(g))];
+  const turns = mine.filter(myTurn).length;
+  document.title = turns ? `(${turns}) Ecliptic — lobby` : "Ecliptic — lobby";
+  list.replaceChildren(...ordered.map((g) => {
     const s = summaries[g.id];
-    const seats = Object.keys(g.seats || {}).map(Number).sort((a, b) => a - b);
+    const seats = heldSeats(g);
     const status = s ? `${s.status}${s.index !== null && s.index !== undefined ? `, ${s.index} actions` : ""}` : "";
+    const turn = myTurn(g)
+      ? el("span", { class: "your-turn", text: `your turn (seat ${waiting[g.id] + 1})` })
+      : null;
     const forget = el("button", { type: "button", class: "link", text: "forget",
       "aria-label": `forget game ${g.id} in this browser` });
     forget.addEventListener("click", () => { forgetGame(g.id); renderMyGames(); });
     return el("li", { class: "my-game", dataset: { id: g.id } },
-      el("strong", { text: `${gameTitle(g.game)} ${g.id}` }), status ? ` (${status}) ` : " ",
+      el("strong", { text: `${gameTitle(g.game)} ${g.id}` }), status ? ` (${status}) ` : " ", turn, turn ? " " : null,
       // One link per seat this browser holds a token for: the game page plays it with that token.
       seats.map((seat) => [el("a", { class: "my-seat", href: `/play/${g.id}#seat=${seat}`, dataset: { seat },
         text: `play seat ${seat + 1}${g.seats[seat].name ? ` (${g.seats[seat].name})` : ""}` }), " "]),
