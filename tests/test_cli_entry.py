@@ -63,3 +63,30 @@ def test_the_console_script_is_the_entry_and_the_entry_imports_nothing_before_it
                              "from ecliptic.entry import main; print(sorted(set(sys.modules) - before))"],
                             capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "['ecliptic', 'ecliptic.entry']"
+
+
+def _ctrl_c(*_: Any, **__: Any) -> Any:
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize(("args", "where", "said"), [
+    (["calibrate", "--games", "1"], "ecliptic.cli.game_config", "the calibration was stopped before its ratings"),
+    (["scenario", "run", "."], "ecliptic.scenario.run_paths", "the scenarios were stopped before their report"),
+    (["replay", "game.json"], "ecliptic.cli.resolve_save", "the replay was stopped"),
+    (["bench", "--quick"], "benchmarks.suite.run_all", "the benchmark was stopped before its figures"),
+], ids=["calibrate", "scenario-run", "replay", "bench"])
+def test_ctrl_c_in_a_command_with_nothing_partial_to_show_is_one_line_and_exit_130(
+        args: list[str], where: str, said: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Click's own answer to Ctrl-C is "Aborted!" and exit 1; the commands answer as play,
+    simulate and tournament do: one line saying what stopped, exit 130."""
+    from typer.testing import CliRunner
+
+    from ecliptic.cli import app
+
+    if where.startswith("benchmarks."):
+        monkeypatch.syspath_prepend(str(ROOT))
+    monkeypatch.setattr(where, _ctrl_c)
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 130, result.output
+    assert result.stderr.strip() == f"Error: interrupted: {said}"
+    assert "Aborted" not in result.output and result.stdout == ""

@@ -9,6 +9,7 @@ message and an exit code, never a traceback.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import secrets
@@ -92,6 +93,25 @@ def _fail(console: Console, message: str, code: int = EXIT_USAGE) -> typer.Exit:
     a message naming a long path reads, and is searched, as it was written)."""
     console.print(Text(f"Error: {message}", style="bold red"), soft_wrap=True)
     return typer.Exit(code)
+
+
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT (128 + 2)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def stops_on_ctrl_c(what: str) -> Callable[[F], F]:
+    """A command that has nothing partial to show ends on Ctrl-C with one line saying what was
+    stopped and exit 130, as ``play``, ``simulate`` and ``tournament`` do (Click's own answer is
+    "Aborted!" and exit 1)."""
+    def wrap(command: F) -> F:
+        @functools.wraps(command)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return command(*args, **kwargs)
+            except KeyboardInterrupt:
+                raise _fail(_console(stderr=True), f"interrupted: {what}", EXIT_INTERRUPTED) from None
+        return run  # type: ignore[return-value]
+    return wrap
 
 
 # -- play ----------------------------------------------------------------------------
@@ -697,6 +717,7 @@ def tournament_merge(
 
 
 @app.command()
+@stops_on_ctrl_c("the calibration was stopped before its ratings")
 def calibrate(
     games: Annotated[int, typer.Option(min=1, help="Games to learn from.")] = 150,
     seed: Annotated[int, typer.Option(callback=GAME_SEED_CHECK, help="Seed of the first game, 0 to 2**63 - 1 "
@@ -796,6 +817,7 @@ app.add_typer(scenario_app, name="scenario")
 
 
 @scenario_app.command("run")
+@stops_on_ctrl_c("the scenarios were stopped before their report")
 def scenario_run(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files, or folders to search for *.yaml.")],
     verbose: Annotated[bool, typer.Option(help="Under a scenario that crashed (the engine failing, or a file "
@@ -813,6 +835,7 @@ def scenario_run(
 
 
 @app.command()
+@stops_on_ctrl_c("the benchmark was stopped before its figures")
 def bench(
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     quick: Annotated[bool, typer.Option(help="A few seconds of measuring instead of a minute.")] = False,
@@ -848,6 +871,7 @@ def bench(
 
 
 @app.command("replay")
+@stops_on_ctrl_c("the replay was stopped")
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A save file or game record (a finished game is kept in the "
                                                "data folder's finished/), or 'autosave': the game left last.")],
