@@ -66,3 +66,29 @@ def test_play_again_brings_both_friends_into_the_new_game_at_their_seats(server_
     bob.page.goto(server_site.url + "/")
     bob.page.wait_for_selector(f"#my-games li[data-id='{new_id}'] a.my-seat[data-seat='1']")
     assert_clean(ann, bob)
+
+
+def test_a_friend_who_left_before_the_rematch_finds_it_in_the_lobby(server_site: Site, chromium: Any) -> None:
+    """Bob played from his join link and closed the page at the end; Ann made the rematch later.
+    Bob's lobby asks the finished game with his old token and lists the new game at his seat."""
+    created = finished_game(server_site)
+    gid = created["id"]
+    bob = new_page(chromium)
+    bob.page.goto(server_site.url + created["seats"][1]["join_link"])
+    wait_loaded(bob)
+    bob.page.goto(server_site.url + "/")  # the game over, he leaves for the lobby: no rematch yet
+    bob.page.wait_for_selector(f"#my-games li[data-id='{gid}']")
+    with server_site.api() as api:
+        ann = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+        made = api.post(f"/api/games/{gid}/rematch", headers=ann)
+    assert made.status_code == 201, made.text
+    new_id = made.json()["id"]
+    bob.page.reload()  # days later
+    link = bob.page.locator(f"#my-games li[data-id='{new_id}'] a.my-seat[data-seat='1']")
+    link.wait_for()
+    assert link.inner_text() == "play seat 2 (Bob)"
+    assert list(stored_tokens(bob, new_id)) == ["1"]
+    link.click()
+    wait_loaded(bob)
+    assert (view_of(bob)["id"], view_of(bob)["seat"]) == (new_id, 1)
+    assert_clean(bob)

@@ -200,12 +200,38 @@ function showCreated(created, entry) {
   box.scrollIntoView({ block: "nearest" });
 }
 
+// A friend who left a finished game before its rematch was made (Play again, docs/web.md) finds
+// the rematch here: the finished game's view, asked with the seat's old token, holds that seat's
+// new token, which is kept as the game page keeps it.
+async function collectRematches(mine, summaries) {
+  const known = new Set(mine.map((g) => g.id));
+  let found = false;
+  await Promise.all(mine.map(async (g) => {
+    const next = (summaries[g.id] || {}).rematch;
+    if (!next || known.has(next)) return;
+    for (const held of Object.values(g.seats || {})) {
+      if (!held || !held.token) continue;
+      try {
+        const view = await api(`/api/games/${g.id}`, { token: held.token });
+        const r = view.rematch;
+        if (r && r.id === next && r.token && r.seat !== null && r.seat !== undefined) {
+          const name = ((view.seats || [])[r.seat] || {}).name;   // the same people at the same seats
+          rememberGame({ id: r.id, game: g.game, created: Date.now(), seats: { [r.seat]: { token: r.token, name } } });
+          found = true;
+        }
+      } catch { /* that seat keeps the finished game only */ }
+    }
+  }));
+  return found;
+}
+
 async function renderMyGames() {
   const list = $("my-games");
-  const mine = myGames().slice().reverse();
+  let mine = myGames().slice().reverse();
   if (!mine.length) { list.replaceChildren(el("li", { class: "muted", text: "none yet" })); return; }
   let summaries = {};
   try { for (const g of await api("/api/games")) summaries[g.id] = g; } catch { summaries = {}; }
+  if (await collectRematches(mine, summaries)) mine = myGames().slice().reverse();
   // Whose decision each game in play waits for (the public view says so): a game played over
   // days is found by the player whose move it is, first in the list, and the tab's title counts them.
   const waiting = {};
