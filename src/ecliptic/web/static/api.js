@@ -51,6 +51,25 @@ export function rememberSeatToken(id, seat, token, extra = {}) {
   return rememberGame({ id, ...extra, seats: { [seat]: { token } } });
 }
 
+// A seat's token in a finished game's rematch (`r`: its id, seat and token), kept as a join
+// link's token is, so "My games" lists the new game. `known`: what the caller knows of the
+// finished game (its `game`, the seat's `name`, `suggestions`), else the finished game's entry.
+export function keepRematch(r, finished, known = {}) {
+  const old = gameEntry(finished) || {};
+  rememberGame({ id: r.id, game: known.game ?? old.game, created: Date.now(),
+    suggestions: !!(known.suggestions ?? old.suggestions), seats: { [r.seat]: { token: r.token, name: known.name } } });
+}
+
+// What the holder of `token` in the finished game `id` is told of its rematch (its own new
+// token, in the game's view), kept with keepRematch; null when there is none for it.
+export async function fetchRematch(id, token, suggestions = undefined) {
+  const view = await api(`/api/games/${encodeURIComponent(id)}`, { token });
+  const r = view.rematch;
+  if (!r || !r.token || r.seat === null || r.seat === undefined) return null;
+  keepRematch(r, id, { game: view.game, name: ((view.seats || [])[r.seat] || {}).name, suggestions });
+  return r;
+}
+
 // The seat a token belongs to is what the server says (GET /api/games/{id} with it).
 export async function seatOfToken(id, token) {
   const view = await api(`/api/games/${encodeURIComponent(id)}`, { token });

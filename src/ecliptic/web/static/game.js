@@ -3,7 +3,7 @@
 // the game is over the score sheet and the replay. The seat token comes from the link's
 // fragment (#token=...), is kept in localStorage and goes to the server in a header or the
 // WebSocket's first message only.
-import { api, ApiError, el, fill, gameEntry, rememberGame, rememberSeatToken, gameTitle } from "/static/api.js";
+import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { renderScore } from "/static/score.js";
@@ -640,8 +640,7 @@ function learnRematch(r) {
 
 function keepRematchToken(id, seat, tokenOf) {
   const name = S.gv && (S.gv.seats || [])[seat] ? S.gv.seats[seat].name : undefined;
-  rememberGame({ id, game: S.gv ? S.gv.game : undefined, created: Date.now(), suggestions: S.suggestions,
-    seats: { [seat]: { token: tokenOf, name } } });
+  keepRematch({ id, seat, token: tokenOf }, GAME_ID, { game: S.gv ? S.gv.game : undefined, name, suggestions: S.suggestions });
 }
 
 const adminToken = () => { const entry = gameEntry(GAME_ID); return (entry && entry.admin) || null; };
@@ -672,10 +671,7 @@ function renderRematch(box) {
 async function collectRematchTokens(id) {
   for (const [seat, old] of Object.entries(S.tokens)) {
     if (Number(seat) === S.seat && S.rematch && S.rematch.token) continue;
-    try {
-      const view = await api(gameUrl(), { token: old });
-      if (view.rematch && view.rematch.token) keepRematchToken(id, view.rematch.seat, view.rematch.token);
-    } catch { /* that seat keeps its old token only */ }
+    try { await fetchRematch(GAME_ID, old, S.suggestions); } catch { /* that seat keeps its old token only */ }
   }
   const admin = adminToken();
   if (admin) {

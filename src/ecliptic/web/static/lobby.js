@@ -1,6 +1,6 @@
 // The lobby: a new game's form, built from GET /api/options/{game} (the engine's own options),
 // the join links of a game just created, my games (tokens kept in this browser) and games to watch.
-import { api, el, fill, myGames, rememberGame, forgetGame, gameTitle } from "/static/api.js";
+import { api, el, fill, fetchRematch, myGames, rememberGame, forgetGame, gameTitle } from "/static/api.js";
 
 const $ = (id) => document.getElementById(id);
 let options = null;   // the GameOptions of the chosen game
@@ -212,13 +212,7 @@ async function collectRematches(mine, summaries) {
     for (const held of Object.values(g.seats || {})) {
       if (!held || !held.token) continue;
       try {
-        const view = await api(`/api/games/${g.id}`, { token: held.token });
-        const r = view.rematch;
-        if (r && r.id === next && r.token && r.seat !== null && r.seat !== undefined) {
-          const name = ((view.seats || [])[r.seat] || {}).name;   // the same people at the same seats
-          rememberGame({ id: r.id, game: g.game, created: Date.now(), seats: { [r.seat]: { token: r.token, name } } });
-          found = true;
-        }
+        if (await fetchRematch(g.id, held.token)) found = true;
       } catch { /* that seat keeps the finished game only */ }
     }
   }));
