@@ -178,3 +178,18 @@ def test_a_copy_draws_the_same_frame_as_the_original() -> None:
     frame = e.render()
     assert np.array_equal(pickle.loads(pickle.dumps(e)).render(), frame)
     assert np.array_equal(copy.deepcopy(e).render(), frame)
+
+
+def test_a_panels_sides_join_from_line_to_line() -> None:
+    frame = picture.draw("╭─╮\n│ │\n│ │\n╰─╯", picture.Layout(columns=1))
+    side = frame[picture.CELL_HEIGHT // 2:3 * picture.CELL_HEIGHT + picture.CELL_HEIGHT // 2,
+                 picture.CELL_WIDTH:2 * picture.CELL_WIDTH]  # the left side, from corner to corner
+    ink = (side.astype(int) - np.array(picture.BACKGROUND)).max(axis=2).max(axis=1)
+    assert ink.min() > 60  # no row of pixels without the stroke
+
+
+def test_a_glyph_is_the_same_whatever_is_drawn_beside_it() -> None:
+    alone, beside = picture._Glyphs(), picture._Glyphs()
+    alone._add(["a"])
+    beside._add(["─", "a"])  # box drawing is wider than its cell
+    assert np.array_equal(alone._cells[alone._index["a"]], beside._cells[beside._index["a"]])

@@ -28,7 +28,7 @@ Frame = npt.NDArray[np.uint8]
 
 CELL_WIDTH, CELL_HEIGHT = 8, 16
 """Pixels of one character cell: DejaVu Sans Mono's advance is 0.602 of its size, so at
-13.3 px a glyph is 8 px wide, with 16 px from line to line (the box drawing joins)."""
+13.3 px (``TEXT_EM``) a glyph is 8 px wide, with 16 px from line to line."""
 TEXT_WIDTH = 118
 """Characters of a line of the text drawn into a frame (the console width it is laid out at)."""
 COLUMN_WIDTH = TEXT_WIDTH + 2
@@ -36,6 +36,11 @@ COLUMN_WIDTH = TEXT_WIDTH + 2
 cells make 960 px, a multiple of 16 as video encoders want."""
 ROWS = 68
 """Lines of a column: 68 × 16 = 1,088 px (also a multiple of 16)."""
+TEXT_EM, TEXT_BASELINE = 13.3, 4
+"""The font's size and the baseline's height in a cell, in px (descenders reach 0.9 px)."""
+BOX_EM, BOX_BASELINE = 13.75, 3.25
+"""Box drawing (U+2500-U+257F) a little larger, so its 1.164 em from bottom to top fill the
+16 px and a panel's sides join from line to line without a gap."""
 BACKGROUND = (16, 20, 24)
 INK = (216, 222, 233)
 FONT = "DejaVu Sans Mono"
@@ -136,7 +141,8 @@ class _Glyphs:
         return frame
 
     def _add(self, chars: list[str]) -> None:
-        """Draw ``chars`` side by side in one figure, white on black, and cut it into cells."""
+        """Draw ``chars`` in one figure, white on black, one every other cell, and cut it into
+        cells."""
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 
@@ -149,14 +155,17 @@ class _Glyphs:
             self._known = FT2Font(font_manager.findfont(FONT, fallback_to_default=False))
         figure = self._figure
         figure.clear()
-        figure.set_size_inches(len(chars) * CELL_WIDTH / 100, CELL_HEIGHT / 100)
+        # every other cell of the strip is left empty: a glyph wider than its cell (the box
+        # drawing is) must not bleed into the next glyph's cell
+        figure.set_size_inches(2 * len(chars) * CELL_WIDTH / 100, CELL_HEIGHT / 100)
         for i, ch in enumerate(chars):
             shown = ch if self._known.get_char_index(ord(ch)) else "?"
-            figure.text((i * CELL_WIDTH) / (len(chars) * CELL_WIDTH), 4 / CELL_HEIGHT, shown, color="white",
-                        fontfamily=FONT, fontsize=13.3 * 72 / 100, va="baseline", ha="left")
+            em, baseline = (BOX_EM, BOX_BASELINE) if "\u2500" <= ch <= "\u257f" else (TEXT_EM, TEXT_BASELINE)
+            figure.text(i / len(chars), baseline / CELL_HEIGHT, shown, color="white",
+                        fontfamily=FONT, fontsize=em * 72 / 100, va="baseline", ha="left")
         figure.canvas.draw()
-        strip = np.asarray(figure.canvas.buffer_rgba())[:CELL_HEIGHT, :len(chars) * CELL_WIDTH, 0]
-        cells = strip.reshape(CELL_HEIGHT, len(chars), CELL_WIDTH).transpose(1, 0, 2)
+        strip = np.asarray(figure.canvas.buffer_rgba())[:CELL_HEIGHT, :2 * len(chars) * CELL_WIDTH, 0]
+        cells = strip.reshape(CELL_HEIGHT, len(chars), 2, CELL_WIDTH)[:, :, 0].transpose(1, 0, 2)
         start = len(self._cells)
         self._cells = np.concatenate([self._cells, self._colours[cells]])
         for i, ch in enumerate(chars):
