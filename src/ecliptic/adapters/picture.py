@@ -162,7 +162,8 @@ class _Glyphs:
             shown = ch if self._known.get_char_index(ord(ch)) else "?"
             em, baseline = (BOX_EM, BOX_BASELINE) if "\u2500" <= ch <= "\u257f" else (TEXT_EM, TEXT_BASELINE)
             figure.text(i / len(chars), baseline / CELL_HEIGHT, shown, color="white",
-                        fontfamily=FONT, fontsize=em * 72 / 100, va="baseline", ha="left")
+                        fontfamily=FONT, fontsize=em * 72 / 100, va="baseline", ha="left",
+                        usetex=False, parse_math=False, antialiased=True)  # whatever a user's rcParams say
         figure.canvas.draw()
         strip = np.asarray(figure.canvas.buffer_rgba())[:CELL_HEIGHT, :2 * len(chars) * CELL_WIDTH, 0]
         cells = strip.reshape(CELL_HEIGHT, len(chars), 2, CELL_WIDTH)[:, :, 0].transpose(1, 0, 2)
