@@ -55,6 +55,7 @@ def test_a_frame_has_one_shape_and_dtype_along_a_whole_game(game: str, config: d
             frames.append(e.render())
     frames.append(e.render())  # the end of the game
     assert e.table.over and len(frames) >= 3
+    assert picture.layout(game, e.table.config).shape == shape
     for frame in frames:
         assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.shape == shape
     assert len({f.tobytes() for f in frames}) == len(frames)  # each a picture of its own moment
