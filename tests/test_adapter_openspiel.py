@@ -360,3 +360,20 @@ def test_reseed_clones_draw_from_the_clone_stream_not_the_game() -> None:
     state.clone()
     assert state._core.state.rng.state == dice
     assert isinstance(state._core.clones, Rng)
+
+
+def test_the_examples_of_docs_adapters_openspiel_run_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    """Both Python examples of the page, in order (the second uses the first's ``game``), the
+    ISMCTS one with 4 simulations instead of its 100 to stay cheap: the first plays a whole
+    4-player short game and prints its returns, the second's bot chooses a legal action."""
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "adapters-openspiel.md"
+    first, second = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+    assert "max_simulations=100" in second
+    names: dict[str, Any] = {}
+    exec(compile(first, str(doc), "exec"), names)
+    returns = json.loads(capsys.readouterr().out)
+    assert len(returns) == 4 and sum(returns) == pytest.approx(1.0)
+    exec(compile(second.replace("max_simulations=100", "max_simulations=4"), str(doc), "exec"), names)
+    assert names["action"] in names["state"].legal_actions()

@@ -283,7 +283,7 @@ def test_render_human_prints_the_table_at_every_step_and_passes_pettingzoos_rend
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"game": "tauceti", "players": 5}, "1-4 players"),
     ({"game": "tauceti", "reward": "gold"}, "reward must be one of returns, points"),
-    ({"game": "tauceti", "render_mode": "rgb_array"}, "render_mode is 'ansi', 'human' or None"),
+    ({"game": "tauceti", "render_mode": "rgb_array_list"}, "render_mode is 'ansi', 'human', 'rgb_array' or None"),
     ({"game": "tauceti", "players": 2, "config": {"players": 3}}, "players is given twice"),
     ({"game": "ceres", "expansions": ["moons"]}, "unknown expansion 'moons'"),
 ])

@@ -4,6 +4,7 @@ torch or stable-baselines3, so these tests reproduce the exact calls those libra
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import gymnasium
@@ -27,21 +28,36 @@ def sb3_make(env_id: str, **env_kwargs: Any) -> Any:
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
-def test_sb3s_make_vec_env_falls_back_from_rgb_array(env_id: str) -> None:
-    """The refusal of ``rgb_array`` is a ``TypeError`` as well, so ``make_vec_env(env_id)``
-    builds the environment instead of failing in every worker."""
-    with pytest.warns(UserWarning, match="rgb_array"):  # Gymnasium's own, before ours
+def test_sb3s_make_vec_env_gets_rgb_array(env_id: str) -> None:
+    """``make_vec_env(env_id)`` asks for ``rgb_array`` first: the environment takes it (no
+    fallback, no warning), plays as before and draws a frame only when asked."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         env = sb3_make(env_id, players=2, opponents="random")
-    assert env.unwrapped.render_mode is None
-    obs, info = env.reset(seed=0)
+        obs, info = env.reset(seed=0)
+    assert env.unwrapped.render_mode == "rgb_array"
     assert obs.shape == env.observation_space.shape and info["action_mask"].any()
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_sb3s_make_vec_env_still_falls_back_from_a_refused_mode(env_id: str) -> None:
+    """A mode the adapters do not draw is refused with a ``TypeError`` too, so code that
+    retries without it (as ``make_vec_env`` does) still builds the environment."""
+    with pytest.warns(UserWarning, match="render_mode='rgb'"):  # Gymnasium's own, before ours
+        try:
+            env = gymnasium.make(env_id, render_mode="rgb", players=2, opponents="random")
+        except TypeError:
+            env = gymnasium.make(env_id, players=2, opponents="random")
+    assert env.unwrapped.render_mode is None
 
 
 def test_an_unsupported_render_mode_is_one_clear_line_and_still_a_value_error() -> None:
     with pytest.raises(TypeError) as raised:
-        adapter.EclipticEnv("ceres", render_mode="rgb_array")
+        adapter.EclipticEnv("ceres", render_mode="rgb")
     assert isinstance(raised.value, ValueError)
-    assert str(raised.value) == "render_mode is 'ansi', 'human' or None, not 'rgb_array'"
+    assert str(raised.value) == "render_mode is 'ansi', 'human', 'rgb_array' or None, not 'rgb'"
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecliptic.adapters.observation import Encoder, encoder
+from ecliptic.adapters.picture import Frame
 from ecliptic.engine.actions import Action, ActionSpace
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.games import GAME_NAMES, get_game
@@ -30,24 +31,49 @@ REWARDS: tuple[Reward, ...] = ("returns", "points")
 ``points``: each step, the change in the GP (VP in Ceres) a seat has counted so far, so a
 seat's rewards over a game add up to its final score less what it held at the start."""
 
-RENDER_MODES: tuple[str, ...] = ("ansi", "human")
+RENDER_MODES: tuple[str, ...] = ("ansi", "human", "rgb_array")
 """``ansi``: ``render()`` returns the terminal's drawing of the table as text; ``human``: the
 same drawing is printed to standard output after every reset and step (``render()`` prints
-it too, and returns ``None``), as Gymnasium and PettingZoo define the two modes."""
+it too, and returns ``None``), as Gymnasium and PettingZoo define the two modes;
+``rgb_array``: that drawing as a picture, a ``uint8`` array of height × width × 3 of one
+size for every call of an environment (:mod:`ecliptic.adapters.picture`), for video writers."""
+
+RENDER_FPS = 2
+"""Frames per second a video of a game plays at (``metadata["render_fps"]``, which
+``RecordVideo`` reads): one frame is one decision, and a frame is a page of text, so two a
+second leave time to read what changed; a frame is drawn only when ``render()`` is called."""
 
 
 class RenderModeError(ValueError, TypeError):
-    """A ``render_mode`` the adapters do not draw (``rgb_array``: there is no picture, only
-    text). Also a ``TypeError`` because that is what stable-baselines3's ``make_vec_env``
-    catches when it first tries ``render_mode="rgb_array"`` and then makes the environment
-    without it; as a ``ValueError`` it is what every other bad argument here is."""
+    """A ``render_mode`` the adapters do not draw. Also a ``TypeError`` because that is what
+    stable-baselines3's ``make_vec_env`` catches when a mode it asks for is refused (it then
+    makes the environment without one); as a ``ValueError`` it is what every other bad
+    argument here is."""
 
 
 def check_render_mode(mode: str | None) -> str | None:
-    """``mode`` checked: ``None``, ``"ansi"`` or ``"human"``; anything else is refused."""
+    """``mode`` checked: ``None`` or one of ``RENDER_MODES``; anything else is refused."""
     if mode is not None and mode not in RENDER_MODES:
-        raise RenderModeError(f"render_mode is 'ansi', 'human' or None, not {mode!r}")
+        raise RenderModeError(f"render_mode is 'ansi', 'human', 'rgb_array' or None, not {mode!r}")
     return mode
+
+
+def render(table: Table, mode: str | None, seat: int) -> str | Frame | None:
+    """What ``render()`` gives in ``mode``, drawn as ``seat`` sees the table: the text
+    (``ansi``), the text printed (``human``, ``None``), its picture (``rgb_array``); without
+    a mode, Gymnasium's warning and ``None``, as both libraries' own environments do."""
+    if mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() was called without a render_mode (ecliptic: 'ansi', 'human' or 'rgb_array')")
+        return None
+    if mode == "rgb_array":
+        return table.picture(seat)
+    text = table.render(seat)
+    if mode == "human":
+        print(text)
+        return None
+    return text
 
 
 Tensor = npt.NDArray[np.float32]
@@ -150,8 +176,9 @@ class Table:
         """What each seat has counted so far (``G.points_so_far``)."""
         return [int(self.game.points_so_far(self.state, s)) for s in range(self.players)]
 
-    def render(self, seat: int) -> str:
-        """The terminal's drawing of the table as ``seat`` sees it, as plain text."""
+    def render(self, seat: int, width: int = 120) -> str:
+        """The terminal's drawing of the table as ``seat`` sees it, as plain text ``width``
+        characters wide."""
         from rich.console import Console
 
         from ecliptic.ui import ceres_terminal, terminal
@@ -159,8 +186,15 @@ class Table:
         obs = self.game.observe(self.state, seat)
         board = (ceres_terminal if self.name == "ceres" else terminal).render_board(obs, seat)
         out = io.StringIO()
-        Console(file=out, width=120, color_system=None, force_terminal=False).print(board)
+        Console(file=out, width=width, color_system=None, force_terminal=False).print(board)
         return out.getvalue()
+
+    def picture(self, seat: int) -> Frame:
+        """The ``rgb_array`` frame of what :meth:`render` draws for ``seat`` (laid out a little
+        narrower, to leave a margin), of the one size this game and config always get."""
+        from ecliptic.adapters import picture
+
+        return picture.draw(self.render(seat, picture.TEXT_WIDTH), picture.layout(self.name, self.config))
 
 
 def action_index(action: object, size: int) -> int:

@@ -33,6 +33,7 @@ import gymnasium
 import numpy as np
 
 from ecliptic.adapters._common import (
+    RENDER_FPS,
     RENDER_MODES,
     Mask,
     Reward,
@@ -41,7 +42,9 @@ from ecliptic.adapters._common import (
     check_render_mode,
     check_reward,
     config_table,
+    render,
 )
+from ecliptic.adapters.picture import Frame
 from ecliptic.bots.base import Bot, bot_seed, make_bot
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.rules import seat_of
@@ -58,8 +61,7 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
     the rest of the game's config, as :class:`ecliptic.adapters.pettingzoo.raw_env` takes them
     (Tau Ceti's game length: ``config={"game": "short"}``)."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 - Gymnasium's attribute
-    """``render_fps``: the text is drawn when asked; a rate only quiets Gymnasium's warning."""
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}  # noqa: RUF012 - Gymnasium's attribute
 
     def __init__(self, game: str = "tauceti", opponents: str | Sequence[str] = "heuristic", players: int | None = None,
                  seat: int = 0, *, config: Mapping[str, Any] | None = None, reward: Reward = "returns",
@@ -132,17 +134,10 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
         self._show()
         return self.table.tensor(self.seat), reward, over, False, self._info()
 
-    def render(self) -> str | None:
-        """The terminal's drawing of the table as the learner sees it: returned (``ansi``) or
-        printed (``human``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (ecliptic: 'ansi' or 'human')")
-            return None
-        text = self.table.render(self.seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+    def render(self) -> str | Frame | None:
+        """The terminal's drawing of the table as the learner sees it: returned (``ansi``),
+        printed (``human``) or as a picture (``rgb_array``)."""
+        return render(self.table, self.render_mode, self.seat)
 
     # -- masks (sb3-contrib's MaskablePPO calls action_masks()) ------------------------------
 

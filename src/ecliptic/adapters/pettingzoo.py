@@ -34,6 +34,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from ecliptic.adapters._common import (
+    RENDER_FPS,
     RENDER_MODES,
     Reward,
     Table,
@@ -42,7 +43,9 @@ from ecliptic.adapters._common import (
     check_reward,
     config_table,
     possible_agents,
+    render,
 )
+from ecliptic.adapters.picture import Frame
 
 
 def env(game: str = "tauceti", players: int | None = None, **config: Any) -> Any:
@@ -58,8 +61,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
     game's config table (``advanced=[1, 2]``, ``layout="random"``, ``expansions=["comets"]``,
     ``factions=[...]``), and ``config`` a whole table (a record's); Tau Ceti's game length,
     whose key ``game`` is taken by the game's name here, goes in it: ``config={"game":
-    "short"}``. ``reward`` (``"returns"`` or ``"points"``) and ``render_mode`` (``"ansi"``, ``"human"``)
-    are the environment's own."""
+    "short"}``. ``reward`` (``"returns"`` or ``"points"``) and ``render_mode`` (``"ansi"``, ``"human"``,
+    ``"rgb_array"``) are the environment's own."""
 
     def __init__(self, game: str = "tauceti", players: int | None = None, *, config: Mapping[str, Any] | None = None,
                  reward: Reward = "returns", render_mode: str | None = None, **options: Any) -> None:
@@ -69,7 +72,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.table = Table(game, config_table(config, options, players))
         self.metadata = {"name": f"ecliptic_{game}_v0", "render_modes": list(RENDER_MODES),
-                         "is_parallelizable": False}
+                         "render_fps": RENDER_FPS, "is_parallelizable": False}
         self.possible_agents: list[str] = possible_agents(self.table)
         n = len(self.table.space)
         obs_space = self.table.encoder.space
@@ -132,17 +135,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
         self._show()
 
-    def render(self) -> str | None:
+    def render(self) -> str | Frame | None:
         """The terminal's drawing of the table as the selected agent sees it: returned
-        (``ansi``) or printed (``human``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (ecliptic: 'ansi' or 'human')")
-            return None
-        text = self.table.render(self._seat.get(self.agent_selection, 0) if self.agents else 0)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        (``ansi``), printed (``human``) or as a picture (``rgb_array``)."""
+        return render(self.table, self.render_mode, self._seat.get(self.agent_selection, 0) if self.agents else 0)
 
     def _show(self) -> None:
         """``human``: PettingZoo's convention is that the table is drawn at every reset and step."""
