@@ -13,6 +13,16 @@ game seeds from :func:`ecliptic.sim.simulate.game_seeds`), and prints what a pla
 * 1GP tokens exhausted: the share of games in which the battle tokens' supply (the 1GP
   Galactic Point tokens) ran out, and the mean round it first did.
 
+With ``--suggest`` it measures the server's suggestions in the middle of a person's Move
+instead (:func:`probe`): the same games, every action the bot's own (chosen as the terminal
+and the server choose it), and wherever a seat could start a Move (``MOV``) but its bot chose
+something else, a person at that seat is taken to have started the Move anyway and asks for a
+suggestion at its first step. It counts how often the suggestion is to stop there (``STOP``,
+zero sectors entered), from the bot walked through the seat's decisions and told the person's
+actions (:func:`ecliptic.server.analysis.suggest`, the server's path) and from a fresh bot that
+was not (``suggest_from`` without a bot: what the server suggested before), beside how often
+the bot stops its own Moves at their first step.
+
 The counting is in :class:`Habits`, fed one applied action at a time by :meth:`Habits.step`
 (the state before, the action, its events, the state after), so tests can drive it over a
 scripted game. docs/bots.md quotes the figures. A measurement, not a test.
@@ -27,10 +37,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ecliptic.bots.base import bot_seed, make_bot
+from ecliptic.bots.base import bot_seed, decide, make_bot
 from ecliptic.bots.battle_odds import battle_tokens_left
 from ecliptic.engine.actions import Action, act
 from ecliptic.engine.events import Event
+from ecliptic.server.analysis import SuggestJob, suggest, suggest_from
 from ecliptic.server.bots import BotTurn, choose
 from ecliptic.sim.simulate import game_seeds
 from ecliptic.sim.tournament import faction_names, seating
@@ -41,6 +52,10 @@ GAME = TauCeti()
 CONFIG: dict[str, Any] = {"players": 4, "game": "full", "layout": "random", "advanced": []}
 """The tournaments' configuration (``ecliptic tournament`` defaults to a random layout)."""
 STEAL_NONE = act("STEAL", "none")
+MOV = act("MOV")
+STOP = act("STOP")
+CAREFUL = 8
+"""Copies the careful bot of ``--suggest`` averages each judgement over (``heuristic:samples=8``)."""
 
 
 def steal_available(legal: list[Action]) -> bool:
@@ -171,6 +186,97 @@ def run(games: int, seed: int, bot: str = "heuristic", server: bool = False) -> 
     return habits.report()
 
 
+@dataclass
+class Probe:
+    """Counters of ``--suggest``: suggestions at the first step of a Move a person started
+    where the bot would not have, and the bot's own first steps."""
+
+    games: int = 0
+    asked: int = 0
+    walked_stop: int = 0
+    """Suggestions to stop from the bot walked through the seat's decisions (the server's now)."""
+    fresh_stop: int = 0
+    """Suggestions to stop from a fresh bot (the server's before)."""
+    careful_stop: int = 0
+    """A fresh bot judging on :data:`CAREFUL` copies, whose advice no single copy's dice decide."""
+    differ: int = 0
+    """Suggestions in which the walked and the fresh bot differ."""
+    instead: Counter[str] = field(default_factory=Counter)
+    """What the bot chose instead of the person's MOV (its verb), over all suggestions ..."""
+    stop_instead: Counter[str] = field(default_factory=Counter)
+    """... and over those in which the walked bot says to stop."""
+    own_moves: int = 0
+    own_stop: int = 0
+
+    def report(self) -> dict[str, Any]:
+        asked, own = max(self.asked, 1), max(self.own_moves, 1)
+        return {"games": self.games, "asked": self.asked,
+                "walked_stop": self.walked_stop, "walked_stop_share": self.walked_stop / asked,
+                "fresh_stop": self.fresh_stop, "fresh_stop_share": self.fresh_stop / asked,
+                "careful_stop": self.careful_stop, "careful_stop_share": self.careful_stop / asked,
+                "differ": self.differ, "differ_share": self.differ / asked,
+                "instead": dict(self.instead), "stop_instead": dict(self.stop_instead),
+                "own_moves": self.own_moves, "own_stop": self.own_stop, "own_stop_share": self.own_stop / own}
+
+
+def probe(counts: Probe, seed: int, index: int, bot: str = "heuristic", every: int = 1) -> None:
+    """One game as in :func:`play` (each action chosen by :func:`decide`, as the terminal and the
+    server's workers choose), asking for a suggestion after a person's ``MOV`` at every
+    ``every``-th position where the bot chose something else."""
+    seat = seating(index, [bot] * 4, 4, faction_names("tauceti"))
+    config = {**CONFIG, "factions": list(seat.factions)} if seat.factions else dict(CONFIG)
+    state = GAME.new_game(config, seed)
+    bots = [make_bot(spec, bot_seed(seed, s)) for s, spec in enumerate(seat.bots)]
+    actions: list[str] = []
+    counts.games += 1
+    chances = 0
+    while not state.is_over:
+        who = state.current_player
+        assert who is not None
+        action = decide(bots[who], GAME, state, who, seed, len(actions))
+        if MOV in GAME.legal_actions(state) and action != MOV:
+            chances += 1
+            if chances % every == 0:
+                moving = state.clone()
+                GAME.apply(moving, MOV)
+                record = (*actions, str(MOV))
+                counts.asked += 1
+                walked, _ = suggest(SuggestJob("tauceti", config, seed, record, who))
+                fresh, _ = suggest_from(GAME, moving, who, bot_seed(seed, who) ^ len(record))
+                counts.walked_stop += walked == str(STOP)
+                counts.fresh_stop += fresh == str(STOP)
+                counts.differ += walked != fresh
+                counts.instead[action.verb] += 1
+                if walked == str(STOP):
+                    counts.stop_instead[action.verb] += 1
+                careful = make_bot(f"heuristic:samples={CAREFUL}", bot_seed(seed, who) ^ len(record))
+                counts.careful_stop += careful.choose(GAME, moving, who) == STOP
+        own_move = action == MOV
+        actions.append(str(action))
+        GAME.apply(state, action)
+        if own_move and not state.is_over and state.current_player == who:
+            step = decide(bots[who], GAME, state, who, seed, len(actions))
+            counts.own_moves += 1
+            counts.own_stop += step == STOP
+            actions.append(str(step))
+            GAME.apply(state, step)
+
+
+def probe_lines(r: dict[str, Any]) -> list[str]:
+    return [
+        f"games                                   {r['games']}",
+        f"suggestions after a person's MOV        {r['asked']} (the bot had chosen something else)",
+        f"  to STOP, the bot walked and told      {r['walked_stop']} ({100 * r['walked_stop_share']:.1f}%)",
+        f"  to STOP, a fresh bot                  {r['fresh_stop']} ({100 * r['fresh_stop_share']:.1f}%)",
+        f"  to STOP, a fresh bot on {CAREFUL} copies       {r['careful_stop']} ({100 * r['careful_stop_share']:.1f}%)",
+        f"  the walked and the fresh bot differ   {r['differ']} ({100 * r['differ_share']:.1f}%)",
+        "  the bot's choice instead, STOP / all  "
+        + ", ".join(f"{k} {r['stop_instead'].get(k, 0)}/{v}" for k, v in sorted(r["instead"].items())),
+        f"the bot's own Moves stopped at once     {r['own_stop']} of {r['own_moves']} "
+        f"({100 * r['own_stop_share']:.1f}%)",
+    ]
+
+
 def lines(r: dict[str, Any]) -> list[str]:
     steals = ", ".join(f"{k} {v}" for k, v in sorted(r["steals"].items()))
     ends = ", ".join(f"{k} {v}" for k, v in sorted(r["endings"].items()))
@@ -197,7 +303,18 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of lines")
     parser.add_argument("--server", action="store_true",
                         help="choose each action as the game server's bot workers do (a bot built anew per decision)")
+    parser.add_argument("--suggest", action="store_true",
+                        help="measure suggestions at the first step of a Move a person started (see above)")
+    parser.add_argument("--every", type=int, default=1,
+                        help="with --suggest, ask at every N-th position where the bot did not start a Move (1)")
     args = parser.parse_args()
+    if args.suggest:
+        counts = Probe()
+        for i, s in enumerate(game_seeds(args.seed, args.games)):
+            probe(counts, s, i, args.bot, max(1, args.every))
+        report = counts.report()
+        print(json.dumps(report) if args.json else "\n".join(probe_lines(report)))
+        return
     report = run(args.games, args.seed, args.bot, args.server)
     print(json.dumps(report) if args.json else "\n".join(lines(report)))
 

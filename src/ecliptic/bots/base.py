@@ -168,7 +168,10 @@ def replay_for(bot: Bot, game: Any, config: Any, game_seed: int, actions: Sequen
     that lead up to this one, from where that run began: what a bot keeps never outlives
     another seat's action (what the seat sees then no longer matches the copy), so nothing
     before the run matters. A bot that keeps nothing (``remembers`` false: random, ISMCTS)
-    is not walked."""
+    is not walked. At each of those decisions the bot is told the action actually taken
+    (its ``taken``, if it has one): the seat's own bot took its own choice, which changes
+    nothing, but a person asking for a suggestion took their own, and the bot keeps what it
+    would have kept had it taken that (docs/bots.md "Suggestions mid-Move")."""
     state = game.new_game(config, game_seed)
     remembers = bool(getattr(bot, "remembers", False))
     begun, start = 0, state.clone() if remembers else None
@@ -183,6 +186,9 @@ def replay_for(bot: Bot, game: Any, config: Any, game_seed: int, actions: Sequen
         return state
     for index in range(begun, len(parsed)):
         decide(bot, game, start, seat, game_seed, index)
+        taken = getattr(bot, "taken", None)
+        if taken is not None:
+            taken(game, seat, parsed[index])
         game.apply(start, parsed[index])
     return state
 

@@ -41,7 +41,8 @@ class HeuristicBot:
     name = "heuristic"
     remembers = True
     """It keeps a copy from one decision to the next (``_keep``): a bot built anew mid-Move is
-    walked through its own decisions first (:func:`ecliptic.bots.base.replay_for`)."""
+    walked through its own decisions first (:func:`ecliptic.bots.base.replay_for`), and told the
+    action actually taken at each (:meth:`taken`)."""
 
     def __init__(self, seed: int, *, samples: int = 1, depth: int = DEPTH, epsilon: float = 0.0,
                  rivals: float | None = None, options: dict[str, str] | None = None) -> None:
@@ -53,11 +54,14 @@ class HeuristicBot:
         self.rivals = rivals
         self.evaluator = Evaluators(self.options)
         self._kept: tuple[int, Any] | None = None
+        self._judged: tuple[int, Any, Action] | None = None
+        """The seat, the copy and the choice of the last decision judged on a copy (for :meth:`taken`)."""
 
     def choose(self, game: Any, state: Any, seat: int) -> Action:
         actions: list[Action] = game.legal_actions(state)
         if not actions:
             raise ValueError(f"seat {seat} has no legal action to choose from (is the game over?)")
+        self._judged = None
         if len(actions) == 1:
             return actions[0]
         if self.epsilon > 0 and self.rng.below(1_000_000) < self.epsilon * 1_000_000:
@@ -79,7 +83,21 @@ class HeuristicBot:
                               else UNKNOWN)
         best = self._best(actions, totals)
         self._keep(game, ev, first, seat, best)
+        self._judged = (seat, first, best)
         return best
+
+    def taken(self, game: Any, seat: int, action: Action) -> None:
+        """Told that ``action`` was taken for ``seat`` at the decision it last chose for: when
+        that was not its own choice (a person's step it is walked through to suggest the next
+        one), it keeps the copy it judged the decision on with ``action`` applied instead, as
+        it would have kept its own, so the Move a person started is judged on the copy it was
+        judged on, not stopped on a fresh one (docs/bots.md "Suggestions mid-Move"). The
+        copy is then checked at the next decision like any kept copy (``_kept_copy``); its
+        own choice, or a decision it chose at random or had no choice in, changes nothing."""
+        judged, self._judged = self._judged, None
+        if judged is None or judged[0] != seat or judged[2] == action:
+            return
+        self._keep(game, self.evaluator(game), judged[1], seat, action)
 
     def judge(self, game: Any, ev: Evaluator, world: Any, seat: int, action: Action,
               clock: float | None = None) -> float:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ecliptic.bots.base import bot_seed, make_bot
+from ecliptic.bots.base import Bot, decision_seed, make_bot, replay_for, reseed
 from ecliptic.bots.evaluator import evaluator_for
 from ecliptic.engine.actions import Action
 from ecliptic.engine.rng import Rng
@@ -78,12 +78,18 @@ class ChartJob:
     indices: tuple[int, ...]
 
 
-def suggest_from(game: Any, state: Any, seat: int, seed: int) -> tuple[str, float]:
+def suggest_from(game: Any, state: Any, seat: int, seed: int, bot: Bot | None = None) -> tuple[str, float]:
     """The bot's move for ``seat`` and ``seat``'s chance of winning, judged on re-dealt copies
-    only: the result depends on nothing but what ``seat`` sees and ``seed``."""
+    only: the result depends on nothing but what ``seat`` sees and ``seed``. ``bot`` is the
+    ``normal`` bot walked through the seat's decisions so far (:func:`suggest`); a fresh one
+    without it. Either is seeded from ``seed`` (a bot told the seat's actions all along and
+    asked here chooses alike)."""
     rng = Rng.from_seed(seed)
     world = game.determinize(state, seat, rng)
-    action = make_bot(SUGGEST_LEVEL, rng.next_u64()).choose(game, world, seat)
+    if bot is None:
+        bot = make_bot(SUGGEST_LEVEL, seed)
+    reseed(bot, seed)
+    action = bot.choose(game, world, seat)
     evaluator = evaluator_for(game)
     total = evaluator.chances(world)[seat]
     for _ in range(CHANCE_COPIES - 1):
@@ -92,13 +98,18 @@ def suggest_from(game: Any, state: Any, seat: int, seed: int) -> tuple[str, floa
 
 
 def suggest(job: SuggestJob) -> tuple[str, float]:
-    """Runs in a worker: replays the record, then :func:`suggest_from` with the seed the seat's
-    own bot would have (a suggestion for a position is always the same)."""
+    """Runs in a worker: replays the record, walking the bot through the seat's own decisions
+    leading up to this one and telling it the actions the seat took (:func:`replay_for`): in
+    the middle of a Move the seat started, the bot judges the next step on the copy it judged
+    the start on, with the seat's actions applied, as it would its own Move (built fresh, it
+    judged on a new copy and often said to stop before the first sector: docs/bots.md
+    "Suggestions mid-Move"). Then :func:`suggest_from` with the seed the seat's own bot would
+    have (a suggestion for a position is always the same)."""
     game = get_game(job.game)
-    state = game.new_game(dict(job.config), job.seed)
-    for notation in job.actions:
-        game.apply(state, Action.parse(notation))
-    return suggest_from(game, state, job.seat, bot_seed(job.seed, job.seat) ^ len(job.actions))
+    seed = decision_seed(job.seed, job.seat, len(job.actions))
+    bot = make_bot(SUGGEST_LEVEL, seed)
+    state = replay_for(bot, game, dict(job.config), job.seed, job.actions, job.seat)
+    return suggest_from(game, state, job.seat, seed, bot)
 
 
 def chances_at(game: Any, evaluator: Any, state: Any) -> list[float]:
