@@ -397,7 +397,8 @@ def test_the_page_says_what_the_study_shows_and_that_too_few_games_measure_nothi
     assert not any("not measured" in line for line in page.conclusions())
 
 
-def test_stand_in_numbers_are_marked_on_the_page_and_in_the_summary(studies: dict[str, Path]) -> None:
+def test_stand_ins_are_marked_and_positions_named_alike_on_the_page_and_in_the_summary(
+        studies: dict[str, Path]) -> None:
     from rich.console import Console
 
     from ecliptic.balance.report import summary
@@ -412,6 +413,8 @@ def test_stand_in_numbers_are_marked_on_the_page_and_in_the_summary(studies: dic
         console.print(summary(json.loads((studies[game] / "results.json").read_text(encoding="utf-8"))))
         text = console.export_text()
         assert "Stand-in numbers: every arm plays the packaged stand-ins (" in text and doc in text
+    ceres = (studies["ceres"] / "index.html").read_text(encoding="utf-8")  # positions named one way throughout
+    assert "<td>win rate of first player (0)</td>" in ceres and "position 0" not in ceres
     # An owner's content beside the stand-ins: only the stand-in arm is marked.
     head = header([("a", 2), ("b", 2)])
     head["arms"][1]["content"] = {"folder": "printed", "digest": "0123456789abcdef" * 4}

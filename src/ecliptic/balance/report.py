@@ -253,6 +253,13 @@ def position_name(i: int) -> str:
     return "first player (0)" if i == 0 else f"position {i}"
 
 
+def compared_group(c: Mapping[str, Any]) -> str:
+    """A comparison's faction or position, named as the win-rate tables name it (results.json
+    keys a position ``position 0``; the page calls it the first player everywhere)."""
+    found = re.fullmatch(r"position (\d+)", str(c["group"]))
+    return position_name(int(found.group(1))) if found else str(c["group"])
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-").lower() or "arm"
 
@@ -378,7 +385,7 @@ class _Page:
         shown = 12
         for c in found[:shown]:
             if c["measure"] == "win_rate":
-                diff = f"win rate of {c['group']} {pct(c['base_value'])} → {pct(c['value'])}"
+                diff = f"win rate of {compared_group(c)} {pct(c['base_value'])} → {pct(c['value'])}"
             else:
                 unit = self.unit if c["measure"] == "total" else "rounds"
                 word = "mean total" if c["measure"] == "total" else "mean rounds"
@@ -607,7 +614,7 @@ class _Page:
         if rates:
             path, src = self.path("comparisons-win-rate")
             self.draw.intervals(path, "Win rate: arm minus base (beyond the change of fair share)",
-                                [f"{self.label(by_name[c['arm']])} · {c['group']}" for c in rates],
+                                [f"{self.label(by_name[c['arm']])} · {compared_group(c)}" for c in rates],
                                 _by_significance(rates, 100.0), "percentage points", [(0.0, "no difference")],
                                 overlay=True)
             blocks.append(Block("Win rates", figure=src, alt="differences of win rate with 95% intervals",
@@ -629,7 +636,8 @@ class _Page:
         for c in rows:
             rate = c["measure"] == "win_rate"
             fmt = pct if rate else num
-            what = f"win rate of {c['group']}" if rate else ("mean total" if c["measure"] == "total" else "mean rounds")
+            what = (f"win rate of {compared_group(c)}" if rate
+                    else "mean total" if c["measure"] == "total" else "mean rounds")
             delta = "5 points" if rate else f"{num(c['delta'], 1)} {self.unit if c['measure'] == 'total' else 'round'}"
             out.append([self.label(arms[c["arm"]]), str(what), fmt(c["base_value"]), fmt(c["value"]),
                         f"{fmt(c['difference'])} [{fmt(c['low'])}, {fmt(c['high'])}]", fmt(c["null"]),
