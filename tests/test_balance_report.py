@@ -7,6 +7,7 @@ the page on real small studies (short Tau Ceti games and Ceres games of random b
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -330,3 +331,108 @@ def test_mean_intervals_are_cut_at_zero_where_the_quantity_cannot_cross_it(tmp_p
     page = render(results, tmp_path, command="ecliptic balance report games.jsonl").read_text("utf-8")
     assert "The interval of a mean is cut at 0 where the quantity cannot cross it" in page
     assert "from above for a deduction (Advanced Rules 7-9); assists, the total" in page
+
+
+# -- the page as a designer reads it ---------------------------------------------------------
+
+
+def _conclusions(page: str) -> list[str]:
+    import html
+
+    found = re.search(r'<ul class="conclusions">(.*?)</ul>', page, re.S)
+    assert found, "the page has no 'What this study shows' list"
+    return [html.unescape(li) for li in re.findall(r"<li>(.*?)</li>", found.group(1), re.S)]
+
+
+class _NoFigures:
+    """Stands in for ecliptic.balance.figures where a test reads the page's words, not its figures
+    (drawing them is most of a report's time)."""
+
+    from ecliptic.balance.figures import Series
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: None
+
+
+def _page(results: dict[str, Any]) -> Any:
+    page = report_module._Page(results, Path("figures"))
+    page.draw = _NoFigures()
+    return page
+
+
+def _cells(block: Any) -> list[list[str]]:
+    return [list(row) for table in block.tables for row in table.rows]
+
+
+def test_the_page_says_what_the_study_shows_and_that_too_few_games_measure_nothing() -> None:
+    # Arm a: Azars (seat 0, always the first player) wins all 40 games, arm b: Triolor; Xunon and Zorhkonian never.
+    records = [tc_record(arm, i, [10, 1, 2, 3] if arm == "a" else [1, 10, 2, 3]) for i in range(40) for arm in "ab"]
+    page = _page(fold(header([("a", 4), ("b", 4)], games=40), records))
+    lines = page.conclusions()
+    factions = next(line for line in lines if line.startswith("arm a: Factions (fair share 25.0%)"))
+    assert "significantly off the fair share after Holm: Azars 100.0% [91.2%, 100.0%]" in factions
+    seats = next(line for line in lines if line.startswith("arm a: Seat order, from the first player"))
+    assert "first player (0) 100.0%" in seats
+    assert any("arm b, win rate of Triolor 0.0% → 100.0%" in line for line in lines)
+    # Xunon and Zorhkonian win 0% in both arms: the same rate, but 40 games cannot tell a 5-point difference
+    assert any(line.startswith("2 of the other comparisons rest on fewer games per arm than needed") for line in lines)
+    rates = next(b for b in page.comparisons() if b.title == "Win rates")
+    assert [row[8] for row in _cells(rates) if row[1] in ("win rate of Xunon", "win rate of Zorhkonian")] == [
+        "no (too few games to tell)"] * 2
+
+    # Evenly shared wins on 40 games: no rate is off, and none is measured either.
+    even = [tc_record("a", i, [10 if s == i % 4 else 1 for s in range(4)]) for i in range(40)]
+    page = _page(fold(header([("a", 4)], games=40), even))
+    factions = next(line for line in page.conclusions() if line.startswith("Factions"))
+    assert "none is significantly off it, but with 40 games each a difference of 5 points needs about" in factions
+    assert "not measured, which is not evidence of balance" in factions
+    assert {row[7] for row in _cells(page.win_rates("factions"))} == {"no (too few games to tell)"}
+    # ... and on 800 such games a 5-point difference would have shown: within about 5 points.
+    many = [tc_record("a", i, [10 if s == i % 4 else 1 for s in range(4)]) for i in range(800)]
+    page = _page(fold(header([("a", 4)], games=800), many))
+    factions = next(line for line in page.conclusions() if line.startswith("Factions"))
+    assert factions.endswith("Azars, Triolor, Xunon, Zorhkonian are within about 5 points of it (not significantly "
+                             "off it, on enough games to see 5 points four times in five).")
+    assert {row[7] for row in _cells(page.win_rates("factions"))} == {"no"}
+    assert not any("not measured" in line for line in page.conclusions())
+
+
+def test_stand_ins_are_marked_and_positions_named_alike_on_the_page_and_in_the_summary(
+        studies: dict[str, Path]) -> None:
+    from rich.console import Console
+
+    from ecliptic.balance.report import summary
+
+    for game, doc in (("tauceti", "docs/content-stand-ins.md"), ("ceres", "docs/ceres.md")):
+        page = (studies[game] / "index.html").read_text(encoding="utf-8")
+        stand_ins = _conclusions(page)[0]
+        assert stand_ins.startswith("Stand-in numbers: every arm plays")
+        assert "invented" in stand_ins and doc in stand_ins
+        assert re.search(r"<th>Content</th><td>the packaged stand-ins \([^<]*invented[^<]*" + re.escape(doc), page)
+        console = Console(width=200, record=True, file=io.StringIO())
+        console.print(summary(json.loads((studies[game] / "results.json").read_text(encoding="utf-8"))))
+        text = console.export_text()
+        assert "Stand-in numbers: every arm plays the packaged stand-ins (" in text and doc in text
+    ceres = (studies["ceres"] / "index.html").read_text(encoding="utf-8")  # positions named one way throughout
+    assert "<td>win rate of first player (0)</td>" in ceres and "position 0" not in ceres
+    # An owner's content beside the stand-ins: only the stand-in arm is marked.
+    head = header([("a", 2), ("b", 2)])
+    head["arms"][1]["content"] = {"folder": "printed", "digest": "0123456789abcdef" * 4}
+    page = _page(fold(head, [tc_record(arm, i, [i % 3, 1]) for i in range(4) for arm in ("a", "b")]))
+    assert page.conclusions()[0].startswith("Stand-in numbers: the arm on the stand-ins (arm a) plays the packaged")
+    # the arms table names the content by the start of its digest, so that the table fits a laptop's width
+    assert [row[4] for row in page.arm_rows().rows] == ["stand-ins", "printed (digest 0123456789ab)"]
+
+
+def test_win_rate_axes_read_in_percent_as_the_tables(studies: dict[str, Path]) -> None:
+    svg = (studies["tauceti"] / "figures" / "win-rate-factions.svg").read_text(encoding="utf-8")
+    ticks = re.findall(r">(\d+)%</text>", svg)
+    assert len(ticks) >= 3, "the win-rate axis is not written in percent"
+
+
+def test_wide_tables_wrap_between_a_mean_and_its_interval_never_inside_it(studies: dict[str, Path]) -> None:
+    page = (studies["tauceti"] / "index.html").read_text(encoding="utf-8")
+    assert not re.search(r"td\s*\{[^}]*nowrap", page)  # a cell may wrap, so a 10-column table fits 1280 pixels
+    cells = re.findall(r"<td>([^<]*\[[^<]*\])</td>", page)
+    assert cells and all(" " not in c[c.index("["):] for c in cells)  # "[9.64, 10.32]" stays on one line
+    assert any("\u00a0" in c for c in cells)

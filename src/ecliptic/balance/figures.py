@@ -18,6 +18,7 @@ import matplotlib
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
 SALT = "ecliptic-balance"
 WIDTH = 7.5
@@ -63,10 +64,12 @@ def _save(fig: Figure, path: Path) -> None:
 
 
 def intervals(path: Path, title: str, categories: Sequence[str], series: Sequence[Series], xlabel: str,
-              references: Sequence[tuple[float, str]] = (), *, overlay: bool = False) -> None:
+              references: Sequence[tuple[float, str]] = (), *, overlay: bool = False, percent: bool = False) -> None:
     """Points with their 95% intervals, a row per category, the series side by side within a row
     (``overlay``: on the row's line, for series that split one set of points, each row in one);
-    ``references`` are vertical lines (a fair share, no difference)."""
+    ``references`` are vertical lines (a fair share, no difference). ``percent``: the values are
+    shares, and the axis writes them as the tables do (25%, not 0.25), so a reader comparing the
+    figure with its table reads the same numbers."""
     side_by_side = 1 if overlay else len(series)
     fig = _figure(1.2 + 0.28 * len(categories) * max(1, min(side_by_side, 6)) ** 0.5 + 0.2 * side_by_side)
     ax = _axes(fig)
@@ -83,6 +86,8 @@ def intervals(path: Path, title: str, categories: Sequence[str], series: Sequenc
         ax.axvline(x, color="0.4", linestyle="--", linewidth=0.8, label=label)
     ax.set_yticks(range(len(categories)), categories)
     ax.invert_yaxis()
+    if percent:
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     ax.grid(axis="x", color="0.9")

@@ -34,6 +34,15 @@ SOURCE_LABELS = {
 TITLES = {"tauceti": "Tau Ceti: Planetary Crisis", "ceres": "Ceres"}
 COMET_LABELS = {"launches": "Launches", "stays": "Stays", "jumps": "Jumps", "explosions": "Explosions"}
 TOP_PLANETS = 10
+STAND_INS = {
+    "tauceti": ("invented where the rulebook prints no value: docs/content-stand-ins.md",
+                "the packaged content, in which every number the rulebook does not print (card GP, the "
+                "factions' Interfaces, tile values and more) is an invented stand-in (docs/content-stand-ins.md)."),
+    "ceres": ("a reconstructed host game, its numbers invented: docs/ceres.md",
+              "a reconstructed host game: base Ceres is not public, and its belt, Ice, Mining Probes and "
+              "Asteroid values are invented stand-ins (docs/ceres.md, docs/rules-decisions.md)."),
+}
+"""How the page names the packaged content of each game: short (the facts) and in a sentence."""
 
 Json = dict[str, Any]
 
@@ -116,9 +125,10 @@ def _render(results: Mapping[str, Any], out: Path, command: str) -> Path:
     page = _Page(results, figures)
     env = jinja2.Environment(loader=jinja2.PackageLoader("ecliptic.balance", "templates"),
                              autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters["intervals"] = keep_intervals
     html = env.get_template("report.html.j2").render(
         title=f"Balance study: {TITLES[results['game']]}", facts=page.facts(command), arms=page.arm_rows(),
-        notes=page.notes(), sections=page.sections())
+        conclusions=page.conclusions(), notes=page.notes(), sections=page.sections())
     index = out / "index.html"
     index.write_text(html, encoding="utf-8")
     return index
@@ -141,8 +151,23 @@ def p_text(p: float | None) -> str:
     return "< 0.0001" if p < 0.0001 else f"{p:.4f}"
 
 
+def keep_intervals(text: object) -> str:
+    """A table cell with each bracketed interval kept on one line (its spaces made no-break): the
+    cells of a wide table wrap to fit a laptop's width, between a mean and its interval, never
+    inside "[9.64, 10.32]"."""
+    return re.sub(r"\[[^\]]*\]", lambda m: m.group(0).replace(" ", "\u00a0"), str(text))
+
+
 def yes_no(flag: bool | None) -> str:
     return "–" if flag is None else ("yes" if flag else "no")
+
+
+def significant_text(flag: bool | None, games: int, needed: int) -> str:
+    """The "Significant" cell: a "no" on fewer games than the test needs to see the difference
+    the table names is not a finding of balance, and the cell says so where it is read."""
+    if flag is False and games < needed:
+        return "no (too few games to tell)"
+    return yes_no(flag)
 
 
 def mean_text(m: Mapping[str, float], digits: int = 2) -> str:
@@ -179,6 +204,12 @@ def summary(results: Mapping[str, Any]) -> Any:
         games += f" of the {results['games']:,} asked (unfinished)"
     parts: list[Any] = [Text(f"{TITLES[game]}, balance study: {games} games per arm, seed {results['seed']}, "
                              f"bots {','.join(map(str, results['bots']))}", style="bold")]
+    stand_ins = [a for a in arms if not a.get("content")]
+    if stand_ins:
+        which = ("every arm plays" if len(stand_ins) == len(arms)
+                 else f"{len(stand_ins)} of the {len(arms)} arms play{'s' if len(stand_ins) == 1 else ''}")
+        parts.append(Text(f"Stand-in numbers: {which} the packaged stand-ins ({STAND_INS[game][0]}), not the printed "
+                          "game.", style="yellow"))
     kinds = ["factions" if game == "tauceti" else "positions"]
     if any(len(a["bots"]) > 1 for a in arms):
         kinds.append("bots")
@@ -197,6 +228,12 @@ def summary(results: Mapping[str, Any]) -> Any:
                               Text(pct(g["win_rate"]) + ("*" if g["significant"] else " ")),
                               f"[{pct(g['interval'][0])}, {pct(g['interval'][1])}]", pct(g["fair_share"]))
         parts.append(table)
+    short = sum(1 for a in arms for kind in kinds for g in a[kind]
+                if g["significant"] is False and g["games"] < g["games_needed"])
+    if short:
+        parts.append(Text(f"{short} of these win rates without a * rest on fewer games than needed to see 5 points: "
+                          "not measured, which is not a sign of balance (the page's 'What this study shows' says "
+                          "which).", style="dim"))
     means = RichTable(title="Points and length (means, 95% intervals)", title_justify="left", box=box.SIMPLE_HEAD,
                       pad_edge=False, collapse_padding=True)
     means.add_column("Arm", overflow="fold", min_width=10)
@@ -214,6 +251,13 @@ def summary(results: Mapping[str, Any]) -> Any:
 
 def position_name(i: int) -> str:
     return "first player (0)" if i == 0 else f"position {i}"
+
+
+def compared_group(c: Mapping[str, Any]) -> str:
+    """A comparison's faction or position, named as the win-rate tables name it (results.json
+    keys a position ``position 0``; the page calls it the first player everywhere)."""
+    found = re.fullmatch(r"position (\d+)", str(c["group"]))
+    return position_name(int(found.group(1))) if found else str(c["group"])
 
 
 def _slug(text: str) -> str:
@@ -263,14 +307,105 @@ class _Page:
         packs = _union(f"{c.get('folder', '?')} (digest {c.get('digest', '?')})"
                        for a in self.arms if (c := a.get("content")))
         stand_ins = any(not a.get("content") for a in self.arms)
-        return ", ".join([*(["the packaged stand-ins"] if stand_ins else []), *packs])
+        return ", ".join([*([f"the packaged stand-ins ({STAND_INS[self.game][0]})"] if stand_ins else []),
+                          *packs])
+
+    def compared_games(self, c: Mapping[str, Any], arms: Mapping[str, Any]) -> int:
+        """The games per arm a comparison rests on: the fewer of its arm's and the base's."""
+        return min(int(arms[c["arm"]]["games"]), int(self.arms[0]["games"]))
+
+    def conclusions(self) -> list[str]:
+        """What the figures support and what they do not, in words, before any table: the
+        stand-ins and the bots the games rest on, each win rate off its fair share, the rates
+        too few games were played to judge (a "not significant" there is not "balanced"), and
+        the differences between arms."""
+        out = []
+        on_stand_ins = [a for a in self.arms if not a.get("content")]
+        if on_stand_ins:
+            which = "every arm plays" if len(on_stand_ins) == len(self.arms) else (
+                f"the arm{'s' if len(on_stand_ins) > 1 else ''} on the stand-ins ("
+                + ", ".join(self.label(a) for a in on_stand_ins) + f") play{'' if len(on_stand_ins) > 1 else 's'}")
+            out.append(f"Stand-in numbers: {which} {STAND_INS[self.game][1]} Their figures say how the stand-ins "
+                       "play, not how the printed game does: play the printed values (--content) before changing "
+                       "the game on the strength of this report.")
+        if len(on_stand_ins) < len(self.arms):
+            out.append("An arm on a content folder plays that folder's files; a file the folder does not have is "
+                       "still the stand-ins'.")
+        out.append(f"Bots, not people: every seat is played by a bot ({', '.join(map(str, self.r['bots']))}; "
+                   "docs/bots.md). The figures are what these bots find; check a finding with other players "
+                   "(--bots) before acting on it.")
+        kinds = ["factions", "positions"] if self.game == "tauceti" else ["positions"]
+        for a in self.arms:
+            for kind in kinds:
+                sentence = self._fair_share_finding(a, kind)
+                if sentence:
+                    out.append(f"{self.label(a)}: {sentence}" if self.multi else sentence)
+        out += self._comparison_findings()
+        if any("not measured" in line for line in out):
+            out.append('To measure what is "not measured", continue the study with a larger --games and --resume: '
+                       "the games already played are kept.")
+        return out
+
+    def _fair_share_finding(self, arm: Mapping[str, Any], kind: str) -> str:
+        groups = [g for g in arm[kind] if g["significant"] is not None]
+        if not groups:
+            return ""
+        off = [g for g in groups if g["significant"]]
+        unmeasured = [g for g in groups if not g["significant"] and g["games"] < g["games_needed"]]
+        measured = [g for g in groups if not g["significant"] and g["games"] >= g["games_needed"]]
+        parts = []
+        if off:
+            parts.append("significantly off the fair share after Holm: " + "; ".join(_finding(kind, g) for g in off)
+                         + ".")
+        if unmeasured:
+            names = ", ".join(group_label(kind, g) for g in unmeasured)
+            who = ("none is" if len(unmeasured) == len(groups)
+                   else f"{names} {'is' if len(unmeasured) == 1 else 'are'} not")
+            parts.append(f"{who} significantly off it, but with {_span([g['games'] for g in unmeasured])} games "
+                         f"each a difference of 5 points needs about {_span([g['games_needed'] for g in unmeasured])} "
+                         "games: not measured, which is not evidence of balance.")
+        if measured:
+            names = ", ".join(group_label(kind, g) for g in measured)
+            parts.append(f"{names} {'is' if len(measured) == 1 else 'are'} within about 5 points of it (not "
+                         "significantly off it, on enough games to see 5 points four times in five).")
+        title = "Factions" if kind == "factions" else "Seat order, from the first player"
+        shares = ", ".join(sorted({pct(g["fair_share"]) for g in groups}))
+        return f"{title} (fair share {shares}): " + " ".join(
+            [parts[0], *(part[:1].upper() + part[1:] for part in parts[1:])])
+
+    def _comparison_findings(self) -> list[str]:
+        rows = self.r["comparisons"]
+        if not rows:
+            return []
+        by_name = {a["name"]: a for a in self.arms}
+        found = [c for c in rows if c["significant"]]
+        short = [c for c in rows if not c["significant"] and self.compared_games(c, by_name) < c["games_needed"]]
+        out = [f"Against the base arm ({self.label(self.arms[0])}): {len(found)} of the {len(rows)} comparisons "
+               "are significant after Holm" + (":" if found else ".")]
+        shown = 12
+        for c in found[:shown]:
+            if c["measure"] == "win_rate":
+                diff = f"win rate of {compared_group(c)} {pct(c['base_value'])} → {pct(c['value'])}"
+            else:
+                unit = self.unit if c["measure"] == "total" else "rounds"
+                word = "mean total" if c["measure"] == "total" else "mean rounds"
+                diff = f"{word} {num(c['base_value'])} → {num(c['value'])} {unit}"
+            out[-1] += f" {self.label(by_name[c['arm']])}, {diff};"
+        if found:
+            out[-1] = out[-1].rstrip(";") + (f"; and {len(found) - shown} more (the table below)." if len(found) > shown
+                                             else ".")
+        if short:
+            out.append(f"{len(short)} of the other comparisons {'rests' if len(short) == 1 else 'rest'} on fewer "
+                       "games per arm than needed to see the difference the table names: there, \"not significant\" "
+                       "means \"not measured\", not \"no difference\".")
+        return out
 
     def arm_rows(self) -> Table:
         rows = []
         for a in self.arms:
             content = a.get("content")
-            where = ("stand-ins" if not content
-                     else f"{content.get('folder', '?')} (digest {content.get('digest', '?')})")
+            where = ("stand-ins" if not content  # the digest's start, as simulate's heading: the facts give it whole
+                     else f"{content.get('folder', '?')} (digest {str(content.get('digest', '?'))[:12]})")
             config = a.get("config") or {}
             shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(config.items()) if k != "players")
             rows.append([a["name"], self.label(a), str(a["players"]), f"{a['games']:,}", where, shown])
@@ -359,7 +494,7 @@ class _Page:
         path, src = self.path(f"win-rate-{kind}")
         word = {"factions": "faction", "positions": "position", "bots": "bot"}[kind]
         self.draw.intervals(path, f"Win rate per {word} (95% intervals)", categories, series, "win rate",
-                            [(s, f"fair share {pct(s)}") for s in shares])
+                            [(s, f"fair share {pct(s)}") for s in shares], percent=True)
         columns = [*(["Arm"] if self.multi else []), word.capitalize(), "Games", "Win rate", "95% interval",
                    "Fair share", "p", f"p (Holm, over the {kind})", "Significant", "Games for ±5 points"]
         rows: list[list[str]] = []
@@ -367,7 +502,8 @@ class _Page:
             for g in a[kind]:
                 rows.append([*([self.label(a)] if self.multi else []), group_label(kind, g), f"{g['games']:,}",
                              pct(g["win_rate"]), f"[{pct(g['interval'][0])}, {pct(g['interval'][1])}]",
-                             pct(g["fair_share"]), p_text(g["p"]), p_text(g["p_holm"]), yes_no(g["significant"]),
+                             pct(g["fair_share"]), p_text(g["p"]), p_text(g["p_holm"]),
+                             significant_text(g["significant"], g["games"], g["games_needed"]),
                              f"{g['games_needed']:,}"])
         return Block(f"Win rate per {word}", figure=src, alt=f"win rate per {word} with 95% intervals",
                      tables=[Table(f"Win rate per {word}", columns, rows)])
@@ -478,7 +614,7 @@ class _Page:
         if rates:
             path, src = self.path("comparisons-win-rate")
             self.draw.intervals(path, "Win rate: arm minus base (beyond the change of fair share)",
-                                [f"{self.label(by_name[c['arm']])} · {c['group']}" for c in rates],
+                                [f"{self.label(by_name[c['arm']])} · {compared_group(c)}" for c in rates],
                                 _by_significance(rates, 100.0), "percentage points", [(0.0, "no difference")],
                                 overlay=True)
             blocks.append(Block("Win rates", figure=src, alt="differences of win rate with 95% intervals",
@@ -500,15 +636,27 @@ class _Page:
         for c in rows:
             rate = c["measure"] == "win_rate"
             fmt = pct if rate else num
-            what = f"win rate of {c['group']}" if rate else ("mean total" if c["measure"] == "total" else "mean rounds")
+            what = (f"win rate of {compared_group(c)}" if rate
+                    else "mean total" if c["measure"] == "total" else "mean rounds")
             delta = "5 points" if rate else f"{num(c['delta'], 1)} {self.unit if c['measure'] == 'total' else 'round'}"
             out.append([self.label(arms[c["arm"]]), str(what), fmt(c["base_value"]), fmt(c["value"]),
                         f"{fmt(c['difference'])} [{fmt(c['low'])}, {fmt(c['high'])}]", fmt(c["null"]),
-                        p_text(c["p"]), p_text(c["p_holm"]), yes_no(c["significant"]),
+                        p_text(c["p"]), p_text(c["p_holm"]),
+                        significant_text(c["significant"], self.compared_games(c, arms), c["games_needed"]),
                         f"{c['games_needed']:,} (for {delta})"])
         return Table(caption, ["Arm", "Measure", "Base", "Arm's", "Difference [95% interval]",
                                "Expected without an effect", "p", "p (Holm, all comparisons)",
                                "Significant after Holm", "Games per arm needed"], out)
+
+
+def _finding(kind: str, g: Mapping[str, Any]) -> str:
+    """A win rate as a finding reads: the group, its rate and its interval."""
+    return f"{group_label(kind, g)} {pct(g['win_rate'])} [{pct(g['interval'][0])}, {pct(g['interval'][1])}]"
+
+
+def _span(values: Sequence[int]) -> str:
+    low, high = min(values), max(values)
+    return f"{low:,}" if low == high else f"{low:,}–{high:,}"
 
 
 def _by_significance(rows: Sequence[Mapping[str, Any]], scale: float) -> list[Any]:
