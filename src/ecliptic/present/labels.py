@@ -86,8 +86,9 @@ def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
 
 
 def ceres_note(obs: dict[str, Any], action: Action) -> str:
-    """What a Ceres action would give, read off the printed components: the Asteroid's face and
-    the Ice it costs, the Comet's place, the Tail token (and Nucleus table) a TAIL takes."""
+    """What a Ceres action would give, read off the printed components, in words (a label is
+    read, not fitted on the belt as the board's ``1Ice 1VP`` is): the Asteroid's face and the
+    Ice it costs, the Comet's place, the Comet and Tail token (and Nucleus table) a TAIL takes."""
     if action.verb == "PASS":
         return "no more turns this round"
     if action.verb == "STAY":
@@ -98,12 +99,12 @@ def ceres_note(obs: dict[str, Any], action: Action) -> str:
     if action.verb in ("LAUNCH", "JUMP") and arg in obs["belt"]:
         where = obs["belt"][arg]
         cost = f" · pay {cc.launch_cost(where['ring'])} Ice" if action.verb == "LAUNCH" else ""
-        return f"{where['ring']} Ring, Zone {where['zone']} · {cc.asteroid_label(arg)}{cost}"
+        return f"{where['ring']} Ring, Zone {where['zone']} · {cc.asteroid_label(arg, short=False)}{cost}"
     if action.verb == "LAUNCH":
         c = cc.comet(obs, arg)
         if c is None or c["ring"] is None:
             return ""
-        return f"Comet {c['kind']}, {c['ring']} Ring, Zone {c['zone']} · pay {cc.launch_cost(c['ring'])} Ice"
+        return f"{c['kind']} Comet, {c['ring']} Ring, Zone {c['zone']} · pay {cc.launch_cost(c['ring'])} Ice"
     if action.verb == "TAIL" and obs["decision"] and arg in ("1", "2", "3"):
         return cc.tail_note(obs, int(arg) - 1)
     return ""
