@@ -521,3 +521,12 @@ def test_the_log_names_a_major_action_as_the_rulebook_does() -> None:
     events = TC.apply(state, Action.parse("REF"))
     # "Xunon takes REF (0 energy)." gave only the Interface's abbreviation.
     assert any(e.text.startswith("Xunon takes the Refuel action (REF, ") for e in events), [e.text for e in events]
+
+
+def test_a_label_names_the_commodity_the_notation_shortens() -> None:
+    state = new_game()
+    labels = {r["notation"]: r["label"] for r in present(TC, state, XUNON, TC.observe(state, XUNON),
+                                                          with_refused=False)["legal_actions"]}
+    # "BUY octo 1" alone left a player to guess which commodity "octo" is.
+    assert labels["BUY octo 1"] == "BUY octo 1 (octo-nanofluid)"
+    assert labels["BUY nano 2"] == "BUY nano 2 (nano processors)"

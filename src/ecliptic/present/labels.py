@@ -13,7 +13,7 @@ from typing import Any
 
 from ecliptic.engine.actions import Action
 from ecliptic.present import ceres_components as cc
-from ecliptic.present.tauceti_components import CARD_ID, card_label, tile_name
+from ecliptic.present.tauceti_components import CARD_ID, card_label, commodity_label, tile_name
 from ecliptic.tauceti.actions.minor import DEPOT, K3
 from ecliptic.tauceti.board import neighbour_cells, parse_cell
 
@@ -56,7 +56,8 @@ def _cell_note(obs: dict[str, Any], arg: str, verb: str) -> str:
 
 def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
     """What a Tau Ceti action's ids stand for, when the id alone says little: a card's face, a
-    tile's name, a Crisis token's type and planet, the player it is against."""
+    tile's name, a Crisis token's type and planet, the player it is against, a commodity's name
+    (the notation's ``octo`` is octo-nanofluid)."""
     notes = []
     obs = obs or {}
     for i, arg in enumerate(action.args):
@@ -74,6 +75,8 @@ def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
             notes.append("with 3 Knowledge tokens")
         elif action.verb == "TRADE-K" and arg == DEPOT:
             notes.append("with the Galactic Depot")
+        elif commodity_label(arg) != arg:
+            notes.append(commodity_label(arg))  # "octo" is the notation's short name of octo-nanofluid
         elif CARD_ID.match(arg) and arg[0] in "CSM":
             label = card_label(arg)
             if label != arg:
