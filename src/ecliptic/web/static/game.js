@@ -3,7 +3,7 @@
 // the game is over the score sheet and the replay. The seat token comes from the link's
 // fragment (#token=...), is kept in localStorage and goes to the server in a header or the
 // WebSocket's first message only.
-import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle, seatName as seatNameIn } from "/static/api.js";
+import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle, seatName as seatNameIn, tableName } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { renderScore } from "/static/score.js";
@@ -49,6 +49,15 @@ const gameUrl = (rest = "") => `/api/games/${encodeURIComponent(GAME_ID)}${rest}
 
 // A seat as the page names it everywhere (api.js seatName: "Player 2 · Bot (random) 2").
 const seatName = (seat) => seatNameIn(S.gv, seat);
+
+// The status line says whom the page plays by the person's name, then the name the table gives
+// them ("you are Ann (Xunon)"): its parts are already joined by " · ".
+function youAre(seat) {
+  const info = ((S.gv && S.gv.seats) || [])[seat];
+  const person = info && info.name ? String(info.name) : "";
+  const table = tableName(S.gv, seat);
+  return person && table && person.toLowerCase() !== table.toLowerCase() ? `${person} (${table})` : (table || person || seatName(seat));
+}
 
 function setError(message, rule = null) {
   const box = $("error");
@@ -433,7 +442,7 @@ function draw() {
   const gv = S.shown || live;
   document.body.dataset.index = String(live.index);
   document.body.dataset.seat = S.seat === null ? "" : String(S.seat);
-  const me = S.seat !== null ? `you are ${seatName(S.seat)}` : "watching";
+  const me = S.seat !== null ? `you are ${youAre(S.seat)}` : "watching";
   const round = gv.view && gv.view.round ? `round ${gv.view.round}` : "";
   $("status").textContent = [gameTitle(live.game), live.status === "over" ? "finished" : round, me,
     S.hotseat ? "hot-seat" : ""].filter(Boolean).join(" · ");
