@@ -530,3 +530,24 @@ def test_a_label_names_the_commodity_the_notation_shortens() -> None:
     # "BUY octo 1" alone left a player to guess which commodity "octo" is.
     assert labels["BUY octo 1"] == "BUY octo 1 (octo-nanofluid)"
     assert labels["BUY nano 2"] == "BUY nano 2 (nano processors)"
+
+
+def test_every_tau_ceti_decision_is_asked_in_words() -> None:
+    from ecliptic.present.decision import tauceti_prompt
+    from ecliptic.tauceti.registry import KINDS
+
+    state = new_game()
+    obs = TC.observe(state, XUNON)
+    for kind in KINDS:
+        text, _ = tauceti_prompt({**obs, "decision": {"kind": kind, "player": XUNON, "data": {}}}, XUNON)
+        # It was "Decision: battle attack." / "Decision: sell." for ten of them.
+        assert not text.startswith("Decision:"), kind
+
+
+def test_a_decisions_details_name_the_planet_and_commodities_not_their_ids() -> None:
+    from ecliptic.present.decision import tauceti_prompt
+
+    obs = TC.observe(new_game(), XUNON)
+    data = {"planet": "TRIOLO", "demanded": "octo", "sold": ["algae"]}
+    _, details = tauceti_prompt({**obs, "decision": {"kind": "sell", "player": XUNON, "data": data}}, XUNON)
+    assert details == "planet: Triolo; demanded: octo-nanofluid; sold: Xunari algae"
