@@ -115,7 +115,10 @@ def test_ceres_table_draws_every_thing_with_and_without_comets(board: BoardPage)
                 gv = game_view("ceres", state, seat)
                 board.draw(gv, seat)
                 assert_drawn(board, ceres_counts(gv["view"]))
-                assert board.page.locator(".ecl-banner").inner_text() == gv["present"]["banner"]
+                # One line for every player, and the rules page's section for who wants the detail.
+                banner = board.page.locator(".ecl-banner")
+                assert banner.inner_text() == f"{gv['present']['banner']} About the stand-in"
+                assert banner.locator("a").get_attribute("href") == "/rules#ceres:section:reconstruction"
                 targets = {k for a in gv["legal_actions"] for k in a["targets"]}
                 drawn = set(board.page.eval_on_selector_all(".target", "els => els.map(e => e.dataset.target)"))
                 assert targets <= drawn, targets - drawn

@@ -20,7 +20,9 @@ from ecliptic.ceres import belt
 from ecliptic.ceres.game import Ceres
 from ecliptic.engine.actions import Action
 from ecliptic.engine.rng import Rng
+from ecliptic.present import ceres_components
 from ecliptic.present import effects as effects_module
+from ecliptic.present.decision import WAITING_WORDS
 from ecliptic.present.groups import OTHER, group, order
 from ecliptic.present.labels import label
 from ecliptic.present.view import actions, block, present
@@ -239,7 +241,7 @@ def test_ceres_shows_the_reconstruction_banner_and_launch_costs() -> None:
     state = CERES.new_game({"players": 2, "expansions": ["comets"]}, 3)
     seat = state.current_player
     out = present(CERES, state, seat, CERES.observe(state, seat))
-    assert "reconstruction" in out["present"]["banner"]
+    assert out["present"]["banner"] == ceres_components.BANNER
     launches = [r for r in out["legal_actions"] if r["notation"].startswith("LAUNCH A")]
     assert any("Ice" in state.content.asteroid(r["notation"].split()[1]).resources for r in launches)
     for row in launches:
@@ -255,8 +257,50 @@ def test_ceres_shows_the_reconstruction_banner_and_launch_costs() -> None:
         zone = CERES.observe(state, seat)["belt"][asteroid]["zone"]
         assert f"{a.ring} Ring, Zone {zone} · " in row["label"]
         assert ("· income " in row["label"]) == bool(a.income) and not re.search(r" Z\d| inc ", row["label"])
+        # What it gives in words, as the effect says it ("1Met 1VP" is the belt's print, too short to read).
+        assert f" · {ceres_components.amounts(a.resources, a.vp)}" in row["label"], row["label"]
+        assert not re.search(r"\d(Ice|Met|Gas|VP)\b", row["label"]), row["label"]
     comets = [r for r in out["legal_actions"] if r["notation"].startswith("LAUNCH C")]
-    assert comets and all(re.search(r"Comet [\w-]+, \w+ Ring, Zone \d · pay \d Ice", r["label"]) for r in comets)
+    assert comets and all(re.search(r"\((Near-sun|Sungrazer) Comet, \w+ Ring, Zone \d · pay \d Ice", r["label"])
+                          for r in comets)
+    # A Launch onto a Comet leads to a Tail token: said so, not by the engine's decision key.
+    assert all(r["effect"] == "then: take a Tail token" for r in comets), [r["effect"] for r in comets]
+
+
+def test_the_ceres_banner_tells_a_player_in_one_short_sentence() -> None:
+    """Every player sees it: no designer's rule ids or file paths (those are on the rules page)."""
+    text = ceres_components.BANNER
+    assert text.count(". ") == 0 and text.endswith(".") and len(text) <= 120, text
+    assert not re.search(r"CC-|CR-|docs/|rule ids", text), text
+    assert "Comets expansion" in text and "stand-in" in text
+
+
+def _tail_decision(mode_round: int) -> tuple[Any, dict[str, Any]]:
+    """A Ceres game at a TAIL choice (after a Launch onto a Comet) in round ``mode_round``."""
+    state = CERES.new_game({"players": 2, "expansions": ["comets"]}, 3)
+    rng = random.Random(0)
+    while not state.is_over:
+        if state.stack[-1].kind == "tail" and state.round == mode_round:
+            return state, CERES.observe(state, state.current_player)
+        legal = CERES.legal_actions(state)
+        onto = [a for a in legal if str(a).startswith(("LAUNCH C", "STAY"))]
+        CERES.apply(state, (onto or [rng.choice(legal)])[0])
+    raise AssertionError(f"no Tail choice in round {mode_round}")
+
+
+@pytest.mark.parametrize("round_", [1, 3])
+def test_a_tail_label_names_its_comet_and_token_in_words(round_: int) -> None:
+    state, obs = _tail_decision(round_)
+    comet = obs["decision"]["data"]["comet"]
+    rows = present(CERES, state, state.current_player, obs, with_refused=False)["legal_actions"]
+    assert [r["notation"] for r in rows] == ["TAIL 1", "TAIL 2", "TAIL 3"]
+    for i, row in enumerate(rows, 1):
+        # "TAIL 2 (T15 1Met)" named neither the Comet nor what the token gives in words.
+        tail = next(c for c in obs["comets"] if c["id"] == comet)["tails"][i - 1]
+        token = next(t for t in reversed(tail) if t)  # the lowest left: the round's type, in these games
+        assert row["label"].startswith(f"TAIL {i} ({token} from Comet {comet} · "), row["label"]
+        assert re.search(r" token: \d", row["label"]) and not re.search(r"\d(Ice|Met|Gas|VP)\b", row["label"])
+        assert ("+ Nucleus table: " in row["label"]) == (round_ == 3), row["label"]
 
 
 # -- one text for the terminal and the browser ------------------------------------------------------
@@ -396,7 +440,7 @@ def test_the_ceres_server_view_has_the_banner(tmp_path: Any) -> None:
     with server(f"sqlite:///{tmp_path / 'db.sqlite3'}") as c:
         created = create(c, game="ceres", config={"expansions": ["comets"]}, seed=3)
         view = c.get(f"/api/games/{created['id']}").json()
-        assert "reconstruction" in view["present"]["banner"]
+        assert view["present"]["banner"] == ceres_components.BANNER
         assert view["present"]["names"] and view["present"]["prices"] is None
 
 
@@ -462,3 +506,48 @@ def test_an_empty_position_is_named_by_the_tiles_around_it() -> None:
     assert label("tauceti", obs, act("GO", "2,-3")) == "GO 2,-3 (uncharted space beside Xuno)"
     assert label("tauceti", obs, act("GO", "-4,0")) == "GO -4,0 (uncharted space)"
     assert label("tauceti", obs, act("GO", "06")) == "GO 06"
+
+
+def test_the_choice_an_action_leads_to_is_said_in_words_not_by_its_decision_key() -> None:
+    state = new_game()
+    rows = present(TC, state, XUNON, TC.observe(state, XUNON), with_refused=False)["legal_actions"]
+    # It said "then: keep mission" (the engine's keep_mission), as Ceres' said "then: tail".
+    assert [r["effect"] for r in rows if r["notation"] == "IM"] == ["then: keep a mission"]
+    assert set(effects_module.FOLLOW_UPS) <= set(WAITING_WORDS), "a decision kind the game does not have"
+
+
+def test_the_log_names_a_major_action_as_the_rulebook_does() -> None:
+    state = new_game()
+    events = TC.apply(state, Action.parse("REF"))
+    # "Xunon takes REF (0 energy)." gave only the Interface's abbreviation.
+    assert any(e.text.startswith("Xunon takes the Refuel action (REF, ") for e in events), [e.text for e in events]
+
+
+def test_a_label_names_the_commodity_the_notation_shortens() -> None:
+    state = new_game()
+    labels = {r["notation"]: r["label"] for r in present(TC, state, XUNON, TC.observe(state, XUNON),
+                                                          with_refused=False)["legal_actions"]}
+    # "BUY octo 1" alone left a player to guess which commodity "octo" is.
+    assert labels["BUY octo 1"] == "BUY octo 1 (octo-nanofluid)"
+    assert labels["BUY nano 2"] == "BUY nano 2 (nano processors)"
+
+
+def test_every_tau_ceti_decision_is_asked_in_words() -> None:
+    from ecliptic.present.decision import tauceti_prompt
+    from ecliptic.tauceti.registry import KINDS
+
+    state = new_game()
+    obs = TC.observe(state, XUNON)
+    for kind in KINDS:
+        text, _ = tauceti_prompt({**obs, "decision": {"kind": kind, "player": XUNON, "data": {}}}, XUNON)
+        # It was "Decision: battle attack." / "Decision: sell." for ten of them.
+        assert not text.startswith("Decision:"), kind
+
+
+def test_a_decisions_details_name_the_planet_and_commodities_not_their_ids() -> None:
+    from ecliptic.present.decision import tauceti_prompt
+
+    obs = TC.observe(new_game(), XUNON)
+    data = {"planet": "TRIOLO", "demanded": "octo", "sold": ["algae"]}
+    _, details = tauceti_prompt({**obs, "decision": {"kind": "sell", "player": XUNON, "data": data}}, XUNON)
+    assert details == "planet: Triolo; demanded: octo-nanofluid; sold: Xunari algae"

@@ -18,9 +18,10 @@ from ecliptic.ceres.content import TAIL_TYPES, Content, default_content
 Obs = dict[str, Any]
 
 TAIL_LABELS = {"Coma": "Coma", "Ion": "Ion", "Dust": "Dust Tail"}
-BANNER = ("Ceres' base rules are not public: the Comets expansion is played as its rulebook is written "
-          "(rule ids CC-…), on a host game that is a reconstruction, not base Ceres (rule ids CR-…; "
-          "docs/ceres.md).")
+BANNER = "The Comets expansion is played as written, on a stand-in for base Ceres, whose rules are not published."
+"""What a player is told once, above the belt: the designers' detail (the rule ids CC-… of the
+expansion, CR-… of the host game, docs/ceres.md) is on the rules page, which the page links
+(``/rules#ceres:section:reconstruction``)."""
 
 
 def content() -> Content:
@@ -98,7 +99,9 @@ def table_note(obs: Obs, c: Obs, mode: str) -> str:
 
 
 def tail_note(obs: Obs, tail: int) -> str:
-    """What ``TAIL <tail + 1>`` takes in the pending ``tail`` decision."""
+    """What ``TAIL <tail + 1>`` takes in the pending ``tail`` decision, naming the Comet whose
+    tail it is (the notation gives only the tail's number): ``T18 from Comet C1 · Dust Tail
+    token: 1 Metal, 1 VP``."""
     data = obs["decision"]["data"]
     c = comet(obs, data.get("comet", ""))
     if c is None:
@@ -108,9 +111,11 @@ def tail_note(obs: Obs, tail: int) -> str:
     token = c["tails"][tail][row] if row is not None else None
     if token is None:
         return ""
-    note = tail_token_label(token)
+    t = content().tail_token(token)
+    kind = TAIL_LABELS.get(t.tail, t.tail)
+    note = f"{token} from Comet {c['id']} · {kind} token: {amounts(t.resources, t.vp)}"
     if table_note(obs, c, mode):
-        note += f" + table {nucleus_table_label(c['nucleus'], tail)}"
+        note += f" + Nucleus table: {nucleus_table_label(c['nucleus'], tail, short=False)}"
         if mode == "stay" and c["kind"] == "Sungrazer":
             note += " if Safe"
     return note

@@ -8,7 +8,7 @@ from typing import Any
 
 from ecliptic.ceres.comets import TAKEN_ON_LAUNCH
 from ecliptic.present import ceres_components as cc
-from ecliptic.present.tauceti_components import tile_name
+from ecliptic.present.tauceti_components import commodity_label, tile_name
 
 Obs = dict[str, Any]
 
@@ -19,7 +19,22 @@ TAUCETI_PROMPTS = {
     "reroll": "Your skill check failed: REROLL for 2T or ACCEPT the result.",
     "damage": "Allocate damage: choose the system that takes the next point (DAMAGE <system>).",
     "move": "Moving: GO to the next sector, or STOP here.",
+    "sell": "Sell/Buy: SELL commodities at this planet, then DONE.",
+    "keep_specialist": "Recruit: KEEP one of the Specialist cards drawn.",
+    "keep_mission": "Interplanetary Mission: KEEP one of the IM cards drawn.",
+    "repair": "Repair: FIX damaged systems, then DONE.",
+    "claim": "Place your Claim token here (CLAIM), or keep it (NOCLAIM).",
+    "battle_prepare": "Battle: play Specialists for the battle (PLAY-S), then READY.",
+    "battle_shield": "Battle: choose the systems your shields protect (SHIELD), or RETREAT.",
+    "battle_attack": "Battle: ATTACK (roll the battle dice), or RETREAT.",
+    "battle_takeover": "Battle won: choose what to take over (TAKEOVER).",
+    "battle_steal": "Battle won: choose what to steal (STEAL).",
+    "trade_offer": "A Knowledge trade is offered to you: ACCEPT or DECLINE it.",
+    "virus": "Virus crystals: place each one absorbed on a system (VIRUS), then drop off the ones you carry "
+             "(DROP-VIRUS) or keep them (KEEP-VIRUS).",
 }
+"""Each decision in the rulebook's words (a kind not listed would read ``Decision: <kind>.``:
+``tests/test_present.py`` checks every kind the engine registers)."""
 _HIDDEN_DATA_KEYS = frozenset({"then", "ctx", "major_done"})
 FLAG_WORDS = {"jump": "can JUMP (a working wormhole)"}
 """What a true flag of a decision's data says (a flag not listed: its name); a false flag says
@@ -46,11 +61,19 @@ def tauceti_prompt(obs: Obs, seat: int) -> tuple[str, str]:
     return text, "; ".join(_detail(k, v) for k, v in data.items() if k not in _HIDDEN_DATA_KEYS and v is not False)
 
 
+NAMED_DETAILS = {"planet": tile_name, "demanded": commodity_label, "sold": commodity_label}
+"""Details whose values are ids, said by their names (``planet: TRIOLO`` is Triolo, ``demanded:
+octo`` octo-nanofluid). A move's ``path`` keeps the sectors' ids: the ones ``GO`` is typed with."""
+
+
 def _detail(key: str, value: Any) -> str:
-    """One public detail of a decision as a person reads it: ``left: 2``, ``path: XUNO, 05``;
+    """One public detail of a decision as a person reads it: ``left: 2``, ``planet: Triolo``;
     a true flag by its words (``jump`` is ``can JUMP ...``), never Python's ``True``."""
     if value is True:
         return FLAG_WORDS.get(key, key.replace("_", " "))
+    name = NAMED_DETAILS.get(key)
+    if name is not None:
+        value = [name(str(v)) for v in value] if isinstance(value, list) else name(str(value))
     return f"{key.replace('_', ' ')}: {_value(value)}"
 
 

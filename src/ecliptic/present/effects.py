@@ -466,6 +466,15 @@ def _new_name(change: Any, seen: frozenset[str]) -> bool:
     return isinstance(new, str) and bool(new) and new not in seen
 
 
+FOLLOW_UPS = {
+    "keep_mission": "keep a mission", "keep_specialist": "keep a Specialist", "sell": "choose what to sell",
+    "repair": "choose what to repair", "claim": "place the Claim token or not", "damage": "allocate the damage",
+    "reroll": "re-roll or accept the check", "tail": "take a Tail token", "comet_probe": "stay on the Comet or jump",
+}
+"""The choice an action leads to, in words (the decision kind is an engine key: ``tail``); a
+kind not listed is said as its key reads."""
+
+
 def _follow_up(trial: Any, seat: int, kind: str, action: Action) -> str:
     """The choice the action leads the seat to (its route length for a move: what the
     engine's move decision holds after the step)."""
@@ -478,5 +487,5 @@ def _follow_up(trial: Any, seat: int, kind: str, action: Action) -> str:
         left = d.data["left"]
         return f"up to {plural(left, 'sector')}" if action.verb == "MOV" else f"{plural(left, 'sector')} left"
     if d.kind not in (kind, "turn"):
-        return f"then: {d.kind.replace('_', ' ')}"
+        return f"then: {FOLLOW_UPS.get(d.kind, d.kind.replace('_', ' '))}"
     return ""

@@ -13,7 +13,7 @@ from typing import Any
 
 from ecliptic.engine.actions import Action
 from ecliptic.present import ceres_components as cc
-from ecliptic.present.tauceti_components import CARD_ID, card_label, tile_name
+from ecliptic.present.tauceti_components import CARD_ID, card_label, commodity_label, tile_name
 from ecliptic.tauceti.actions.minor import DEPOT, K3
 from ecliptic.tauceti.board import neighbour_cells, parse_cell
 
@@ -56,7 +56,8 @@ def _cell_note(obs: dict[str, Any], arg: str, verb: str) -> str:
 
 def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
     """What a Tau Ceti action's ids stand for, when the id alone says little: a card's face, a
-    tile's name, a Crisis token's type and planet, the player it is against."""
+    tile's name, a Crisis token's type and planet, the player it is against, a commodity's name
+    (the notation's ``octo`` is octo-nanofluid)."""
     notes = []
     obs = obs or {}
     for i, arg in enumerate(action.args):
@@ -74,6 +75,8 @@ def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
             notes.append("with 3 Knowledge tokens")
         elif action.verb == "TRADE-K" and arg == DEPOT:
             notes.append("with the Galactic Depot")
+        elif commodity_label(arg) != arg:
+            notes.append(commodity_label(arg))  # "octo" is the notation's short name of octo-nanofluid
         elif CARD_ID.match(arg) and arg[0] in "CSM":
             label = card_label(arg)
             if label != arg:
@@ -86,8 +89,9 @@ def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
 
 
 def ceres_note(obs: dict[str, Any], action: Action) -> str:
-    """What a Ceres action would give, read off the printed components: the Asteroid's face and
-    the Ice it costs, the Comet's place, the Tail token (and Nucleus table) a TAIL takes."""
+    """What a Ceres action would give, read off the printed components, in words (a label is
+    read, not fitted on the belt as the board's ``1Ice 1VP`` is): the Asteroid's face and the
+    Ice it costs, the Comet's place, the Comet and Tail token (and Nucleus table) a TAIL takes."""
     if action.verb == "PASS":
         return "no more turns this round"
     if action.verb == "STAY":
@@ -98,12 +102,12 @@ def ceres_note(obs: dict[str, Any], action: Action) -> str:
     if action.verb in ("LAUNCH", "JUMP") and arg in obs["belt"]:
         where = obs["belt"][arg]
         cost = f" · pay {cc.launch_cost(where['ring'])} Ice" if action.verb == "LAUNCH" else ""
-        return f"{where['ring']} Ring, Zone {where['zone']} · {cc.asteroid_label(arg)}{cost}"
+        return f"{where['ring']} Ring, Zone {where['zone']} · {cc.asteroid_label(arg, short=False)}{cost}"
     if action.verb == "LAUNCH":
         c = cc.comet(obs, arg)
         if c is None or c["ring"] is None:
             return ""
-        return f"Comet {c['kind']}, {c['ring']} Ring, Zone {c['zone']} · pay {cc.launch_cost(c['ring'])} Ice"
+        return f"{c['kind']} Comet, {c['ring']} Ring, Zone {c['zone']} · pay {cc.launch_cost(c['ring'])} Ice"
     if action.verb == "TAIL" and obs["decision"] and arg in ("1", "2", "3"):
         return cc.tail_note(obs, int(arg) - 1)
     return ""

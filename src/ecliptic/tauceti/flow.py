@@ -35,6 +35,10 @@ from ecliptic.tauceti.setup import placement_cells
 from ecliptic.tauceti.state import Decision, State
 from ecliptic.tauceti.tracks import gain_energy, gain_tau, markers_left
 
+MAJOR_NAMES = {"BUI": "Build", "EXP": "Explore", "REC": "Recruit", "IM": "Interplanetary Mission", "REP": "Repair",
+               "MOV": "Move", "ENG": "Reverse Engineer", "UPG": "Upgrade", "REF": "Refuel", "SB": "Sell/Buy"}
+"""The Major actions by the rulebook's names, for the log (its abbreviations alone read as codes)."""
+
 
 def finished(state: State, seat: int) -> bool:
     return state.players[seat].passed or markers_left(state, seat) <= 0
@@ -333,7 +337,8 @@ def _turn_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> None
         p.energy -= cost
         p.markers_used += 1
         d.data["major_done"] = True
-        say(ev, "major", f"{p.faction} takes {v.major} ({cost} energy).", seat=d.player,
+        say(ev, "major", f"{p.faction} takes the {MAJOR_NAMES.get(v.major, v.major)} action ({v.major}, "
+            f"{cost} energy).", seat=d.player,
             action=v.major, energy=cost)
     v.perform(state, d.player, a, ev)
 

@@ -2,7 +2,7 @@
 // actions a clicked target offers, SET choices (toggle targets, then confirm the one action
 // whose targets are that set), the refused actions with their rule, and the notation box.
 // Everything shown comes from the GameView; the client decides no rule.
-import { el } from "/static/api.js";
+import { el, tableName } from "/static/api.js";
 
 const BIG_GROUP = 12;   // a group with more actions starts folded
 
@@ -13,8 +13,17 @@ export function targetsOf(a) { return Array.isArray(a.targets) ? a.targets : [];
 
 export function isSet(a) { return a.select === "set"; }
 
+// A target key as a person reads it: the name present.names gives its id; a Tail (tail:N) by
+// the Comet of the decision it belongs to, a player (player:N) as the game's texts name the seat.
 export function nameOf(gv, key) {
   const names = (gv.present && gv.present.names) || {};
+  const view = gv.view || {};
+  const [kind, arg] = [key.split(":")[0], key.slice(key.indexOf(":") + 1)];
+  if (kind === "tail") {
+    const comet = ((view.decision || {}).data || {}).comet;
+    return comet ? `Tail ${arg} of Comet ${comet}` : `Tail ${arg}`;
+  }
+  if (kind === "player" && tableName(gv, Number(arg))) return tableName(gv, Number(arg));
   const rest = key.includes(":") ? key.slice(key.indexOf(":") + 1) : key;
   const id = rest.includes(":") ? rest.slice(rest.lastIndexOf(":") + 1) : rest;
   const found = names[id] || names[rest] || names[key];

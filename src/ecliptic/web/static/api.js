@@ -110,3 +110,23 @@ export function fill(node, ...children) {
 export function pointsName(game) { return game === "ceres" ? "VP" : "GP"; }
 
 export function gameTitle(game) { return game === "ceres" ? "Ceres" : "Tau Ceti"; }
+
+// The name the game's own texts give a seat (the log's sentences, the decision, the boards):
+// Tau Ceti's faction, Ceres' "Player 2" (the observation's); "" when the view has none.
+export function tableName(gv, seat) {
+  const player = gv && gv.view && Array.isArray(gv.view.players) ? gv.view.players[seat] : null;
+  if (!player) return "";
+  return String((gv.game === "tauceti" ? player.faction : player.name) || "");
+}
+
+// A seat as the page names it everywhere: the table's name first, as the log's sentences say it
+// ("Player 2 launches…"), then who plays it: "Player 2 · Bot (random) 2", "Xunon · Alice". A
+// person who kept the lobby's name for the seat ("Player 1") is named once.
+export function seatName(gv, seat) {
+  if (!gv || seat === null || seat === undefined) return "";
+  const info = (gv.seats || [])[seat];
+  const person = info && info.name ? String(info.name) : "";
+  const table = tableName(gv, seat);
+  if (table && person && table.toLowerCase() !== person.toLowerCase()) return `${table} · ${person}`;
+  return table || person || `Seat ${seat + 1}`;
+}

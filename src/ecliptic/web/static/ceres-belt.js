@@ -75,12 +75,16 @@ function drawRing(ctx, ring, i, zones) {
   }
   const rot = (ctx.view.rotation || {})[ring];
   g.append(s("text", { class: "ring-label", x: -246, y: -236 + i * 12 },
-    `${ring} ring${rot !== undefined ? ` · rotated ${rot}` : ""}`));
+    `${ring} ring${rot !== undefined ? ` · rotated ${rot} ${rot === 1 ? "Zone" : "Zones"}` : ""}`));
   return g;
 }
 
+// A seat as the log names it ("Player 2"), then who plays it, as the page's other seat names.
 function seatLabel(ctx, seat) {
-  return ctx.seatNames[seat] || `Player ${seat + 1}`;
+  const player = (ctx.view.players || [])[seat];
+  const table = (player && player.name) || `Player ${seat + 1}`;
+  const person = ctx.seatNames[seat];
+  return person && String(person).toLowerCase() !== table.toLowerCase() ? `${table} · ${person}` : table;
 }
 
 const ROCK_R = 17;    // an Asteroid's circle

@@ -14,7 +14,9 @@ export function drawCeresPlayers(ctx) {
   return h("div", { class: "ecl-interfaces ceres-players" }, (v.players || []).map((p) => {
     const mine = p.seat === ctx.seat;
     const current = v.current_player === p.seat;
-    const person = ctx.seatNames[p.seat];
+    // Who plays the seat, beside the name the log gives it (a person who kept "Player 1": once).
+    const given = ctx.seatNames[p.seat];
+    const person = given && String(given).toLowerCase() !== String(p.name || "").toLowerCase() ? given : null;
     const vp = p.vp || {};
     const sources = Object.keys(vp).filter((k) => k !== "total");
     return h("section", { ...ctx.t(`player:${p.seat}`, p.name || `Player ${p.seat + 1}`, `iface o-${p.seat}${mine ? " mine" : ""}${current ? " current" : ""}`) },

@@ -85,8 +85,9 @@ const percent = (p) => `${Math.round(p * 100)}%`;
 /** Draw the win-chance chart of the finished game `gameId` into `root`: a line per seat over
  *  the whole game (index on x, chance of winning on y), a legend, and a point per sampled index
  *  whose tooltip reads the chances; `onSelect(index)` (optional) is called when a point is
- *  clicked or activated with Enter (to show the board at that moment). Resolves to the <svg>. */
-export async function renderWinChart(root, gameId, { onSelect = null, width = 640, height = 280 } = {}) {
+ *  clicked or activated with Enter (to show the board at that moment); `seatName(seat)` (optional)
+ *  names the seats as the page does (the server's data has only who plays each). Resolves to the <svg>. */
+export async function renderWinChart(root, gameId, { onSelect = null, seatName = null, width = 640, height = 280 } = {}) {
   const data = await winChances(gameId);
   const pad = { left: 44, right: 12, top: 26, bottom: 30 };
   const w = width - pad.left - pad.right;
@@ -94,7 +95,7 @@ export async function renderWinChart(root, gameId, { onSelect = null, width = 64
   const last = Math.max(1, data.actions);
   const x = (index) => pad.left + (index / last) * w;
   const y = (p) => pad.top + (1 - p) * h;
-  const names = data.seats.map((s) => s.name || `Seat ${s.seat + 1}`);
+  const names = data.seats.map((s) => (seatName && seatName(s.seat)) || s.name || `Seat ${s.seat + 1}`);
 
   const svg = el("svg", {
     viewBox: `0 0 ${width} ${height}`, class: "win-chart", role: "img", style: "max-width: 100%; height: auto",

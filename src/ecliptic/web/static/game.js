@@ -3,7 +3,7 @@
 // the game is over the score sheet and the replay. The seat token comes from the link's
 // fragment (#token=...), is kept in localStorage and goes to the server in a header or the
 // WebSocket's first message only.
-import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle } from "/static/api.js";
+import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle, seatName as seatNameIn, tableName } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { renderScore } from "/static/score.js";
@@ -47,15 +47,16 @@ let log = null;
 const token = () => (S.seat === null ? null : S.tokens[S.seat] || null);
 const gameUrl = (rest = "") => `/api/games/${encodeURIComponent(GAME_ID)}${rest}`;
 
-function seatName(seat) {
-  const gv = S.gv;
-  if (!gv || seat === null || seat === undefined) return "";
-  const info = (gv.seats || [])[seat];
-  const player = gv.view && Array.isArray(gv.view.players) ? gv.view.players[seat] : null;
-  const name = info ? info.name : `Seat ${seat + 1}`;
-  // Tau Ceti's factions name the players on the table; Ceres' seats have none.
-  const faction = gv.game === "tauceti" && player && player.faction && player.faction !== name ? ` (${player.faction})` : "";
-  return `${name}${faction}`;
+// A seat as the page names it everywhere (api.js seatName: "Player 2 · Bot (random) 2").
+const seatName = (seat) => seatNameIn(S.gv, seat);
+
+// The status line says whom the page plays by the person's name, then the name the table gives
+// them ("you are Ann (Xunon)"): its parts are already joined by " · ".
+function youAre(seat) {
+  const info = ((S.gv && S.gv.seats) || [])[seat];
+  const person = info && info.name ? String(info.name) : "";
+  const table = tableName(S.gv, seat);
+  return person && table && person.toLowerCase() !== table.toLowerCase() ? `${person} (${table})` : (table || person || seatName(seat));
 }
 
 function setError(message, rule = null) {
@@ -441,14 +442,18 @@ function draw() {
   const gv = S.shown || live;
   document.body.dataset.index = String(live.index);
   document.body.dataset.seat = S.seat === null ? "" : String(S.seat);
-  const me = S.seat !== null ? `you are ${seatName(S.seat)}` : "watching";
+  const me = S.seat !== null ? `you are ${youAre(S.seat)}` : "watching";
   const round = gv.view && gv.view.round ? `round ${gv.view.round}` : "";
   $("status").textContent = [gameTitle(live.game), live.status === "over" ? "finished" : round, me,
     S.hotseat ? "hot-seat" : ""].filter(Boolean).join(" · ");
   // The board draws the banner itself; without it the page says it.
   const banner = !S.mods.table && live.present && live.present.banner;
   $("banner").hidden = !banner;
-  $("banner").textContent = banner || "";
+  if ($("banner").dataset.text !== (banner || "")) {
+    $("banner").dataset.text = banner || "";
+    $("banner").replaceChildren(...(banner ? [banner, " ", el("a", { href: "/rules#ceres:section:reconstruction",
+      target: "_blank", rel: "noopener", text: "About the stand-in" })] : []));
+  }
   const bar = $("history-bar");
   bar.hidden = !S.shown;
   if (S.shown) {
@@ -603,7 +608,7 @@ function renderFinished(gv) {
       extras && extras.renderWinChart ? el("h2", { text: "Win chances" }) : null,
       extras && extras.renderWinChart ? chart : null);
     if (extras && extras.renderWinChart) {
-      Promise.resolve().then(() => extras.renderWinChart(chart, GAME_ID, { onSelect: (i) => replayTo(i) }))
+      Promise.resolve().then(() => extras.renderWinChart(chart, GAME_ID, { onSelect: (i) => replayTo(i), seatName }))
         .catch((e) => { chart.textContent = `No chart: ${e.message}`; });
     }
   }

@@ -1,6 +1,6 @@
 // The score sheet: GP (Tau Ceti) or VP (Ceres) by source per player, from the engine's final
 // scores once the game is over, else the running score the server counts (present.score).
-import { el, pointsName } from "/static/api.js";
+import { el, pointsName, tableName } from "/static/api.js";
 
 const SOURCE_NAMES = {
   tau: "TAU", cards: "Cards", orbitals: "Orbitals", cubes: "Resource cubes", gp_tokens: "GP tokens",
@@ -24,11 +24,11 @@ export function scoreRows(gv) {
   return running && running.length ? running : null;
 }
 
-// A column's heading: the faction (the colour on the table) when the game has factions, else the name.
+// A column's heading: the name the game's texts give the seat (Tau Ceti's faction, the colour
+// on the table; Ceres' "Player 2", as the log says it); who plays it is the heading's tooltip.
 function shortName(gv, seat, seatName) {
-  const player = gv.view && Array.isArray(gv.view.players) ? gv.view.players[seat] : null;
   const info = (gv.seats || [])[seat];
-  return player && player.faction && gv.game === "tauceti" ? player.faction : (info ? info.name : seatName(seat));
+  return tableName(gv, seat) || (info ? info.name : seatName(seat));
 }
 
 export function renderScore(root, gv, seatName) {

@@ -215,7 +215,11 @@ function fire(root, node, event) {
   if (typeof ui.onTarget === "function") ui.onTarget(node.getAttribute("data-target"), event);
 }
 
+// Ceres' one line about the host game, with the rules page's section on it for who wants more.
+const BANNER_RULES = "/rules#ceres:section:reconstruction";
+
 function banner(ctx) {
   const text = ctx.present.banner;
-  return text ? h("div", { class: "ecl-banner", role: "note" }, text) : null;
+  return text ? h("div", { class: "ecl-banner", role: "note" }, text, " ",
+    h("a", { href: BANNER_RULES, target: "_blank", rel: "noopener" }, "About the stand-in")) : null;
 }

@@ -14,6 +14,15 @@ export function drawInterfaces(ctx) {
   return h("div", { class: "ecl-interfaces" }, order.map((seat) => drawInterface(ctx, players[seat])));
 }
 
+// A GP source key as the score sheet (score.js) words it; the board modules stand alone, so the
+// few Tau Ceti keys are here too.
+const SOURCE_NAMES = {
+  tau: "TAU", cards: "Cards", orbitals: "Orbitals", cubes: "Resource cubes", gp_tokens: "GP tokens",
+  assists: "Assists", virus_crystals: "Virus crystals", specialization_raised: "Specialization raised",
+  home_crises: "Crises at home",
+};
+const sourceName = (key) => SOURCE_NAMES[key] || String(key).replaceAll("_", " ");
+
 /** The final score once the game is over (view.final_scores), else the running score. */
 function scoreOf(ctx, seat) {
   const final = (ctx.view.final_scores || [])[seat];
@@ -31,7 +40,8 @@ function drawInterface(ctx, p) {
   const names = ctx.names;
   const mine = p.seat === ctx.seat;
   const current = v.current_player === p.seat;
-  const person = ctx.seatNames[p.seat];
+  const given = ctx.seatNames[p.seat];
+  const person = given && String(given).toLowerCase() !== String(p.faction).toLowerCase() ? given : null;
   const score = scoreOf(ctx, p.seat);
   const left = p.markers_left;   // the engine's count (the observation says it)
   const head = h("header", null,
@@ -77,7 +87,7 @@ function played(ctx, p) {
 
 function scoreTitle(score) {
   const by = score.by_source || {};
-  return Object.keys(by).map((k) => `${k}: ${by[k]}`).join(", ") || "no GP yet";
+  return Object.keys(by).map((k) => `${sourceName(k)}: ${by[k]}`).join(", ") || "no GP yet";
 }
 
 function scoreLine(score) {
@@ -85,7 +95,7 @@ function scoreLine(score) {
   const keys = Object.keys(by).filter((k) => by[k]);
   if (!keys.length) return null;
   return h("div", { class: "by-source" }, score.final ? "Final GP: " : "GP so far: ",
-    keys.map((k) => h("span", { class: "src" }, `${k.replace(/_/g, " ")} ${by[k]}`)));
+    keys.map((k) => h("span", { class: "src" }, `${sourceName(k)} ${by[k]}`)));
 }
 
 /** Skill dice with the face-up Specialists whose bonus they include. */

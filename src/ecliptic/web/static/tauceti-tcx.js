@@ -70,6 +70,12 @@ function depot(ctx) {
       `Systems tokens: ${systems.length}`));
 }
 
+// A deck's key in the view as the rulebook names the deck.
+const DECK_NAMES = {
+  crisis: "Crisis cards", specialist: "Specialist cards", knowledge: "Knowledge cards",
+  mission: "IM cards", exotic: "Exotic Tech cards", outer_limit: "Outer Limit tiles", large_tiles: "large hex tiles",
+};
+
 function decks(ctx) {
   const v = ctx.view;
   const d = v.decks || {};
@@ -78,10 +84,10 @@ function decks(ctx) {
     h("div", { class: "t-row" }, Object.keys(d).map((k) => {
       const gone = discards[k] || [];
       return h("span", { class: "deck", title: gone.length ? `discarded: ${gone.map((c) => nameOf(ctx.names, c)).join(", ")}` : "" },
-        `${k.replace("_", " ")} ${d[k]}${gone.length ? ` (${gone.length} discarded)` : ""}`);
+        `${DECK_NAMES[k] || k.replaceAll("_", " ")} ${d[k]}${gone.length ? ` (${gone.length} discarded)` : ""}`);
     })),
-    h("div", { class: "t-row" }, stat("GP tokens", v.gp_supply), stat("Damage", v.damage_supply),
-      stat("Diplomacy", v.diplomacy_left),
+    h("div", { class: "t-row" }, stat("GP tokens", v.gp_supply), stat("Damage markers", v.damage_supply),
+      stat("Diplomacy cards", v.diplomacy_left),
       v.bag ? h("span", { class: "stat", title: Object.entries(v.bag).map(([f, n]) => `${f} ${n}`).join(", ") },
         h("b", null, "Cube bag"), ` ${Object.values(v.bag).reduce((a, b) => a + b, 0)}`) : null));
 }
