@@ -3,9 +3,10 @@
 Writing a temporary file, ``fsync`` and ``os.replace`` keep a file whole whatever happens to the
 process (``kill -9``); but the rename and a new file's name are entries of the *folder*, which
 the disk may still hold only in memory: a power cut right after the rename could bring back the
-old file (the last moves of a game lost). :func:`replace` syncs the folder after the rename, and
+old file (the last moves of a game lost). :func:`replace` syncs the folder after the rename,
 :func:`make_folders` syncs the folder above each folder it makes, so every new name is on the
-disk too.
+disk too, and :func:`remove` syncs the folder after an unlink, so a file removed (a finished
+game's autosave) does not come back.
 
 Where a folder cannot be opened or synced (Windows refuses ``os.open`` of a folder, some file
 systems refuse ``fsync`` of one), the sync is skipped quietly: the file is in place all the same,
@@ -52,3 +53,12 @@ def make_folders(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for made in reversed(missing):
         sync_folder(made.parent)
+
+
+def remove(path: Path) -> None:
+    """``path.unlink()``, then its folder synced (:func:`sync_folder`): without the sync, a power
+    cut soon after could bring the file back (an autosave of a game already filed as finished,
+    which would then be resumed as if it were still to play). Raises as ``unlink`` does; the
+    folder is synced only when the file was removed."""
+    path.unlink()
+    sync_folder(path.parent)

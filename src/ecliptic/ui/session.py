@@ -237,6 +237,25 @@ def new_file(folder: Path, stem: str) -> Path:
         return path
 
 
+def filed_copy(record: GameRecord) -> Path | None:
+    """The file of :func:`finished_dir` that holds the same game as ``record`` (same game,
+    config, seed and actions), if any: the one an autosave that outlived its removal (a power
+    cut) was filed as. Only the files named after the record's seed are read (the names
+    :meth:`Session._file_stem` gives), so a long list of finished games costs nothing."""
+    folder = finished_dir()
+    names = (f"{record.game}-*-seed{record.seed}.json", f"{record.game}-*-seed{record.seed}-*.json")
+    with contextlib.suppress(OSError):
+        for path in sorted({p for name in names for p in folder.glob(name)}):
+            try:
+                filed = GameRecord.load(path)
+            except (SaveFileError, OSError, ValueError):
+                continue
+            if (filed.game, filed.config, filed.seed, filed.actions) == (
+                    record.game, record.config, record.seed, record.actions):
+                return path
+    return None
+
+
 def latest_autosave() -> Path | None:
     """The game left unfinished last (the newest autosave), if any; a game being played now
     (its autosave held: :func:`in_play`) has not been left, and is passed over."""
@@ -494,15 +513,15 @@ class Session:
         output pipe closed (141, quietly), SIGTERM (143). A failure of the rules engine is
         reported with a crash file to replay it (1)."""
         # A game over from the start (a finished save resumed) is kept where it came from,
-        # unless that is an autosave: then it moves to the finished games.
+        # unless that is an autosave: then it moves to the finished games, once (finish).
         keep = not self.state.is_over or self.autosave is not None
         with self._signal_handlers():
             try:
-                return self._run(keep)
+                return self._run(keep, over=self.state.is_over)
             finally:
                 self._let_go()
 
-    def _run(self, keep: bool) -> int:
+    def _run(self, keep: bool, *, over: bool = False) -> int:
         try:
             self.greet()
             if not self.state.is_over:  # kept from the start: the seed and the setup are the game
@@ -524,19 +543,26 @@ class Session:
             return self.leave("The terminal closed", EXIT_HANGUP)  # writing to it failed
         except Exception as exc:
             return self.crash(exc)
-        self.finish(keep=keep)
+        self.finish(keep=keep, over_at_start=over)
         return 0
 
-    def finish(self, *, keep: bool) -> None:
+    def finish(self, *, keep: bool, over_at_start: bool = False) -> None:
         """The game is over: keep it in a new file of :func:`finished_dir` (with ``keep``), so
         it can be replayed, then show the final scores and where it is. The file is written
         before anything is printed (printing fails when the terminal is gone) and signals wait
         meanwhile, as when leaving. Its autosave (kept as the game went, or the resumed one)
-        has nothing left to resume once the game is kept there, and is removed; if the game
-        cannot be kept, the autosave stays."""
+        has nothing left to resume once the game is kept there, and is removed, durably
+        (:func:`ecliptic.engine.durable.remove`); if the game cannot be kept, the autosave stays.
+
+        A game ``over_at_start`` whose autosave is resumed was filed already if a power cut
+        came between the filing and the removal (the autosave came back): the copy in
+        :func:`finished_dir` is recognised (:func:`filed_copy`) and the game is not filed twice."""
         self._leaving = True
-        kept, problem = None, ""
-        if keep:
+        kept, problem, already = None, "", False
+        if keep and over_at_start:
+            kept = filed_copy(self.record)
+            already = kept is not None
+        if keep and kept is None:
             try:
                 kept = self._write_new(finished_dir())
             except (OSError, ValueError) as exc:
@@ -547,8 +573,8 @@ class Session:
             self.console.print()
             self.console.print(self.render_final(self.observation()))
             if kept is not None:
-                self.console.print(Text(f"The game is kept in {kept}.\nReplay it with: {replay_command(kept)}",
-                                        style="green"))
+                self.console.print(Text(f"The game {'was kept already' if already else 'is kept'} in {kept}.\n"
+                                        f"Replay it with: {replay_command(kept)}", style="green"))
             elif problem:
                 self.console.print(Text(f"The finished game could not be kept in {finished_dir()}: {problem}.",
                                         style="bold red"))
@@ -806,7 +832,7 @@ class Session:
         has nothing left to resume, is removed."""
         if self.autosave is not None:
             with contextlib.suppress(OSError):
-                self.autosave.unlink()
+                durable.remove(self.autosave)  # synced: a power cut must not bring it back
         self._let_go()
 
     def leave(self, why: str, code: int) -> int:
