@@ -5,8 +5,8 @@ process (``kill -9``); but the rename and a new file's name are entries of the *
 the disk may still hold only in memory: a power cut right after the rename could bring back the
 old file (the last moves of a game lost). :func:`replace` syncs the folder after the rename,
 :func:`make_folders` syncs the folder above each folder it makes, so every new name is on the
-disk too, and :func:`remove` syncs the folder after an unlink, so a file removed (a finished
-game's autosave) does not come back.
+disk too; :func:`write_text` does all of it for a whole text file; :func:`remove` syncs the
+folder after an unlink, so a file removed (a finished game's autosave) does not come back.
 
 Where a folder cannot be opened or synced (Windows refuses ``os.open`` of a folder, some file
 systems refuse ``fsync`` of one), the sync is skipped quietly: the file is in place all the same,
@@ -15,7 +15,9 @@ and whatever the disk does, nothing is worse than without the sync.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 
@@ -40,6 +42,32 @@ def replace(source: str | Path, target: Path) -> None:
     ``source`` must be a file already written and synced in the same folder."""
     os.replace(source, target)
     sync_folder(target.parent)
+
+
+def write_text(path: Path, text: str) -> None:
+    """``path`` holding ``text`` (UTF-8), whole or not at all, after a crash or a power cut: a
+    temporary file of the same folder written and synced, then put in place (:func:`replace`);
+    the folders missing are made (:func:`make_folders`). Whatever stops it leaves the old file
+    and no temporary file behind."""
+    make_folders(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # as an ordinary new file (mkstemp makes it private)
+        replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def make_folders(folder: Path) -> None:
