@@ -460,7 +460,7 @@ def _opening(session: CeresSession, resume_record: GameRecord | None) -> list[Re
     expansion = " with the Comets expansion" if obs["comets"] else ""
     lines: list[RenderableType] = [Text.assemble(
         (f"Ceres{expansion}", "bold"), f" · {plural(len(obs['players']), 'player')} · seed {record.seed}\nYou are ",
-        seat_text(session.human), f" (seat {session.human}), {against(session.bot_specs)}. "
+        seat_text(session.human), f", {against(session.bot_specs)}. "
         "Type 'help' for the commands.")]
     if resume_record is None:
         return lines
@@ -491,7 +491,8 @@ def play_ceres(
     * ``input_fn`` — ``prompt -> line`` that shows the prompt itself, like ``input`` (raise
       ``EOFError`` at the end of input); or a list of scripted lines (shown after the prompt);
       or ``None`` to read from ``console``.
-    * ``seat`` — the human's seat (0 is the first player of round 1).
+    * ``seat`` — the human's seat as the engine counts it (0 is the first player of round 1;
+      a person, and ``ecliptic play --seat``, count from 1: Player 1 is seat 0 here).
     * ``bots`` — one bot name for every other seat (``"random"``, ``"heuristic"``, a level...),
       or one per other seat (``"random,heuristic"`` or a list).
     * ``seed`` — the game's seed (random if ``None``); each decision of a bot is seeded from

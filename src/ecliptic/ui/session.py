@@ -750,7 +750,9 @@ class Session:
         return GameRecord(r.game, dict(r.config), r.seed, list(r.actions), digest=digest)
 
     def save_meta(self) -> dict[str, Any]:
-        """The ``cli`` table of this session's save files."""
+        """The ``cli`` table of this session's save files. ``human_seat`` is the engine's index
+        (0 for the first player), not the seat a person types (``--seat 1``): saves of every
+        version of the command line read back at the same seat."""
         return {"human_seat": self.human, "bots": self.bot_specs}
 
     def save(self, name: str, *, replace: bool = False) -> None:

@@ -314,7 +314,7 @@ def render_interface(obs: Obs, seat: int) -> RenderableType:
         grid.add_row("Also", Text(extras))
     grid.add_row("Energy costs", Text(costs))
     title = Text.assemble(("Your Interface: ", ""), faction_text(me["faction"]),
-                          (f", {me['character']} (seat {seat})", ""))
+                          (f", {me['character']} (seat {seat + 1})", ""))
     return Panel(grid, title=title, title_align="left", box=box.ROUNDED)
 
 
@@ -359,7 +359,7 @@ def render_players(obs: Obs, seat: int | None) -> RenderableType:
         damage = sum(s["damage"] + s["virus"] for s in p["systems"].values())
         more = " · ".join(x for x in (_short_knowledge(p["knowledge"]), ", ".join(p["face_up"])) if x)
         table.add_row(
-            f"{you}{p['seat']}{first}", name, p["position"], str(p["tau"]), str(p["energy"]), str(p["materials"]),
+            f"{you}{p['seat'] + 1}{first}", name, p["position"], str(p["tau"]), str(p["energy"]), str(p["materials"]),
             "P" if p["passed"] else str(markers_left(p)), str(p["hand_size"]), str(p["gp_tokens"]),
             str(damage) if damage else "", str(p["orbitals_home"]), more)
     return Panel(table, title="Players", title_align="left", box=box.ROUNDED)
