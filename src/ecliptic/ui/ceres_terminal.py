@@ -61,13 +61,15 @@ HELP = """[bold]At the prompt[/bold]
   [cyan]3[/cyan]              choose action number 3 of the menu
   [cyan]LAUNCH A07[/cyan]     type an action's notation (case does not matter): LAUNCH A07,
                  LAUNCH C1 (a Comet), PASS, STAY, JUMP A13, TAIL 2
-  [cyan]board[/cyan]          show the whole table again (the Asteroid Belt, the Comets, the players)
+  [cyan]board[/cyan]          show the whole table again (the Asteroid Belt, the Comets,
+                 the players)
   [cyan]log[/cyan]            show the recent events again
-  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE); asks before
-                 replacing a file, [cyan]save! FILE[/cyan] does not
+  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE);
+                 asks before replacing a file, [cyan]save! FILE[/cyan] does not
   [cyan]help[/cyan]           this help
-  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing the terminal
-                 ends it): ecliptic play --resume autosave goes on with it"""
+  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing
+                 the terminal ends it): ecliptic play --resume autosave goes on"""
+"""The commands, in lines that fit an 80-column terminal (as Tau Ceti's)."""
 
 
 def content() -> Content:
@@ -114,11 +116,13 @@ def _comet_mark(c: Obs, *, kind: bool = True) -> Text:
 
 def render_belt(obs: Obs) -> RenderableType:
     """The three rings (rows) across the numbered Zones (columns): each Asteroid with what a
-    claim gives (Resources, VP), its income (``inc``) and the probe on it (◆P2); the Comet
+    claim gives (Resources, VP), its income and the probe on it (◆P2); the Comet
     tokens on their ring and Zone, or in the row above the belt while still outside it."""
     numbers = content().numbers
     comets = [c for c in obs["comets"] if not c["removed"]]
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
+    # One space between the columns (not two): at 80 columns each Zone keeps "income" and
+    # its header whole instead of folding them ("incom/e").
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0), show_edge=False)
     table.add_column("Ring", no_wrap=True, style="bold")
     comet_zones = {c["zone"] for c in comets}
     for zone in range(1, numbers.zones + 1):
@@ -144,8 +148,8 @@ def render_belt(obs: Obs) -> RenderableType:
     steps = ", ".join(f"{r} {plural(numbers.rotation[r], 'Zone')}" for r in numbers.rings)
     comet_key = " · ☄: a Comet token (see Comets)." if obs["comets"] else "."
     caption = Text(f"Under each ring: the Ice a Launch there costs. The rings turn clockwise each round "
-                   f"({steps}); the Zones stay. ◆Pn: Player n's Mining Probe · inc: income "
-                   f"each Production phase{comet_key}", style="dim")
+                   f"({steps}); the Zones stay. ◆Pn: Player n's Mining Probe · income: what the "
+                   f"Asteroid's probe gives each Production phase{comet_key}", style="dim")
     return Panel(Group(table, caption), title="Asteroid Belt", title_align="left", box=box.ROUNDED)
 
 

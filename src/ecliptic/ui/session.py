@@ -659,6 +659,8 @@ class Session:
         elif word in ("board", "show"):
             self._show_decision(actions, full=True)
         elif word == "log":
+            if not self.log:  # the setup of a new game can be silent: say so, not nothing
+                self.console.print(Text("Nothing has happened yet that you can see.", style="dim"))
             for event in self.log[-LOG_LINES:]:
                 self.console.print(self.render_event(event))
         elif word in ("save", "save!"):

@@ -43,11 +43,13 @@ HELP = """[bold]At the prompt[/bold]
   [cyan]GO 05[/cyan]          type an action's notation (the verb's case does not matter)
   [cyan]board[/cyan]          show the whole table again (map, your Interface, the TCX)
   [cyan]log[/cyan]            show the recent events again
-  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE); asks before
-                 replacing a file, [cyan]save! FILE[/cyan] does not
+  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE);
+                 asks before replacing a file, [cyan]save! FILE[/cyan] does not
   [cyan]help[/cyan]           this help
-  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing the terminal
-                 ends it): ecliptic play --resume autosave goes on with it"""
+  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing
+                 the terminal ends it): ecliptic play --resume autosave goes on"""
+"""The commands, in lines that fit an 80-column terminal (Rich would break longer ones anywhere,
+leaving a word alone at the left edge)."""
 
 
 
@@ -402,8 +404,12 @@ def render_tcx(obs: Obs) -> RenderableType:
 
 
 def header(obs: Obs) -> Text:
+    """``Round 3 · Action phase · first player Xunon``; the setup is no round (the engine counts
+    it as round 0, which a person never reads)."""
     phase = str(obs["phase"]).capitalize()
     first = obs["players"][obs["first_player"]]["faction"]
+    if not obs["round"]:
+        return Text.assemble((f"{phase} phase", "bold"), " · first player ", faction_text(first))
     return Text.assemble(("Round ", "bold"), (str(obs["round"]), "bold"), (f" · {phase} phase · first player ", ""),
                          faction_text(first))
 
