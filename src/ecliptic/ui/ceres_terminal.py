@@ -64,6 +64,8 @@ HELP = """[bold]At the prompt[/bold]
   [cyan]board[/cyan]          show the whole table again (the Asteroid Belt, the Comets,
                  the players)
   [cyan]log[/cyan]            show the recent events again
+  [cyan]undo[/cyan]           take back your last action, if nobody has moved since and it
+                 rolled no die and showed you nothing hidden
   [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE);
                  asks before replacing a file, [cyan]save! FILE[/cyan] does not
   [cyan]help[/cyan]           this help

@@ -2,10 +2,11 @@
 
 :class:`Session` is the game loop of ``ecliptic play`` (Tau Ceti's ``cli.PlaySession``, Ceres'
 ``ceres_terminal.CeresSession``): bots move by themselves; the human types a menu number, a
-notation or a command (``quit``, ``help``, ``board``, ``log``, ``save FILE``); an illegal input
-is answered and asked again; every applied action is appended to ``record`` so ``save`` can
-write the game as a replayable record. A game fills in the hooks that draw it (the board, the
-status line, the decision, the menu, the final scores, an event) and its help text.
+notation or a command (``quit``, ``help``, ``board``, ``log``, ``save FILE``, ``undo``: the
+server's undo policy, :meth:`Session.undo`); an illegal input is answered and asked again;
+every applied action is appended to ``record`` so ``save`` can write the game as a replayable
+record. A game fills in the hooks that draw it (the board, the status line, the decision, the
+menu, the final scores, an event) and its help text.
 
 The session never loses a game: whatever the human types is answered and the game goes on;
 from its first moment, and again after every applied action (the human's and the bots'), the
@@ -54,6 +55,7 @@ from ecliptic.engine.errors import IllegalAction, SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.engine.record import GameRecord, state_digest
+from ecliptic.engine.undo import why_not_undoable
 from ecliptic.engine.wording import plural
 from ecliptic.ui import terminal
 
@@ -401,6 +403,14 @@ class GameConsole(Console):
         raise OutputClosed("The output closed (broken pipe): leaving the game.")
 
 
+class _OwnAction:
+    """The human's last action, kept so that ``undo`` can take it back: the state before it,
+    the events it caused, and how long the record and the log were before it."""
+
+    def __init__(self, before: Any, action: Action, events: list[Event], actions: int, log: int) -> None:
+        self.before, self.action, self.events, self.actions, self.log = before, action, events, actions, log
+
+
 class _Leave(Exception):
     """The human leaves (``quit``, end of input)."""
 
@@ -456,6 +466,7 @@ class Session:
         self._pending: BaseException | None = None  # the signal that waited, raised after
         self._held: int | None = None  # the descriptor locking the autosave (write_save's hold)
         self._autosave_problem = ""  # why the autosave could not be written, once said
+        self._own_last: _OwnAction | None = None  # the human's last action, while undo may take it back
 
     # The hooks a game fills in -------------------------------------------------------
 
@@ -665,6 +676,8 @@ class Session:
                 self.console.print(self.render_event(event))
         elif word in ("save", "save!"):
             self.save(rest.strip(), replace=word == "save!")
+        elif word == "undo" and not rest.strip():
+            return self.undo()
         else:
             action = self._parse(line, actions)
             return action is not None and self._apply(action, actions)
@@ -694,6 +707,7 @@ class Session:
         return typed
 
     def _apply(self, action: Action, actions: list[Action]) -> bool:
+        before, marks = self.state.clone(), (len(self.record.actions), len(self.log))
         try:
             events = self._applied(action)
         except IllegalAction as exc:
@@ -707,8 +721,31 @@ class Session:
             # A malformed action the rules could not even judge: refuse it all the same.
             self._refuse(IllegalAction(self.not_now_rule, f"{action} is not an action you can take now"))
             return False
+        self._own_last = _OwnAction(before, action, events, *marks)
         self.keep_autosave()
         self.show_events(events)
+        return True
+
+    def undo(self) -> bool:
+        """``undo``: take back the human's last action, as the game server does (Board Game
+        Arena's policy, :func:`ecliptic.engine.undo.why_not_undoable`): only while it is the
+        last action of the game (no bot moved since), and only if it rolled no die, shuffled
+        nothing and showed nothing hidden, so that nobody looks and chooses again. The game
+        goes back to the state before it, the autosave too; True when it was taken back."""
+        last = self._own_last
+        if last is None or last.actions + 1 != len(self.record.actions):
+            self.console.print(Text("Nothing to take back: undo takes back your own last action, before "
+                                    "anyone else has moved.", style="yellow"))
+            return False
+        why = why_not_undoable(self.game, last.before, last.action, last.events, self.state, self.human)
+        if why is not None:
+            self.console.print(Text(f"{last.action} cannot be taken back: {why}.", style="yellow"))
+            return False
+        self.state, self._own_last = last.before, None
+        del self.record.actions[last.actions:]
+        del self.log[last.log:]
+        self.keep_autosave()
+        self.console.print(Text(f"Took back {last.action}. Choose again.", style="green"))
         return True
 
     def _refuse(self, exc: IllegalAction) -> None:

@@ -43,6 +43,8 @@ HELP = """[bold]At the prompt[/bold]
   [cyan]GO 05[/cyan]          type an action's notation (the verb's case does not matter)
   [cyan]board[/cyan]          show the whole table again (map, your Interface, the TCX)
   [cyan]log[/cyan]            show the recent events again
+  [cyan]undo[/cyan]           take back your last action, if nobody has moved since and it
+                 rolled no die and showed you nothing hidden
   [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE);
                  asks before replacing a file, [cyan]save! FILE[/cyan] does not
   [cyan]help[/cyan]           this help
