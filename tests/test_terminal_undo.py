@@ -69,3 +69,11 @@ def test_undo_of_an_action_that_taught_something_is_refused_with_the_reason(monk
     s, text = played(["LAUNCH C1", "undo"])
     assert "LAUNCH C1 cannot be taken back: it had a random outcome (dice or a shuffle)." in text
     assert s.record.actions == ["LAUNCH C1"]
+
+
+def test_undo_with_something_after_it_and_two_menu_numbers_are_answered_in_words() -> None:
+    s, text = played(["LAUNCH C1", "undo 3", "1 2"])
+    assert "undo takes nothing after it: 'undo' takes back your last action." in text
+    assert "Choose one number from 1 to " in text and "at a time (a number alone on the line)" in text
+    assert "is not an action of Ceres" not in text
+    assert s.record.actions == ["LAUNCH C1"]  # nothing taken back, nothing chosen

@@ -676,8 +676,11 @@ class Session:
                 self.console.print(self.render_event(event))
         elif word in ("save", "save!"):
             self.save(rest.strip(), replace=word == "save!")
-        elif word == "undo" and not rest.strip():
-            return self.undo()
+        elif word == "undo":
+            if not rest.strip():
+                return self.undo()
+            self.console.print(Text("undo takes nothing after it: 'undo' takes back your last action.",
+                                    style="yellow"))
         else:
             action = self._parse(line, actions)
             return action is not None and self._apply(action, actions)
@@ -689,6 +692,10 @@ class Session:
             if 1 <= n <= len(actions):
                 return actions[n - 1]
             self.console.print(Text(f"Choose a number from 1 to {len(actions)}, or type an action.", style="yellow"))
+            return None
+        if line.split()[0].isdigit():  # "1 2": menu numbers are chosen one at a time
+            self.console.print(Text(f"Choose one number from 1 to {len(actions)} at a time (a number alone on "
+                                    "the line), or type an action.", style="yellow"))
             return None
         try:
             typed = Action.parse(self.notation(line))
