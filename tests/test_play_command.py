@@ -285,3 +285,26 @@ def test_resuming_at_a_seat_the_game_does_not_have_is_refused_counting_from_1() 
     path = saved_game("tc.json", TC_SAVE)
     line = error_line(run("play", "--resume", str(path), "--seat", "3", input="quit\n"))
     assert line == "Error: --seat 3 is not a seat of this 2-player game (1-2)"
+
+
+# -- 11. the game's events before the first decision --------------------------------------------------
+
+
+def test_a_new_tau_ceti_game_shows_its_setup_events_as_ceres_does() -> None:
+    result = run("play", *TC_SAVE, input="log\nquit\n")
+    assert result.exit_code == 0, result.output
+    opening, _, logged = result.output.partition("> log\n")
+    assert "── Round 1 begins; Zorhkonian is the first player. ──" in opening  # the preset map: round 1 at once
+    assert "Round 1 begins" in logged  # and in the log
+
+
+def test_a_resumed_tau_ceti_game_recalls_its_last_events_and_log_has_them() -> None:
+    assert run("play", *TC_SAVE, input="PASS\nquit\n").exit_code == 0
+    result = run("play", "--resume", "autosave", input="log\nquit\n")
+    assert result.exit_code == 0, result.output
+    opening, _, logged = result.output.partition("> log\n")
+    _, _, after = opening.partition("The last events ('log' for more):\n")
+    recalled = after.split("\n\n")[0].splitlines()  # up to the table drawn for the decision
+    shown = logged.split("\n> ")[0].splitlines()
+    assert len(recalled) == sess.RECALLED and shown[-sess.RECALLED:] == recalled
+    assert "Zorhkonian passes and earns" in logged  # the whole game so far is in the log

@@ -389,10 +389,11 @@ def _new_session(console: Console, faction: str | None, players: int, bots: str 
                                  f"({seat_range(players)})", param_hint="--seat")
     record = _new_record(faction, players, seed, game, layout, human, extra)
     rules = get_game(record.game)
-    state = rules.new_game(record.config, seed)
+    state, events = rules.new_game_events(record.config, seed)
     bot_map, specs = make_bots(bots or "random", human, players, seed)
     me = rules.observe(state, human)["players"][human]
     session = PlaySession(rules, state, record, human, bot_map, specs, console)
+    session.events = events  # the setup's ("Round 1 begins" with the preset map), shown by greet
     session.opening = [Text.assemble(
         ("Tau Ceti: Planetary Crisis", "bold"), f" · {plural(players, 'player')} · {game} game · seed {seed}\n",
         "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human + 1}, "
@@ -406,9 +407,12 @@ def _resumed_play(console: Console, path: Path, bots: str | None, seat: int | No
     it (:func:`load_game`, the same message for the same fault); the options that set up a new
     game (``given``) refused unless they agree with the save; the human at ``seat`` or the saved
     seat, against ``bots`` or the saved bots."""
+    past: list[Event] = []  # the replayed actions' events: the last ones are recalled (Session.greet)
     try:
         path = resolve_save(path)
-        record, state = load_game(path)
+        record = load_record(path)
+        _known_game(path, record)  # then replayed as load_game does: the same message for the same fault
+        state = _replayed(path, record, on_event=lambda _index, _action, events: past.extend(events))
     except SaveFileError as exc:
         raise _fail(console, str(exc)) from None
     if is_autosave(path) and in_play(path):
@@ -443,8 +447,10 @@ def _resumed_play(console: Console, path: Path, bots: str | None, seat: int | No
             session.opening.append(Text("Warning: the game replays to a different state than the one saved "
                                         "(the rules have changed since); continuing from the replayed state.",
                                         style="yellow"))
+        session.events, session.resumed = past, True
+        recalled = " The last events ('log' for more):" if any(e.visible(human) for e in past) else ""
         session.opening.append(Text(f"Resumed {path}: {len(record.actions)} actions replayed, seed "
-                                    f"{record.seed}, {against(specs)}.", style="green"))
+                                    f"{record.seed}, {against(specs)}.{recalled}", style="green"))
     if is_autosave(path):
         session.autosave = path  # saved over itself when left again, removed when finished
     return session

@@ -42,7 +42,7 @@ from ecliptic.present.decision import ceres_prompt
 from ecliptic.present.view import Presented
 from ecliptic.present.view import actions as present_actions
 from ecliptic.ui.session import InputFn, Obs, Session, against, make_bots, stdin_is_tty, terminal_reader
-from ecliptic.ui.terminal import grouped_menu, render_event
+from ecliptic.ui.terminal import grouped_menu
 
 GAME_NAME = "ceres"
 
@@ -342,22 +342,6 @@ class CeresSession(Session):
     not_now_rule = "CR-ACT-1"
     game: Ceres
     _shown: tuple[int, str] | None = None
-    events: list[Event]
-    """The events of the game so far (its setup, and the replayed actions of a resumed one),
-    shown by :meth:`greet`."""
-    resumed = False
-
-    def greet(self) -> None:
-        """The opening lines, then the setup's events; for a resumed game the last ten events
-        seen from this seat (all of them in ``log``)."""
-        super().greet()
-        if not self.resumed:
-            self.show_events(self.events)
-            return
-        visible = [e for e in self.events if e.visible(self.human)]
-        self.log.extend(visible)
-        for event in visible[-10:]:
-            self.console.print(render_event(event, "ceres"))
 
     def observation(self) -> Obs:
         return self.game.observe(self.state, self.human)

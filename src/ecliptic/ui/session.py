@@ -73,6 +73,8 @@ record ignore it; ``ecliptic play --resume`` reads it back)."""
 MAX_BOT_STREAK = 100_000
 """Bot decisions in a row beyond which the engine must be looping (a bug, not a game)."""
 LOG_LINES = 40
+RECALLED = 10
+"""The events a resumed game shows again before its first decision (``log`` shows more)."""
 MAX_MENU_DIGITS = 9
 """A longer run of digits is no menu number (and ``int`` of 5,000 digits is refused anyway)."""
 DATA_DIR_ENV = "ECLIPTIC_DATA_DIR"
@@ -460,6 +462,8 @@ class Session:
         self.log: list[Event] = []
         self.autosave: Path | None = None
         self.opening: list[RenderableType] = []
+        self.events: list[Event] = []  # the game's events before this session (greet shows them)
+        self.resumed = False  # a saved game goes on: greet recalls only the last events
         self._applying = False  # an action is being applied: the state may be half changed
         self._leaving = False  # the game is being saved on the way out: signals are ignored
         self._writing = False  # the autosave is being written as the game goes: signals wait
@@ -504,9 +508,16 @@ class Session:
     def greet(self) -> None:
         """The opening lines (:attr:`opening`), printed by :meth:`run` before the first move,
         not when the session is set up: so the command line can set up a game (every option
-        checked), then say where the last unfinished game is, then let the game begin."""
+        checked), then say where the last unfinished game is, then let the game begin. Then
+        the events of the game before this session (:attr:`events`) that the human may see:
+        all of a new game's setup; the last :data:`RECALLED` of a resumed one (all of them in
+        ``log``), so a person coming back reads where the game stands."""
         for item in self.opening:
             self.console.print(item)
+        visible = [e for e in self.events if e.visible(self.human)]
+        self.log.extend(visible)
+        for event in visible[-RECALLED:] if self.resumed else visible:
+            self.console.print(self.render_event(event))
 
     # The whole game ------------------------------------------------------------------
 
