@@ -1,15 +1,19 @@
 """The terminal game as a person reads it in an ordinary 80-column terminal: the help fits its
-lines, the Asteroid Belt folds no word, the setup is not "Round 0", and ``log`` before anything
-happened says so instead of printing nothing."""
+lines, the Asteroid Belt folds no word, a wrapped menu item keeps its number alone at the left,
+the setup is not "Round 0", and ``log`` before anything happened says so instead of printing
+nothing."""
 
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from rich.console import Console
 
 from ecliptic.ceres.game import Ceres
+from ecliptic.present.groups import order
+from ecliptic.present.view import actions as present_actions
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.ui import ceres_terminal as ct
 from ecliptic.ui import terminal
@@ -49,3 +53,17 @@ def test_log_before_anything_happened_says_so() -> None:
     result = run("play", "--players", "2", "--seed", "4", input="log\nquit\n")  # the tiles to place: no event yet
     assert result.exit_code == 0, result.output
     assert "> log\nNothing has happened yet that you can see.\n" in result.output
+
+
+def test_a_menu_item_wrapped_at_80_columns_goes_on_under_its_text_not_under_its_number() -> None:
+    game = TauCeti()
+    state = game.new_game({"players": 2, "layout": "preset"}, 11)
+    obs = game.observe(state, 0)
+    legal = game.legal_actions(state)
+    lines = shown(terminal.action_menu(present_actions(game, state, 0, obs, legal)), 80)
+    width = len(str(len(legal)))
+    groups = set(order("tauceti"))
+    items = [line for line in lines if line.strip() not in groups]
+    assert len(items) > len(legal)  # some items do wrap at 80 columns (BUY's)
+    for line in items:
+        assert re.match(r"^ *\d+ ", line) or line.startswith(" " * (width + 1)), line

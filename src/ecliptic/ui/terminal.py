@@ -457,13 +457,24 @@ def menu_item(number: int, width: int, p: Presented) -> Text:
     return item
 
 
+def _hanging(item: Text, indent: int) -> RenderableType:
+    """A menu item whose wrapped lines begin under its text, not under its number, so that on
+    a narrow terminal the numbers stay alone at the left edge, where the eye looks for them."""
+    number, rest = item[:indent], item[indent:]
+    grid = Table.grid()
+    grid.add_column(no_wrap=True, width=indent)
+    grid.add_column()
+    grid.add_row(number, rest)
+    return grid
+
+
 def grouped_menu(game: str, presented: Sequence[Presented]) -> RenderableType:
     """The legal actions numbered in the engine's order (the number the prompt takes), listed
     by group (:mod:`ecliptic.present.groups`) with each one's cost and effect."""
     width = len(str(len(presented)))
-    by_group: dict[str, list[Text]] = {}
+    by_group: dict[str, list[RenderableType]] = {}
     for i, p in enumerate(presented, 1):
-        by_group.setdefault(p.group, []).append(menu_item(i, width, p))
+        by_group.setdefault(p.group, []).append(_hanging(menu_item(i, width, p), width + 1))
     parts: list[RenderableType] = []
     for name in order(game):
         items = by_group.get(name)
