@@ -40,7 +40,6 @@ import argparse
 import importlib
 import json
 import math
-import os
 import statistics
 import sys
 import time
@@ -51,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from ecliptic.bots.base import bot_seed, make_bot
+from ecliptic.engine import durable
 from ecliptic.games import get_game
 from ecliptic.sim.simulate import seed_stream
 from ecliptic.sim.tournament import faction_names, seating, wilson
@@ -236,13 +236,11 @@ def read_part(path: Path) -> tuple[Settings, list[dict[str, Any]]]:
 
 
 def write_part(path: Path, settings: Settings, part: tuple[int, int], games: list[dict[str, Any]]) -> None:
-    """Atomically: a part killed while writing keeps its previous file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps({"format": FORMAT, "settings": asdict(settings), "part": list(part),
-                               "games": sorted(games, key=lambda g: g["index"])}, indent=1) + "\n",
-                   encoding="utf-8")
-    os.replace(tmp, path)
+    """Atomically and durably (:func:`ecliptic.engine.durable.write_text`): a part killed while
+    writing, or a power cut, keeps its previous file, never half of one; the hours of games it
+    holds are the whole point of resuming a part."""
+    durable.write_text(path, json.dumps({"format": FORMAT, "settings": asdict(settings), "part": list(part),
+                                         "games": sorted(games, key=lambda g: g["index"])}, indent=1) + "\n")
 
 
 def run_part(settings: Settings, part: int, parts: int, out: Path,

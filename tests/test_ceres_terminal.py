@@ -107,7 +107,7 @@ def test_play_ceres_returns_0_and_draws_on_the_given_console() -> None:
     con, out = console()
     assert ct.play_ceres(con, ["1"] * 300, seat=1, bots="random", seed=5, expansions=COMETS, players=2) == 0
     text = out.getvalue()
-    assert "You are Player 2 (seat 1), against 1 bot (random)." in text
+    assert "You are Player 2, against 1 bot (random)." in text
     assert "Final scores (VP)" in text
 
 

@@ -196,13 +196,13 @@ def test_play_shows_help_and_the_board() -> None:
 
 def test_play_gives_the_chosen_faction_at_the_chosen_seat(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    result = run("play", "--faction", "xunon", "--seat", "1", "--players", "3", "--seed", "4",
+    result = run("play", "--faction", "xunon", "--seat", "2", "--players", "3", "--seed", "4",
                  "--layout", "preset", input=f"save {save}\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "You are Xunon" in result.output
+    assert "You are Xunon" in result.output and "at seat 2," in result.output  # seats count from 1
     record = GameRecord.load(save)
     assert record.config["factions"][1] == "Xunon"
-    assert json.loads(save.read_text())["cli"]["human_seat"] == 1
+    assert json.loads(save.read_text())["cli"]["human_seat"] == 1  # the save keeps the engine's index
 
 
 def test_play_refuses_bad_options_with_exit_2() -> None:

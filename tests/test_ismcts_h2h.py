@@ -5,6 +5,8 @@ through a pyspiel game with both kinds of bot, seats rotate, parts resume, merge
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +104,20 @@ def test_sign_test_and_percentiles() -> None:
     assert h2h.sign_test(10, 0) == pytest.approx(2 / 2**10)
     assert h2h.sign_test(3, 3) == 1.0
     assert h2h.percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5) == 3.0
+
+
+def test_a_part_file_is_synced_to_the_disk_and_its_folder_too(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part holds hours of games: a power cut after the write must not lose it, nor the rename."""
+    synced: list[str] = []
+    fsync = os.fsync
+
+    def logged_fsync(fd: int) -> None:
+        synced.append("folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", logged_fsync)
+    out = tmp_path / "p1.json"
+    h2h.write_part(out, settings(), (1, 1), [])
+    assert synced == ["file", "folder"]
+    assert h2h.read_part(out) == (settings(), []) and [p.name for p in tmp_path.iterdir()] == ["p1.json"]

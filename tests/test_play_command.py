@@ -84,10 +84,10 @@ def test_resume_takes_options_that_agree_with_the_save_and_the_bots_and_seat_to_
     [left] = files("autosaves")
     assert json.loads(left.read_text())["cli"] == {"human_seat": 0, "bots": ["hard"]}
     ceres = saved_game("c.json", CERES_SAVE)
-    result = run("play", "--resume", str(ceres), "--game", "ceres", "--seat", "1", "--bots", "heuristic",
+    result = run("play", "--resume", str(ceres), "--game", "ceres", "--seat", "2", "--bots", "heuristic",
                  input="quit\n")
     assert result.exit_code == 0, result.output
-    assert "You are Player 2 (seat 1), against 1 bot (heuristic)." in result.output
+    assert "You are Player 2, against 1 bot (heuristic)." in result.output
 
 
 # -- 2. --bots or --level ---------------------------------------------------------------------------
@@ -221,10 +221,10 @@ def test_a_word_that_is_no_ceres_action_is_said_without_a_rule_id() -> None:
 
 
 @pytest.mark.parametrize(("options", "said"), [
-    (["--players", "4", "--level", "normal"], "at seat 0, against 3 bots (normal)."),
-    (["--players", "3", "--bots", "heuristic,random"], "at seat 0, against 2 bots (heuristic, random)."),
-    (["--players", "1"], "at seat 0, playing alone."),
-    (["--game", "ceres", "--players", "3", "--level", "easy"], "(seat 0), against 2 bots (easy)."),
+    (["--players", "4", "--level", "normal"], "at seat 1, against 3 bots (normal)."),
+    (["--players", "3", "--bots", "heuristic,random"], "at seat 1, against 2 bots (heuristic, random)."),
+    (["--players", "1"], "at seat 1, playing alone."),
+    (["--game", "ceres", "--players", "3", "--level", "easy"], "You are Player 1, against 2 bots (easy)."),
 ], ids=["level", "mixed", "alone", "ceres"])
 def test_the_opening_line_counts_the_bots_and_names_them(options: list[str], said: str) -> None:
     result = run("play", "--seed", "2", *options, input="quit\n")
@@ -246,3 +246,65 @@ def test_an_option_error_is_shown_without_the_unfinished_game_notice(options: li
     assert len(files("autosaves")) == 1  # no game was started
     started = run("play", *TC_SAVE, input="quit\n")  # a game that starts still says where it is
     assert started.output.startswith("Your last unfinished game")
+
+
+# -- 10. seats count from 1, as the rulebooks, the web page and the events count them -------------------
+
+
+def test_seat_0_is_refused_in_one_line_saying_seats_count_from_1() -> None:
+    result = run("play", *TC_SAVE, "--seat", "0", input="quit\n")
+    assert result.exit_code == 2
+    said = " ".join(line.strip("│ ") for line in result.output.splitlines())
+    assert "seats count from 1, as in the rulebooks: --seat 1 is the first player of round 1 (0 is no seat)" in said
+    assert files("autosaves") == []  # no game was started
+
+
+def test_the_seat_a_person_types_is_the_seat_every_text_names() -> None:
+    result = run("play", *TC_SAVE, "--seat", "2", input="board\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert ", at seat 2, against 1 bot (random)." in result.output
+    assert "(seat 2)" in result.output  # the title of the Interface
+    assert "│ ▶2 " in result.output  # the player's row of the Players table
+    [left] = files("autosaves")
+    assert json.loads(left.read_text())["cli"]["human_seat"] == 1  # the save keeps the engine's index
+    resumed = run("play", "--resume", "autosave", input="quit\n")
+    assert "(seat 2)" in resumed.output  # resumed at the same seat
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--seat", "3"], "seat 3 is not a seat of a 2-player game (1-2)"),
+    (["--game", "ceres", "--players", "2", "--seat", "3"], "seat 3 is not a seat of a 2-player game (1-2)"),
+], ids=["tauceti", "ceres"])
+def test_a_seat_beyond_the_players_is_refused_counting_from_1(options: list[str], said: str) -> None:
+    result = run("play", *options, input="quit\n")
+    assert result.exit_code == 2 and said in result.output
+    assert files("autosaves") == []
+
+
+def test_resuming_at_a_seat_the_game_does_not_have_is_refused_counting_from_1() -> None:
+    path = saved_game("tc.json", TC_SAVE)
+    line = error_line(run("play", "--resume", str(path), "--seat", "3", input="quit\n"))
+    assert line == "Error: --seat 3 is not a seat of this 2-player game (1-2)"
+
+
+# -- 11. the game's events before the first decision --------------------------------------------------
+
+
+def test_a_new_tau_ceti_game_shows_its_setup_events_as_ceres_does() -> None:
+    result = run("play", *TC_SAVE, input="log\nquit\n")
+    assert result.exit_code == 0, result.output
+    opening, _, logged = result.output.partition("> log\n")
+    assert "── Round 1 begins; Zorhkonian is the first player. ──" in opening  # the preset map: round 1 at once
+    assert "Round 1 begins" in logged  # and in the log
+
+
+def test_a_resumed_tau_ceti_game_recalls_its_last_events_and_log_has_them() -> None:
+    assert run("play", *TC_SAVE, input="PASS\nquit\n").exit_code == 0
+    result = run("play", "--resume", "autosave", input="log\nquit\n")
+    assert result.exit_code == 0, result.output
+    opening, _, logged = result.output.partition("> log\n")
+    _, _, after = opening.partition("The last events ('log' for more):\n")
+    recalled = after.split("\n\n")[0].splitlines()  # up to the table drawn for the decision
+    shown = logged.split("\n> ")[0].splitlines()
+    assert len(recalled) == sess.RECALLED and shown[-sess.RECALLED:] == recalled
+    assert "Zorhkonian passes and earns" in logged  # the whole game so far is in the log

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ecliptic.engine import durable
 from ecliptic.engine.actions import Action
 from ecliptic.engine.record import GameRecord
 from ecliptic.games import get_game
@@ -149,3 +150,57 @@ def test_a_folder_that_cannot_be_synced_is_skipped_quietly(folders: Path, monkey
     finally:
         if held is not None:
             os.close(held)
+
+
+# -- a finished game's autosave, removed for good ---------------------------------------------------
+
+CERES_TO_THE_END = "1\n" * 400  # the first menu item every time: a Ceres game ends well before
+
+
+def test_removing_a_file_durably_syncs_its_folder_after_the_unlink(folders: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    target = folders / "game.json"
+    target.write_text("{}")
+    synced: list[bool] = []  # for each folder sync: whether the file was gone by then
+    fsync = os.fsync
+
+    def logged_fsync(fd: int) -> None:
+        if same_file(fd, folders):
+            synced.append(not target.exists())
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", logged_fsync)
+    durable.remove(target)
+    assert synced == [True]
+
+
+def test_a_finished_games_autosave_is_removed_and_its_folder_synced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Else a power cut soon after the end could bring the autosave back."""
+    gone: list[bool] = []  # for each sync of the autosaves' folder: whether the autosave was gone
+    fsync = os.fsync
+
+    def logged_fsync(fd: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode) and same_file(fd, sess.autosave_dir()):
+            gone.append(not any(sess.autosave_dir().glob("*.json")))
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", logged_fsync)
+    result = run("play", *CERES, input=CERES_TO_THE_END)
+    assert result.exit_code == 0, result.output
+    assert "Final scores (VP)" in result.output and list(sess.autosave_dir().glob("*.json")) == []
+    assert gone and gone[-1] is True  # the last sync of the folder came after the removal
+
+
+def test_an_autosave_back_after_its_game_was_filed_is_not_filed_twice() -> None:
+    """A power cut between filing the finished game and removing its autosave leaves both; the
+    next ``--resume autosave`` shows the end, says where the game was kept, and removes it."""
+    assert run("play", *CERES, input=CERES_TO_THE_END).exit_code == 0
+    [kept] = sess.finished_dir().glob("*.json")
+    record = GameRecord.load(kept)
+    back = sess.autosave_dir() / "back.json"
+    sess.write_save(back, record, {"human_seat": 0, "bots": ["random"]})  # what the autosave held last
+    result = run("play", "--resume", "autosave", input="")
+    assert result.exit_code == 0, result.output
+    assert "Final scores (VP)" in result.output
+    assert f"The game was kept already in {kept}." in result.output
+    assert list(sess.finished_dir().glob("*.json")) == [kept] and not back.exists()

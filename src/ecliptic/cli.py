@@ -293,8 +293,9 @@ def play(
     advanced_specialists: Annotated[bool, typer.Option(help="Tau Ceti: shuffle the Advanced Specialists "
                                                             "into the Specialist deck.")] = False,
     expansions: ExpansionsOption = None,
-    seat: Annotated[int | None, typer.Option(help="Your seat; seat 0 is the first player of round 1 "
-                                                  "(default: 0, or the seat saved in --resume).")] = None,
+    seat: Annotated[int | None, typer.Option(help="Your seat, counting from 1 as the rulebooks do: seat 1 is "
+                                                  "the first player of round 1 (default: 1, or the seat "
+                                                  "saved in --resume).")] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue a game saved with 'save FILE', or 'autosave': "
                                                      "the game left last (quit, Ctrl-C, closed terminal). "
                                                      "The options that set up a new game (--players, --seed...) "
@@ -311,17 +312,34 @@ def play(
         raise _fail(console, f"--bots and --level both choose the bots: give one (--level {level} is "
                              f"--bots {level})")
     spec = bots or level  # a level names a bot and its budget (ecliptic.bots.LEVELS)
+    index = None if seat is None else _seat_index(seat)
     try:
         if resume is not None:
             given = {name: ctx.params[name] for name in NEW_GAME_OPTIONS if _given(ctx, name)}
-            session = _resumed_play(console, resume, spec, seat, given)
+            session = _resumed_play(console, resume, spec, index, given)
         else:
             session = _new_play(console, faction, players, spec, seed, game, game_length, layout, advanced,
-                                advanced_specialists, expansions, seat)
+                                advanced_specialists, expansions, index)
             _greet_autosave(console)  # after every option was checked: an error comes alone
     except (BotSpecError, ValueError) as exc:
         raise _fail(console, str(exc)) from None
     raise typer.Exit(session.run())
+
+
+def _seat_index(seat: int) -> int:
+    """The engine's index of ``--seat``'s seat. A person counts seats from 1, as the rulebooks,
+    the web page ("seat 2") and the events ("Player 2") do, and so do ``--seat`` and every text
+    of the terminal; the engine and the save files count from 0. ``--seat 0`` (the old counting)
+    is refused, never taken for another seat."""
+    if seat < 1:
+        raise typer.BadParameter(f"seats count from 1, as in the rulebooks: --seat 1 is the first player of "
+                                 f"round 1 ({seat} is no seat)", param_hint="--seat")
+    return seat - 1
+
+
+def seat_range(players: int) -> str:
+    """The seats of a game as a person counts them: ``1-4``, or ``1`` alone."""
+    return "1" if players == 1 else f"1-{players}"
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -344,7 +362,11 @@ def _new_play(console: Console, faction: str | None, players: int, bots: str | N
                                      "--expansions", param_hint=wrong[0])
         from ecliptic.ui.ceres_terminal import ceres_session
 
-        return ceres_session(console, seat=seat or 0, bots=bots or "random", seed=seed,
+        human = 0 if seat is None else seat
+        if not 0 <= human < players:
+            raise typer.BadParameter(f"seat {human + 1} is not a seat of a {players}-player game "
+                                     f"({seat_range(players)})", param_hint="--seat")
+        return ceres_session(console, seat=human, bots=bots or "random", seed=seed,
                              expansions=parse_expansions(expansions), players=players)
     extra = game_config("tauceti", game_length=game_length or "full", layout=layout or "players",
                         advanced=advanced, advanced_specialists=advanced_specialists, expansions=expansions)
@@ -363,17 +385,18 @@ def _new_session(console: Console, faction: str | None, players: int, bots: str 
     seed = secrets.randbits(32) if seed is None else seed
     human = 0 if seat is None else seat
     if not 0 <= human < players:
-        raise typer.BadParameter(f"seat {human} is not a seat of a {players}-player game (0-{players - 1})",
-                                 param_hint="--seat")
+        raise typer.BadParameter(f"seat {human + 1} is not a seat of a {players}-player game "
+                                 f"({seat_range(players)})", param_hint="--seat")
     record = _new_record(faction, players, seed, game, layout, human, extra)
     rules = get_game(record.game)
-    state = rules.new_game(record.config, seed)
+    state, events = rules.new_game_events(record.config, seed)
     bot_map, specs = make_bots(bots or "random", human, players, seed)
     me = rules.observe(state, human)["players"][human]
     session = PlaySession(rules, state, record, human, bot_map, specs, console)
+    session.events = events  # the setup's ("Round 1 begins" with the preset map), shown by greet
     session.opening = [Text.assemble(
         ("Tau Ceti: Planetary Crisis", "bold"), f" · {plural(players, 'player')} · {game} game · seed {seed}\n",
-        "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human}, "
+        "You are ", terminal.faction_text(me["faction"]), f", {me['character']}, at seat {human + 1}, "
         f"{against(specs)}. Type 'help' for the commands.")]
     return session
 
@@ -384,9 +407,12 @@ def _resumed_play(console: Console, path: Path, bots: str | None, seat: int | No
     it (:func:`load_game`, the same message for the same fault); the options that set up a new
     game (``given``) refused unless they agree with the save; the human at ``seat`` or the saved
     seat, against ``bots`` or the saved bots."""
+    past: list[Event] = []  # the replayed actions' events: the last ones are recalled (Session.greet)
     try:
         path = resolve_save(path)
-        record, state = load_game(path)
+        record = load_record(path)
+        _known_game(path, record)  # then replayed as load_game does: the same message for the same fault
+        state = _replayed(path, record, on_event=lambda _index, _action, events: past.extend(events))
     except SaveFileError as exc:
         raise _fail(console, str(exc)) from None
     if is_autosave(path) and in_play(path):
@@ -404,7 +430,9 @@ def _resumed_play(console: Console, path: Path, bots: str | None, seat: int | No
                              f"{plural(players, 'player')}, seed {record.seed}); {', '.join(flags)} "
                              f"{'sets' if one else 'set'} up a new one: drop {'it' if one else 'them'}")
     if not 0 <= human < players:
-        raise _fail(console, f"seat {human} is not a seat of this {players}-player game (0-{players - 1})")
+        whose = "--seat" if seat is not None else "the save's seat"
+        raise _fail(console, f"{whose} {human + 1} is not a seat of this {players}-player game "
+                             f"({seat_range(players)})")
     spec = bots or ",".join(meta.get("bots") or ["random"])
     session: Session
     if record.game == "ceres":
@@ -419,8 +447,10 @@ def _resumed_play(console: Console, path: Path, bots: str | None, seat: int | No
             session.opening.append(Text("Warning: the game replays to a different state than the one saved "
                                         "(the rules have changed since); continuing from the replayed state.",
                                         style="yellow"))
+        session.events, session.resumed = past, True
+        recalled = " The last events ('log' for more):" if any(e.visible(human) for e in past) else ""
         session.opening.append(Text(f"Resumed {path}: {len(record.actions)} actions replayed, seed "
-                                    f"{record.seed}, {against(specs)}.", style="green"))
+                                    f"{record.seed}, {against(specs)}.{recalled}", style="green"))
     if is_autosave(path):
         session.autosave = path  # saved over itself when left again, removed when finished
     return session

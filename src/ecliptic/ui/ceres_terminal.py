@@ -42,7 +42,7 @@ from ecliptic.present.decision import ceres_prompt
 from ecliptic.present.view import Presented
 from ecliptic.present.view import actions as present_actions
 from ecliptic.ui.session import InputFn, Obs, Session, against, make_bots, stdin_is_tty, terminal_reader
-from ecliptic.ui.terminal import grouped_menu, render_event
+from ecliptic.ui.terminal import grouped_menu
 
 GAME_NAME = "ceres"
 
@@ -61,13 +61,17 @@ HELP = """[bold]At the prompt[/bold]
   [cyan]3[/cyan]              choose action number 3 of the menu
   [cyan]LAUNCH A07[/cyan]     type an action's notation (case does not matter): LAUNCH A07,
                  LAUNCH C1 (a Comet), PASS, STAY, JUMP A13, TAIL 2
-  [cyan]board[/cyan]          show the whole table again (the Asteroid Belt, the Comets, the players)
+  [cyan]board[/cyan]          show the whole table again (the Asteroid Belt, the Comets,
+                 the players)
   [cyan]log[/cyan]            show the recent events again
-  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE); asks before
-                 replacing a file, [cyan]save! FILE[/cyan] does not
+  [cyan]undo[/cyan]           take back your last action, if nobody has moved since and it
+                 rolled no die and showed you nothing hidden
+  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE);
+                 asks before replacing a file, [cyan]save! FILE[/cyan] does not
   [cyan]help[/cyan]           this help
-  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing the terminal
-                 ends it): ecliptic play --resume autosave goes on with it"""
+  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing
+                 the terminal ends it): ecliptic play --resume autosave goes on"""
+"""The commands, in lines that fit an 80-column terminal (as Tau Ceti's)."""
 
 
 def content() -> Content:
@@ -114,11 +118,13 @@ def _comet_mark(c: Obs, *, kind: bool = True) -> Text:
 
 def render_belt(obs: Obs) -> RenderableType:
     """The three rings (rows) across the numbered Zones (columns): each Asteroid with what a
-    claim gives (Resources, VP), its income (``inc``) and the probe on it (◆P2); the Comet
+    claim gives (Resources, VP), its income and the probe on it (◆P2); the Comet
     tokens on their ring and Zone, or in the row above the belt while still outside it."""
     numbers = content().numbers
     comets = [c for c in obs["comets"] if not c["removed"]]
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
+    # One space between the columns (not two): at 80 columns each Zone keeps "income" and
+    # its header whole instead of folding them ("incom/e").
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0), show_edge=False)
     table.add_column("Ring", no_wrap=True, style="bold")
     comet_zones = {c["zone"] for c in comets}
     for zone in range(1, numbers.zones + 1):
@@ -144,8 +150,8 @@ def render_belt(obs: Obs) -> RenderableType:
     steps = ", ".join(f"{r} {plural(numbers.rotation[r], 'Zone')}" for r in numbers.rings)
     comet_key = " · ☄: a Comet token (see Comets)." if obs["comets"] else "."
     caption = Text(f"Under each ring: the Ice a Launch there costs. The rings turn clockwise each round "
-                   f"({steps}); the Zones stay. ◆Pn: Player n's Mining Probe · inc: income "
-                   f"each Production phase{comet_key}", style="dim")
+                   f"({steps}); the Zones stay. ◆Pn: Player n's Mining Probe · income: what the "
+                   f"Asteroid's probe gives each Production phase{comet_key}", style="dim")
     return Panel(Group(table, caption), title="Asteroid Belt", title_align="left", box=box.ROUNDED)
 
 
@@ -336,22 +342,6 @@ class CeresSession(Session):
     not_now_rule = "CR-ACT-1"
     game: Ceres
     _shown: tuple[int, str] | None = None
-    events: list[Event]
-    """The events of the game so far (its setup, and the replayed actions of a resumed one),
-    shown by :meth:`greet`."""
-    resumed = False
-
-    def greet(self) -> None:
-        """The opening lines, then the setup's events; for a resumed game the last ten events
-        seen from this seat (all of them in ``log``)."""
-        super().greet()
-        if not self.resumed:
-            self.show_events(self.events)
-            return
-        visible = [e for e in self.events if e.visible(self.human)]
-        self.log.extend(visible)
-        for event in visible[-10:]:
-            self.console.print(render_event(event, "ceres"))
 
     def observation(self) -> Obs:
         return self.game.observe(self.state, self.human)
@@ -460,7 +450,7 @@ def _opening(session: CeresSession, resume_record: GameRecord | None) -> list[Re
     expansion = " with the Comets expansion" if obs["comets"] else ""
     lines: list[RenderableType] = [Text.assemble(
         (f"Ceres{expansion}", "bold"), f" · {plural(len(obs['players']), 'player')} · seed {record.seed}\nYou are ",
-        seat_text(session.human), f" (seat {session.human}), {against(session.bot_specs)}. "
+        seat_text(session.human), f", {against(session.bot_specs)}. "
         "Type 'help' for the commands.")]
     if resume_record is None:
         return lines
@@ -491,7 +481,8 @@ def play_ceres(
     * ``input_fn`` — ``prompt -> line`` that shows the prompt itself, like ``input`` (raise
       ``EOFError`` at the end of input); or a list of scripted lines (shown after the prompt);
       or ``None`` to read from ``console``.
-    * ``seat`` — the human's seat (0 is the first player of round 1).
+    * ``seat`` — the human's seat as the engine counts it (0 is the first player of round 1;
+      a person, and ``ecliptic play --seat``, count from 1: Player 1 is seat 0 here).
     * ``bots`` — one bot name for every other seat (``"random"``, ``"heuristic"``, a level...),
       or one per other seat (``"random,heuristic"`` or a list).
     * ``seed`` — the game's seed (random if ``None``); each decision of a bot is seeded from

@@ -2,10 +2,11 @@
 
 :class:`Session` is the game loop of ``ecliptic play`` (Tau Ceti's ``cli.PlaySession``, Ceres'
 ``ceres_terminal.CeresSession``): bots move by themselves; the human types a menu number, a
-notation or a command (``quit``, ``help``, ``board``, ``log``, ``save FILE``); an illegal input
-is answered and asked again; every applied action is appended to ``record`` so ``save`` can
-write the game as a replayable record. A game fills in the hooks that draw it (the board, the
-status line, the decision, the menu, the final scores, an event) and its help text.
+notation or a command (``quit``, ``help``, ``board``, ``log``, ``save FILE``, ``undo``: the
+server's undo policy, :meth:`Session.undo`); an illegal input is answered and asked again;
+every applied action is appended to ``record`` so ``save`` can write the game as a replayable
+record. A game fills in the hooks that draw it (the board, the status line, the decision, the
+menu, the final scores, an event) and its help text.
 
 The session never loses a game: whatever the human types is answered and the game goes on;
 from its first moment, and again after every applied action (the human's and the bots'), the
@@ -54,6 +55,7 @@ from ecliptic.engine.errors import IllegalAction, SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.files import UnreadableFile, read_json
 from ecliptic.engine.record import GameRecord, state_digest
+from ecliptic.engine.undo import why_not_undoable
 from ecliptic.engine.wording import plural
 from ecliptic.ui import terminal
 
@@ -71,6 +73,8 @@ record ignore it; ``ecliptic play --resume`` reads it back)."""
 MAX_BOT_STREAK = 100_000
 """Bot decisions in a row beyond which the engine must be looping (a bug, not a game)."""
 LOG_LINES = 40
+RECALLED = 10
+"""The events a resumed game shows again before its first decision (``log`` shows more)."""
 MAX_MENU_DIGITS = 9
 """A longer run of digits is no menu number (and ``int`` of 5,000 digits is refused anyway)."""
 DATA_DIR_ENV = "ECLIPTIC_DATA_DIR"
@@ -237,6 +241,25 @@ def new_file(folder: Path, stem: str) -> Path:
         return path
 
 
+def filed_copy(record: GameRecord) -> Path | None:
+    """The file of :func:`finished_dir` that holds the same game as ``record`` (same game,
+    config, seed and actions), if any: the one an autosave that outlived its removal (a power
+    cut) was filed as. Only the files named after the record's seed are read (the names
+    :meth:`Session._file_stem` gives), so a long list of finished games costs nothing."""
+    folder = finished_dir()
+    names = (f"{record.game}-*-seed{record.seed}.json", f"{record.game}-*-seed{record.seed}-*.json")
+    with contextlib.suppress(OSError):
+        for path in sorted({p for name in names for p in folder.glob(name)}):
+            try:
+                filed = GameRecord.load(path)
+            except (SaveFileError, OSError, ValueError):
+                continue
+            if (filed.game, filed.config, filed.seed, filed.actions) == (
+                    record.game, record.config, record.seed, record.actions):
+                return path
+    return None
+
+
 def latest_autosave() -> Path | None:
     """The game left unfinished last (the newest autosave), if any; a game being played now
     (its autosave held: :func:`in_play`) has not been left, and is passed over."""
@@ -382,6 +405,14 @@ class GameConsole(Console):
         raise OutputClosed("The output closed (broken pipe): leaving the game.")
 
 
+class _OwnAction:
+    """The human's last action, kept so that ``undo`` can take it back: the state before it,
+    the events it caused, and how long the record and the log were before it."""
+
+    def __init__(self, before: Any, action: Action, events: list[Event], actions: int, log: int) -> None:
+        self.before, self.action, self.events, self.actions, self.log = before, action, events, actions, log
+
+
 class _Leave(Exception):
     """The human leaves (``quit``, end of input)."""
 
@@ -431,12 +462,15 @@ class Session:
         self.log: list[Event] = []
         self.autosave: Path | None = None
         self.opening: list[RenderableType] = []
+        self.events: list[Event] = []  # the game's events before this session (greet shows them)
+        self.resumed = False  # a saved game goes on: greet recalls only the last events
         self._applying = False  # an action is being applied: the state may be half changed
         self._leaving = False  # the game is being saved on the way out: signals are ignored
         self._writing = False  # the autosave is being written as the game goes: signals wait
         self._pending: BaseException | None = None  # the signal that waited, raised after
         self._held: int | None = None  # the descriptor locking the autosave (write_save's hold)
         self._autosave_problem = ""  # why the autosave could not be written, once said
+        self._own_last: _OwnAction | None = None  # the human's last action, while undo may take it back
 
     # The hooks a game fills in -------------------------------------------------------
 
@@ -474,9 +508,16 @@ class Session:
     def greet(self) -> None:
         """The opening lines (:attr:`opening`), printed by :meth:`run` before the first move,
         not when the session is set up: so the command line can set up a game (every option
-        checked), then say where the last unfinished game is, then let the game begin."""
+        checked), then say where the last unfinished game is, then let the game begin. Then
+        the events of the game before this session (:attr:`events`) that the human may see:
+        all of a new game's setup; the last :data:`RECALLED` of a resumed one (all of them in
+        ``log``), so a person coming back reads where the game stands."""
         for item in self.opening:
             self.console.print(item)
+        visible = [e for e in self.events if e.visible(self.human)]
+        self.log.extend(visible)
+        for event in visible[-RECALLED:] if self.resumed else visible:
+            self.console.print(self.render_event(event))
 
     # The whole game ------------------------------------------------------------------
 
@@ -494,15 +535,15 @@ class Session:
         output pipe closed (141, quietly), SIGTERM (143). A failure of the rules engine is
         reported with a crash file to replay it (1)."""
         # A game over from the start (a finished save resumed) is kept where it came from,
-        # unless that is an autosave: then it moves to the finished games.
+        # unless that is an autosave: then it moves to the finished games, once (finish).
         keep = not self.state.is_over or self.autosave is not None
         with self._signal_handlers():
             try:
-                return self._run(keep)
+                return self._run(keep, over=self.state.is_over)
             finally:
                 self._let_go()
 
-    def _run(self, keep: bool) -> int:
+    def _run(self, keep: bool, *, over: bool = False) -> int:
         try:
             self.greet()
             if not self.state.is_over:  # kept from the start: the seed and the setup are the game
@@ -524,19 +565,26 @@ class Session:
             return self.leave("The terminal closed", EXIT_HANGUP)  # writing to it failed
         except Exception as exc:
             return self.crash(exc)
-        self.finish(keep=keep)
+        self.finish(keep=keep, over_at_start=over)
         return 0
 
-    def finish(self, *, keep: bool) -> None:
+    def finish(self, *, keep: bool, over_at_start: bool = False) -> None:
         """The game is over: keep it in a new file of :func:`finished_dir` (with ``keep``), so
         it can be replayed, then show the final scores and where it is. The file is written
         before anything is printed (printing fails when the terminal is gone) and signals wait
         meanwhile, as when leaving. Its autosave (kept as the game went, or the resumed one)
-        has nothing left to resume once the game is kept there, and is removed; if the game
-        cannot be kept, the autosave stays."""
+        has nothing left to resume once the game is kept there, and is removed, durably
+        (:func:`ecliptic.engine.durable.remove`); if the game cannot be kept, the autosave stays.
+
+        A game ``over_at_start`` whose autosave is resumed was filed already if a power cut
+        came between the filing and the removal (the autosave came back): the copy in
+        :func:`finished_dir` is recognised (:func:`filed_copy`) and the game is not filed twice."""
         self._leaving = True
-        kept, problem = None, ""
-        if keep:
+        kept, problem, already = None, "", False
+        if keep and over_at_start:
+            kept = filed_copy(self.record)
+            already = kept is not None
+        if keep and kept is None:
             try:
                 kept = self._write_new(finished_dir())
             except (OSError, ValueError) as exc:
@@ -547,8 +595,8 @@ class Session:
             self.console.print()
             self.console.print(self.render_final(self.observation()))
             if kept is not None:
-                self.console.print(Text(f"The game is kept in {kept}.\nReplay it with: {replay_command(kept)}",
-                                        style="green"))
+                self.console.print(Text(f"The game {'was kept already' if already else 'is kept'} in {kept}.\n"
+                                        f"Replay it with: {replay_command(kept)}", style="green"))
             elif problem:
                 self.console.print(Text(f"The finished game could not be kept in {finished_dir()}: {problem}.",
                                         style="bold red"))
@@ -633,10 +681,17 @@ class Session:
         elif word in ("board", "show"):
             self._show_decision(actions, full=True)
         elif word == "log":
+            if not self.log:  # the setup of a new game can be silent: say so, not nothing
+                self.console.print(Text("Nothing has happened yet that you can see.", style="dim"))
             for event in self.log[-LOG_LINES:]:
                 self.console.print(self.render_event(event))
         elif word in ("save", "save!"):
             self.save(rest.strip(), replace=word == "save!")
+        elif word == "undo":
+            if not rest.strip():
+                return self.undo()
+            self.console.print(Text("undo takes nothing after it: 'undo' takes back your last action.",
+                                    style="yellow"))
         else:
             action = self._parse(line, actions)
             return action is not None and self._apply(action, actions)
@@ -648,6 +703,10 @@ class Session:
             if 1 <= n <= len(actions):
                 return actions[n - 1]
             self.console.print(Text(f"Choose a number from 1 to {len(actions)}, or type an action.", style="yellow"))
+            return None
+        if line.split()[0].isdigit():  # "1 2": menu numbers are chosen one at a time
+            self.console.print(Text(f"Choose one number from 1 to {len(actions)} at a time (a number alone on "
+                                    "the line), or type an action.", style="yellow"))
             return None
         try:
             typed = Action.parse(self.notation(line))
@@ -666,6 +725,7 @@ class Session:
         return typed
 
     def _apply(self, action: Action, actions: list[Action]) -> bool:
+        before, marks = self.state.clone(), (len(self.record.actions), len(self.log))
         try:
             events = self._applied(action)
         except IllegalAction as exc:
@@ -679,8 +739,31 @@ class Session:
             # A malformed action the rules could not even judge: refuse it all the same.
             self._refuse(IllegalAction(self.not_now_rule, f"{action} is not an action you can take now"))
             return False
+        self._own_last = _OwnAction(before, action, events, *marks)
         self.keep_autosave()
         self.show_events(events)
+        return True
+
+    def undo(self) -> bool:
+        """``undo``: take back the human's last action, as the game server does (Board Game
+        Arena's policy, :func:`ecliptic.engine.undo.why_not_undoable`): only while it is the
+        last action of the game (no bot moved since), and only if it rolled no die, shuffled
+        nothing and showed nothing hidden, so that nobody looks and chooses again. The game
+        goes back to the state before it, the autosave too; True when it was taken back."""
+        last = self._own_last
+        if last is None or last.actions + 1 != len(self.record.actions):
+            self.console.print(Text("Nothing to take back: undo takes back your own last action, before "
+                                    "anyone else has moved.", style="yellow"))
+            return False
+        why = why_not_undoable(self.game, last.before, last.action, last.events, self.state, self.human)
+        if why is not None:
+            self.console.print(Text(f"{last.action} cannot be taken back: {why}.", style="yellow"))
+            return False
+        self.state, self._own_last = last.before, None
+        del self.record.actions[last.actions:]
+        del self.log[last.log:]
+        self.keep_autosave()
+        self.console.print(Text(f"Took back {last.action}. Choose again.", style="green"))
         return True
 
     def _refuse(self, exc: IllegalAction) -> None:
@@ -724,7 +807,9 @@ class Session:
         return GameRecord(r.game, dict(r.config), r.seed, list(r.actions), digest=digest)
 
     def save_meta(self) -> dict[str, Any]:
-        """The ``cli`` table of this session's save files."""
+        """The ``cli`` table of this session's save files. ``human_seat`` is the engine's index
+        (0 for the first player), not the seat a person types (``--seat 1``): saves of every
+        version of the command line read back at the same seat."""
         return {"human_seat": self.human, "bots": self.bot_specs}
 
     def save(self, name: str, *, replace: bool = False) -> None:
@@ -806,7 +891,7 @@ class Session:
         has nothing left to resume, is removed."""
         if self.autosave is not None:
             with contextlib.suppress(OSError):
-                self.autosave.unlink()
+                durable.remove(self.autosave)  # synced: a power cut must not bring it back
         self._let_go()
 
     def leave(self, why: str, code: int) -> int:

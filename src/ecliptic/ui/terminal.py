@@ -43,11 +43,15 @@ HELP = """[bold]At the prompt[/bold]
   [cyan]GO 05[/cyan]          type an action's notation (the verb's case does not matter)
   [cyan]board[/cyan]          show the whole table again (map, your Interface, the TCX)
   [cyan]log[/cyan]            show the recent events again
-  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE); asks before
-                 replacing a file, [cyan]save! FILE[/cyan] does not
+  [cyan]undo[/cyan]           take back your last action, if nobody has moved since and it
+                 rolled no die and showed you nothing hidden
+  [cyan]save FILE[/cyan]      save the game (resume with: ecliptic play --resume FILE);
+                 asks before replacing a file, [cyan]save! FILE[/cyan] does not
   [cyan]help[/cyan]           this help
-  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing the terminal
-                 ends it): ecliptic play --resume autosave goes on with it"""
+  [cyan]quit[/cyan]           leave the game; it is kept (as when Ctrl-D, Ctrl-C or closing
+                 the terminal ends it): ecliptic play --resume autosave goes on"""
+"""The commands, in lines that fit an 80-column terminal (Rich would break longer ones anywhere,
+leaving a word alone at the left edge)."""
 
 
 
@@ -314,7 +318,7 @@ def render_interface(obs: Obs, seat: int) -> RenderableType:
         grid.add_row("Also", Text(extras))
     grid.add_row("Energy costs", Text(costs))
     title = Text.assemble(("Your Interface: ", ""), faction_text(me["faction"]),
-                          (f", {me['character']} (seat {seat})", ""))
+                          (f", {me['character']} (seat {seat + 1})", ""))
     return Panel(grid, title=title, title_align="left", box=box.ROUNDED)
 
 
@@ -359,7 +363,7 @@ def render_players(obs: Obs, seat: int | None) -> RenderableType:
         damage = sum(s["damage"] + s["virus"] for s in p["systems"].values())
         more = " · ".join(x for x in (_short_knowledge(p["knowledge"]), ", ".join(p["face_up"])) if x)
         table.add_row(
-            f"{you}{p['seat']}{first}", name, p["position"], str(p["tau"]), str(p["energy"]), str(p["materials"]),
+            f"{you}{p['seat'] + 1}{first}", name, p["position"], str(p["tau"]), str(p["energy"]), str(p["materials"]),
             "P" if p["passed"] else str(markers_left(p)), str(p["hand_size"]), str(p["gp_tokens"]),
             str(damage) if damage else "", str(p["orbitals_home"]), more)
     return Panel(table, title="Players", title_align="left", box=box.ROUNDED)
@@ -402,8 +406,12 @@ def render_tcx(obs: Obs) -> RenderableType:
 
 
 def header(obs: Obs) -> Text:
+    """``Round 3 · Action phase · first player Xunon``; the setup is no round (the engine counts
+    it as round 0, which a person never reads)."""
     phase = str(obs["phase"]).capitalize()
     first = obs["players"][obs["first_player"]]["faction"]
+    if not obs["round"]:
+        return Text.assemble((f"{phase} phase", "bold"), " · first player ", faction_text(first))
     return Text.assemble(("Round ", "bold"), (str(obs["round"]), "bold"), (f" · {phase} phase · first player ", ""),
                          faction_text(first))
 
@@ -449,13 +457,24 @@ def menu_item(number: int, width: int, p: Presented) -> Text:
     return item
 
 
+def _hanging(item: Text, indent: int) -> RenderableType:
+    """A menu item whose wrapped lines begin under its text, not under its number, so that on
+    a narrow terminal the numbers stay alone at the left edge, where the eye looks for them."""
+    number, rest = item[:indent], item[indent:]
+    grid = Table.grid()
+    grid.add_column(no_wrap=True, width=indent)
+    grid.add_column()
+    grid.add_row(number, rest)
+    return grid
+
+
 def grouped_menu(game: str, presented: Sequence[Presented]) -> RenderableType:
     """The legal actions numbered in the engine's order (the number the prompt takes), listed
     by group (:mod:`ecliptic.present.groups`) with each one's cost and effect."""
     width = len(str(len(presented)))
-    by_group: dict[str, list[Text]] = {}
+    by_group: dict[str, list[RenderableType]] = {}
     for i, p in enumerate(presented, 1):
-        by_group.setdefault(p.group, []).append(menu_item(i, width, p))
+        by_group.setdefault(p.group, []).append(_hanging(menu_item(i, width, p), width + 1))
     parts: list[RenderableType] = []
     for name in order(game):
         items = by_group.get(name)
