@@ -36,6 +36,18 @@ def test_enlightenment_starts_in_round_two_with_the_bag_draw_and_two_seeded_card
     assert state.current_player == state.first_player == 1  # the first player rotated
 
 
+def test_the_bag_draw_is_told_with_the_article_its_faction_reads_with() -> None:
+    """"An Azars Resource cube is drawn", "A Xunon Resource cube is drawn" (it said "A Azars")."""
+    for faction, told in (("Azars", "An Azars Resource cube is drawn"), ("Xunon", "A Xunon Resource cube is drawn")):
+        state = _round_one()
+        state.rng.script_choices([state.bag.index(faction)])
+        events = []
+        while state.phase == "action":
+            events += GAME.apply(state, "PASS")
+        [draw] = [e for e in events if e.kind == "bag_draw"]
+        assert draw.text.startswith(told), draw.text
+
+
 @pytest.mark.rules("TC-ENL-4")
 def test_playing_a_card_face_down_gives_two_energy_and_is_hidden_from_others() -> None:
     state = _round_one()

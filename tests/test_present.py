@@ -115,7 +115,7 @@ def test_a_recruit_costs_the_tau_beside_the_materials_marker_and_draws_unknown_c
     row = shown(TC, state, XUNON)["REC"]
     tau, energy, markers = spent(state, "REC")
     assert row["cost"] == f"{markers} Action marker, {energy} energy, {tau} TAU"
-    assert "+2 card in hand" in row["effect"]
+    assert "+2 cards in hand" in row["effect"]
     assert not ID.search(row["effect"])  # which cards: the copies' re-dealt decks would only guess
 
 
@@ -551,3 +551,16 @@ def test_a_decisions_details_name_the_planet_and_commodities_not_their_ids() -> 
     data = {"planet": "TRIOLO", "demanded": "octo", "sold": ["algae"]}
     _, details = tauceti_prompt({**obs, "decision": {"kind": "sell", "player": XUNON, "data": data}}, XUNON)
     assert details == "planet: Triolo; demanded: octo-nanofluid; sold: Xunari algae"
+
+
+def test_a_counted_fact_is_said_in_its_number() -> None:
+    """``+2 cards in hand``, ``2 Resource cubes on XUNO``; amounts (TAU, energy) as they are."""
+    from ecliptic.present.effects import counted
+
+    assert counted(1, "card in hand") == "1 card in hand"
+    assert counted(2, "card in hand") == "2 cards in hand"
+    assert counted(-2, "Action marker") == "-2 Action markers"
+    assert counted(3, "Resource cube on XUNO") == "3 Resource cubes on XUNO"
+    assert counted(-1, "orbital in 05") == "-1 orbital in 05"
+    assert counted(2, "TAU") == "2 TAU"
+    assert counted(2, "Industry skill") == "2 Industry skill"

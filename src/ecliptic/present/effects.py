@@ -258,6 +258,22 @@ def _commodity_words(old: Any, new: Any) -> list[str]:
 
 
 _COUNTED = ("orbital in ", "Resource cube on ")
+_NOUNS = {"card in hand": "cards in hand", "Action marker": "Action markers", "GP token": "GP tokens",
+          "Knowledge token": "Knowledge tokens", "Battle token": "Battle tokens",
+          "orbital in ": "orbitals in ", "Resource cube on ": "Resource cubes on ",
+          "virus crystal on ": "virus crystals on ", "damage on ": "damage on "}
+"""The facts counted in things, and their plural: ``+2 cards in hand`` (TAU, energy, GP and
+the skills' dice are amounts, said as they are)."""
+
+
+def counted(n: int, key: str) -> str:
+    """``n`` of the fact ``key`` in its number: ``1 Action marker``, ``2 cards in hand``,
+    ``3 Resource cubes on XUNO`` (the sign is the caller's)."""
+    if abs(n) != 1:
+        for one, many in _NOUNS.items():
+            if key == one or (one.endswith(" ") and key.startswith(one)):
+                return f"{n} {many}{key[len(one):]}"
+    return f"{n} {key}"
 
 
 def _words(key: str, old: Any, new: Any) -> str:
@@ -270,7 +286,7 @@ def _words(key: str, old: Any, new: Any) -> str:
         return f"claims Asteroid {key.removeprefix('claims ')}"
     if key.startswith(_COUNTED) and not isinstance(new, bool) and not isinstance(old, bool):
         d = (new or 0) - (old or 0)
-        return f"{'+' if d > 0 else ''}{d} {key} ({tile_name(key.split()[-1])})"
+        return f"{'+' if d > 0 else ''}{counted(d, key)} ({tile_name(key.split()[-1])})"
     if key == "shielded":
         return f"shields {', '.join(new) or 'no system'}"
     if key == "battle in":
@@ -285,7 +301,7 @@ def _words(key: str, old: Any, new: Any) -> str:
         return f"{key} {new}" if isinstance(new, str) else f"gains the {key}"
     if isinstance(new, int) and isinstance(old, int):
         d = new - old
-        return f"{'+' if d > 0 else ''}{d} {key}"
+        return f"{'+' if d > 0 else ''}{counted(d, key)}"
     return ""
 
 
@@ -328,9 +344,9 @@ def describe(changes: dict[str, Any], same_in_all: set[str]) -> tuple[str, str]:
                 was, now = changes["GP on tokens"]
                 worth = f" ({abs(now - was)} GP)"
             if change.spent:
-                costs.append(f"{change.spent} {key}{worth}")
+                costs.append(f"{counted(change.spent, key)}{worth}")
             if change.gained:
-                gains.append(f"+{change.gained} {key}{worth}")
+                gains.append(f"+{counted(change.gained, key)}{worth}")
             continue
         w = _words(key, *change)
         if w:

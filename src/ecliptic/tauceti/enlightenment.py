@@ -29,6 +29,7 @@ from ecliptic.engine.actions import Action, act
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.engine.frozendict import FrozenDict
+from ecliptic.engine.wording import article
 from ecliptic.tauceti import checks, decks
 from ecliptic.tauceti.content import Content, describe_effect
 from ecliptic.tauceti.registry import decision_kind, illegal, say
@@ -44,7 +45,8 @@ def begin(state: State, ev: list[Event]) -> None:
     say(ev, "phase", "Enlightenment phase.", phase="enlightenment")
     colour = state.bag[state.rng.below(len(state.bag))]
     planet = state.content.faction(colour).home_planet
-    say(ev, "bag_draw", f"A {colour} Resource cube is drawn from the Enlightenment bag: "
+    drawn = article(colour)
+    say(ev, "bag_draw", f"{drawn[0].upper()}{drawn[1:]} Resource cube is drawn from the Enlightenment bag: "
         f"{state.content.tile(planet).name} is at risk this round.", colour=colour, planet=planet)
     active = tuple(c for c in (decks.draw(state, "crisis"), decks.draw(state, "specialist")) if c)
     state.enlightenment = Enlightenment(affected=planet, active=active,
