@@ -257,7 +257,7 @@ def test_render_ansi_draws_the_table_as_the_selected_agent_sees_it() -> None:
     e = raw_env("tauceti", 2, render_mode="ansi")
     e.reset(seed=1)
     text = e.render()
-    assert isinstance(text, str) and "Round" in text and e.agent_selection in text
+    assert isinstance(text, str) and "Setup phase" in text and e.agent_selection in text
     c = raw_env("ceres", 2, expansions=["comets"], render_mode="ansi")
     c.reset(seed=1)
     assert "Ceres with the Comets expansion" in c.render()
