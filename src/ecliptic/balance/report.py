@@ -43,6 +43,8 @@ STAND_INS = {
               "Asteroid values are invented stand-ins (docs/ceres.md, docs/rules-decisions.md)."),
 }
 """How the page names the packaged content of each game: short (the facts) and in a sentence."""
+FOLDER_GAPS = "a file the folder does not have is still the stand-ins'."
+"""What a content folder leaves to the stand-ins, as the page and ``ecliptic simulate`` say it."""
 
 Json = dict[str, Any]
 
@@ -347,8 +349,7 @@ class _Page:
                        "play, not how the printed game does: play the printed values (--content) before changing "
                        "the game on the strength of this report.")
         if len(on_stand_ins) < len(self.arms):
-            out.append("An arm on a content folder plays that folder's files; a file the folder does not have is "
-                       "still the stand-ins'.")
+            out.append(f"An arm on a content folder plays that folder's files; {FOLDER_GAPS}")
         out.append(f"Bots, not people: every seat is played by a bot ({', '.join(map(str, self.r['bots']))}; "
                    "docs/bots.md). The figures are what these bots find; check a finding with other players "
                    "(--bots) before acting on it.")
