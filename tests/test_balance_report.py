@@ -8,6 +8,7 @@ the page on real small studies (short Tau Ceti games and Ceres games of random b
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 import re
@@ -80,6 +81,15 @@ def test_win_rates_positions_and_margins_by_hand() -> None:
                                                             for r in records) / 16)
 
 
+def test_a_faction_that_never_won_needs_the_games_of_one_at_its_fair_share() -> None:
+    # Xunon (seat 2) never wins: worked at its rate of 0 the variance vanished and 14 games "sufficed".
+    records = [tc_record("a", i, [10, 8, 7, 3] if i % 2 else [1, 9, 2, 3]) for i in range(6)]
+    factions = {f["name"]: f for f in fold(header([("a", 4)]), records)["arms"][0]["factions"]}
+    assert factions["Xunon"]["win_rate"] == 0.0 and factions["Zorhkonian"]["win_rate"] == 0.0
+    assert factions["Xunon"]["games_needed"] == 610  # that of a rate at the fair 25%
+    assert factions["Azars"]["win_rate"] == 0.5 and factions["Azars"]["games_needed"] == 783  # nearer 1/2: its own
+
+
 def test_crises_market_and_comets_by_hand() -> None:
     records = [
         tc_record("a", 0, [3, 1], crises=[[1, "Biohazard", "Azar"], [2, "Biohazard", "Xuno"], [2, "Cosmic", "Azar"]],
@@ -115,11 +125,14 @@ def test_comparisons_are_one_holm_family_and_allow_for_the_fair_share() -> None:
     rng = random.Random(4)
     records = []
     for i in range(40):
-        records.append(tc_record("base", i, [rng.randint(0, 20) for _ in range(4)], first=i % 4))
-        records.append(tc_record("two", i, [rng.randint(0, 20) for _ in range(2)], first=i % 2))
-        records.append(tc_record("solo", i, [rng.randint(0, 20)]))
+        records.append(tc_record("base", i, [rng.randint(0, 20) for _ in range(4)], first=i % 4,
+                                 rounds=rng.randint(6, 10)))
+        records.append(tc_record("two", i, [rng.randint(0, 20) for _ in range(2)], first=i % 2,
+                                 rounds=rng.randint(6, 10)))
+        records.append(tc_record("solo", i, [rng.randint(0, 20)], rounds=rng.randint(6, 10)))
     results = fold(header([("base", 4), ("two", 2), ("solo", 1)]), records)
     rows = results["comparisons"]
+    assert not any(r["constant"] for r in rows)
     assert [r["p_holm"] for r in rows] == holm([r["p"] for r in rows])  # one family over every measure
     assert {r["measure"] for r in rows} == {"win_rate", "total", "rounds"}
     rates = [r for r in rows if r["measure"] == "win_rate"]
@@ -132,6 +145,42 @@ def test_comparisons_are_one_holm_family_and_allow_for_the_fair_share() -> None:
         assert (r["difference"], r["null"], r["p"]) == (expected.value, 0.25, expected.p)
     solo = results["arms"][2]
     assert solo["margin"] is None and solo["factions"][0]["p"] is None and solo["factions"][0]["fair_share"] is None
+
+
+def test_a_mean_the_same_in_every_game_of_both_arms_is_left_out_of_the_holm_family() -> None:
+    # Every game lasts 8 rounds in both arms (as Ceres' 3): "mean rounds" cannot differ, and counting
+    # it in the family would make the correction of the win rates and totals stricter.
+    rng = random.Random(4)
+    records = [tc_record(arm, i, [rng.randint(6 if arm == "b" and s == 0 else 0, 20) for s in range(4)], first=i % 4)
+               for i in range(40) for arm in ("base", "b")]  # Azars (seat 0) score higher in arm b
+    results = fold(header([("base", 4), ("b", 4)], games=40), records)
+    rows = results["comparisons"]
+    rounds = next(r for r in rows if r["measure"] == "rounds")
+    assert (rounds["constant"], rounds["p"], rounds["p_holm"], rounds["significant"]) == (True, 1.0, None, False)
+    tested = [r for r in rows if r["measure"] != "rounds"]
+    assert not any(r["constant"] for r in tested)
+    assert [r["p_holm"] for r in tested] == holm([r["p"] for r in tested])
+    assert [r["p_holm"] for r in tested] != holm([r["p"] for r in rows])[:-1]  # the old, stricter family
+    assert results["holm_families"]["comparisons"] == (
+        "all 5 comparisons with the base arm that can differ, one family; 1 more is the same in every game of "
+        "both arms, known exactly, and left out")
+    page = _page(results)
+    assert any(line.startswith("Against the base arm (arm base): ") and " of the 5 comparisons are" in line
+               for line in page.conclusions())
+    assert ("Not tested, as the same in every game of the arm and of the base (known exactly, left out of Holm's "
+            "correction, which they would only make stricter): arm b, mean rounds 8.00 rounds in every game of "
+            "both.") in page.conclusions()
+    assert any("All 5 comparisons of arms against the base arm on this page that can differ" in note
+               and "1 more, a measure the same in every game of both arms, is known exactly" in note
+               for note in page.notes())
+    length = next(b for b in page.comparisons() if b.title == "Mean rounds")
+    assert _cells(length)[0][7:9] == ["–", "no (the same in every game of both)"]
+    from rich.console import Console
+
+    terminal = Console(record=True, width=200)
+    terminal.print(report_module.summary(results))
+    assert ("of the 5 comparisons with the base arm are significant after Holm; 1 more cannot differ (the same in "
+            "every game of both arms) and is left out of the correction") in terminal.export_text()
 
 
 def synthetic(rng: random.Random, arm: str, index: int, players: int) -> dict[str, Any]:
@@ -436,3 +485,19 @@ def test_wide_tables_wrap_between_a_mean_and_its_interval_never_inside_it(studie
     cells = re.findall(r"<td>([^<]*\[[^<]*\])</td>", page)
     assert cells and all(" " not in c[c.index("["):] for c in cells)  # "[9.64, 10.32]" stays on one line
     assert any("\u00a0" in c for c in cells)
+
+
+def test_the_crisis_heatmaps_colour_bar_reads_as_numbers_up_to_the_largest(tmp_path: Path) -> None:
+    # One arm (the usual study): beside one row a vertical bar had room for 0.0, 0.5 and 1.0 only,
+    # and no colour of the cells (about 1.4 crises a game) could be read off it.
+    from ecliptic.balance.figures import heatmap
+
+    path = tmp_path / "crises.svg"
+    heatmap(path, "Crises that became active, per game", ["arm a"], ["Biohazard", "Chemical", "Cosmic"],
+            [[1.33, 1.40, 1.21]], "crises per game")
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", path.read_text(encoding="utf-8"))
+    assert texts[-1] == "crises per game"  # the bar is named
+    ticks = [float(t) for t in texts[texts.index("Crises that became active, per game") + 1:-1]]
+    assert len(ticks) >= 5 and ticks[0] == 0.0 and ticks[-1] >= 1.2
+    steps = {round(100 * (b - a)) for a, b in itertools.pairwise(ticks)}
+    assert len(steps) == 1  # evenly spaced, round numbers

@@ -166,12 +166,25 @@ def test_welch_without_spread_or_games() -> None:
 
 def test_games_needed_by_the_formula_worked_by_hand() -> None:
     # rate 0.25, 5 points toward 1/2: ((1.95996 sqrt(0.1875) + 0.84162 sqrt(0.21)) / 0.05)^2 = 609.47
-    assert games_needed(0.25) == 610
+    assert games_needed(0.25, share=0.25) == 610
     # two arms at 0.25 and 0.30, pbar 0.275:
     # (1.95996 sqrt(2 x 0.199375) + 0.84162 sqrt(0.1875 + 0.21))^2 / 0.0025 = 1250.72
-    assert games_needed_two_arms(0.25) == 1251
-    assert games_needed(0.75) == games_needed(0.25)  # symmetric about 1/2
-    assert games_needed(0.0) == 14  # (0.84162 sqrt(0.0475) / 0.05)^2 = 13.46: a rate of 0 still needs games
-    assert games_needed(0.5) > games_needed(0.25) > games_needed(0.1)
+    assert games_needed_two_arms(0.25, share=0.25) == 1251
+    assert games_needed(0.75, share=0.25) == games_needed(0.25, share=0.25)  # symmetric about 1/2
+    assert games_needed(0.5, share=0.25) > games_needed(0.4, share=0.25) > games_needed(0.3, share=0.25)
+    # a rate nearer 1/2 than the fair share is worked at the measured rate: 0.4 -> 0.45
+    # ((1.95996 sqrt(0.24) + 0.84162 sqrt(0.2475)) / 0.05)^2 = 760.5
+    assert games_needed(0.4, share=0.25) == 761
+
+
+@pytest.mark.parametrize("edge", [0.0, 1.0, 0.01, 0.97])
+def test_games_needed_do_not_collapse_at_a_win_rate_of_0_or_100_percent(edge: float) -> None:
+    # The variance p q of the measured rate is 0 at the edges: worked at it, a faction that never won
+    # "needed" 14 games. Nearer the edge than the fair share, the fair share's figure is used.
+    assert games_needed(edge, share=0.25) == games_needed(0.25, share=0.25) == 610
+    assert games_needed_two_arms(edge, share=0.25) == games_needed_two_arms(0.25, share=0.25) == 1251
+    # no fair share (a solo game): the largest variance a rate has, that of 1/2:
+    # ((1.95996 x 0.5 + 0.84162 sqrt(0.2475)) / 0.05)^2 = 782.6
+    assert games_needed(edge) == games_needed(0.5) == 783
     # means: 2 (1.95996 + 0.84162)^2 x 16 / 1^2 = 251.16
     assert games_needed_means(16.0, 1.0) == 252

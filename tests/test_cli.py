@@ -414,4 +414,4 @@ def test_a_piped_simulate_table_is_the_same_whatever_columns_says() -> None:
         assert result.exit_code == 0, result.output
         outputs.append(result.stdout.splitlines()[:-1])  # the last line is timing
     assert outputs[0] == outputs[1]
-    assert any(line.split()[:2] == ["specialization", "raised"] and len(line.split()) == 7 for line in outputs[0])
+    assert any(line.split()[:2] == ["Specialization", "raised"] and len(line.split()) == 7 for line in outputs[0])

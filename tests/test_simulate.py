@@ -161,3 +161,63 @@ def test_ctrl_c_while_a_game_is_counted_counts_it_whole(monkeypatch: pytest.Monk
     partial = stopped.value.summary
     assert partial.games == 2 and len(partial.results) == 2
     assert partial.factions == simulate("tauceti", 2, 2, seed=7, config=SHORT).factions
+
+
+def test_win_rates_and_means_carry_the_balance_reports_intervals() -> None:
+    """The same statistics as ecliptic balance: Wilson for a win rate, Student's t for a mean, cut at 0
+    where a source cannot cross it; the figures over all seats take one value a game (its seats' mean)."""
+    from fractions import Fraction
+
+    from ecliptic.balance.stats import Moments, wilson
+
+    def scores(cubes: int, tau: int) -> dict[str, int]:
+        return {"tau": tau, "cubes": cubes, "assists": 0, "total": tau + cubes}
+
+    games = [GameResult(i, i, ["Xunon", "Azars"], [i % 2] if i % 3 else [0, 1],
+                        [scores(1 if i == 0 else 0, i), scores(0, 2)], 8 + i % 2, 100) for i in range(8)]
+    s = summarize("tauceti", 2, 0, "random", {}, games)
+    xunon = s.factions["Xunon"]
+    assert xunon.interval == wilson(xunon.wins, 8)
+
+    def moments(values: list[int] | list[Fraction]) -> Moments:
+        m = Moments()
+        for v in values:
+            m.add(v)
+        return m
+
+    cubes = moments([1] + [0] * 7)
+    assert cubes.interval()[0] < 0  # Student's t alone reaches below any game's GP of Resource cubes
+    assert xunon.gp_interval("tauceti", "cubes") == (0.0, cubes.interval()[1])
+    assert xunon.gp_interval("tauceti", "tau") == moments(list(range(8))).bounded_interval(1)
+    per_game = moments([Fraction(i + 2 + (1 if i == 0 else 0), 2) for i in range(8)])  # each game's mean total
+    assert s.gp_interval("total") == per_game.interval()  # a Tau Ceti total is not bounded: not cut
+    assert s.mean_gp["total"] == pytest.approx(per_game.mean)
+    assert s.rounds_interval == moments([8 + i % 2 for i in range(8)]).bounded_interval(1)
+    data = s.deterministic_json()
+    assert data["factions"]["Xunon"]["win_rate_ci95"] == list(xunon.interval)
+    assert data["factions"]["Xunon"]["mean_gp_ci95"]["cubes"] == [0.0, cubes.interval()[1]]
+    assert data["mean_gp_ci95"]["total"] == list(per_game.interval())
+    assert data["mean_rounds_ci95"] == list(s.rounds_interval) and "mean_decisions_ci95" in data
+    assert data["stand_ins"] is True  # the packaged content: its numbers are invented stand-ins
+    json.dumps(data)
+
+
+def test_the_json_keeps_every_key_it_had() -> None:
+    """simulate --json is read by scripts: the intervals are new keys beside the old ones, not changes."""
+    data = simulate("tauceti", 2, 2, seed=3, config=SHORT).to_json()
+    assert {"game", "players", "games", "seed", "first_game", "bot", "config", "factions", "mean_gp", "mean_rounds",
+            "mean_decisions", "timing"} <= set(data)
+    for faction in data["factions"].values():
+        assert {"games", "wins", "win_rate", "mean_gp"} <= set(faction)
+        assert set(faction["mean_gp_ci95"]) == set(faction["mean_gp"])
+        low, high = faction["win_rate_ci95"]
+        assert 0.0 <= low <= faction["win_rate"] <= high <= 1.0
+
+
+def test_a_source_a_game_lacks_is_0_in_that_game_for_its_interval() -> None:
+    first = GameResult(0, 0, ["Xunon"], [0], [{"tau": 2, "total": 2}], 8, 10)
+    later = GameResult(1, 1, ["Xunon"], [0], [{"tau": 2, "cards": 4, "total": 6}], 8, 10)
+    s = summarize("tauceti", 1, 0, "random", {}, [first, later, first])
+    assert s.factions["Xunon"].mean_gp()["cards"] == pytest.approx(4 / 3)
+    assert s.factions["Xunon"].points["cards"].n == 3 and s.points["cards"].n == 3  # 0, 4, 0
+    assert s.factions["Xunon"].points["cards"].mean == pytest.approx(4 / 3)

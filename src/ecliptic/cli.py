@@ -640,7 +640,12 @@ def _print_results(console: Console, results: RenderableType) -> None:
 
 def simulation_table(summary: SimulationSummary) -> Group:
     """Win rates by faction, then mean points (GP, or VP in Ceres) by source (one row per source,
-    one column per faction, so new scoring sources only add rows)."""
+    one column per faction, so new scoring sources only add rows), each with its 95% interval:
+    the balance report's statistics, words and source names (the score sheet's: "GP tokens", not
+    ``gp_tokens``), so a designer reads the two alike. A line under the heading says when the
+    numbers played are the packaged stand-ins (invented, not the printed game's)."""
+    from ecliptic.balance.report import FOLDER_GAPS, pct, source_label, stand_ins_line
+
     names = sorted(summary.factions)
     points = points_name(summary.game)
     played = "" if summary.content is None else f", content {summary.content.folder} ({summary.content.digest[:12]})"
@@ -648,31 +653,51 @@ def simulation_table(summary: SimulationSummary) -> Group:
     count = f"Partial: {summary.games} of {summary.games_asked}" if summary.partial else str(summary.games)
     heading = Text(f"{count} games of {summary.game}, {plural(summary.players, 'player')} each, "
                    f"bot {summary.bot}, seed {summary.seed}{span}{played}", style="bold")
-    wins = Table(box=box.SIMPLE_HEAD)
-    for col in ("Faction", "Games", "Wins", "Win rate", f"Mean {points}"):
+    parts: list[RenderableType] = [heading]
+    if summary.stand_ins:
+        parts.append(Text(stand_ins_line(summary.game, "these games play"), style="yellow"))
+    elif summary.content is not None:
+        parts.append(Text(f"These games play the files of {summary.content.folder}; {FOLDER_GAPS}", style="dim"))
+    wins = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for col in ("Faction", "Games", "Wins", "Win rate", "95% interval", f"Mean total {points} [95% interval]"):
         wins.add_column(col, justify="left" if col == "Faction" else "right")
     for name in names:
         stats = summary.factions[name]
-        wins.add_row(terminal.faction_text(name), str(stats.games), f"{stats.wins:.4g}", f"{stats.win_rate:.1%}",
-                     f"{stats.mean_gp().get('total', 0.0):.2f}")
-    gp = Table(title=f"Mean {points} by source", title_justify="left", box=box.SIMPLE_HEAD)
-    gp.add_column("Source")
+        low, high = stats.interval
+        wins.add_row(terminal.faction_text(name), str(stats.games), f"{stats.wins:.4g}", pct(stats.win_rate),
+                     f"[{pct(low)}, {pct(high)}]",
+                     _mean_with_interval(stats.mean_gp().get("total", 0.0), stats.gp_interval(summary.game, "total")))
+    gp = Table(title=f"Mean {points} by source [95% interval]", title_justify="left", box=box.SIMPLE_HEAD,
+               pad_edge=False, collapse_padding=True)
+    gp.add_column("Source", overflow="fold")
     for name in names:
         gp.add_column(terminal.faction_text(name), justify="right")
     gp.add_column("All", justify="right")
-    for source in summary.mean_gp:
+    sources = list(summary.mean_gp)
+    for source in sources:
         style = "bold" if source == "total" else ""
-        gp.add_row(Text(source.replace("_", " "), style=style),
-                   *(Text(f"{summary.factions[n].mean_gp().get(source, 0.0):.2f}", style=style) for n in names),
-                   Text(f"{summary.mean_gp[source]:.2f}", style=style),
-                   end_section=source == list(summary.mean_gp)[-2] if len(summary.mean_gp) > 1 else False)
-    return Group(heading, wins, gp)
+        cells = [(s.mean_gp().get(source, 0.0), s.gp_interval(summary.game, source))
+                 for s in (summary.factions[n] for n in names)]
+        cells.append((summary.mean_gp[source], summary.gp_interval(source)))
+        gp.add_row(Text(source_label(source), style=style),  # the interval under its mean: the table stays narrow
+                   *(Text(_mean_with_interval(mean, interval, "\n"), style=style) for mean, interval in cells),
+                   end_section=len(sources) > 1 and source == sources[-2])
+    parts += [wins, gp, Text(
+        "95% intervals, as in ecliptic balance: Wilson's for a win rate (a win shared by k players counts 1/k), "
+        "Student's t for a mean, cut at 0 where a source cannot cross it. All: the mean over every seat, its "
+        "interval over the games' means of their seats.", style="dim")]
+    return Group(*parts)
+
+
+def _mean_with_interval(mean: float, interval: tuple[float, float], gap: str = " ") -> str:
+    return f"{mean:.2f}{gap}[{interval[0]:.2f}, {interval[1]:.2f}]"
 
 
 def simulation_footer(summary: SimulationSummary) -> Text:
     t = summary.timing
-    return Text(f"Mean rounds {summary.mean_rounds:.2f} · decisions per game {summary.mean_decisions:.1f} · "
-                f"{t['games_per_second']:.1f} games/s · {t['decisions_per_second']:.0f} decisions/s")
+    return Text(f"Mean rounds {_mean_with_interval(summary.mean_rounds, summary.rounds_interval)} · decisions per "
+                f"game {summary.mean_decisions:.1f} · {t['games_per_second']:.1f} games/s · "
+                f"{t['decisions_per_second']:.0f} decisions/s")
 
 
 # -- tournament ----------------------------------------------------------------------

@@ -18,7 +18,7 @@ import matplotlib
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 SALT = "ecliptic-balance"
 WIDTH = 7.5
@@ -137,9 +137,12 @@ def histograms(path: Path, title: str, bins: Sequence[str], series: Sequence[Ser
 
 
 def heatmap(path: Path, title: str, rows: Sequence[str], columns: Sequence[str],
-            values: Sequence[Sequence[float]], fmt: str = "{:.2f}") -> None:
-    """A table of numbers as colours, each cell written in."""
-    fig = _figure(1.4 + 0.4 * len(rows))
+            values: Sequence[Sequence[float]], label: str, fmt: str = "{:.2f}") -> None:
+    """A table of numbers as colours, each cell written in, and the colour bar under it, as wide
+    as the table and named (``label``): beside a table of one or two rows a vertical bar is too
+    short for more than two ticks (0 and 1, when every cell is about 1.4), so the colours could
+    not be read back as numbers. Its ticks are round numbers from 0 to the largest value."""
+    fig = _figure(2.0 + 0.4 * len(rows))
     ax = _axes(fig)
     top = max((v for row in values for v in row), default=0.0)
     image = ax.imshow(values, cmap="Oranges", aspect="auto", vmin=0, vmax=top or 1)
@@ -150,7 +153,9 @@ def heatmap(path: Path, title: str, rows: Sequence[str], columns: Sequence[str],
     ax.set_xticks(range(len(columns)), columns)
     ax.set_yticks(range(len(rows)), rows)
     ax.set_title(title)
-    fig.colorbar(image, ax=ax, shrink=0.8)
+    bar = fig.colorbar(image, ax=ax, orientation="horizontal", location="bottom", fraction=0.08, aspect=40,
+                       ticks=MaxNLocator(nbins=8, steps=[1, 2, 5, 10], min_n_ticks=4))
+    bar.set_label(label)
     _save(fig, path)
 
 

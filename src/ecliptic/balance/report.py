@@ -43,6 +43,8 @@ STAND_INS = {
               "Asteroid values are invented stand-ins (docs/ceres.md, docs/rules-decisions.md)."),
 }
 """How the page names the packaged content of each game: short (the facts) and in a sentence."""
+FOLDER_GAPS = "a file the folder does not have is still the stand-ins'."
+"""What a content folder leaves to the stand-ins, as the page and ``ecliptic simulate`` say it."""
 
 Json = dict[str, Any]
 
@@ -162,9 +164,12 @@ def yes_no(flag: bool | None) -> str:
     return "–" if flag is None else ("yes" if flag else "no")
 
 
-def significant_text(flag: bool | None, games: int, needed: int) -> str:
+def significant_text(flag: bool | None, games: int, needed: int, *, constant: bool = False) -> str:
     """The "Significant" cell: a "no" on fewer games than the test needs to see the difference
-    the table names is not a finding of balance, and the cell says so where it is read."""
+    the table names is not a finding of balance, and the cell says so where it is read; a
+    comparison of a measure the same in every game of both arms is no test, and says so."""
+    if constant:
+        return "yes (the same in every game, exactly)" if flag else "no (the same in every game of both)"
     if flag is False and games < needed:
         return "no (too few games to tell)"
     return yes_no(flag)
@@ -208,8 +213,7 @@ def summary(results: Mapping[str, Any]) -> Any:
     if stand_ins:
         which = ("every arm plays" if len(stand_ins) == len(arms)
                  else f"{len(stand_ins)} of the {len(arms)} arms play{'s' if len(stand_ins) == 1 else ''}")
-        parts.append(Text(f"Stand-in numbers: {which} the packaged stand-ins ({STAND_INS[game][0]}), not the printed "
-                          "game.", style="yellow"))
+        parts.append(Text(stand_ins_line(game, which), style="yellow"))
     kinds = ["factions" if game == "tauceti" else "positions"]
     if any(len(a["bots"]) > 1 for a in arms):
         kinds.append("bots")
@@ -242,11 +246,27 @@ def summary(results: Mapping[str, Any]) -> Any:
     for a in arms:
         means.add_row(Text(str(a["label"])), f"{a['games']:,}", mean_text(a["total_points"]), mean_text(a["rounds"]))
     parts.append(means)
-    significant = [c for c in results["comparisons"] if c["significant"]]
-    if results["comparisons"]:
-        parts.append(Text(f"{len(significant)} of the {len(results['comparisons'])} comparisons with the base arm "
-                          "are significant after Holm (the report's page lists them).", style="dim"))
+    tested = [c for c in results["comparisons"] if not c.get("constant")]
+    significant = [c for c in tested if c["significant"]]
+    if tested:
+        fixed = len(results["comparisons"]) - len(tested)
+        verb = "is" if fixed == 1 else "are"
+        left = (f"; {fixed} more cannot differ (the same in every game of both arms) and {verb} left out of the "
+                "correction" if fixed else "")
+        parts.append(Text(f"{len(significant)} of the {len(tested)} comparisons with the base arm are significant "
+                          f"after Holm{left} (the report's page lists them).", style="dim"))
     return Group(*parts)
+
+
+def stand_ins_line(game: str, which: str) -> str:
+    """The one line a terminal summary gives content's invented numbers (the balance report's,
+    ``ecliptic simulate``'s): ``which`` says who plays them ("every arm plays", "these games play")."""
+    return f"Stand-in numbers: {which} the packaged stand-ins ({STAND_INS[game][0]}), not the printed game."
+
+
+def source_label(source: str) -> str:
+    """A score source as the score sheet names it (:data:`SOURCE_LABELS`); an unknown one as it is."""
+    return SOURCE_LABELS.get(source, source)
 
 
 def position_name(i: int) -> str:
@@ -329,8 +349,7 @@ class _Page:
                        "play, not how the printed game does: play the printed values (--content) before changing "
                        "the game on the strength of this report.")
         if len(on_stand_ins) < len(self.arms):
-            out.append("An arm on a content folder plays that folder's files; a file the folder does not have is "
-                       "still the stand-ins'.")
+            out.append(f"An arm on a content folder plays that folder's files; {FOLDER_GAPS}")
         out.append(f"Bots, not people: every seat is played by a bot ({', '.join(map(str, self.r['bots']))}; "
                    "docs/bots.md). The figures are what these bots find; check a finding with other players "
                    "(--bots) before acting on it.")
@@ -374,8 +393,9 @@ class _Page:
             [parts[0], *(part[:1].upper() + part[1:] for part in parts[1:])])
 
     def _comparison_findings(self) -> list[str]:
-        rows = self.r["comparisons"]
-        if not rows:
+        every = self.r["comparisons"]
+        rows = [c for c in every if not c.get("constant")]
+        if not every:
             return []
         by_name = {a["name"]: a for a in self.arms}
         found = [c for c in rows if c["significant"]]
@@ -398,7 +418,23 @@ class _Page:
             out.append(f"{len(short)} of the other comparisons {'rests' if len(short) == 1 else 'rest'} on fewer "
                        "games per arm than needed to see the difference the table names: there, \"not significant\" "
                        "means \"not measured\", not \"no difference\".")
+        fixed = [c for c in every if c.get("constant")]
+        if fixed:
+            named = "; ".join(f"{self.label(by_name[c['arm']])}, {self._measure_name(c)} "
+                              f"{self._value(c, c['base_value'])} in every game of both" for c in fixed)
+            out.append(f"Not tested, as the same in every game of the arm and of the base (known exactly, left out "
+                       f"of Holm's correction, which they would only make stricter): {named}.")
         return out
+
+    def _measure_name(self, c: Mapping[str, Any]) -> str:
+        if c["measure"] == "win_rate":
+            return f"win rate of {compared_group(c)}"
+        return "mean total" if c["measure"] == "total" else "mean rounds"
+
+    def _value(self, c: Mapping[str, Any], x: float) -> str:
+        if c["measure"] == "win_rate":
+            return pct(x)
+        return f"{num(x)} {self.unit if c['measure'] == 'total' else 'rounds'}"
 
     def arm_rows(self) -> Table:
         rows = []
@@ -433,14 +469,24 @@ class _Page:
             "two seats of a game counts two.",
             f"Games for ±5 points: the games (in which that faction, position or bot plays) a two-sided test at 5% "
             f"needs to detect a win rate 5 percentage points away from the one measured, with power "
-            f"{stats.POWER:.0%}: n = ((1.96 √(p₀q₀) + 0.84 √(p₁q₁)) / 0.05)², p₁ = p₀ ± 0.05 toward ½.",
+            f"{stats.POWER:.0%}: n = ((1.96 √(p₀q₀) + 0.84 √(p₁q₁)) / 0.05)², p₁ = p₀ ± 0.05 toward ½, where p₀ is "
+            f"the measured rate or the fair share, whichever is nearer ½ (½ in a solo game): at a rate of 0% or "
+            f"100% the measured rate has no variance and the formula would promise a few games, so the figure is "
+            f"never below that of a rate at the fair share.",
         ]
         if comparisons:
+            fixed = sum(1 for c in self.r["comparisons"] if c.get("constant"))
+            left = (f" ({fixed} more, a measure the same in every game of both arms, is known exactly: no test, "
+                    "left out of the family)" if fixed == 1 else
+                    f" ({fixed} more, measures the same in every game of both arms, are known exactly: no tests, "
+                    "left out of the family)" if fixed else "")
             out.append(
-                f"All {comparisons} comparisons of arms against the base arm on this page (win rates, mean totals, "
-                f"mean rounds) form ONE Holm family: a difference is called significant only after that correction. "
+                f"All {comparisons - fixed} comparisons of arms against the base arm on this page that can differ "
+                f"(win rates, mean totals, mean rounds) form ONE Holm family{left}: a difference is called "
+                f"significant only after that correction. "
                 f"Win rates are compared by the unpooled z-test with Newcombe's interval, means by Welch's t-test. "
-                f"Games per arm: n = (1.96 √(2 p̄ q̄) + 0.84 √(p₁q₁ + p₂q₂))² / 0.05² for a win rate, "
+                f"Games per arm: n = (1.96 √(2 p̄ q̄) + 0.84 √(p₁q₁ + p₂q₂))² / 0.05² for a win rate (p₁ the base's "
+                f"rate or its fair share, whichever is nearer ½), "
                 f"n = 2 (1.96 + 0.84)² σ² / δ² for a mean (δ = {num(folding.DELTA_MEANS['total'], 1)} {self.unit} of "
                 f"total, {num(folding.DELTA_MEANS['rounds'], 1)} round).")
             out.append(
@@ -513,14 +559,14 @@ class _Page:
         sources = [s for s in (groups[0]["points"] if groups else {})
                    if s == "total" or any(g["points"][s]["mean"] != 0 for g in groups)]
         labels = [group_label(kind, g) for g in groups]
-        parts = [self.draw.Series(SOURCE_LABELS.get(s, s), [g["points"][s]["mean"] for g in groups])
+        parts = [self.draw.Series(source_label(s), [g["points"][s]["mean"] for g in groups])
                  for s in sources if s != "total"]
         path, src = self.path(f"points-{index}-{_slug(arm['name'])}")
         self.draw.stacked(path, f"{self.label(arm)}: mean {self.unit} by source", labels, parts,
                           f"{self.unit} per game")
         rows = [[lab, *(mean_text(g["points"][s]) for s in sources)] for lab, g in zip(labels, groups, strict=True)]
         table = Table(f"{self.label(arm)}: mean {self.unit} by source [95% interval]",
-                      [kind[:-1].capitalize(), *(SOURCE_LABELS.get(s, s) for s in sources)], rows)
+                      [kind[:-1].capitalize(), *(source_label(s) for s in sources)], rows)
         return Block(self.label(arm), figure=src, alt=f"{self.label(arm)}: mean {self.unit} by source", tables=[table])
 
     def distributions(self) -> list[Block]:
@@ -555,7 +601,7 @@ class _Page:
         if types:
             path, src = self.path("crises-per-game")
             self.draw.heatmap(path, "Crises that became active, per game", [self.label(a) for a in arms], types,
-                              values)
+                              values, "crises per game")
         rows = []
         for a in arms:
             for t in a["crises"]["types"]:
@@ -636,16 +682,16 @@ class _Page:
         for c in rows:
             rate = c["measure"] == "win_rate"
             fmt = pct if rate else num
-            what = (f"win rate of {compared_group(c)}" if rate
-                    else "mean total" if c["measure"] == "total" else "mean rounds")
+            what = self._measure_name(c)
             delta = "5 points" if rate else f"{num(c['delta'], 1)} {self.unit if c['measure'] == 'total' else 'round'}"
             out.append([self.label(arms[c["arm"]]), str(what), fmt(c["base_value"]), fmt(c["value"]),
                         f"{fmt(c['difference'])} [{fmt(c['low'])}, {fmt(c['high'])}]", fmt(c["null"]),
                         p_text(c["p"]), p_text(c["p_holm"]),
-                        significant_text(c["significant"], self.compared_games(c, arms), c["games_needed"]),
+                        significant_text(c["significant"], self.compared_games(c, arms), c["games_needed"],
+                                         constant=bool(c.get("constant"))),
                         f"{c['games_needed']:,} (for {delta})"])
         return Table(caption, ["Arm", "Measure", "Base", "Arm's", "Difference [95% interval]",
-                               "Expected without an effect", "p", "p (Holm, all comparisons)",
+                               "Expected without an effect", "p", "p (Holm, all comparisons that can differ)",
                                "Significant after Holm", "Games per arm needed"], out)
 
 

@@ -12,7 +12,9 @@ sorted. :func:`results_json` writes them with sorted keys; there is no timing an
 
 The tests of a win rate against its fair share (1/players) are corrected by Holm's method over
 the family they belong to (an arm's factions, its positions, its bots); the comparisons of the
-arms against the base arm (the study's first) are all one family, whatever they measure.
+arms against the base arm (the study's first) are all one family, whatever they measure, except
+those that cannot differ by chance: a mean the same in every game of both arms (Ceres' three
+rounds) is known exactly, is no test, and would only make the correction of the others stricter.
 """
 
 from __future__ import annotations
@@ -182,8 +184,18 @@ def fold(header: Mapping[str, Any], records: Iterable[Mapping[str, Any]], where:
     return {"format": FORMAT, **{k: header.get(k) for k in ("game", "players", "bots", "seed", "games", "sweep")},
             "base": out_arms[0]["name"], "arms": out_arms, "comparisons": comparisons,
             "holm_families": {"fair_share": "each arm's factions, each arm's positions, each arm's bots",
-                              "comparisons": f"all {len(comparisons)} comparisons with the base arm, one family"},
+                              "comparisons": _comparison_family(comparisons)},
             "alpha": stats.ALPHA, "power": stats.POWER, "delta_rate": DELTA_RATE, "delta_means": DELTA_MEANS}
+
+
+def _comparison_family(comparisons: Sequence[Mapping[str, Any]]) -> str:
+    constant = sum(1 for c in comparisons if c["constant"])
+    tested = len(comparisons) - constant
+    text = f"all {tested} comparisons with the base arm that can differ, one family"
+    if constant:
+        text += (f"; {constant} more {'is' if constant == 1 else 'are'} the same in every game of both arms, "
+                 "known exactly, and left out")
+    return text
 
 
 def results_json(results: Mapping[str, Any]) -> str:
@@ -289,7 +301,7 @@ def _groups(game: str, named: Sequence[tuple[Json, _Group]], share: float | None
         seen = g.points.keys()
         rows.append({**key, "games": n, "wins": wins, "win_rate": rate, "interval": [low, high], "fair_share": share,
                      "p": stats.share_test(wins, n, share) if n and share is not None else None,
-                     "games_needed": stats.games_needed(rate, DELTA_RATE),
+                     "games_needed": stats.games_needed(rate, DELTA_RATE, share=share),
                      "points": {s: _mean(g.points[s], SIGNS[game].get(s, 0)) for s in _sources(game, seen)}
                      if seen else {}})
     tested = [r for r in rows if r["p"] is not None]
@@ -363,16 +375,21 @@ def _comparisons(game: str, arms: Sequence[_Arm], results: Sequence[Json]) -> li
                 if other is None or not g["games"] or not other["games"]:
                     continue
                 d = stats.rate_difference(g["wins"], g["games"], other["wins"], other["games"], null)
-                rows.append(_row(res, "win_rate", _group_name(g), other["win_rate"], g["win_rate"], d,
-                                 stats.games_needed_two_arms(other["win_rate"], DELTA_RATE), DELTA_RATE))
+                needed = stats.games_needed_two_arms(other["win_rate"], DELTA_RATE, share=1 / base.players)
+                rows.append(_row(res, "win_rate", _group_name(g), other["win_rate"], g["win_rate"], d, needed,
+                                 DELTA_RATE))
         for measure, mine, theirs_m in (("total", arm.total, base.total),
                                         ("rounds", arm.rounds.moments, base.rounds.moments)):
             d = stats.mean_difference(mine, theirs_m)
             variance = (mine.variance + theirs_m.variance) / 2
             rows.append(_row(res, measure, None, theirs_m.mean, mine.mean, d,
                              stats.games_needed_means(variance, DELTA_MEANS[measure]), DELTA_MEANS[measure]))
-    for r, adjusted in zip(rows, stats.holm([r["p"] for r in rows]), strict=True):
+    family = [r for r in rows if not r["constant"]]
+    for r, adjusted in zip(family, stats.holm([r["p"] for r in family]), strict=True):
         r["p_holm"], r["significant"] = adjusted, adjusted < stats.ALPHA
+    for r in rows:
+        if r["constant"]:  # known exactly: a difference there is certain, none is certainly none
+            r["p_holm"], r["significant"] = None, r["difference"] != r["null"]
     return rows
 
 
@@ -384,7 +401,7 @@ def _row(arm: Mapping[str, Any], measure: str, group: str | None, base_value: fl
          d: stats.Difference, needed: int, delta: float) -> Json:
     return {"arm": arm["name"], "measure": measure, "group": group, "base_value": base_value, "value": value,
             "difference": d.value, "low": _finite(d.low), "high": _finite(d.high), "null": d.null, "p": d.p,
-            "games_needed": needed, "delta": delta}
+            "games_needed": needed, "delta": delta, "constant": d.constant}
 
 
 def _finite(x: float) -> float | None:

@@ -11,6 +11,9 @@ Every test is two-sided at ``ALPHA`` = 0.05; every interval is 95%.
 - :func:`games_needed`, :func:`games_needed_two_arms`, :func:`games_needed_means` — how many
   games a difference of a given size needs to be detected (power ``POWER`` = 0.8).
 
+The same functions give ``ecliptic simulate`` its intervals (:mod:`ecliptic.sim.simulate`), so a
+simulation's figures and a study's never disagree on how sure they are.
+
 Why normal approximations for rates and not the exact binomial test: a shared win counts 1/k
 for each of its k winners, so a faction's wins are not a whole number and the binomial
 distribution does not apply; and a study has hundreds or thousands of games per arm, where the
@@ -82,6 +85,12 @@ class Difference:
     high: float
     p: float
     null: float = 0.0
+    constant: bool = False
+    """A mean that was the same in every game of both sides (Ceres' three rounds against three:
+    a length the rules fix): the difference is known exactly, so ``p`` (0 or 1) is no test, and a
+    family of tests leaves it out of its correction (it cannot be a false finding). Never set for
+    win rates: a faction that won no game of either arm is a chance outcome of each game, which
+    the next game may break, not a quantity the rules fix."""
 
 
 def rate_difference(wins: float, n: int, base_wins: float, base_n: int, null: float = 0.0) -> Difference:
@@ -138,6 +147,12 @@ class Moments:
         if self.most is None or v > self.most:
             self.most = v
 
+    def __eq__(self, other: object) -> bool:
+        """The same values added (in any order): two tallies of the same games are equal."""
+        if not isinstance(other, Moments):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
     @property
     def mean(self) -> float:
         return float(Fraction(self.total) / self.n) if self.n else 0.0
@@ -182,7 +197,7 @@ def mean_difference(arm: Moments, base: Moments) -> Difference:
     a, b = arm.variance / arm.n, base.variance / base.n
     se = math.sqrt(a + b)
     if se == 0:
-        return Difference(d, d, d, _p_or_certain(d, 0.0))
+        return Difference(d, d, d, _p_or_certain(d, 0.0), constant=True)
     df = (a + b) ** 2 / (a * a / (arm.n - 1) + b * b / (base.n - 1))
     half = t_quantile(df) * se
     return Difference(d, d - half, d + half, t_p(d / se, df))
@@ -266,23 +281,40 @@ def _toward_half(rate: float, delta: float) -> float:
     return rate + delta if rate < 0.5 else rate - delta
 
 
-def games_needed(rate: float, delta: float = 0.05) -> int:
+def planning_rate(rate: float, share: float | None) -> float:
+    """The rate the games-needed formulas are worked at: whichever of the measured ``rate`` and
+    the fair ``share`` is nearer 1/2 (has the larger variance p q); without a share (a solo
+    game's), 1/2 itself.
+
+    Why not the measured rate alone: at a rate of 0 or 1 its variance is 0 and the formula
+    collapses (a faction that never won "needed" 14 games to tell 0% from 5%, when 14 games
+    without a win do not even tell 0% from 15%). The fair share is what the table's test is
+    against (:func:`share_test` works at its variance), so near the edges the games needed are
+    those of a rate at the fair share, never fewer; from the share toward 1/2 the measured rate
+    varies more and is kept. The figure is then conservative, never optimistic."""
+    p = min(1.0, max(0.0, rate))
+    reference = 0.5 if share is None else min(1.0, max(0.0, share))
+    return p if p * (1 - p) >= reference * (1 - reference) else reference
+
+
+def games_needed(rate: float, delta: float = 0.05, *, share: float | None = None) -> int:
     """Games needed to tell a win rate of ``rate`` from one ``delta`` away (two-sided test at
     ALPHA, power POWER), one sample against a fixed value (Fleiss, without continuity correction):
-    n = ((z_{1-alpha/2} sqrt(p0 q0) + z_{power} sqrt(p1 q1)) / delta)^2, p0 = rate, p1 = p0 +- delta
-    toward 1/2."""
-    p0 = min(1.0, max(0.0, rate))
+    n = ((z_{1-alpha/2} sqrt(p0 q0) + z_{power} sqrt(p1 q1)) / delta)^2, p0 the
+    :func:`planning_rate` of ``rate`` and the fair ``share``, p1 = p0 +- delta toward 1/2."""
+    p0 = planning_rate(rate, share)
     p1 = _toward_half(p0, delta)
     root = Z95 * math.sqrt(p0 * (1 - p0)) + Z_POWER * math.sqrt(p1 * (1 - p1))
     return max(1, math.ceil((root / delta) ** 2))
 
 
-def games_needed_two_arms(rate: float, delta: float = 0.05) -> int:
+def games_needed_two_arms(rate: float, delta: float = 0.05, *, share: float | None = None) -> int:
     """Games needed in EACH of two arms to detect a difference ``delta`` between their win rates
     when the base's is ``rate`` (Fleiss, without continuity correction):
     n = (z_{1-alpha/2} sqrt(2 pbar qbar) + z_{power} sqrt(p1 q1 + p2 q2))^2 / delta^2,
-    p1 = rate, p2 = p1 +- delta toward 1/2, pbar = (p1 + p2) / 2."""
-    p1 = min(1.0, max(0.0, rate))
+    p1 the :func:`planning_rate` of ``rate`` and the base's fair ``share`` (the same reason as
+    :func:`games_needed`), p2 = p1 +- delta toward 1/2, pbar = (p1 + p2) / 2."""
+    p1 = planning_rate(rate, share)
     p2 = _toward_half(p1, delta)
     bar = (p1 + p2) / 2
     root = Z95 * math.sqrt(2 * bar * (1 - bar)) + Z_POWER * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))

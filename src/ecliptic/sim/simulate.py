@@ -21,6 +21,14 @@ are taken back in game order, so any backend and number of workers gives the sam
 Seeds, games and results are drawn and folded one at a time, a few chunks ahead: memory does
 not grow with the number of games, so ``--games 100000000000`` is bounded by time, not by a
 list.
+
+How sure the figures are: every win rate and mean comes with its 95% interval, computed by the
+balance studio's statistics (:mod:`ecliptic.balance.stats`: Wilson's interval for a win rate,
+Student's t for a mean, cut at 0 on the side a score source cannot cross as
+:data:`ecliptic.balance.results.SIGNS` says), so ``ecliptic simulate`` and ``ecliptic balance``
+never disagree about the same games. A faction's values are one per game (a faction has one seat
+a game); the figures over all seats take each game's mean over its seats as one value, as the
+seats of one game are not independent of each other.
 """
 
 from __future__ import annotations
@@ -31,9 +39,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import islice
 from typing import Any, Generic, Protocol, TypeVar
 
+from ecliptic.balance.results import SIGNS
+from ecliptic.balance.stats import Moments, wilson
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.errors import EclipticError
 from ecliptic.engine.rng import Rng
@@ -131,19 +142,53 @@ class GameResult:
     decisions: int
 
 
+Number = int | Fraction
+"""A game's points: a seat's (whole) or the mean of its seats' (a fraction, kept exact)."""
+
+
+def _interval(m: Moments | None, game: str, source: str) -> tuple[float, float]:
+    """The 95% interval of a mean of points of ``source``, cut at 0 where that source cannot
+    cross it (as the balance report cuts it); ``(0, 0)`` for a source never seen."""
+    if m is None:
+        return 0.0, 0.0
+    return m.bounded_interval(SIGNS.get(game, {}).get(source, 0))
+
+
+def _add(points: dict[str, Moments], games_before: int, values: Mapping[str, Number]) -> None:
+    """Add one game's points by source; a source first seen now was 0 in the games before it, and
+    one this game lacks is 0 in it, so every source's moments count every game."""
+    for source in values.keys() - points.keys():
+        m = points[source] = Moments()
+        for _ in range(games_before):
+            m.add(0)
+    for source, m in points.items():
+        m.add(values.get(source, 0))
+
+
 @dataclass
 class FactionStats:
     games: int = 0
     wins: float = 0.0
     gp: dict[str, float] = field(default_factory=dict)
     """Summed GP by source over this faction's games (see :meth:`mean_gp`)."""
+    points: dict[str, Moments] = field(default_factory=dict, repr=False)
+    """The same GP as moments, one value a game (a faction has one seat a game): their intervals."""
 
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the win rate (a shared win counts 1/k), the balance report's."""
+        return wilson(self.wins, self.games)
+
     def mean_gp(self) -> dict[str, float]:
         return {k: v / self.games for k, v in self.gp.items()} if self.games else {}
+
+    def gp_interval(self, game: str, source: str) -> tuple[float, float]:
+        """The 95% interval of :meth:`mean_gp`'s ``source`` (Student's t, cut at 0 where it cannot cross)."""
+        return _interval(self.points.get(source), game, source)
 
 
 @dataclass
@@ -169,10 +214,34 @@ class SimulationSummary:
     """The index of the run's first game in its seed's sequence (see the module text)."""
     games_asked: int | None = None
     """The games asked for, when Ctrl-C stopped the run after ``games`` of them (``None``: all played)."""
+    points: dict[str, Moments] = field(default_factory=dict, repr=False)
+    """Each game's mean points over its seats, by source: the intervals of :attr:`mean_gp` (the seats
+    of one game are not independent, its games are)."""
+    rounds_moments: Moments = field(default_factory=Moments, repr=False)
+    decisions_moments: Moments = field(default_factory=Moments, repr=False)
 
     @property
     def partial(self) -> bool:
         return self.games_asked is not None
+
+    @property
+    def stand_ins(self) -> bool:
+        """Whether these games played the packaged content, whose numbers are invented stand-ins
+        where the rulebook prints none (docs/content-stand-ins.md; Ceres: docs/ceres.md): no
+        content folder, or one whose files are the packaged ones (the same digest, the same games)."""
+        return self.content is None or self.content.digest == ContentPack.packaged(self.game).digest
+
+    def gp_interval(self, source: str) -> tuple[float, float]:
+        """The 95% interval of :attr:`mean_gp`'s ``source``, over the games' means of their seats."""
+        return _interval(self.points.get(source), self.game, source)
+
+    @property
+    def rounds_interval(self) -> tuple[float, float]:
+        return self.rounds_moments.bounded_interval(1)
+
+    @property
+    def decisions_interval(self) -> tuple[float, float]:
+        return self.decisions_moments.bounded_interval(1)
 
     @property
     def timing(self) -> dict[str, float]:
@@ -196,12 +265,18 @@ class SimulationSummary:
             "bot": self.bot,
             "config": dict(self.config),
             "factions": {
-                name: {"games": s.games, "wins": s.wins, "win_rate": s.win_rate, "mean_gp": s.mean_gp()}
+                name: {"games": s.games, "wins": s.wins, "win_rate": s.win_rate, "mean_gp": s.mean_gp(),
+                       "win_rate_ci95": list(s.interval),
+                       "mean_gp_ci95": {k: list(s.gp_interval(self.game, k)) for k in s.gp}}
                 for name, s in sorted(self.factions.items())
             },
             "mean_gp": dict(self.mean_gp),
+            "mean_gp_ci95": {k: list(self.gp_interval(k)) for k in self.mean_gp},
             "mean_rounds": self.mean_rounds,
+            "mean_rounds_ci95": list(self.rounds_interval),
             "mean_decisions": self.mean_decisions,
+            "mean_decisions_ci95": list(self.decisions_interval),
+            "stand_ins": self.stand_ins,
             **({"content": self.content.to_json()} if self.content is not None else {}),
         }
 
@@ -284,6 +359,8 @@ class Tally:
     def __init__(self) -> None:
         self.factions: dict[str, FactionStats] = {}
         self.total_gp: dict[str, float] = {}
+        self.points: dict[str, Moments] = {}
+        self.rounds_moments, self.decisions_moments = Moments(), Moments()
         self.games = self.seat_games = self.rounds = self.decisions = 0
 
     def add(self, r: GameResult) -> None:
@@ -295,10 +372,17 @@ class Tally:
             for source, gp in r.scores[seat].items():
                 stats.gp[source] = stats.gp.get(source, 0.0) + gp
                 self.total_gp[source] = self.total_gp.get(source, 0.0) + gp
+            _add(stats.points, stats.games - 1, r.scores[seat])
             self.seat_games += 1
+        seats = len(r.scores)
+        if seats:
+            sources = {k for sc in r.scores for k in sc}
+            _add(self.points, self.games, {k: Fraction(sum(sc.get(k, 0) for sc in r.scores), seats) for k in sources})
         self.games += 1
         self.rounds += r.rounds
         self.decisions += r.decisions
+        self.rounds_moments.add(r.rounds)
+        self.decisions_moments.add(r.decisions)
 
     def summary(
         self, game_name: str, players: int, seed: int, bot: str, config: Mapping[str, Any],
@@ -319,6 +403,9 @@ class Tally:
             seconds=seconds,
             results=results,
             decisions=self.decisions,
+            points=self.points,
+            rounds_moments=self.rounds_moments,
+            decisions_moments=self.decisions_moments,
         )
 
 
