@@ -7,20 +7,26 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from email import message_from_bytes
 from email.message import Message
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
+import uvicorn
 from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from browser_support import assert_clean, needs_browser, new_page, wait_loaded
 from ecliptic.games import get_game
-from ecliptic.server import auth
+from ecliptic.server import auth, create_app
 from ecliptic.server.mail import MailConfigError, MailSettings
 from ecliptic.server.serve import mail_settings
 from ecliptic.server.storage import GameRow, SeatRow, Storage, seat_mail
@@ -398,3 +404,57 @@ def test_the_storage_keeps_one_address_per_seat(database_url: str) -> None:
         assert s.mail_seats("g") == frozenset() and s.claim_mail("g", 1, 9) is None
     finally:
         s.close()
+
+
+@contextmanager
+def http_server(database_url: str, mail: MailSettings) -> Iterator[str]:
+    """The app on uvicorn in a thread of this process (no server process to start: the imports are
+    paid already), as tests/test_browser_extras.py runs it; its address."""
+    app = create_app(database_url, mail=mail)
+    port = free_port()
+    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    eventually(lambda: running.started or not thread.is_alive(), "the server starting")
+    assert running.started, "the server did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        running.should_exit = True
+        thread.join(30)
+
+
+@needs_browser
+def test_the_game_page_offers_email_to_its_seat_and_takes_it_back(
+        tmp_path: Path, inbox: tuple[Inbox, int], chromium: Any) -> None:
+    """The real page: the seat gives an address (a refused one says why), sees where emails go,
+    and stops them; a spectator's page offers nothing."""
+    _, port = inbox
+    with http_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings(port)) as url, \
+            httpx.Client(base_url=url, timeout=30) as http:
+        created = http.post("/api/games", json={"game": "ceres", "seed": 7,
+                                                "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+        gid, key = created["id"], tokens(created)[1]
+        w = new_page(chromium)
+        w.allow("status of 422")  # (the address refused on purpose)
+        page = w.page
+        page.goto(f"{url}/play/{gid}#token={key}")
+        wait_loaded(w)
+        assert page.locator("#mail-title").inner_text() == "Email me when it is my turn"
+        page.fill("#mail-address", "bob@localhost")
+        page.click("#mail-form button[type=submit]")
+        page.wait_for_function("() => document.querySelector('#mail .error').textContent !== ''")
+        assert page.locator("#mail .error").inner_text() == "That is not an email address (like you@example.org)."
+        page.fill("#mail-address", BOB)
+        page.click("#mail-form button[type=submit]")
+        page.locator("#mail-status").wait_for()
+        assert BOB in page.locator("#mail-status").inner_text()
+        assert http.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json()["address"] == BOB
+        page.click("#mail-stop")
+        page.locator("#mail-address").wait_for()
+        assert http.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json()["address"] is None
+        spy = new_page(chromium)
+        spy.page.goto(f"{url}/watch/{gid}")
+        wait_loaded(spy)
+        assert spy.page.locator("#mail").is_hidden()
+        assert_clean(w, spy)
