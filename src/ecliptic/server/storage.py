@@ -397,16 +397,22 @@ class Storage:
 
     def set_mail(self, game_id: str, seat: int, address: str | None) -> None:
         """Store ``seat``'s address (``None``: forget it). A changed address keeps what was
-        claimed already, so changing it mid-turn does not bring that turn's email again."""
+        claimed already, so changing it mid-turn does not bring that turn's email again. Two
+        requests at once (two processes) both end with one row: the later insert, refused by the
+        primary key inside its savepoint, becomes an update."""
+        where = (seat_mail.c.game_id == game_id, seat_mail.c.seat == seat)
         with self._tx() as conn:
             if address is None:
-                conn.execute(seat_mail.delete().where(seat_mail.c.game_id == game_id, seat_mail.c.seat == seat))
+                conn.execute(seat_mail.delete().where(*where))
                 return
-            changed = conn.execute(seat_mail.update().where(seat_mail.c.game_id == game_id, seat_mail.c.seat == seat)
-                                   .values(address=address))
-            if changed.rowcount == 0:
-                conn.execute(seat_mail.insert().values(game_id=game_id, seat=seat, address=address,
-                                                       turn_sent=None, over_sent=False))
+            if conn.execute(seat_mail.update().where(*where).values(address=address)).rowcount == 1:
+                return
+            try:
+                with conn.begin_nested():
+                    conn.execute(seat_mail.insert().values(game_id=game_id, seat=seat, address=address,
+                                                           turn_sent=None, over_sent=False))
+            except IntegrityError:
+                conn.execute(seat_mail.update().where(*where).values(address=address))
 
     def mail_address(self, game_id: str, seat: int) -> str | None:
         with self._tx() as conn:
