@@ -989,6 +989,12 @@ def serve(
         help="sqlite:///FILE or postgresql://... (default: $ECLIPTIC_DATABASE_URL, else a SQLite file "
              "in the user's data folder)")] = None,
     open_browser: Annotated[bool, typer.Option("--open", help="open the address in a browser")] = False,
+    smtp: Annotated[str | None, typer.Option(
+        help="email 'your turn' through this SMTP server: smtp://user:password@host:587 (STARTTLS), "
+             "smtps://...:465 (default: $ECLIPTIC_SMTP_URL; docs/deploy.md)")] = None,
+    mail_from: Annotated[str | None, typer.Option(help="the emails' sender (default: $ECLIPTIC_MAIL_FROM)")] = None,
+    public_url: Annotated[str | None, typer.Option(
+        help="the address people reach the pages at, for the emails' link (default: $ECLIPTIC_PUBLIC_URL)")] = None,
 ) -> None:
     """Run the game server: online play with friends and bots (docs/server.md)."""
     console = _console()
@@ -998,7 +1004,8 @@ def serve(
         raise _fail(console, f"the server needs its extra packages ({exc.name} is missing): "
                              "pip install 'ecliptic[server]'") from None
     try:
-        run(host, port, database, open_browser, say=lambda line: console.print(Text(line), soft_wrap=True))
+        run(host, port, database, open_browser, say=lambda line: console.print(Text(line), soft_wrap=True),
+            smtp=smtp, mail_from=mail_from, public_url=public_url)
     except Exception as exc:  # a database that cannot be opened, a port in use: a message, not a traceback
         raise _fail(console, f"the server could not start: {type(exc).__name__}: {exc}", 1) from None
 

@@ -34,6 +34,7 @@ from ecliptic.server import analysis_api, auth, models, rules_api, web_api
 from ecliptic.server.bots import BotPool
 from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS, Forbidden, GameService, ServiceError, clip
 from ecliptic.server.hub import Connection
+from ecliptic.server.mail import Mailer, MailSettings
 from ecliptic.server.notify import Notifier
 from ecliptic.server.storage import Storage, is_postgresql
 
@@ -161,7 +162,8 @@ Service = Annotated[GameService, Depends(get_service)]
 REFUSALS: dict[int | str, dict[str, Any]] = {
     status: {"model": models.Error, "description": what} for status, what in (
         (403, "no token, a wrong token, not this seat's decision"), (404, "unknown game or seat"),
-        (409, "a stale expected_index, or the record before the end"), (413, "a request body over 64 KB"),
+        (409, "a stale expected_index, the record before the end, or email asked of a server that sends none"),
+        (413, "a request body over 64 KB"),
         (422, "illegal, or a request that does not match the schema"))}
 """Declared on every operation, so /openapi.json describes the refusals too (FastAPI's own 422 is replaced)."""
 Token = Annotated[str | None, Depends(get_token)]
@@ -181,17 +183,19 @@ def default_notifier(database_url: str, resync: Callable[[], Awaitable[None]]) -
 def create_app(database_url: str, *, notifier: Notifier | None = None, bot_workers: int = 1,
                zombie_level: str = "normal", base_url: str = "", max_body: int = MAX_BODY,
                idle_seconds: float = IDLE_SECONDS, wake_seconds: float = WAKE_SECONDS,
-               resume_when_listening: bool = False) -> FastAPI:
+               resume_when_listening: bool = False, mail: MailSettings | None = None) -> FastAPI:
     """The server for the database at ``database_url`` (``sqlite:///file`` or
     ``postgresql://...``); migrations run at start-up. ``base_url`` prefixes the join links
     (none by default: they are relative, ``/play/{id}#token=...``, and a browser reads them
     against the address it reached the server at). ``idle_seconds``: a game unused that
-    long leaves memory; ``wake_seconds``: how often the games due (bots, clocks) are looked for."""
+    long leaves memory; ``wake_seconds``: how often the games due (bots, clocks) are looked for.
+    ``mail``: the SMTP server, sender and public address of the "your turn" emails (none: no email)."""
     storage = Storage(database_url)
     service = GameService(storage, notifier=notifier or default_notifier(database_url, lambda: service.resync()),
                           bots=BotPool(bot_workers), zombie_level=zombie_level, base_url=base_url,
                           idle_seconds=idle_seconds, wake_seconds=wake_seconds,
-                          resume_when_listening=resume_when_listening)
+                          resume_when_listening=resume_when_listening,
+                          mailer=Mailer(mail) if mail is not None else None)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -270,6 +274,22 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
                         token: Token) -> models.SeatInfo:
         await svc.handover(game_id, seat, token, body.bot, body.level)
         return svc.seat_infos(await svc.live(game_id))[seat]
+
+    @app.get("/api/games/{game_id}/seats/{seat}/mail", response_model=models.MailSetting)
+    async def get_mail(game_id: str, seat: int, svc: Service, token: Token) -> models.MailSetting:
+        """The seat's own email setting (its token only): whether the server sends email, and its address."""
+        return await svc.mail_setting(game_id, seat, token)
+
+    @app.put("/api/games/{game_id}/seats/{seat}/mail", response_model=models.MailSetting)
+    async def put_mail(game_id: str, seat: int, body: models.MailRequest, svc: Service,
+                       token: Token) -> models.MailSetting:
+        """Email me when it is my turn (and when the game ends), at this address; the seat's token only."""
+        return await svc.set_mail(game_id, seat, token, body.address)
+
+    @app.delete("/api/games/{game_id}/seats/{seat}/mail", response_model=models.MailSetting)
+    async def delete_mail(game_id: str, seat: int, svc: Service, token: Token) -> models.MailSetting:
+        """Stop emailing this seat: its address is forgotten."""
+        return await svc.set_mail(game_id, seat, token, None)
 
     @app.get("/api/games/{game_id}/chat", response_model=list[models.ChatMessage])
     async def get_chat(game_id: str, svc: Service) -> list[models.ChatMessage]:

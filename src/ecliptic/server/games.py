@@ -34,6 +34,11 @@ engine decides everything else.
   no request for ``idle_seconds`` is dropped from memory (:meth:`GameService.unload_idle`);
   the next access replays it. Every service call holds the game ``busy`` while it may wait,
   so a game is never dropped in the middle of a request or with its lock held.
+* **Email when it is your turn** (with a :class:`ecliptic.server.mail.Mailer`): a seat that gave
+  an address is emailed once per run of its decisions, when it has waited ``delay`` seconds and
+  no page of it is connected here, and once at the end. Each email is claimed in the database
+  first (:meth:`Storage.claim_mail`): a process where the seat's page is connected claims it as
+  seen, so of several processes sharing a database only one sends, and only if nobody saw it.
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ from ecliptic.present.view import present
 from ecliptic.server import auth, models
 from ecliptic.server.bots import BotPool, BotTurn
 from ecliptic.server.hub import Connection, Hub, Message
+from ecliptic.server.mail import Mailer, over_message, turn_message
 from ecliptic.server.notify import LocalNotifier, Notifier
 from ecliptic.server.storage import KEEP, UNCLAIMED, ActionRow, Conflict, GameRow, SeatRow, Storage, Wake
 
@@ -140,6 +146,12 @@ class Refused(ServiceError):
     status, code = 422, "illegal"
 
 
+class MailOff(ServiceError):
+    """A seat asked for email from a server whose host configured none."""
+
+    status, code = 409, "mail_not_configured"
+
+
 class Invalid(ServiceError):
     status, code = 422, "invalid"
 
@@ -169,6 +181,13 @@ class Live:
     """Service calls using the game now: a busy game is never unloaded."""
     stuck: bool = False
     """Its bot failed :data:`MAX_BOT_FAILURES` times: kept loaded, so no reload retries it in a loop."""
+    mail_seats: frozenset[int] = frozenset()
+    """The seats that asked to be emailed (their addresses stay in the database)."""
+    mail_runs: dict[int, int] = field(default_factory=dict)
+    """Per seat: the run of decisions (its first index, :data:`GAME_END` for the end) whose email
+    this process has looked after already, so an action within the run schedules nothing."""
+    mail_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    """Per seat: the task looking after its latest email (waiting, claiming, sending)."""
 
     def history(self, index: int | None = None) -> str:
         """A fingerprint of the log's first ``index`` actions (all of them by default), sent with
@@ -198,6 +217,19 @@ class Live:
 
     def seat(self, seat: int) -> SeatRow:
         return self.seats[seat]
+
+
+GAME_END = -1
+"""The "run" of the game's end in :attr:`Live.mail_runs` (a run's first index is never negative)."""
+
+
+def run_start(log: Sequence[ActionRow], seat: int) -> int:
+    """The index at which ``seat``'s current run of decisions began: its first decision after
+    another seat's action. Decisions a seat makes in a row are one turn, emailed once."""
+    start = len(log)
+    while start > 0 and log[start - 1].seat == seat:
+        start -= 1
+    return start
 
 
 def next_wake(state: Any, seats: list[SeatRow], clock_seconds: float | None, now: float) -> float | None:
@@ -268,8 +300,11 @@ def visible_events(game: str, events: list[Event], seat: int | None) -> list[dic
 class GameService:
     def __init__(self, storage: Storage, *, notifier: Notifier | None = None, bots: BotPool | None = None,
                  zombie_level: str = ZOMBIE_LEVEL, base_url: str = "", idle_seconds: float = IDLE_SECONDS,
-                 wake_seconds: float = WAKE_SECONDS, resume_when_listening: bool = False) -> None:
+                 wake_seconds: float = WAKE_SECONDS, resume_when_listening: bool = False,
+                 mailer: Mailer | None = None) -> None:
         self.storage = storage
+        self.mailer = mailer
+        """Sends "your turn" emails; ``None``: the host configured none, and nothing is ever sent."""
         self.notifier: Notifier = notifier or LocalNotifier()
         self.bots = bots or BotPool()
         self.hub = Hub()
@@ -409,7 +444,8 @@ class GameService:
         rows = await self._db(self.storage.actions, game_id)
         # In a worker thread: a long log (or many games resumed at start) does not stall the loop.
         game, state, setup, events = await asyncio.to_thread(self._replay, row, rows)
-        return Live(row, seats, game, state, rows, setup, events)
+        mail = await self._db(self.storage.mail_seats, game_id) if self.mailer is not None else frozenset()
+        return Live(row, seats, game, state, rows, setup, events, mail_seats=mail)
 
     async def _settle_wake(self, live: Live) -> None:
         """Make the stored wake time fit the loaded game where it cannot be right: a bot's
@@ -736,6 +772,7 @@ class GameService:
         stored deadline, so a restart or another process keeps it)."""
         if self.closing:
             return
+        self._mail_due(live)
         state = live.state
         if live.clock_task is not None and live.clock_task is not asyncio.current_task():
             live.clock_task.cancel()
@@ -782,6 +819,120 @@ class GameService:
                 if failures >= MAX_BOT_FAILURES:
                     live.stuck = True
                     return
+
+    # -- email when it is a seat's turn ------------------------------------------------------
+
+    def mail_offered(self) -> bool:
+        return self.mailer is not None
+
+    async def mail_setting(self, game_id: str, seat: int, token: str | None) -> models.MailSetting:
+        """``seat``'s own email setting, for its token only (no other seat, no admin, no spectator)."""
+        async with self._using(game_id) as live:
+            await self._mail_seat(live, seat, token)
+            address = await self._db(self.storage.mail_address, game_id, seat) if self.mailer is not None else None
+        return models.MailSetting(offered=self.mailer is not None, seat=seat, address=address)
+
+    async def set_mail(self, game_id: str, seat: int, token: str | None, address: str | None) -> models.MailSetting:
+        """Store (or, with ``None``, forget) ``seat``'s address, asked with that seat's token."""
+        async with self._using(game_id) as live:
+            await self._mail_seat(live, seat, token)
+            if self.mailer is None and address is not None:
+                raise MailOff("this server sends no email: its host has not configured SMTP and a public address")
+            await self._db(self.storage.set_mail, game_id, seat, address)
+            live.mail_seats = (live.mail_seats | {seat}) if address is not None else (live.mail_seats - {seat})
+            if address is None:
+                live.mail_runs.pop(seat, None)
+            self._mail_due(live)
+        return models.MailSetting(offered=self.mailer is not None, seat=seat, address=address)
+
+    async def _mail_seat(self, live: Live, seat: int, token: str | None) -> None:
+        if not 0 <= seat < len(live.seats):
+            raise NotFound(f"game {live.row.id} has no seat {seat}")
+        if live.seat(seat).kind != PERSON:
+            raise NotFound(f"seat {seat} of game {live.row.id} is a bot's: it gets no email")
+        if (await self._who(live, token))[0] != seat:
+            raise Forbidden("this seat's own token is needed (Authorization: Bearer <token>): "
+                            "only the seat's player sets or reads its email address")
+
+    def _seat_here(self, game_id: str, seat: int) -> bool:
+        """Whether a page (a WebSocket) of ``seat`` is connected to this process."""
+        return any(c.seat == seat for c in self.hub.connections(game_id))
+
+    def _mail_due(self, live: Live) -> None:
+        """Start looking after the email the game's new position may bring: its end for every
+        seat that asked, else the run of decisions of the person to decide now. Once per run."""
+        if self.mailer is None or not live.mail_seats or self.closing:
+            return
+        state = live.state
+        if state.is_over:
+            due = [(seat, GAME_END) for seat in sorted(live.mail_seats)]
+        else:
+            seat = state.current_player
+            if seat not in live.mail_seats or live.seat(seat).controller != PERSON:
+                return
+            due = [(seat, run_start(live.log, seat))]
+        for seat, run in due:
+            if live.mail_runs.get(seat) != run:
+                live.mail_runs[seat] = run
+                live.mail_tasks[seat] = self._spawn(self._mail(live, seat, run))
+
+    def _mail_still_due(self, live: Live, seat: int, run: int) -> bool:
+        state = live.state
+        if run == GAME_END:
+            return bool(state.is_over)
+        return (not state.is_over and state.current_player == seat and live.seat(seat).controller == PERSON
+                and run_start(live.log, seat) == run)
+
+    async def _mail(self, live: Live, seat: int, run: int) -> None:
+        """Wait for the seat's decision to be still pending after the delay (the end is told at
+        once), then claim the email in the database and send it unless a page of the seat is
+        connected here: then it is claimed as seen, so no other process sends it either."""
+        assert self.mailer is not None
+        game_id = live.row.id
+        with self._busy(live):  # (not unloaded while it waits)
+            if run != GAME_END and not self._seat_here(game_id, seat) and self.mailer.settings.delay > 0:
+                await asyncio.sleep(self.mailer.settings.delay)
+            if not self._mail_still_due(live, seat, run) or seat not in live.mail_seats:
+                return
+            seen = self._seat_here(game_id, seat)
+            try:
+                address = await self._db(self.storage.claim_mail, game_id, seat, None if run == GAME_END else run)
+            except Exception as exc:  # the database is away: this email is not sent
+                log.warning("game %s: the email of seat %s could not be claimed: %s: %s",
+                            game_id, seat, type(exc).__name__, exc)
+                return
+            if address is None or seen:
+                return
+            name = self.seat_infos(live)[seat].name
+            if run == GAME_END:
+                message = over_message(self.mailer.settings, game=live.row.game, game_id=game_id, seat_name=name,
+                                       to=address, results=self._results(live))
+            else:
+                message = turn_message(self.mailer.settings, game=live.row.game, game_id=game_id, seat_name=name,
+                                       to=address, waiting_since=self._turn_reason(live, run))
+        await self.mailer.send(message, f"seat {seat} of game {game_id}")
+
+    def _turn_reason(self, live: Live, run: int) -> str:
+        """What brought the seat's turn, as every seat may read it: who played before it."""
+        if run == 0:
+            return "the game has begun"
+        before = live.log[run - 1].seat
+        return f"{self.seat_infos(live)[before].name} has played"
+
+    def _results(self, live: Live) -> list[str]:
+        """The end as every viewer sees it (the public observation): the winners and the scores."""
+        obs = live.game.observe(live.state, None)
+        names = [s.name for s in self.seat_infos(live)]
+        lines = []
+        scores = obs.get("final_scores")
+        if isinstance(scores, list | tuple) and len(scores) == len(names):
+            for name, score in zip(names, scores, strict=True):
+                total = score.get("total") if isinstance(score, dict) else score
+                lines.append(f"{name}: {total}")
+        winners = [names[w] for w in obs.get("winners") or [] if isinstance(w, int) and 0 <= w < len(names)]
+        if winners:
+            lines.append(("Winner: " if len(winners) == 1 else "Winners: ") + " and ".join(winners))
+        return lines
 
     # -- play again: the rematch ----------------------------------------------------------
 
@@ -1002,6 +1153,8 @@ class GameService:
             row = await self._db(self.storage.game, game_id)
             if row is not None:  # its wake time (a deadline) and rematch as the other process stored them
                 live.row = replace(live.row, wake_at=row.wake_at, rematch_id=live.row.rematch_id or row.rematch_id)
+            if self.mailer is not None:  # (a seat may have asked for email through another process)
+                live.mail_seats = await self._db(self.storage.mail_seats, game_id)
             if rows == live.log:
                 return
             n = len(live.log)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 
 from ecliptic.engine.record import GAME_SEEDS
 
@@ -193,6 +194,35 @@ class SeatHandover(Strict):
 
 class ChatRequest(Strict):
     text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+
+MAX_ADDRESS = 254
+"""The longest email address (RFC 5321's limit on a path)."""
+_ADDRESS = re.compile(r"[^@\s<>(),;:\"\[\]\\]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}")
+
+
+class MailRequest(Strict):
+    """A seat asks to be emailed when it is its turn (``PUT /api/games/{id}/seats/{seat}/mail``)."""
+
+    address: str = Field(max_length=MAX_ADDRESS, description="where to send the email, e.g. ann@example.org")
+
+    @field_validator("address")
+    @classmethod
+    def _an_address(cls, value: str) -> str:
+        """One plain address, ``name@domain.tld``: no display name, no list, no space or line
+        break (which would let a request write a header of the email)."""
+        value = value.strip()
+        if not _ADDRESS.fullmatch(value):
+            raise ValueError("not an email address (one address like ann@example.org is expected)")
+        return value
+
+
+class MailSetting(BaseModel):
+    """A seat's own email setting, told to that seat only (its token is asked for)."""
+
+    offered: bool = Field(description="whether this server sends email at all (its host configured SMTP)")
+    seat: int
+    address: str | None = Field(None, description="the address the seat gave, or null")
 
 
 class ChatMessage(BaseModel):

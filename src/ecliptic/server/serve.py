@@ -9,6 +9,12 @@ transaction), then the app closes its bots, clocks and connections.
 ``$ECLIPTIC_IDLE_SECONDS`` (default 600) is how long a game nobody uses stays in memory;
 ``$ECLIPTIC_WAKE_SECONDS`` (default 30) how often the database is asked for the games that
 need the server without a visitor (a bot to play, a turn clock running out).
+
+"Your turn" emails (:mod:`ecliptic.server.mail`) need ``--smtp`` (``$ECLIPTIC_SMTP_URL``), a sender
+``--mail-from`` (``$ECLIPTIC_MAIL_FROM``) and the address people reach the pages at, for the
+link, ``--public-url`` (``$ECLIPTIC_PUBLIC_URL``); ``$ECLIPTIC_MAIL_DELAY`` (default 60) is how
+long a seat waits before it is emailed. A malformed SMTP URL or sender stops the start with the
+reason; a missing sender or public address only turns email off, which the start-up line says.
 """
 
 from __future__ import annotations
@@ -25,11 +31,16 @@ from typing import Any
 import uvicorn
 
 from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS, GameService
+from ecliptic.server.mail import MAIL_DELAY, MailIncomplete, MailSettings
 from ecliptic.server.storage import describe, sqlite_url
 
 DATABASE_ENV = "ECLIPTIC_DATABASE_URL"
 IDLE_ENV = "ECLIPTIC_IDLE_SECONDS"
 WAKE_ENV = "ECLIPTIC_WAKE_SECONDS"
+SMTP_ENV = "ECLIPTIC_SMTP_URL"
+MAIL_FROM_ENV = "ECLIPTIC_MAIL_FROM"
+PUBLIC_URL_ENV = "ECLIPTIC_PUBLIC_URL"
+MAIL_DELAY_ENV = "ECLIPTIC_MAIL_DELAY"
 WS_MAX_SIZE = 64 * 1024
 """The largest WebSocket frame uvicorn accepts (the app allows far less per message)."""
 WS_PER_MESSAGE_DEFLATE = False
@@ -65,6 +76,24 @@ def seconds(name: str, default: float) -> float:
     return value
 
 
+def mail_settings(smtp: str | None, mail_from: str | None,
+                  public_url: str | None) -> tuple[MailSettings | None, str]:
+    """The email settings from the options (else the environment) and the start-up line that
+    says what they are, without the password. :class:`ecliptic.server.mail.MailConfigError` for
+    settings that are wrong (a typo the host must hear of); ``None`` when email is off (no SMTP
+    server, or no sender or public address), and the line says why."""
+    smtp = smtp or os.environ.get(SMTP_ENV) or None
+    mail_from = mail_from or os.environ.get(MAIL_FROM_ENV) or None
+    public_url = public_url or os.environ.get(PUBLIC_URL_ENV) or None
+    if smtp is None:
+        return None, "Email: off (no --smtp)"
+    try:
+        settings = MailSettings.parse(smtp, mail_from, public_url, delay=seconds(MAIL_DELAY_ENV, MAIL_DELAY))
+    except MailIncomplete as exc:
+        return None, f"Email: off ({exc})"
+    return settings, f"Email: through {settings.describe()} from {settings.sender}, links to {settings.public_url}"
+
+
 def address(host: str, port: int) -> str:
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}"
@@ -95,22 +124,25 @@ def log_config() -> dict[str, Any]:
 
 
 def run(host: str, port: int, database: str | None, open_browser: bool,
-        say: Callable[[str], None] = print) -> None:
+        say: Callable[[str], None] = print, *, smtp: str | None = None, mail_from: str | None = None,
+        public_url: str | None = None) -> None:
     from ecliptic.server.app import create_app
 
     url = database_url(database)
+    mail, mail_line = mail_settings(smtp, mail_from, public_url)
     base = address(host, port)
     # Bots get every core but one (the event loop's), at least one.
     # No base_url: join links are relative (/play/...), right behind a proxy or on 0.0.0.0 too.
     app = create_app(url, bot_workers=max(1, (os.cpu_count() or 2) - 1),
                      idle_seconds=seconds(IDLE_ENV, IDLE_SECONDS), wake_seconds=seconds(WAKE_ENV, WAKE_SECONDS),
-                     resume_when_listening=True)
+                     resume_when_listening=True, mail=mail)
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_SIZE,
                             ws_per_message_deflate=WS_PER_MESSAGE_DEFLATE, timeout_graceful_shutdown=10,
                             log_level="info", log_config=log_config(), server_header=False)
     server = _Server(config, app.state.service)
     say(f"Ecliptic server at {base} (API docs: {base}/docs)")
     say(f"Database: {describe(url)}")
+    say(mail_line)
     if open_browser:
         def open_when_started() -> None:
             for _ in range(200):

@@ -24,6 +24,11 @@ Seat and admin tokens are stored only as SHA-256 hashes. A finished game's remat
 (``games.rematch_id``, set once: :meth:`Storage.create_rematch`) starts with no hash for its
 person seats and an empty admin hash: each is stored when its person first comes for the token
 derived from their old one (:meth:`Storage.claim_tokens`), so no token is ever stored.
+
+``seat_mail`` holds the address of each seat that asked to be emailed when it is its turn
+(:mod:`ecliptic.server.mail`), in a table of its own that only the mail code reads, so no view,
+lobby list or WebSocket message is ever built from a row that carries it. An email is claimed
+before it is sent (:meth:`Storage.claim_mail`), so processes sharing the database send it once.
 """
 
 from __future__ import annotations
@@ -109,6 +114,14 @@ chat = sa.Table(
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Index("chat_game", "game_id", "id"),
+)
+seat_mail = sa.Table(
+    "seat_mail", metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("address", sa.String(254), nullable=False),
+    sa.Column("turn_sent", sa.Integer, nullable=True),
+    sa.Column("over_sent", sa.Boolean, nullable=False),
 )
 
 
@@ -379,6 +392,57 @@ class Storage:
         with self._tx() as conn:
             rows = conn.execute(undone.select().where(undone.c.game_id == game_id).order_by(undone.c.id)).all()
         return [ActionRow(r.action_index, r.seat, r.notation, "person", True) for r in rows]
+
+    # -- email when it is a seat's turn ----------------------------------------------------
+
+    def set_mail(self, game_id: str, seat: int, address: str | None) -> None:
+        """Store ``seat``'s address (``None``: forget it). A changed address keeps what was
+        claimed already, so changing it mid-turn does not bring that turn's email again. Two
+        requests at once (two processes) both end with one row: the later insert, refused by the
+        primary key inside its savepoint, becomes an update."""
+        where = (seat_mail.c.game_id == game_id, seat_mail.c.seat == seat)
+        with self._tx() as conn:
+            if address is None:
+                conn.execute(seat_mail.delete().where(*where))
+                return
+            if conn.execute(seat_mail.update().where(*where).values(address=address)).rowcount == 1:
+                return
+            try:
+                with conn.begin_nested():
+                    conn.execute(seat_mail.insert().values(game_id=game_id, seat=seat, address=address,
+                                                           turn_sent=None, over_sent=False))
+            except IntegrityError:
+                conn.execute(seat_mail.update().where(*where).values(address=address))
+
+    def mail_address(self, game_id: str, seat: int) -> str | None:
+        with self._tx() as conn:
+            found = conn.execute(sa.select(seat_mail.c.address).where(
+                seat_mail.c.game_id == game_id, seat_mail.c.seat == seat)).scalar()
+        return None if found is None else str(found)
+
+    def mail_seats(self, game_id: str) -> frozenset[int]:
+        """The seats of the game that asked for email (not their addresses)."""
+        with self._tx() as conn:
+            rows = conn.execute(sa.select(seat_mail.c.seat).where(seat_mail.c.game_id == game_id)).all()
+        return frozenset(int(r.seat) for r in rows)
+
+    def claim_mail(self, game_id: str, seat: int, turn: int | None) -> str | None:
+        """Claim the email of ``seat``'s run of decisions that began at index ``turn`` (``None``:
+        the game's end): the seat's address if this call claimed it, ``None`` if the seat asked for
+        no email or another call (another process) claimed it first. One ``UPDATE`` that moves the
+        stored mark only forward, the database deciding between processes, as for a rematch."""
+        where = [seat_mail.c.game_id == game_id, seat_mail.c.seat == seat]
+        if turn is None:
+            claim = seat_mail.update().where(*where, seat_mail.c.over_sent == sa.false()).values(over_sent=True)
+        else:
+            claim = (seat_mail.update().where(*where, sa.or_(seat_mail.c.turn_sent.is_(None),
+                                                             seat_mail.c.turn_sent < turn))
+                     .values(turn_sent=turn))
+        with self._tx() as conn:
+            if conn.execute(claim).rowcount != 1:
+                return None
+            found = conn.execute(sa.select(seat_mail.c.address).where(*where)).scalar()
+        return None if found is None else str(found)
 
     # -- chat ----------------------------------------------------------------------------
 

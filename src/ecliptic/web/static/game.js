@@ -6,6 +6,7 @@
 import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle, seatName as seatNameIn, tableName } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
+import { mountMail } from "/static/mail.js";
 import { renderScore } from "/static/score.js";
 
 const $ = (id) => document.getElementById(id);
@@ -877,6 +878,7 @@ async function main() {
   }
   connect();
   loadChat();
+  mountMail($("mail"), GAME_ID, () => ({ seat: S.seat, token: token() }));
   setInterval(showClock, 1000);
   api(`/api/options/${S.gv.game}`).then((o) => {
     S.levels = o.bot_levels; delete $("controls").dataset.signature; render();

@@ -1,0 +1,179 @@
+"""Email a seat when it is its turn, for games played over days (Board Game Arena does the same).
+
+The host configures an SMTP server (``ecliptic serve --smtp``, ``$ECLIPTIC_SMTP_URL``), a sender
+and the public address of its pages; without all three nothing is ever sent and the game page
+does not offer it. A seat gives its address on the game page; :class:`ecliptic.server.games.GameService`
+decides when an email is due, claims it in the database (so several processes send it once) and
+hands it to :meth:`Mailer.send`, which sends it in a worker thread with a timeout: a slow or
+broken mail server never holds the event loop or a game, and a failure is one WARNING line with
+the reason (never the password, which only :meth:`MailSettings.connect` reads).
+
+The email's link is the game page's address without a token: the server keeps only token hashes,
+and an email is no place for a secret anyway. The browser that holds the seat's token (in its
+localStorage, as every join link's) finds it on that page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import smtplib
+import ssl
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from urllib.parse import unquote, urlsplit
+
+from ecliptic.server.models import MailRequest
+
+log = logging.getLogger("ecliptic.server")
+
+MAIL_DELAY = 60.0
+"""Seconds a seat waits for its decision before it is emailed: a fast game (both players on
+their pages, or bots answering at once) never sends one for a decision settled in seconds."""
+MAIL_TIMEOUT = 20.0
+"""Seconds one SMTP conversation (connect, TLS, login, send) may take before it is given up."""
+SCHEMES = {"smtp": 587, "smtps": 465, "smtp+insecure": 25}
+"""The URL schemes and their default ports: ``smtp`` always upgrades with STARTTLS (a server
+that does not offer it is refused, so a password never crosses the network in clear),
+``smtps`` is TLS from the start, ``smtp+insecure`` is neither (a relay on the same machine)."""
+TITLES = {"tauceti": "Tau Ceti", "ceres": "Ceres"}
+
+
+class MailConfigError(ValueError):
+    """The SMTP settings cannot work; the message says which and why."""
+
+
+class MailIncomplete(MailConfigError):
+    """A setting email needs is not given: email is off (the start-up line says so), the server runs."""
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """The host's email settings. ``repr`` hides the password (it is in ``smtp_url``)."""
+
+    smtp_url: str
+    sender: str
+    public_url: str
+    delay: float = MAIL_DELAY
+    timeout: float = MAIL_TIMEOUT
+
+    def __repr__(self) -> str:
+        return f"MailSettings({self.describe()!r}, sender={self.sender!r}, public_url={self.public_url!r})"
+
+    @classmethod
+    def parse(cls, smtp_url: str, sender: str | None, public_url: str | None, *,
+              delay: float = MAIL_DELAY, timeout: float = MAIL_TIMEOUT) -> MailSettings:
+        """Checked settings, or :class:`MailConfigError` naming what is wrong (never the password)."""
+        parts = urlsplit(smtp_url)
+        if parts.scheme not in SCHEMES:
+            raise MailConfigError(f"the SMTP URL must start with {', '.join(s + '://' for s in SCHEMES)}, "
+                                  f"not {parts.scheme + '://' if parts.scheme else 'nothing'}")
+        try:
+            parts.port  # noqa: B018 (a port that is no number raises here)
+        except ValueError:
+            raise MailConfigError("the SMTP URL's port is not a number") from None
+        if not parts.hostname:
+            raise MailConfigError("the SMTP URL names no host (smtp://user:password@mail.example.org:587)")
+        if not sender:
+            raise MailIncomplete("emails need a sender address (--mail-from or $ECLIPTIC_MAIL_FROM)")
+        try:
+            MailRequest(address=sender)
+        except ValueError:
+            raise MailConfigError(f"the sender {sender!r} is not an email address") from None
+        if not public_url:
+            raise MailIncomplete("emails need the address people reach the pages at, for their link "
+                                  "(--public-url or $ECLIPTIC_PUBLIC_URL, e.g. https://games.example.org)")
+        public = urlsplit(public_url)
+        if public.scheme not in ("http", "https") or not public.netloc:
+            raise MailConfigError(f"the public URL must be http(s)://host[/path], not {public_url!r}")
+        return cls(smtp_url, sender, public_url.rstrip("/"), delay=delay, timeout=timeout)
+
+    def describe(self) -> str:
+        """The SMTP server for the start-up line, without user or password."""
+        parts = urlsplit(self.smtp_url)
+        return f"{parts.scheme}://{parts.hostname}:{parts.port or SCHEMES[parts.scheme]}"
+
+    def connect(self) -> smtplib.SMTP:
+        """An SMTP session, upgraded to TLS as the scheme says and logged in when the URL has a user."""
+        parts = urlsplit(self.smtp_url)
+        host, port = parts.hostname or "", parts.port or SCHEMES[parts.scheme]
+        context = ssl.create_default_context()
+        session: smtplib.SMTP
+        if parts.scheme == "smtps":
+            session = smtplib.SMTP_SSL(host, port, timeout=self.timeout, context=context)
+        else:
+            session = smtplib.SMTP(host, port, timeout=self.timeout)
+            if parts.scheme == "smtp":
+                session.starttls(context=context)  # (refused by smtplib when the server does not offer it)
+        if parts.username:
+            session.login(unquote(parts.username), unquote(parts.password or ""))
+        return session
+
+
+def game_link(settings: MailSettings, game_id: str) -> str:
+    """The game page, without a token: the browser that holds the seat's token finds it there."""
+    return f"{settings.public_url}/play/{game_id}"
+
+
+FOOTER = ("Open the link in the browser you play this game in: that browser keeps your seat's token and "
+          "the page finds it. (The link has no token, so whoever else reads this email can only watch.)\n\n"
+          "You get this email because you asked for it on the game page. To stop these emails, open the "
+          "game and press \"Stop emailing me\" under \"Email me when it is my turn\".\n")
+
+
+def turn_message(settings: MailSettings, *, game: str, game_id: str, seat_name: str, to: str,
+                 waiting_since: str) -> EmailMessage:
+    """The email that tells a seat it is its turn."""
+    title = TITLES.get(game, game)
+    link = game_link(settings, game_id)
+    body = (f"Hello {seat_name},\n\nIt is your turn in your game of {title} ({waiting_since}).\n\n"
+            f"Play it here: {link}\n\n{FOOTER}")
+    return _message(settings, to, f"Your turn in {title} (game {game_id})", body)
+
+
+def over_message(settings: MailSettings, *, game: str, game_id: str, seat_name: str, to: str,
+                 results: Sequence[str]) -> EmailMessage:
+    """The email that tells a seat the game is over, with its results."""
+    title = TITLES.get(game, game)
+    link = game_link(settings, game_id)
+    lines = "".join(f"  {line}\n" for line in results)
+    body = (f"Hello {seat_name},\n\nYour game of {title} is over. The results:\n\n{lines}\n"
+            f"The score sheet and the replay: {link}\n\n{FOOTER}")
+    return _message(settings, to, f"The game is over: {title} (game {game_id})", body)
+
+
+def _message(settings: MailSettings, to: str, subject: str, body: str) -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = settings.sender
+    message["To"] = to
+    message["Subject"] = subject
+    message["Date"] = formatdate(localtime=False)
+    message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2])
+    message["Auto-Submitted"] = "auto-generated"  # (RFC 3834: no vacation replies to a robot)
+    message.set_content(body)
+    return message
+
+
+class Mailer:
+    """Sends the emails of :class:`MailSettings`, one SMTP session each, off the event loop."""
+
+    def __init__(self, settings: MailSettings) -> None:
+        self.settings = settings
+
+    async def send(self, message: EmailMessage, what: str) -> bool:
+        """Send ``message`` (``what``: which seat of which game, for the log); whether it went.
+        A failure is logged at WARNING with its reason and otherwise ignored: it never reaches a game."""
+        try:
+            await asyncio.to_thread(self._send, message)
+        except Exception as exc:  # any failure of the mail server or the network: the game goes on
+            log.warning("the email to %s was not sent (%s): %s: %s", what, self.settings.describe(),
+                        type(exc).__name__, exc)
+            return False
+        log.info("emailed %s", what)
+        return True
+
+    def _send(self, message: EmailMessage) -> None:
+        with self.settings.connect() as session:
+            session.send_message(message)

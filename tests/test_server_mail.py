@@ -1,0 +1,460 @@
+""""Your turn" by email (docs/server.md, "Email when it is your turn"), on both backends: a
+local SMTP server (aiosmtpd) receives what the game server sends. The mail delay is 0 here, so a
+test waits on conditions (the seat's mail task done, a message received), never on time."""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from email import message_from_bytes
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+import uvicorn
+from aiosmtpd.controller import Controller
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from browser_support import assert_clean, needs_browser, new_page, wait_loaded
+from ecliptic.games import get_game
+from ecliptic.server import auth, create_app
+from ecliptic.server.mail import MailConfigError, MailSettings
+from ecliptic.server.serve import mail_settings
+from ecliptic.server.storage import GameRow, SeatRow, Storage, seat_mail
+from server_helpers import WAIT, bearer, create, live, recv, server, service, tokens
+
+PUBLIC = "https://games.example.org"
+ANN, BOB = "ann.mail-test@example.org", "bob.mail-test@example.org"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Inbox:
+    """aiosmtpd's handler: every message the server accepted, parsed, with its envelope."""
+
+    def __init__(self) -> None:
+        self.received: list[tuple[list[str], Message]] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # (aiosmtpd calls it by this name)
+        self.received.append((list(envelope.rcpt_tos), message_from_bytes(envelope.content)))
+        return "250 OK"
+
+    def to(self, address: str) -> list[Message]:
+        return [m for rcpt, m in self.received if rcpt == [address]]
+
+
+@pytest.fixture
+def inbox() -> Iterator[tuple[Inbox, int]]:
+    handler = Inbox()
+    port = free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield handler, port
+    finally:
+        controller.stop()
+
+
+def settings(port: int, url: str = "smtp+insecure://127.0.0.1:{port}") -> MailSettings:
+    return MailSettings(url.format(port=port), "ecliptic@example.org", PUBLIC, delay=0.0, timeout=5.0)
+
+
+def eventually(condition: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"not within {timeout} s: {what}")
+
+
+def settled(c: TestClient, gid: str) -> None:
+    """Every mail task of the game has finished (claimed, sent or given up)."""
+    eventually(lambda: all(t.done() for t in live(c, gid).mail_tasks.values()), "the mail tasks finishing")
+
+
+class Play:
+    """Plays a Ceres game (seed 7) through the API, the engine on the side choosing the actions:
+    ``PICK`` 3 gives seat 1 a run of four decisions at indexes 7 to 10."""
+
+    PICK = 3
+
+    def __init__(self, c: TestClient, created: dict[str, Any], pick: int = PICK) -> None:
+        self.c, self.gid, self.keys, self.pick = c, created["id"], tokens(created), pick
+        self.game = get_game("ceres")
+        self.state = self.game.new_game({"players": 2}, 7)
+        self.index = 0
+
+    @property
+    def to_decide(self) -> int:
+        return int(self.state.current_player)
+
+    def step(self) -> int:
+        """Play one action; the seat that played it. The mail tasks it started are waited for."""
+        seat = self.to_decide
+        legal = self.game.legal_actions(self.state)
+        action = legal[min(self.pick, len(legal) - 1)]
+        r = self.c.post(f"/api/games/{self.gid}/actions", headers=bearer(self.keys[seat]),
+                        json={"action": str(action), "expected_index": self.index})
+        assert r.status_code == 200, r.text
+        self.game.apply(self.state, action)
+        self.index += 1
+        settled(self.c, self.gid)
+        return seat
+
+
+def opt_in(c: TestClient, created: dict[str, Any], seat: int, address: str) -> None:
+    r = c.put(f"/api/games/{created['id']}/seats/{seat}/mail", headers=bearer(tokens(created)[seat]),
+              json={"address": address})
+    assert r.status_code == 200, r.text
+    assert r.json() == {"offered": True, "seat": seat, "address": address}
+    settled(c, created["id"])
+
+
+def secrets_of(created: dict[str, Any]) -> list[str]:
+    return [created["admin_token"], *tokens(created).values()]
+
+
+def test_an_email_comes_once_per_run_of_the_seats_decisions_with_the_link_and_no_token(
+        database_url: str, inbox: tuple[Inbox, int]) -> None:
+    """Seat 1 asked and has no page open: it is emailed when its turn comes, once for the run of
+    four decisions it makes in a row (indexes 7 to 10), to its address, linking the game page
+    without a token; seat 0, which did not ask, gets nothing."""
+    box, port = inbox
+    with server(database_url, mail=settings(port)) as c:
+        created = create(c)
+        gid = created["id"]
+        opt_in(c, created, 1, BOB)
+        play = Play(c, created)
+        decisions = [play.step() for _ in range(11)]
+        assert decisions == [0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1]
+        mails = box.to(BOB)
+        assert len(mails) == 4  # the runs beginning at 1, 3, 5 and 7
+        assert [rcpt for rcpt, _ in box.received] == [[BOB]] * 4
+        first = mails[0]
+        assert first["To"] == BOB and first["From"] == "ecliptic@example.org"
+        assert first["Subject"] == f"Your turn in Ceres (game {gid})"
+        text = first.get_payload(decode=True).decode().replace("\r\n", "\n")  # type: ignore[union-attr]
+        assert f"{PUBLIC}/play/{gid}\n" in text and "Hello Bob" in text and "Ann has played" in text
+        assert "Stop emailing me" in text and "browser you play this game in" in text
+        raw = b"".join(m.as_bytes() for m in mails).decode()
+        for secret in secrets_of(created):
+            assert secret not in raw
+        assert "#token" not in raw
+
+
+def test_no_email_while_the_seats_page_is_connected(database_url: str, inbox: tuple[Inbox, int]) -> None:
+    """With seat 1's page (its WebSocket) connected when its turn comes, the turn is claimed as
+    seen and no email is sent, even after the page goes; the next turn, with no page, is emailed."""
+    box, port = inbox
+    with server(database_url, mail=settings(port)) as c:
+        created = create(c)
+        gid = created["id"]
+        opt_in(c, created, 1, BOB)
+        play = Play(c, created)
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.send_json({"token": tokens(created)[1]})
+            assert recv(ws)["type"] == "hello"
+            play.step()  # seat 0 plays: seat 1's turn, its page open
+            assert play.to_decide == 1
+        eventually(lambda: not service(c).hub.connections(gid), "the page's connection closed")
+        stored = Storage(database_url)
+        with stored.engine.connect() as conn:
+            assert conn.execute(sa.select(seat_mail.c.turn_sent)).scalar() == 1  # claimed as seen
+        stored.close()
+        assert box.received == []
+        play.step()  # seat 1 plays with no page: no new turn for it yet
+        assert box.received == []
+        play.step()  # seat 0 plays: seat 1's next turn, nobody on its page
+        assert len(eventually(lambda: box.to(BOB), "the email of seat 1's next turn")) == 1
+
+
+def test_no_email_without_asking_and_none_offered_without_smtp(database_url: str, inbox: tuple[Inbox, int]) -> None:
+    box, port = inbox
+    with server(database_url, mail=settings(port)) as c:
+        created = create(c)
+        gid = created["id"]
+        r = c.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(tokens(created)[1]))
+        assert r.json() == {"offered": True, "seat": 1, "address": None}
+        play = Play(c, created)
+        for _ in range(4):
+            play.step()
+        assert live(c, gid).mail_tasks == {} and box.received == []
+        # Asked, then taken back: nothing either.
+        opt_in(c, created, 1, BOB)
+        r = c.delete(f"/api/games/{gid}/seats/1/mail", headers=bearer(tokens(created)[1]))
+        assert r.status_code == 200 and r.json()["address"] is None
+        for _ in range(4):
+            play.step()
+        assert box.received == []
+        assert service(c).storage.mail_seats(gid) == frozenset()
+    with server(database_url) as c:  # no SMTP configured: the page is told email is not offered
+        created = create(c)
+        gid, key = created["id"], tokens(created)[1]
+        assert c.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json() == {
+            "offered": False, "seat": 1, "address": None}
+        r = c.put(f"/api/games/{gid}/seats/1/mail", headers=bearer(key), json={"address": BOB})
+        assert r.status_code == 409 and r.json()["error"] == "mail_not_configured"
+        assert "sends no email" in r.json()["message"]
+        assert service(c).storage.mail_seats(gid) == frozenset()
+
+
+REFUSALS: list[tuple[int, Any, dict[str, Any], int, str]] = [
+    (1, 1, {"address": "bob"}, 422, "not an email address"),
+    (1, 1, {"address": "bob@example.org\nBcc: eve@example.org"}, 422, "not an email address"),
+    (1, 1, {"address": "Bob <bob@example.org>"}, 422, "not an email address"),
+    (1, 1, {"address": "b" * 250 + "@example.org"}, 422, "at most 254 characters"),
+    (1, 1, {}, 422, "address: Field required"),
+    (1, None, {"address": BOB}, 403, "this seat's own token is needed"),
+    (1, 0, {"address": BOB}, 403, "this seat's own token is needed"),
+    (1, "admin", {"address": BOB}, 403, "this seat's own token is needed"),
+    (1, "wrong", {"address": BOB}, 403, "this seat's own token is needed"),
+    (2, 1, {"address": BOB}, 404, "is a bot's: it gets no email"),
+    (9, 1, {"address": BOB}, 404, "has no seat 9"),
+]
+
+
+def test_a_bad_address_or_token_gets_a_clear_refusal_and_stores_nothing(tmp_path: Any,
+                                                                        inbox: tuple[Inbox, int]) -> None:
+    _, port = inbox
+    with server(f"sqlite:///{tmp_path / 'db.sqlite3'}", mail=settings(port)) as c:
+        created = create(c, seats=[{"name": "Ann"}, {"name": "Bob"}, {"kind": "bot", "level": "random"}])
+        gid = created["id"]
+        for seat, who, body, status, says in REFUSALS:
+            token = tokens(created)[who] if isinstance(who, int) else {"admin": created["admin_token"],
+                                                                       "wrong": "x" * 43}.get(who)
+            r = c.put(f"/api/games/{gid}/seats/{seat}/mail", headers=bearer(token) if token else {}, json=body)
+            assert (r.status_code, says in r.json()["message"]) == (status, True), (seat, who, body, r.text)
+            assert "Traceback" not in r.text
+        assert service(c).storage.mail_seats(gid) == frozenset()
+        # Nor can another seat read an address, or anyone set one in a game that is not there.
+        opt_in(c, created, 1, BOB)
+        r = c.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(tokens(created)[0]))
+        assert r.status_code == 403 and BOB not in r.text
+        assert c.put("/api/games/nosuchgame/seats/1/mail", headers=bearer(tokens(created)[1]),
+                     json={"address": BOB}).status_code == 404
+
+
+def test_a_refusing_smtp_server_is_logged_without_the_password_and_the_game_goes_on(
+        database_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    closed = free_port()  # nothing listens there
+    url = "smtp://ecliptic:s3cret-Pw@127.0.0.1:{port}"
+    caplog.set_level(logging.INFO, logger="ecliptic")
+    with server(database_url, mail=settings(closed, url)) as c:
+        created = create(c)
+        opt_in(c, created, 1, BOB)
+        play = Play(c, created)
+        play.step()
+        warned = eventually(lambda: [r for r in caplog.records if "was not sent" in r.getMessage()],
+                            "the warning of the failed email")
+        assert warned[0].levelno == logging.WARNING
+        assert f"seat 1 of game {created['id']}" in warned[0].getMessage()
+        assert "ConnectionRefusedError" in warned[0].getMessage()
+        play.step()  # the game goes on
+        play.step()
+        assert c.get(f"/api/games/{created['id']}").json()["index"] == 3
+    assert all("s3cret-Pw" not in r.getMessage() for r in caplog.records)
+    assert "s3cret-Pw" not in repr(settings(closed, url)) and "s3cret-Pw" not in settings(closed, url).describe()
+
+
+def test_two_servers_sharing_a_database_send_an_email_once(database_url: str, inbox: tuple[Inbox, int]) -> None:
+    """Both servers have the game loaded, neither has seat 1's page: both look after its turn's
+    email, the database's claim lets one send."""
+    box, port = inbox
+    with server(database_url, mail=settings(port)) as a, server(database_url, mail=settings(port)) as b:
+        created = create(a)
+        gid = created["id"]
+        opt_in(a, created, 1, BOB)
+        assert b.get(f"/api/games/{gid}").status_code == 200  # loaded in b too
+        play = Play(a, created)
+        play.step()
+        b.portal.call(service(b).sync, gid, -1)  # (what PostgreSQL's notice does between processes)
+        assert live(b, gid).index == 1 and 1 in live(b, gid).mail_tasks
+        settled(b, gid)
+        assert len(box.to(BOB)) == 1
+    s1, s2 = Storage(database_url), Storage(database_url)
+    try:
+        assert s1.claim_mail(gid, 1, 1) is None and s2.claim_mail(gid, 1, 1) is None  # claimed above
+        assert [s.claim_mail(gid, 1, 3) for s in (s1, s2)] == [BOB, None]
+        assert [s.claim_mail(gid, 1, None) for s in (s2, s1)] == [BOB, None]  # the end: once too
+        assert s1.claim_mail(gid, 0, 3) is None  # seat 0 asked for nothing
+    finally:
+        s1.close()
+        s2.close()
+
+
+def everything(ws: WebSocketTestSession, index: int) -> list[dict[str, Any]]:
+    """Every message of ``ws`` up to the one of the action that leaves the game at ``index``,
+    and then up to the answer to a ping."""
+    got = []
+    while True:
+        m = recv(ws)
+        got.append(m)
+        if m["type"] == "action" and m["index"] == index:
+            break
+    ws.send_json({"type": "ping"})
+    while got[-1]["type"] != "pong":
+        got.append(recv(ws))
+    return got
+
+
+def test_the_address_never_reaches_another_seat_or_a_spectator(database_url: str, inbox: tuple[Inbox, int]) -> None:
+    """Every message seat 0's page and a spectator's receive while seat 1 asks for email, is
+    emailed, plays and changes its address, and every answer they and the lobby get."""
+    box, port = inbox
+    with server(database_url, mail=settings(port)) as c:
+        created = create(c)
+        gid, keys = created["id"], tokens(created)
+        with c.websocket_connect(f"/api/games/{gid}/ws") as seat0, c.websocket_connect(f"/api/games/{gid}/ws") as spy:
+            seat0.send_json({"token": keys[0]})
+            spy.send_json({"spectator": True})
+            opt_in(c, created, 1, BOB)
+            play = Play(c, created)
+            for _ in range(5):
+                play.step()
+            c.post(f"/api/games/{gid}/chat", headers=bearer(keys[1]), json={"text": "hello"})
+            c.put(f"/api/games/{gid}/seats/1/mail", headers=bearer(keys[1]), json={"address": ANN})
+            play.step()
+            play.step()
+            received = everything(seat0, 7) + everything(spy, 7)
+        assert len(box.to(BOB)) == 3 and len(box.to(ANN)) == 1  # (seat 1 was emailed meanwhile)
+        answers = [c.get(f"/api/games/{gid}", headers=bearer(keys[0])).text, c.get(f"/api/games/{gid}").text,
+                   c.get(f"/api/games/{gid}?refused=true").text, c.get("/api/games").text,
+                   c.get(f"/api/games/{gid}/chat").text,
+                   c.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(keys[0])).text,
+                   c.get(f"/api/games/{gid}/seats/1/mail").text]
+        seen = json.dumps(received) + "".join(answers)
+        assert {m["type"] for m in received} >= {"hello", "action", "chat", "pong"}
+        for address in (BOB, ANN, "mail-test"):
+            assert address not in seen
+
+
+def test_the_end_is_emailed_once_to_each_seat_that_asked_with_the_results(
+        database_url: str, inbox: tuple[Inbox, int]) -> None:
+    box, port = inbox
+    with server(database_url, mail=settings(port)) as c:
+        created = create(c)
+        gid = created["id"]
+        play = Play(c, created, pick=0)  # (the first legal action each time: over after 16)
+        for _ in range(13):
+            play.step()
+        opt_in(c, created, 0, ANN)
+        opt_in(c, created, 1, BOB)
+        while not play.state.is_over:
+            play.step()
+        c.get(f"/api/games/{gid}")  # a later visit sends nothing again
+        settled(c, gid)
+        for address, name in ((ANN, "Ann"), (BOB, "Bob")):
+            over = [m for m in box.to(address) if m["Subject"] == f"The game is over: Ceres (game {gid})"]
+            assert len(over) == 1
+            text = over[0].get_payload(decode=True).decode().replace("\r\n", "\n")  # type: ignore[union-attr]
+            assert f"Hello {name}" in text and "Ann: 5\n" in text and "Bob: 7\n" in text and "Winner: Bob" in text
+            assert f"{PUBLIC}/play/{gid}" in text
+
+
+def test_the_host_settings_say_what_is_missing_and_refuse_what_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("ECLIPTIC_SMTP_URL", "ECLIPTIC_MAIL_FROM", "ECLIPTIC_PUBLIC_URL", "ECLIPTIC_MAIL_DELAY"):
+        monkeypatch.delenv(name, raising=False)
+    assert mail_settings(None, None, None) == (None, "Email: off (no --smtp)")
+    off, line = mail_settings("smtp://u:pw@mail.example.org", "games@example.org", None)
+    assert off is None and "--public-url" in line and "pw" not in line
+    monkeypatch.setenv("ECLIPTIC_SMTP_URL", "smtps://u:hunter2@mail.example.org")
+    monkeypatch.setenv("ECLIPTIC_PUBLIC_URL", "https://games.example.org/")
+    on, line = mail_settings(None, "games@example.org", None)
+    assert on is not None and on.public_url == "https://games.example.org" and on.delay == 60.0
+    assert line == ("Email: through smtps://mail.example.org:465 from games@example.org, "
+                    "links to https://games.example.org")
+    for url, says in (("http://mail.example.org", "must start with smtp://"),
+                      ("smtp://mail.example.org:port", "port is not a number"), ("smtp://", "names no host")):
+        with pytest.raises(MailConfigError, match=says):
+            mail_settings(url, "games@example.org", PUBLIC)
+    with pytest.raises(MailConfigError, match="not an email address"):
+        mail_settings("smtp://mail.example.org", "games", PUBLIC)
+    with pytest.raises(MailConfigError, match="public URL must be"):
+        mail_settings("smtp://mail.example.org", "games@example.org", "games.example.org")
+
+
+def test_the_storage_keeps_one_address_per_seat(database_url: str) -> None:
+    s = Storage(database_url)
+    s.migrate()
+    try:
+        s.create_game(GameRow("g", "ceres", {"players": 2}, 1, 2, None, "playing", 1.0, None, auth.token_hash("a")),
+                      [SeatRow(i, "person", f"P{i}", auth.token_hash(f"t{i}"), None, "person") for i in (0, 1)])
+        s.set_mail("g", 1, BOB)
+        assert s.claim_mail("g", 1, 4) == BOB
+        s.set_mail("g", 1, ANN)  # a new address: the turn claimed stays claimed
+        assert s.mail_address("g", 1) == ANN and s.claim_mail("g", 1, 4) is None and s.claim_mail("g", 1, 2) is None
+        assert s.mail_seats("g") == frozenset({1}) and s.mail_address("g", 0) is None
+        s.set_mail("g", 1, None)
+        assert s.mail_seats("g") == frozenset() and s.claim_mail("g", 1, 9) is None
+    finally:
+        s.close()
+
+
+@contextmanager
+def http_server(database_url: str, mail: MailSettings) -> Iterator[str]:
+    """The app on uvicorn in a thread of this process (no server process to start: the imports are
+    paid already), as tests/test_browser_extras.py runs it; its address."""
+    app = create_app(database_url, mail=mail)
+    port = free_port()
+    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    eventually(lambda: running.started or not thread.is_alive(), "the server starting")
+    assert running.started, "the server did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        running.should_exit = True
+        thread.join(30)
+
+
+@needs_browser
+def test_the_game_page_offers_email_to_its_seat_and_takes_it_back(
+        tmp_path: Path, inbox: tuple[Inbox, int], chromium: Any) -> None:
+    """The real page: the seat gives an address (a refused one says why), sees where emails go,
+    and stops them; a spectator's page offers nothing."""
+    _, port = inbox
+    with http_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings(port)) as url, \
+            httpx.Client(base_url=url, timeout=30) as http:
+        created = http.post("/api/games", json={"game": "ceres", "seed": 7,
+                                                "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+        gid, key = created["id"], tokens(created)[1]
+        w = new_page(chromium)
+        w.allow("status of 422")  # (the address refused on purpose)
+        page = w.page
+        page.goto(f"{url}/play/{gid}#token={key}")
+        wait_loaded(w)
+        assert page.locator("#mail-title").inner_text() == "Email me when it is my turn"
+        page.fill("#mail-address", "bob@localhost")
+        page.click("#mail-form button[type=submit]")
+        page.wait_for_function("() => document.querySelector('#mail .error').textContent !== ''")
+        assert page.locator("#mail .error").inner_text() == "That is not an email address (like you@example.org)."
+        page.fill("#mail-address", BOB)
+        page.click("#mail-form button[type=submit]")
+        page.locator("#mail-status").wait_for()
+        assert BOB in page.locator("#mail-status").inner_text()
+        assert http.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json()["address"] == BOB
+        page.click("#mail-stop")
+        page.locator("#mail-address").wait_for()
+        assert http.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json()["address"] is None
+        spy = new_page(chromium)
+        spy.page.goto(f"{url}/watch/{gid}")
+        wait_loaded(spy)
+        assert spy.page.locator("#mail").is_hidden()
+        assert_clean(w, spy)
