@@ -240,6 +240,42 @@ def test_the_adapters_serialize_game_and_state_is_pyspiels_text_and_reads_back()
     assert state_back.information_state_string(0) == state.information_state_string(0)
 
 
+def test_a_text_that_is_no_state_of_the_game_is_refused_in_one_line_and_takes_no_deal() -> None:
+    """Not a state's text, a damaged one, or a state of another game or config (taken as is,
+    a 2-player state would sit in a 3-player game): each a ``ValueError`` saying which, and the
+    next deal is still the one it was."""
+    game = pyspiel.load_game(CERES, {"players": 3})
+    state = play_randomly(game.new_initial_state(), 1, steps=3)
+    text = state.serialize()
+    before = game.get_rng_state()
+    other = play_randomly(pyspiel.load_game(CERES, {"players": 2}).new_initial_state(), 1, steps=3).serialize()
+    tau_ceti = pyspiel.load_game(TC, {"players": 2, "game": "short"}).new_initial_state().serialize()
+    refusals = [
+        ("nonsense", r"not the text of a state's serialize\(\) \(three lines: history="),
+        (text.replace("__dict__=gAS", "__dict__=xyz"), r"not the text of a state's serialize\(\) of this game "
+                                                         r"\(UnpicklingError: "),
+        (text[:-40], r"not the text of a state's serialize\(\) of this game \(UnpicklingError: "),
+        (other, r'the text is a state of python_ecliptic_ceres with \{"expansions": \[\], "first_player": 0, '
+                r'"players": 2\}, not of this game \(\{"expansions": \[\], "first_player": 0, "players": 3\}\)$'),
+        (tau_ceti, r"the text is a state of python_ecliptic_tauceti with "),
+    ]
+    for bad, reason in refusals:
+        with pytest.raises(ValueError, match=rf"^python_ecliptic_ceres: {reason}"):
+            game.deserialize_state(bad)
+        assert game.get_rng_state() == before
+    assert str(game.deserialize_state(text)) == str(state)
+
+
+def test_a_state_read_back_clones_as_its_games_reseed_clones_says() -> None:
+    plain = pyspiel.load_game(TC, {"players": 2, "game": "short"})
+    reseeding = pyspiel.load_game(TC, {"players": 2, "game": "short", "reseed_clones": True})
+    state = play_randomly(plain.new_initial_state(), 2, steps=20)
+    back = reseeding.deserialize_state(state.serialize())
+    assert back._spec is reseeding.spec and back._core.spec is reseeding.spec
+    assert str(back) == str(state)
+    assert str(back.clone()) != str(state)  # a reseeded clone: the undrawn piles re-shuffled
+
+
 def test_chance_outcomes_is_refused_in_one_line() -> None:
     """No chance nodes: the question gets the reason, not the bridge's "pure virtual function"."""
     state = pyspiel.load_game(CERES, {"expansions": "comets"}).new_initial_state()

@@ -85,6 +85,9 @@ _CERES_PARAMETERS: dict[str, Any] = {
     "players": 2, "expansions": "", "first_player": 0, "seed": 0, "reseed_clones": False,
 }
 _ADAPTER_ONLY = ("seed", "reseed_clones")
+_SERIALIZED = ("history=", "move_number=", "__dict__=")
+"""The three lines of a Python state's ``serialize()`` (OpenSpiel's bridge: the history, the
+move number and the state's attributes pickled)."""
 _LISTS = ("advanced", "factions", "expansions")
 
 
@@ -399,9 +402,27 @@ class EclipticGame(pyspiel.Game):  # type: ignore[misc]
     def deserialize_state(self, text: str) -> EclipticState:
         """OpenSpiel's own, which makes a new initial state to restore into: the deal it takes
         is given back, so restoring a state does not change the next episode."""
+        lines = text.split("\n", 2) if isinstance(text, str) else []
+        if len(lines) != 3 or not all(line.startswith(key) for line, key in zip(lines, _SERIALIZED, strict=True)):
+            # Checked here: the bridge's own check would print a C++ assertion before it raised.
+            raise ValueError(f"{self.short_name}: not the text of a state's serialize() (three lines: "
+                             "history=..., move_number=..., __dict__=...)")
         before = self.get_rng_state()
-        state: EclipticState = super().deserialize_state(text)
-        self.set_rng_state(before)
+        try:
+            state: EclipticState = super().deserialize_state(text)
+        except Exception as exc:  # a damaged pickle or save: whatever the bridge or the engine raised
+            raise ValueError(f"{self.short_name}: not the text of a state's serialize() of this game "
+                             f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})") from None
+        finally:
+            self.set_rng_state(before)
+        other = state._spec
+        if other.short_name != self.short_name or other.config != self.spec.config:
+            # The text carries its own game's spec: taken as is, a 2-player state would sit in a
+            # 3-player game, and num_players() would disagree with returns().
+            raise ValueError(f"{self.short_name}: the text is a state of {other.short_name} with "
+                             f"{json.dumps(other.config, sort_keys=True)}, not of this game "
+                             f"({json.dumps(self.spec.config, sort_keys=True)})")
+        state._spec = state._core.spec = self.spec  # clones as this game's reseed_clones says
         return state
 
     def __reduce__(self) -> tuple[Callable[..., EclipticGame], tuple[str, dict[str, Any], str]]:
