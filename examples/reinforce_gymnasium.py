@@ -2,7 +2,7 @@
 on the Gymnasium env of Ceres against random bots (``--opponents``), then measured against a
 random policy.
 
-    python examples/reinforce_gymnasium.py --minutes 5 --seed 1
+    python examples/reinforce_gymnasium.py --minutes 5 --seed 1 [--plot curve.png]
 
 The policy scores every id of the game's fixed action space with ``W @ x + b`` (``x`` the
 observation tensor scaled into [-1, 1] by the observation space's bounds) and samples from the
@@ -275,14 +275,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--entropy", type=float, default=0.01)
     ap.add_argument("--eval-games", type=int, default=400, help="evaluation games per policy")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--plot", type=Path, default=Path("docs/results/reinforce-ceres.png"),
-                    help="the learning curve; its .json (curve, evaluation) and .npz (weights) go beside it")
+    ap.add_argument("--plot", type=Path, default=None,
+                    help="write the learning curve here; its .json (curve, evaluation) and .npz (weights) go "
+                         "beside it (without it nothing is written: a trial run must not overwrite a result)")
     args = ap.parse_args(argv)
     for name in ("episodes", "batch", "eval_games"):
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be at least 1")
     if not args.minutes > 0:
         ap.error("--minutes must be more than 0")
+    if not args.lr > 0:
+        ap.error("--lr must be more than 0 (a step against the gradient would unlearn)")
 
     options = {"expansions": args.expansions.split(",")} if args.expansions else {}
     try:
@@ -318,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {s.name:18} win rate {s.mean:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  ({len(s.returns)} games; "
               f"by seat {seats}){versus}")
 
+    if args.plot is None:
+        print("(no --plot: the curve, the evaluation and the weights were not written)")
+        return 0
     args.plot.parent.mkdir(parents=True, exist_ok=True)
     args.plot.with_suffix(".json").write_text(json.dumps({
         "env": args.env, "players": args.players, "expansions": options.get("expansions", []),

@@ -225,6 +225,72 @@ def test_serialize_game_and_state_is_refused_by_pyspiel() -> None:
         pyspiel.serialize_game_and_state(game, game.new_initial_state())
 
 
+def test_the_adapters_serialize_game_and_state_is_pyspiels_text_and_reads_back() -> None:
+    """The same text as ``pyspiel.serialize_game_and_state`` (checked on a game pyspiel can
+    serialize), and ``pyspiel.deserialize_game_and_state`` gives back the game and the state."""
+    ttt = pyspiel.load_game("tic_tac_toe")
+    board = ttt.new_initial_state()
+    board.apply_action(4)
+    assert adapter.serialize_game_and_state(ttt, board) == pyspiel.serialize_game_and_state(ttt, board)
+    game = pyspiel.load_game(TC, {"players": 2, "game": "short", "seed": 3})
+    state = play_randomly(game.new_initial_state(), 3, steps=30)
+    game_back, state_back = pyspiel.deserialize_game_and_state(adapter.serialize_game_and_state(game, state))
+    assert str(game_back) == str(game) and state_back.history() == state.history()
+    assert str(state_back) == str(state)
+    assert state_back.information_state_string(0) == state.information_state_string(0)
+
+
+def test_a_text_that_is_no_state_of_the_game_is_refused_in_one_line_and_takes_no_deal() -> None:
+    """Not a state's text, a damaged one, or a state of another game or config (taken as is,
+    a 2-player state would sit in a 3-player game): each a ``ValueError`` saying which, and the
+    next deal is still the one it was."""
+    game = pyspiel.load_game(CERES, {"players": 3})
+    state = play_randomly(game.new_initial_state(), 1, steps=3)
+    text = state.serialize()
+    before = game.get_rng_state()
+    other = play_randomly(pyspiel.load_game(CERES, {"players": 2}).new_initial_state(), 1, steps=3).serialize()
+    tau_ceti = pyspiel.load_game(TC, {"players": 2, "game": "short"}).new_initial_state().serialize()
+    refusals = [
+        ("nonsense", r"not the text of a state's serialize\(\) \(three lines: history="),
+        (text.replace("__dict__=gAS", "__dict__=xyz"), r"not the text of a state's serialize\(\) of this game "
+                                                         r"\(UnpicklingError: "),
+        (text[:-40], r"not the text of a state's serialize\(\) of this game \(UnpicklingError: "),
+        (other, r'the text is a state of python_ecliptic_ceres with \{"expansions": \[\], "first_player": 0, '
+                r'"players": 2\}, not of this game \(\{"expansions": \[\], "first_player": 0, "players": 3\}\)$'),
+        (tau_ceti, r"the text is a state of python_ecliptic_tauceti with "),
+    ]
+    for bad, reason in refusals:
+        with pytest.raises(ValueError, match=rf"^python_ecliptic_ceres: {reason}"):
+            game.deserialize_state(bad)
+        assert game.get_rng_state() == before
+    assert str(game.deserialize_state(text)) == str(state)
+
+
+def test_a_state_read_back_clones_as_its_games_reseed_clones_says() -> None:
+    plain = pyspiel.load_game(TC, {"players": 2, "game": "short"})
+    reseeding = pyspiel.load_game(TC, {"players": 2, "game": "short", "reseed_clones": True})
+    state = play_randomly(plain.new_initial_state(), 2, steps=20)
+    back = reseeding.deserialize_state(state.serialize())
+    assert back._spec is reseeding.spec and back._core.spec is reseeding.spec
+    assert str(back) == str(state)
+    assert str(back.clone()) != str(state)  # a reseeded clone: the undrawn piles re-shuffled
+
+
+def test_chance_outcomes_is_refused_in_one_line() -> None:
+    """No chance nodes: the question gets the reason, not the bridge's "pure virtual function"."""
+    state = pyspiel.load_game(CERES, {"expansions": "comets"}).new_initial_state()
+    assert not state.is_chance_node()
+    with pytest.raises(ValueError, match=r"^python_ecliptic_ceres has no chance nodes .*SAMPLED_STOCHASTIC"):
+        state.chance_outcomes()
+
+
+def test_the_games_action_to_string_is_the_states() -> None:
+    game = pyspiel.load_game(CERES, {"players": 3})
+    state = play_randomly(game.new_initial_state(), 2, steps=5)
+    for action in state.legal_actions():
+        assert game.action_to_string(state.current_player(), action) == state.action_to_string(action)
+
+
 def test_the_information_state_is_the_seats_perfect_recall() -> None:
     game = pyspiel.load_game(TC, {"players": 2, "game": "short", "seed": 7})
     state = play_randomly(game.new_initial_state(), 7, steps=50)
@@ -363,17 +429,20 @@ def test_reseed_clones_draw_from_the_clone_stream_not_the_game() -> None:
 
 
 def test_the_examples_of_docs_adapters_openspiel_run_as_written(capsys: pytest.CaptureFixture[str]) -> None:
-    """Both Python examples of the page, in order (the second uses the first's ``game``), the
+    """The Python examples of the page, in order (the ISMCTS one uses the first's ``game``), the
     ISMCTS one with 4 simulations instead of its 100 to stay cheap: the first plays a whole
-    4-player short game and prints its returns, the second's bot chooses a legal action."""
+    4-player short game and prints its returns, the serialization one asserts its round trip,
+    the ISMCTS bot chooses a legal action."""
     from pathlib import Path
 
     doc = Path(__file__).resolve().parents[1] / "docs" / "adapters-openspiel.md"
-    first, second = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+    first, serialization, second = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
     assert "max_simulations=100" in second
     names: dict[str, Any] = {}
     exec(compile(first, str(doc), "exec"), names)
     returns = json.loads(capsys.readouterr().out)
     assert len(returns) == 4 and sum(returns) == pytest.approx(1.0)
+    exec(compile(serialization, str(doc), "exec"), names)
+    assert names["mid2"].history() == names["mid"].history() != []
     exec(compile(second.replace("max_simulations=100", "max_simulations=4"), str(doc), "exec"), names)
     assert names["action"] in names["state"].legal_actions()

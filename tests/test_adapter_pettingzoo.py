@@ -10,6 +10,7 @@ import contextlib
 import copy
 import importlib
 import io
+import re
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -251,6 +252,42 @@ def test_same_seed_same_game_and_an_unseeded_reset_follows_the_last_seed() -> No
     G = get_game("tauceti")
     assert G.to_json(a.table.state) == G.to_json(b.table.state)
     assert a.table.seed != 8
+
+
+def test_a_numpy_integer_seed_is_that_seed_and_a_seed_that_is_no_integer_is_refused_with_nothing_changed() -> None:
+    """``np.random`` hands out NumPy integers; a float, a string or a bool is refused in one
+    line (Python's ``random`` would speak of its own types, or read ``True`` as 1)."""
+    a, b = raw_env("ceres", 2), raw_env("ceres", 2)
+    a.reset(seed=np.int64(8))
+    b.reset(seed=8)
+    G = get_game("ceres")
+    assert G.to_json(a.table.state) == G.to_json(b.table.state)
+    before = G.to_json(a.table.state)
+    for bad in (3.5, "3", True):
+        with pytest.raises(ValueError, match=rf"^seed is an integer or None, not {re.escape(repr(bad))}$"):
+            a.reset(seed=bad)
+        assert G.to_json(a.table.state) == before and a.agent_selection == b.agent_selection
+
+
+def test_a_name_that_is_not_an_agent_is_refused_naming_the_agents() -> None:
+    """``player_0`` (PettingZoo's classic games' name) is the likely slip."""
+    e = env("tauceti", 2, factions=["Xunon", "Azars"])
+    with pytest.raises(KeyError) as raised:
+        e.observation_space("player_0")
+    assert str(raised.value) == "unknown agent 'player_0'; this game's agents are Xunon, Azars"
+    with pytest.raises(KeyError, match=r"^unknown agent 'P1'; this game's agents are Xunon, Azars$"):
+        e.action_space("P1")
+    e.reset(seed=1)
+    with pytest.raises(KeyError, match=r"^agent 'Triolor' is not at the table; the agents are Xunon, Azars$"):
+        e.observe("Triolor")
+
+
+def test_the_global_state_is_refused_saying_why() -> None:
+    e = env("ceres", 2)
+    e.reset(seed=1)
+    with pytest.raises(NotImplementedError, match=r"^ecliptic_ceres_v0 offers no global state\(\): it would show "
+                                                  r"every seat's hidden cards"):
+        e.state()
 
 
 def test_render_ansi_draws_the_table_as_the_selected_agent_sees_it() -> None:

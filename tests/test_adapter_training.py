@@ -76,3 +76,21 @@ def test_the_spec_goes_through_json_and_makes_the_same_environment(env_id: str) 
     assert np.array_equal(first, second)
     # by name, so a process that never imported the adapter imports it from the spec
     assert load_env_creator(gymnasium.spec(env_id).entry_point) is adapter.EclipticEnv
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_vectors_spec_makes_the_vector_again_and_one_environment_is_refused_clearly(mode: str) -> None:
+    """``make_vec`` puts its own keys in the vector's ``spec.kwargs``: ``make_vec(spec)``
+    makes the same vector, ``make(spec)`` says whose keys they are instead of calling them
+    unknown game config keys."""
+    vec = gymnasium.make_vec("ecliptic/Ceres-v0", num_envs=2, vectorization_mode=mode, opponents="random", players=3)
+    again = gymnasium.make_vec(EnvSpec.from_json(vec.spec.to_json()))
+    try:
+        assert type(again) is type(vec) and again.num_envs == 2
+        assert np.array_equal(vec.reset(seed=4)[0], again.reset(seed=4)[0])
+        with pytest.raises(ValueError, match=r"^num_envs, vectorization_mode: gymnasium\.make_vec's keys, not an "
+                                             r"environment's; this is a vector's spec: gymnasium\.make_vec\(spec\)"):
+            gymnasium.make(vec.spec)
+    finally:
+        vec.close()
+        again.close()

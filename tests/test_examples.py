@@ -163,6 +163,16 @@ def test_the_reinforce_example_runs_with_tiny_budgets(tmp_path: Path) -> None:
     assert "random policy" in done.stdout
 
 
+def test_the_reinforce_example_writes_nothing_without_plot(tmp_path: Path) -> None:
+    """A trial run in the repository must not overwrite the committed curve under docs/results."""
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "reinforce_gymnasium.py"), "--episodes", "2",
+                           "--batch", "2", "--eval-games", "2"], capture_output=True, text=True, check=False,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "random policy" in done.stdout and "were not written" in done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_pettingzoo_example_runs_with_tiny_budgets(tmp_path: Path) -> None:
     out = tmp_path / "agents.json"
     done = run_example("agents_pettingzoo", "--games", "2", "--json", str(out))
@@ -182,6 +192,7 @@ def test_the_pettingzoo_example_runs_with_tiny_budgets(tmp_path: Path) -> None:
     ("reinforce_gymnasium", ["--players", "7"], "Ceres is played here by 1-4 players"),
     ("reinforce_gymnasium", ["--opponents", "nobody"], "unknown bot 'nobody'"),
     ("reinforce_gymnasium", ["--eval-games", "0"], "--eval-games must be at least 1"),
+    ("reinforce_gymnasium", ["--lr", "-0.01"], "--lr must be more than 0"),
     ("agents_pettingzoo", ["--games", "0"], "--games must be at least 1"),
 ])
 def test_bad_options_are_refused_with_a_clear_error_and_write_nothing(tmp_path: Path, name: str, args: list[str],

@@ -270,6 +270,25 @@ def test_the_index_tool_says_what_an_index_means(capsys: pytest.CaptureFixture[s
     assert "1-4 players" in capsys.readouterr().err
 
 
+def test_the_index_tool_piped_into_a_reader_that_stops_ends_without_a_traceback() -> None:
+    """``--all | head``: the whole list of Tau Ceti's 3,417 indices is far more than a pipe
+    holds, so the tool meets a closed pipe whatever the timing."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    proc = subprocess.Popen([sys.executable, "-m", "ecliptic.adapters.observation", "--game", "tauceti", "--players",
+                             "4", "--all"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": src})
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"0: observer")
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait() == 141 and err == b""
+
+
 def test_a_bad_game_or_config_is_refused_clearly() -> None:
     with pytest.raises(ValueError, match="unknown game"):
         encoder("chess", None)

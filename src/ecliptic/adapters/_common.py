@@ -107,6 +107,7 @@ class Table:
     def new_game(self, seed: int | None) -> None:
         """A new game: from ``seed``, or (``None``) from the next seed of the generator that
         the last given seed started, so a run of unseeded resets is reproducible too."""
+        seed = seed_value(seed)
         if seed is not None:
             self._seeds = random.Random(seed)
         else:
@@ -211,6 +212,20 @@ def action_index(action: object, size: int) -> int:
     if not 0 <= index < size:
         raise IllegalAction("NOTATION", f"action id {index} is outside 0..{size - 1}")
     return index
+
+
+def seed_value(seed: object) -> int | None:
+    """``seed`` as the engine takes it: any integer (NumPy's too: ``np.random`` hands them
+    out), not a ``bool``, a float or a string, which Python's ``random`` would refuse with a
+    message about its own types or read as another seed."""
+    if seed is None:
+        return None
+    if not isinstance(seed, bool | np.bool_):
+        try:
+            return operator.index(seed)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise ValueError(f"seed is an integer or None, not {seed!r}")
 
 
 def config_table(config: Mapping[str, Any] | None, options: Mapping[str, Any],

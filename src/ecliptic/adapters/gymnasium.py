@@ -50,6 +50,11 @@ from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.rules import seat_of
 
 Illegal = Literal["raise", "terminate"]
+MAKE_VEC_KEYS = ("num_envs", "vectorization_mode", "vector_kwargs", "wrappers")
+"""What ``gymnasium.make_vec`` writes into a vector's ``spec.kwargs`` beside the environment's
+own: a vector's spec is ``make_vec``'s (``gymnasium.make_vec(spec)`` makes the vector again),
+so an environment made from it is refused with that said, as CartPole is (there a
+``TypeError``), rather than reading ``num_envs`` as a game config key."""
 ILLEGAL_REWARD = -1.0
 """The learner's reward for an illegal id when ``illegal="terminate"`` (below every return)."""
 
@@ -67,6 +72,10 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
                  seat: int = 0, *, config: Mapping[str, Any] | None = None, reward: Reward = "returns",
                  illegal: Illegal = "raise", render_mode: str | None = None, **options: Any) -> None:
         check_render_mode(render_mode)
+        vector_keys = [key for key in MAKE_VEC_KEYS if key in options]
+        if vector_keys:
+            raise ValueError(f"{', '.join(vector_keys)}: gymnasium.make_vec's keys, not an environment's; this is "
+                             "a vector's spec: gymnasium.make_vec(spec) makes the vector again")
         if illegal not in ("raise", "terminate"):
             raise ValueError(f"illegal is 'raise' or 'terminate', not {illegal!r}")
         self.reward_kind = check_reward(reward)

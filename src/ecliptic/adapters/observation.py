@@ -29,6 +29,7 @@ gathers the set.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -425,5 +426,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def run() -> int:
+    """:func:`main` as a command: when the reader of its output stops reading (``--all | head``)
+    it ends quietly with 141, as a program ended by SIGPIPE does, not with a traceback (that
+    is the reader's choice, not an error of the tool)."""
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's own flush cannot fail
+        return 141
+    return code
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run())

@@ -45,7 +45,9 @@ The adapter translates and decides nothing (docs/adapters-openspiel.md):
 * **Serialization** is ``G.to_json``/``G.from_json`` and the recall's items (OpenSpiel pickles
   the Python state's attributes; each one pickles through these). ``pyspiel``'s
   ``serialize_game_and_state`` needs a sampled-stochastic game's RNG state, which open-spiel
-  2.0.2 does not ask a Python game for: it fails for every such game.
+  2.0.2 does not ask a Python game for: it fails for every such game; this module's
+  :func:`serialize_game_and_state` writes the same text (without the RNG section), which
+  ``pyspiel.deserialize_game_and_state`` reads back.
 * **Search** is ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (with
   ``allow_inconsistent_action_sets=True``; :func:`seeded_resampler` makes a match replay). The
   C++ ``pyspiel.ISMCTSBot`` and ``MCTSBot`` crash on any Python game in open-spiel 2.0.2
@@ -83,6 +85,9 @@ _CERES_PARAMETERS: dict[str, Any] = {
     "players": 2, "expansions": "", "first_player": 0, "seed": 0, "reseed_clones": False,
 }
 _ADAPTER_ONLY = ("seed", "reseed_clones")
+_SERIALIZED = ("history=", "move_number=", "__dict__=")
+"""The three lines of a Python state's ``serialize()`` (OpenSpiel's bridge: the history, the
+move number and the state's attributes pickled)."""
 _LISTS = ("advanced", "factions", "expansions")
 
 
@@ -397,15 +402,39 @@ class EclipticGame(pyspiel.Game):  # type: ignore[misc]
     def deserialize_state(self, text: str) -> EclipticState:
         """OpenSpiel's own, which makes a new initial state to restore into: the deal it takes
         is given back, so restoring a state does not change the next episode."""
+        lines = text.split("\n", 2) if isinstance(text, str) else []
+        if len(lines) != 3 or not all(line.startswith(key) for line, key in zip(lines, _SERIALIZED, strict=True)):
+            # Checked here: the bridge's own check would print a C++ assertion before it raised.
+            raise ValueError(f"{self.short_name}: not the text of a state's serialize() (three lines: "
+                             "history=..., move_number=..., __dict__=...)")
         before = self.get_rng_state()
-        state: EclipticState = super().deserialize_state(text)
-        self.set_rng_state(before)
+        try:
+            state: EclipticState = super().deserialize_state(text)
+        except Exception as exc:  # a damaged pickle or save: whatever the bridge or the engine raised
+            raise ValueError(f"{self.short_name}: not the text of a state's serialize() of this game "
+                             f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})") from None
+        finally:
+            self.set_rng_state(before)
+        other = state._spec
+        if other.short_name != self.short_name or other.config != self.spec.config:
+            # The text carries its own game's spec: taken as is, a 2-player state would sit in a
+            # 3-player game, and num_players() would disagree with returns().
+            raise ValueError(f"{self.short_name}: the text is a state of {other.short_name} with "
+                             f"{json.dumps(other.config, sort_keys=True)}, not of this game "
+                             f"({json.dumps(self.spec.config, sort_keys=True)})")
+        state._spec = state._core.spec = self.spec  # clones as this game's reseed_clones says
         return state
 
     def __reduce__(self) -> tuple[Callable[..., EclipticGame], tuple[str, dict[str, Any], str]]:
         """Pickled as its parameters and deal generator (OpenSpiel's own pickling asks the C++
         game for an RNG state a Python game cannot give), so a game goes to a worker process."""
         return _game_from, (self.short_name, dict(self.get_parameters()), self.get_rng_state())
+
+    def action_to_string(self, player: int, action: int) -> str:
+        """The action's notation, as ``state.action_to_string`` gives it: the action space is
+        fixed, so an id means the same in every state (the bridge's default would say
+        ``Action(id=5, player=0)``)."""
+        return str(self.spec.space.action(int(action)))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         if isinstance(iig_obs_type, Mapping):  # OpenSpiel passes the parameters alone when it has no type
@@ -450,6 +479,15 @@ class EclipticState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self._spec.space.action(int(action)))
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Refused in one line: these games have no chance nodes (the dice are rolled and the
+        cards drawn inside ``apply_action``, chance mode ``SAMPLED_STOCHASTIC``), so there are
+        no outcomes to list; without this the bridge answers "Tried to call pure virtual
+        function"."""
+        raise ValueError(f"{self._spec.short_name} has no chance nodes (is_chance_node() is always False): its "
+                         "dice and draws are sampled inside apply_action (chance mode SAMPLED_STOCHASTIC), so "
+                         "there are no chance outcomes to list")
+
     def is_terminal(self) -> bool:
         return bool(self._core.state.is_over)
 
@@ -490,6 +528,16 @@ def _game_from(short_name: str, params: dict[str, Any], rng_state: str) -> Eclip
 
 def _state_from(game: EclipticGame, text: str) -> EclipticState:
     return game.deserialize_state(text)
+
+
+def serialize_game_and_state(game: Any, state: Any) -> str:
+    """``pyspiel.serialize_game_and_state``'s text, which ``pyspiel.deserialize_game_and_state``
+    reads back: open-spiel 2.0.2's own fails for every sampled-stochastic Python game
+    (``Game::Serialize`` asks for an RNG state the Python bridge does not forward), so this
+    writes the same sections without the game's RNG section. The game read back therefore
+    deals its episodes from ``seed`` again; pickle the game to keep its deal generator."""
+    return ("# Automatically generated by OpenSpiel SerializeGameAndState\n[Meta]\nVersion: 1\n\n"
+            f"[Game]\n{game}\n[State]\n{state.serialize()}\n")
 
 
 def seeded_resampler(seed: int) -> Callable[[EclipticState, int], EclipticState]:

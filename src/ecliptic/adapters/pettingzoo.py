@@ -48,6 +48,15 @@ from ecliptic.adapters._common import (
 from ecliptic.adapters.picture import Frame
 
 
+class UnknownAgent(KeyError):
+    """An agent name this environment does not have (``player_0`` is PettingZoo's classic
+    games' name; Tau Ceti's agents are factions): a ``KeyError``, as a dict of agents would
+    raise, that prints its message without a ``KeyError``'s quotes."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 def env(game: str = "tauceti", players: int | None = None, **config: Any) -> Any:
     """:class:`raw_env` wrapped in PettingZoo's order-enforcing wrapper (a clear error when
     it is stepped before a reset), as PettingZoo's own ``env()`` constructors give it."""
@@ -86,10 +95,21 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._seat: dict[str, int] = {}
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The same object at every call and every reset (PettingZoo asks for that)."""
+        if agent not in self.observation_spaces:
+            raise UnknownAgent(f"unknown agent {agent!r}; this game's agents are {', '.join(self.possible_agents)}")
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        if agent not in self.action_spaces:
+            raise UnknownAgent(f"unknown agent {agent!r}; this game's agents are {', '.join(self.possible_agents)}")
         return self.action_spaces[agent]
+
+    def state(self) -> Any:
+        """Refused, saying why: PettingZoo's global state would show every seat's hidden cards
+        (hands, face-down tokens), which no seat may see."""
+        raise NotImplementedError(f"{self.metadata['name']} offers no global state(): it would show every seat's "
+                                  "hidden cards; each agent has only observe(agent)")
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.table.new_game(seed)
@@ -110,7 +130,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.agents[seat]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat[agent]
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise UnknownAgent(f"agent {agent!r} is not at the table; the agents are {', '.join(self.agents) or 'none'}"
+                               + ("" if self.agents else " until reset()"))
         return {"observation": self.table.tensor(seat), "action_mask": self.table.mask(seat)}
 
     def step(self, action: Any) -> None:
