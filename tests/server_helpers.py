@@ -4,7 +4,8 @@ reads that fail after a timeout instead of hanging (TestClient's own reads wait 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -17,6 +18,17 @@ from ecliptic.server.games import GameService, Live
 
 WAIT = 20.0
 """Seconds a test waits for a message that must come (a bot's move included)."""
+
+
+def eventually(condition: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
+    """``condition()`` once it is true, polled every 20 ms; a failure names ``what`` after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"not within {timeout} s: {what}")
 
 
 @contextmanager

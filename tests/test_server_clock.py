@@ -27,7 +27,7 @@ from ecliptic.engine.record import GameRecord, replay
 from ecliptic.server import auth, create_app
 from ecliptic.server.bots import BotPool
 from ecliptic.server.storage import MIGRATIONS, GameRow, SeatRow, Storage, games, seats
-from server_helpers import WAIT, bearer, create, recv, service, tokens
+from server_helpers import WAIT, bearer, create, eventually, recv, service, tokens
 from server_process import start_cold
 
 BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
@@ -64,16 +64,6 @@ def app_on(database_url: str, bots: Executor | None = None, **options: Any) -> I
     app.state.service.bots = BotPool(executor=bots or ThreadPoolExecutor(1))
     with TestClient(app) as client:
         yield client
-
-
-def eventually(condition: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"not within {timeout} s: {what}")
 
 
 def stored(database_url: str) -> Storage:

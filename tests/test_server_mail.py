@@ -8,8 +8,7 @@ import json
 import logging
 import socket
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from email import message_from_bytes
 from email.message import Message
@@ -30,7 +29,7 @@ from ecliptic.server import auth, create_app
 from ecliptic.server.mail import MailConfigError, MailSettings
 from ecliptic.server.serve import mail_settings
 from ecliptic.server.storage import GameRow, SeatRow, Storage, seat_mail
-from server_helpers import WAIT, bearer, create, live, recv, server, service, tokens
+from server_helpers import bearer, create, eventually, live, recv, server, service, tokens
 
 PUBLIC = "https://games.example.org"
 ANN, BOB = "ann.mail-test@example.org", "bob.mail-test@example.org"
@@ -71,16 +70,6 @@ def inbox() -> Iterator[tuple[Inbox, int]]:
 
 def settings(port: int, url: str = "smtp+insecure://127.0.0.1:{port}") -> MailSettings:
     return MailSettings(url.format(port=port), "ecliptic@example.org", PUBLIC, delay=0.0, timeout=5.0)
-
-
-def eventually(condition: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"not within {timeout} s: {what}")
 
 
 def settled(c: TestClient, gid: str) -> None:
