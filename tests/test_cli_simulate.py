@@ -73,3 +73,13 @@ def test_the_mean_rounds_have_their_interval_and_every_source_its_score_sheet_na
     data = json.loads(run(*SHORT, "--json").stdout)
     assert set(data["mean_gp"]) <= set(SOURCE_LABELS)  # every source the engine scores has its sheet name
     assert data["mean_rounds_ci95"] == [8.0, 8.0]
+
+
+def test_the_win_rates_first_column_names_the_seats_as_the_game_does() -> None:
+    """Tau Ceti's players are factions; Ceres' are Player 1-4, which have no faction."""
+    tau_ceti = run(*SHORT).stdout.splitlines()
+    table = run("--game", "ceres", "--players", "2", "--games", "1", "--seed", "1", "--workers", "1").stdout
+    ceres = table.splitlines()
+    assert any(line.split()[:2] == ["Faction", "Games"] for line in tau_ceti)
+    assert any(line.split()[:2] == ["Player", "Games"] for line in ceres)
+    assert not any(line.split()[:1] == ["Faction"] for line in ceres)

@@ -46,7 +46,7 @@ from ecliptic.engine.events import Event
 from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.engine.rng import Rng
 from ecliptic.engine.wording import plural
-from ecliptic.games import GAME_NAMES, ContentPack, get_game, points_name
+from ecliptic.games import GAME_NAMES, ContentPack, get_game, points_name, seat_name
 from ecliptic.present.view import actions as present_actions
 from ecliptic.sim.backends import Backend, BackendError, get_backend
 from ecliptic.sim.simulate import RunInterrupted, SimulationError, SimulationSummary, check_run, range_text
@@ -659,8 +659,9 @@ def simulation_table(summary: SimulationSummary) -> Group:
     elif summary.content is not None:
         parts.append(Text(f"These games play the files of {summary.content.folder}; {FOLDER_GAPS}", style="dim"))
     wins = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for col in ("Faction", "Games", "Wins", "Win rate", "95% interval", f"Mean total {points} [95% interval]"):
-        wins.add_column(col, justify="left" if col == "Faction" else "right")
+    first = seat_name(summary.game)
+    for col in (first, "Games", "Wins", "Win rate", "95% interval", f"Mean total {points} [95% interval]"):
+        wins.add_column(col, justify="left" if col == first else "right")
     for name in names:
         stats = summary.factions[name]
         low, high = stats.interval

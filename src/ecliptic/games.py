@@ -39,6 +39,12 @@ def points_name(game: str) -> str:
     return "VP" if game == "ceres" else "GP"
 
 
+def seat_name(game: str) -> str:
+    """What a game's seats are, in its rulebook's words, for a table's first column: Tau Ceti's
+    players are factions; Ceres' have no faction and are Player 1-4."""
+    return "Player" if game == "ceres" else "Faction"
+
+
 # -- content packs ---------------------------------------------------------------------------
 
 IGNORED_FILES = frozenset({"action-ids.toml"})
