@@ -447,3 +447,40 @@ def test_the_game_page_offers_email_to_its_seat_and_takes_it_back(
         wait_loaded(spy)
         assert spy.page.locator("#mail").is_hidden()
         assert_clean(w, spy)
+
+
+def test_giving_the_address_again_and_again_sends_no_more_email(tmp_path: Any, inbox: tuple[Inbox, int]) -> None:
+    """Taking the address back and giving it again (a loop of DELETE and PUT, by the seat or
+    by a script with its token, at any address) brings no new email: not for the turn the seat
+    is in (given during its turn, the address counts from its next turn, as from its page,
+    which is open then), and not for a game already over, which takes no address at all."""
+    box, port = inbox
+    with server(f"sqlite:///{tmp_path / 'db.sqlite3'}", mail=settings(port)) as c:
+        created = create(c)
+        gid, key = created["id"], tokens(created)[1]
+        play = Play(c, created)
+        play.step()  # seat 1's turn, no page of it open
+        url = f"/api/games/{gid}/seats/1/mail"
+        for _ in range(3):
+            assert c.put(url, headers=bearer(key), json={"address": BOB}).status_code == 200
+            settled(c, gid)
+            assert c.delete(url, headers=bearer(key)).status_code == 200
+        assert c.put(url, headers=bearer(key), json={"address": BOB}).status_code == 200
+        settled(c, gid)
+        assert box.received == []
+        play.step()
+        play.step()  # seat 1's next turn: emailed once
+        assert len(eventually(lambda: box.to(BOB), "the email of seat 1's next turn")) == 1
+        play.pick = 0
+        while not play.state.is_over:
+            play.step()
+        settled(c, gid)
+        ended = len(box.to(BOB))
+        for _ in range(3):
+            assert c.delete(url, headers=bearer(key)).status_code == 200
+            r = c.put(url, headers=bearer(key), json={"address": BOB})
+            assert r.status_code == 409 and r.json()["error"] == "game_over", r.text
+            assert "is over" in r.json()["message"]
+            settled(c, gid)
+        assert len(box.to(BOB)) == ended
+        assert service(c).storage.mail_seats(gid) == frozenset()
