@@ -207,6 +207,8 @@ REFUSALS: list[tuple[int, Any, dict[str, Any], int, str]] = [
     (1, 1, {"address": "bob"}, 422, "not an email address"),
     (1, 1, {"address": "bob@example.org\nBcc: eve@example.org"}, 422, "not an email address"),
     (1, 1, {"address": "Bob <bob@example.org>"}, 422, "not an email address"),
+    (1, 1, {"address": "bob\x00@example.org"}, 422, "not an email address"),
+    (1, 1, {"address": "\u202ebob@example.org"}, 422, "not an email address"),
     (1, 1, {"address": "b" * 250 + "@example.org"}, 422, "at most 254 characters"),
     (1, 1, {}, 422, "address: Field required"),
     (1, None, {"address": BOB}, 403, "this seat's own token is needed"),
