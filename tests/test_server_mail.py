@@ -378,6 +378,12 @@ def test_the_host_settings_say_what_is_missing_and_refuse_what_is_wrong(monkeypa
         mail_settings("smtp://mail.example.org", "games", PUBLIC)
     with pytest.raises(MailConfigError, match="public URL must be"):
         mail_settings("smtp://mail.example.org", "games@example.org", "games.example.org")
+    for public in ("https://games.example.org/?lang=en", "https://games.example.org/#top"):
+        with pytest.raises(MailConfigError, match=r"no \?query or #fragment"):
+            mail_settings("smtp://mail.example.org", "games@example.org", public)
+    with pytest.raises(MailConfigError, match="no user or password") as refused:
+        mail_settings("smtp://mail.example.org", "games@example.org", "https://admin:hunter2@games.example.org")
+    assert "hunter2" not in str(refused.value)
 
 
 def test_the_storage_keeps_one_address_per_seat(database_url: str) -> None:

@@ -86,8 +86,14 @@ class MailSettings:
             raise MailIncomplete("emails need the address people reach the pages at, for their link "
                                   "(--public-url or $ECLIPTIC_PUBLIC_URL, e.g. https://games.example.org)")
         public = urlsplit(public_url)
-        if public.scheme not in ("http", "https") or not public.netloc:
+        if public.scheme not in ("http", "https") or not public.hostname:
             raise MailConfigError(f"the public URL must be http(s)://host[/path], not {public_url!r}")
+        if public.username is not None or public.password is not None:
+            # (every email would carry it: an email is no place for a secret)
+            raise MailConfigError("the public URL must name no user or password: every email's link holds it")
+        if public.query or public.fragment or public_url.rstrip("/").endswith(("?", "#")):
+            raise MailConfigError(f"the public URL must be http(s)://host[/path], with no ?query or #fragment "
+                                  f"(the game's path /play/ID goes after it), not {public_url!r}")
         return cls(smtp_url, sender, public_url.rstrip("/"), delay=delay, timeout=timeout)
 
     def describe(self) -> str:
