@@ -447,6 +447,22 @@ def test_the_game_page_offers_email_to_its_seat_and_takes_it_back(
         page.locator("#mail-status").wait_for()
         assert BOB in page.locator("#mail-status").inner_text()
         assert http.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json()["address"] == BOB
+        # A "Stop emailing me" that fails (the server away) still shows where emails go, and why.
+        w.allow("status of 503")
+
+        def away(route: Any) -> None:
+            if route.request.method != "DELETE":
+                route.continue_()
+                return
+            route.fulfill(status=503, content_type="application/json",
+                          body=json.dumps({"error": "away", "message": "the server is restarting"}))
+
+        page.route("**/seats/1/mail", away)
+        page.click("#mail-stop")
+        page.wait_for_function("() => document.querySelector('#mail .error').textContent !== ''")
+        assert page.locator("#mail .error").inner_text() == "the server is restarting"
+        assert page.locator("#mail-status").count() == 1 and BOB in page.locator("#mail-status").inner_text()
+        page.unroute("**/seats/1/mail")
         page.click("#mail-stop")
         page.locator("#mail-address").wait_for()
         assert http.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json()["address"] is None
