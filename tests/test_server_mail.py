@@ -371,7 +371,10 @@ def test_the_host_settings_say_what_is_missing_and_refuse_what_is_wrong(monkeypa
     assert line == ("Email: through smtps://mail.example.org:465 from games@example.org, "
                     "links to https://games.example.org")
     for url, says in (("http://mail.example.org", "must start with smtp://"),
-                      ("smtp://mail.example.org:port", "port is not a number"), ("smtp://", "names no host")):
+                      ("smtp://mail.example.org:port", "port is not a number"),
+                      ("smtp://mail.example.org:99999", "port is not a number from 1 to 65535"),
+                      ("smtp://mail.example.org:0", "port is not a number from 1 to 65535"),
+                      ("smtp://", "names no host")):
         with pytest.raises(MailConfigError, match=says):
             mail_settings(url, "games@example.org", PUBLIC)
     with pytest.raises(MailConfigError, match="not an email address"):

@@ -71,9 +71,11 @@ class MailSettings:
             raise MailConfigError(f"the SMTP URL must start with {', '.join(s + '://' for s in SCHEMES)}, "
                                   f"not {parts.scheme + '://' if parts.scheme else 'nothing'}")
         try:
-            parts.port  # noqa: B018 (a port that is no number raises here)
+            port = parts.port  # (a port that is no number, or over 65535, raises here)
         except ValueError:
-            raise MailConfigError("the SMTP URL's port is not a number") from None
+            port = -1
+        if port is not None and not 1 <= port <= 65535:  # (0 would quietly be the scheme's default)
+            raise MailConfigError("the SMTP URL's port is not a number from 1 to 65535")
         if not parts.hostname:
             raise MailConfigError("the SMTP URL names no host (smtp://user:password@mail.example.org:587)")
         if not sender:
