@@ -207,6 +207,8 @@ REFUSALS: list[tuple[int, Any, dict[str, Any], int, str]] = [
     (1, 1, {"address": "bob"}, 422, "not an email address"),
     (1, 1, {"address": "bob@example.org\nBcc: eve@example.org"}, 422, "not an email address"),
     (1, 1, {"address": "Bob <bob@example.org>"}, 422, "not an email address"),
+    (1, 1, {"address": "bob\x00@example.org"}, 422, "not an email address"),
+    (1, 1, {"address": "\u202ebob@example.org"}, 422, "not an email address"),
     (1, 1, {"address": "b" * 250 + "@example.org"}, 422, "at most 254 characters"),
     (1, 1, {}, 422, "address: Field required"),
     (1, None, {"address": BOB}, 403, "this seat's own token is needed"),
@@ -369,13 +371,22 @@ def test_the_host_settings_say_what_is_missing_and_refuse_what_is_wrong(monkeypa
     assert line == ("Email: through smtps://mail.example.org:465 from games@example.org, "
                     "links to https://games.example.org")
     for url, says in (("http://mail.example.org", "must start with smtp://"),
-                      ("smtp://mail.example.org:port", "port is not a number"), ("smtp://", "names no host")):
+                      ("smtp://mail.example.org:port", "port is not a number"),
+                      ("smtp://mail.example.org:99999", "port is not a number from 1 to 65535"),
+                      ("smtp://mail.example.org:0", "port is not a number from 1 to 65535"),
+                      ("smtp://", "names no host")):
         with pytest.raises(MailConfigError, match=says):
             mail_settings(url, "games@example.org", PUBLIC)
     with pytest.raises(MailConfigError, match="not an email address"):
         mail_settings("smtp://mail.example.org", "games", PUBLIC)
     with pytest.raises(MailConfigError, match="public URL must be"):
         mail_settings("smtp://mail.example.org", "games@example.org", "games.example.org")
+    for public in ("https://games.example.org/?lang=en", "https://games.example.org/#top"):
+        with pytest.raises(MailConfigError, match=r"no \?query or #fragment"):
+            mail_settings("smtp://mail.example.org", "games@example.org", public)
+    with pytest.raises(MailConfigError, match="no user or password") as refused:
+        mail_settings("smtp://mail.example.org", "games@example.org", "https://admin:hunter2@games.example.org")
+    assert "hunter2" not in str(refused.value)
 
 
 def test_the_storage_keeps_one_address_per_seat(database_url: str) -> None:
@@ -439,6 +450,22 @@ def test_the_game_page_offers_email_to_its_seat_and_takes_it_back(
         page.locator("#mail-status").wait_for()
         assert BOB in page.locator("#mail-status").inner_text()
         assert http.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json()["address"] == BOB
+        # A "Stop emailing me" that fails (the server away) still shows where emails go, and why.
+        w.allow("status of 503")
+
+        def away(route: Any) -> None:
+            if route.request.method != "DELETE":
+                route.continue_()
+                return
+            route.fulfill(status=503, content_type="application/json",
+                          body=json.dumps({"error": "away", "message": "the server is restarting"}))
+
+        page.route("**/seats/1/mail", away)
+        page.click("#mail-stop")
+        page.wait_for_function("() => document.querySelector('#mail .error').textContent !== ''")
+        assert page.locator("#mail .error").inner_text() == "the server is restarting"
+        assert page.locator("#mail-status").count() == 1 and BOB in page.locator("#mail-status").inner_text()
+        page.unroute("**/seats/1/mail")
         page.click("#mail-stop")
         page.locator("#mail-address").wait_for()
         assert http.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json()["address"] is None
@@ -447,3 +474,40 @@ def test_the_game_page_offers_email_to_its_seat_and_takes_it_back(
         wait_loaded(spy)
         assert spy.page.locator("#mail").is_hidden()
         assert_clean(w, spy)
+
+
+def test_giving_the_address_again_and_again_sends_no_more_email(tmp_path: Any, inbox: tuple[Inbox, int]) -> None:
+    """Taking the address back and giving it again (a loop of DELETE and PUT, by the seat or
+    by a script with its token, at any address) brings no new email: not for the turn the seat
+    is in (given during its turn, the address counts from its next turn, as from its page,
+    which is open then), and not for a game already over, which takes no address at all."""
+    box, port = inbox
+    with server(f"sqlite:///{tmp_path / 'db.sqlite3'}", mail=settings(port)) as c:
+        created = create(c)
+        gid, key = created["id"], tokens(created)[1]
+        play = Play(c, created)
+        play.step()  # seat 1's turn, no page of it open
+        url = f"/api/games/{gid}/seats/1/mail"
+        for _ in range(3):
+            assert c.put(url, headers=bearer(key), json={"address": BOB}).status_code == 200
+            settled(c, gid)
+            assert c.delete(url, headers=bearer(key)).status_code == 200
+        assert c.put(url, headers=bearer(key), json={"address": BOB}).status_code == 200
+        settled(c, gid)
+        assert box.received == []
+        play.step()
+        play.step()  # seat 1's next turn: emailed once
+        assert len(eventually(lambda: box.to(BOB), "the email of seat 1's next turn")) == 1
+        play.pick = 0
+        while not play.state.is_over:
+            play.step()
+        settled(c, gid)
+        ended = len(box.to(BOB))
+        for _ in range(3):
+            assert c.delete(url, headers=bearer(key)).status_code == 200
+            r = c.put(url, headers=bearer(key), json={"address": BOB})
+            assert r.status_code == 409 and r.json()["error"] == "game_over", r.text
+            assert "is over" in r.json()["message"]
+            settled(c, gid)
+        assert len(box.to(BOB)) == ended
+        assert service(c).storage.mail_seats(gid) == frozenset()

@@ -5,11 +5,14 @@ die, no shuffle, nothing hidden shown); the game, and its autosave, go back to b
 from __future__ import annotations
 
 import io
+import signal
+from typing import Any
 
 import pytest
 from rich.console import Console
 
-from ecliptic.engine.record import GameRecord
+from ecliptic.engine.actions import Action
+from ecliptic.engine.record import GameRecord, state_digest
 from ecliptic.ui import ceres_terminal as ct
 from ecliptic.ui import session as sess
 
@@ -77,3 +80,42 @@ def test_undo_with_something_after_it_and_two_menu_numbers_are_answered_in_words
     assert "Choose one number from 1 to " in text and "at a time (a number alone on the line)" in text
     assert "is not an action of Ceres" not in text
     assert s.record.actions == ["LAUNCH C1"]  # nothing taken back, nothing chosen
+
+
+class _InterruptedWhileTakenBack(list[str]):
+    """The record's actions, where taking the last one back is where Ctrl-C lands."""
+
+    session: ct.CeresSession
+
+    def __delitem__(self, index: Any) -> None:
+        self.session.on_interrupt(signal.SIGINT, None)
+        super().__delitem__(index)
+
+
+def test_ctrl_c_in_the_middle_of_an_undo_saves_a_game_that_resumes_without_a_warning() -> None:
+    """Ctrl-C after the state went back but before the record did: the autosave written on
+    the way out holds no digest of a state its actions do not lead to (which a resume would
+    report as rules changed since), so the game resumes as saved, with LAUNCH C1 played."""
+    out = io.StringIO()
+    typed = iter(["LAUNCH C1", "undo"])
+    session: list[ct.CeresSession] = []
+
+    def read(_prompt: str) -> str:
+        line = next(typed, "quit")
+        if line == "undo":
+            actions = _InterruptedWhileTakenBack(session[0].record.actions)
+            actions.session = session[0]
+            session[0].record.actions = actions
+        return line
+
+    s = ct.ceres_session(Console(file=out, width=200, color_system=None), read, seed=5, players=3,
+                         expansions=COMETS, echo=True)
+    session.append(s)
+    assert s.run() == sess.EXIT_INTERRUPTED
+    assert s.autosave is not None
+    saved = GameRecord.load(s.autosave)
+    assert saved.actions == ["LAUNCH C1"]
+    replayed = ct.Ceres().new_game(saved.config, saved.seed)
+    for action in saved.actions:
+        ct.Ceres().apply(replayed, Action.parse(action))
+    assert saved.digest in (None, state_digest(ct.Ceres(), replayed))

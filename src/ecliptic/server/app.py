@@ -162,7 +162,8 @@ Service = Annotated[GameService, Depends(get_service)]
 REFUSALS: dict[int | str, dict[str, Any]] = {
     status: {"model": models.Error, "description": what} for status, what in (
         (403, "no token, a wrong token, not this seat's decision"), (404, "unknown game or seat"),
-        (409, "a stale expected_index, the record before the end, or email asked of a server that sends none"),
+        (409, "a stale expected_index, the record before the end, email asked of a server that sends none "
+              "or of a game that is over"),
         (413, "a request body over 64 KB"),
         (422, "illegal, or a request that does not match the schema"))}
 """Declared on every operation, so /openapi.json describes the refusals too (FastAPI's own 422 is replaced)."""

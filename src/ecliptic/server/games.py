@@ -152,6 +152,12 @@ class MailOff(ServiceError):
     status, code = 409, "mail_not_configured"
 
 
+class Finished(ServiceError):
+    """An email address given to a game that is over: no turn is left to email about."""
+
+    status, code = 409, "game_over"
+
+
 class Invalid(ServiceError):
     status, code = 422, "invalid"
 
@@ -833,15 +839,22 @@ class GameService:
         return models.MailSetting(offered=self.mailer is not None, seat=seat, address=address)
 
     async def set_mail(self, game_id: str, seat: int, token: str | None, address: str | None) -> models.MailSetting:
-        """Store (or, with ``None``, forget) ``seat``'s address, asked with that seat's token."""
+        """Store (or, with ``None``, forget) ``seat``'s address, asked with that seat's token.
+
+        Giving it counts from the seat's next turn: the turn it is in is claimed with the new
+        row, as its open page would claim it (:meth:`_mail`), and a finished game takes no
+        address. Otherwise taking an address back and giving it again, in a loop, would send
+        an email each time, to any address typed (a game over emails at once)."""
         async with self._using(game_id) as live:
             await self._mail_seat(live, seat, token)
             if self.mailer is None and address is not None:
                 raise MailOff("this server sends no email: its host has not configured SMTP and a public address")
-            await self._db(self.storage.set_mail, game_id, seat, address)
+            state = live.state
+            if address is not None and state.is_over:
+                raise Finished("the game is over: there is no turn left to email you about")
+            claimed = run_start(live.log, seat) if state.current_player == seat else None
+            await self._db(self.storage.set_mail, game_id, seat, address, claimed=claimed)
             live.mail_seats = (live.mail_seats | {seat}) if address is not None else (live.mail_seats - {seat})
-            if address is None:
-                live.mail_runs.pop(seat, None)
             self._mail_due(live)
         return models.MailSetting(offered=self.mailer is not None, seat=seat, address=address)
 

@@ -71,9 +71,11 @@ class MailSettings:
             raise MailConfigError(f"the SMTP URL must start with {', '.join(s + '://' for s in SCHEMES)}, "
                                   f"not {parts.scheme + '://' if parts.scheme else 'nothing'}")
         try:
-            parts.port  # noqa: B018 (a port that is no number raises here)
+            port = parts.port  # (a port that is no number, or over 65535, raises here)
         except ValueError:
-            raise MailConfigError("the SMTP URL's port is not a number") from None
+            port = -1
+        if port is not None and not 1 <= port <= 65535:  # (0 would quietly be the scheme's default)
+            raise MailConfigError("the SMTP URL's port is not a number from 1 to 65535")
         if not parts.hostname:
             raise MailConfigError("the SMTP URL names no host (smtp://user:password@mail.example.org:587)")
         if not sender:
@@ -86,8 +88,14 @@ class MailSettings:
             raise MailIncomplete("emails need the address people reach the pages at, for their link "
                                   "(--public-url or $ECLIPTIC_PUBLIC_URL, e.g. https://games.example.org)")
         public = urlsplit(public_url)
-        if public.scheme not in ("http", "https") or not public.netloc:
+        if public.scheme not in ("http", "https") or not public.hostname:
             raise MailConfigError(f"the public URL must be http(s)://host[/path], not {public_url!r}")
+        if public.username is not None or public.password is not None:
+            # (every email would carry it: an email is no place for a secret)
+            raise MailConfigError("the public URL must name no user or password: every email's link holds it")
+        if public.query or public.fragment or public_url.rstrip("/").endswith(("?", "#")):
+            raise MailConfigError(f"the public URL must be http(s)://host[/path], with no ?query or #fragment "
+                                  f"(the game's path /play/ID goes after it), not {public_url!r}")
         return cls(smtp_url, sender, public_url.rstrip("/"), delay=delay, timeout=timeout)
 
     def describe(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
@@ -210,9 +211,11 @@ class MailRequest(Strict):
     @classmethod
     def _an_address(cls, value: str) -> str:
         """One plain address, ``name@domain.tld``: no display name, no list, no space or line
-        break (which would let a request write a header of the email)."""
+        break (which would let a request write a header of the email), and no control or
+        invisible character (a NUL goes into the SMTP command as it is; a right-to-left mark
+        shows the page another address than the one emails go to)."""
         value = value.strip()
-        if not _ADDRESS.fullmatch(value):
+        if not _ADDRESS.fullmatch(value) or any(unicodedata.category(ch)[0] == "C" for ch in value):
             raise ValueError("not an email address (one address like ann@example.org is expected)")
         return value
 

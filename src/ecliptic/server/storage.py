@@ -395,11 +395,13 @@ class Storage:
 
     # -- email when it is a seat's turn ----------------------------------------------------
 
-    def set_mail(self, game_id: str, seat: int, address: str | None) -> None:
+    def set_mail(self, game_id: str, seat: int, address: str | None, *, claimed: int | None = None) -> None:
         """Store ``seat``'s address (``None``: forget it). A changed address keeps what was
-        claimed already, so changing it mid-turn does not bring that turn's email again. Two
-        requests at once (two processes) both end with one row: the later insert, refused by the
-        primary key inside its savepoint, becomes an update."""
+        claimed already, so changing it mid-turn does not bring that turn's email again; a new
+        row starts with the run ``claimed`` already claimed (the run the seat is in when it gives
+        its address), so forgetting the address and giving it again, in a loop, brings no email
+        either. Two requests at once (two processes) both end with one row: the later insert,
+        refused by the primary key inside its savepoint, becomes an update."""
         where = (seat_mail.c.game_id == game_id, seat_mail.c.seat == seat)
         with self._tx() as conn:
             if address is None:
@@ -410,7 +412,7 @@ class Storage:
             try:
                 with conn.begin_nested():
                     conn.execute(seat_mail.insert().values(game_id=game_id, seat=seat, address=address,
-                                                           turn_sent=None, over_sent=False))
+                                                           turn_sent=claimed, over_sent=False))
             except IntegrityError:
                 conn.execute(seat_mail.update().where(*where).values(address=address))
 

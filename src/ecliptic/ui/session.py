@@ -759,8 +759,10 @@ class Session:
         if why is not None:
             self.console.print(Text(f"{last.action} cannot be taken back: {why}.", style="yellow"))
             return False
+        self._applying = True  # the state and the record disagree a moment: a signal saves no digest
         self.state, self._own_last = last.before, None
         del self.record.actions[last.actions:]
+        self._applying = False
         del self.log[last.log:]
         self.keep_autosave()
         self.console.print(Text(f"Took back {last.action}. Choose again.", style="green"))

@@ -25,7 +25,10 @@ export function mountMail(box, gameId, current) {
     } catch { box.hidden = true; /* no setting to show: the page plays on without it */ }
   }
 
-  async function change(seat, token, address) {
+  // `shown`: the setting on the page when the person asked; a request that fails leaves it
+  // shown, with the reason (a failed "Stop emailing me" must not look like a stop).
+  async function change(shown, token, address) {
+    const seat = shown.seat;
     try {
       const setting = address === null
         ? await api(url(seat), { method: "DELETE", token })
@@ -33,7 +36,7 @@ export function mountMail(box, gameId, current) {
       draw(setting, token, "");
     } catch (e) {
       const said = e instanceof ApiError && e.body && e.body.message ? e.body.message : e.message;
-      draw({ offered: true, seat, address: null }, token, address === null ? said : friendly(said), address);
+      draw(shown, token, address === null ? said : friendly(said), address || "");
     }
   }
 
@@ -46,7 +49,7 @@ export function mountMail(box, gameId, current) {
     if (setting.address) {
       fill(box, title,
         el("p", { id: "mail-status", text: `Emails go to ${setting.address} when the game waits for you and no page of yours is open, and when the game ends.` }),
-        el("button", { type: "button", id: "mail-stop", onclick: () => change(setting.seat, token, null) }, "Stop emailing me"),
+        el("button", { type: "button", id: "mail-stop", onclick: () => change(setting, token, null) }, "Stop emailing me"),
         problem);
       return;
     }
@@ -56,7 +59,7 @@ export function mountMail(box, gameId, current) {
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const address = input.value.trim();
-      if (address) change(setting.seat, token, address);
+      if (address) change(setting, token, address);
     });
     fill(box, title,
       el("p", { class: "muted", text: "No need to keep this page open: the server emails you once per turn, with a link to this game. Open it in this browser, which keeps your seat." }),
