@@ -119,3 +119,19 @@ def test_ctrl_c_in_the_middle_of_an_undo_saves_a_game_that_resumes_without_a_war
     for action in saved.actions:
         ct.Ceres().apply(replayed, Action.parse(action))
     assert saved.digest in (None, state_digest(ct.Ceres(), replayed))
+
+
+def test_a_resumed_game_may_take_back_the_last_action_it_was_left_after() -> None:
+    """Leaving a game is no move of anyone's: resumed at the seat it was left at, the human's
+    own last action is taken back as had the game gone on; at another seat, it is not that
+    seat's to take back."""
+    from play_support import run
+
+    game = ["play", "--game", "ceres", "--expansions", "comets", "--players", "3", "--seed", "5"]
+    assert run(*game, input="LAUNCH C1\nquit\n").exit_code == 0
+    resumed = run("play", "--resume", "autosave", input="undo\nquit\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert "Took back LAUNCH C1. Choose again." in resumed.output
+    assert run(*game, input="LAUNCH C1\nquit\n").exit_code == 0
+    other = run("play", "--resume", "autosave", "--seat", "2", input="undo\nquit\n")
+    assert "Took back" not in other.output and "Nothing to take back" in other.output

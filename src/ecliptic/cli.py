@@ -453,6 +453,7 @@ def _resumed_play(console: Console, path: Path, bots: str | None, seat: int | No
                                     f"{record.seed}, {against(specs)}.{recalled}", style="green"))
     if is_autosave(path):
         session.autosave = path  # saved over itself when left again, removed when finished
+    session.same_seat = human == meta.get("human_seat", 0)  # undo takes back only the seat's own action
     return session
 
 

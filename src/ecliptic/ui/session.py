@@ -54,7 +54,7 @@ from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import IllegalAction, SaveFileError
 from ecliptic.engine.events import Event
 from ecliptic.engine.files import UnreadableFile, read_json
-from ecliptic.engine.record import GameRecord, state_digest
+from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.engine.undo import why_not_undoable
 from ecliptic.engine.wording import plural
 from ecliptic.ui import terminal
@@ -471,6 +471,7 @@ class Session:
         self._held: int | None = None  # the descriptor locking the autosave (write_save's hold)
         self._autosave_problem = ""  # why the autosave could not be written, once said
         self._own_last: _OwnAction | None = None  # the human's last action, while undo may take it back
+        self.same_seat = False  # a resumed game is played at the seat it was left at: its last action may be undone
 
     # The hooks a game fills in -------------------------------------------------------
 
@@ -516,6 +517,8 @@ class Session:
             self.console.print(item)
         visible = [e for e in self.events if e.visible(self.human)]
         self.log.extend(visible)
+        if self.resumed and self.same_seat:
+            self._recall_own_last()
         for event in visible[-RECALLED:] if self.resumed else visible:
             self.console.print(self.render_event(event))
 
@@ -743,6 +746,22 @@ class Session:
         self.keep_autosave()
         self.show_events(events)
         return True
+
+    def _recall_own_last(self) -> None:
+        """A resumed game whose last action was the human's (at the seat it was left at) lets
+        ``undo`` take it back, as had the game never been left: the state before it is
+        replayed from the record, the action applied again for its events. Leaving a game is
+        no move of anyone's."""
+        n = len(self.record.actions)
+        if n == 0:
+            return
+        before = replay(self.record, upto=n - 1)
+        if before.is_over or before.current_player != self.human:
+            return
+        action = Action.parse(self.record.actions[-1])
+        events = self.game.apply(before.clone(), action)
+        shown = sum(1 for e in events if e.visible(self.human))
+        self._own_last = _OwnAction(before, action, events, n - 1, max(0, len(self.log) - shown))
 
     def undo(self) -> bool:
         """``undo``: take back the human's last action, as the game server does (Board Game
