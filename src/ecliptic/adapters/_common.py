@@ -191,11 +191,12 @@ class Table:
         return out.getvalue()
 
     def picture(self, seat: int) -> Frame:
-        """The ``rgb_array`` frame of what :meth:`render` draws for ``seat`` (laid out a little
-        narrower, to leave a margin), of the one size this game and config always get."""
-        from ecliptic.adapters import picture
+        """The ``rgb_array`` frame of the table as ``seat`` observes it (its board, the
+        players' tracks, the decision), of the one size this game and config always get."""
+        from ecliptic.adapters import board_picture, picture
 
-        return picture.draw(self.render(seat, picture.TEXT_WIDTH), picture.layout(self.name, self.config))
+        obs = self.game.observe(self.state, seat)
+        return board_picture.draw(self.name, obs, seat, picture.layout(self.name, self.config))
 
 
 def action_index(action: object, size: int) -> int:
