@@ -92,7 +92,7 @@ def _ship_pixel(obs: dict[str, Any], tile: str) -> tuple[int, int]:
     """Where the picture puts a lone Starship on ``tile`` (the middle of its arrow)."""
     scale, ox, oy = board_picture.map_place(obs["layout"], board_picture.MAP_WIDTH, 1088 - 40)
     x, y = board_picture.hex_centre(*obs["layout"][tile])
-    return round(oy + scale * (y + 22)), round(ox + scale * x)
+    return round(oy + scale * (y + board_picture.SHIP_Y)), round(ox + scale * x)
 
 
 def test_a_starship_is_drawn_on_its_tile_in_its_factions_colour_and_moves_with_it() -> None:

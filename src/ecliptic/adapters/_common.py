@@ -35,8 +35,9 @@ RENDER_MODES: tuple[str, ...] = ("ansi", "human", "rgb_array")
 """``ansi``: ``render()`` returns the terminal's drawing of the table as text; ``human``: the
 same drawing is printed to standard output after every reset and step (``render()`` prints
 it too, and returns ``None``), as Gymnasium and PettingZoo define the two modes;
-``rgb_array``: that drawing as a picture, a ``uint8`` array of height × width × 3 of one
-size for every call of an environment (:mod:`ecliptic.adapters.picture`), for video writers."""
+``rgb_array``: a picture of the table (the board, the players' tracks, a text panel), a
+``uint8`` array of height × width × 3 of one size for every call of an environment
+(:mod:`ecliptic.adapters.board_picture`), for video writers."""
 
 RENDER_FPS = 2
 """Frames per second a video of a game plays at (``metadata["render_fps"]``, which

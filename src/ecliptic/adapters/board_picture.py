@@ -60,7 +60,8 @@ class _Pen:
 
     def circle(self, x: float, y: float, r: float, face: str, edge: str = "none", width: float = 0.0,
                layer: int = 1) -> None:
-        self.poly([(x + r * math.cos(a), y + r * math.sin(a)) for a in _CIRCLE], face, edge, width, layer)
+        steps = _CIRCLE if r < 20 else _ROUND
+        self.poly([(x + r * math.cos(a), y + r * math.sin(a)) for a in steps], face, edge, width, layer)
 
     def text(self, x: float, y: float, s: str, px: float, colour: str = INK, *, bold: bool = False,
              ha: str = "center", va: str = "center") -> None:
@@ -70,6 +71,8 @@ class _Pen:
 
 
 _CIRCLE = [2 * math.pi * i / 20 for i in range(20)]
+_ROUND = [2 * math.pi * i / 64 for i in range(64)]
+"""The corners of a small circle (a token) and of a large one (Ceres)."""
 
 
 class _Labels:
@@ -325,15 +328,16 @@ def _star_map(pen: _Pen, obs: Obs, width: int, height: int) -> None:
             if facts:
                 pen.text(x, y - k * 11, facts, 7 * k, DIM)
         _crises(pen, obs, tile, x, y, k)
-        _points(pen, obs, tile, x, y + k * (12 if kind == "planet" else 2), k)
+        _points(pen, obs, tile, x, y + k * (12 if kind == "planet" else 1), k)
         on = ships.get(tile, [])
         for i, p in enumerate(on):
-            _ship(pen, x + k * (i - (len(on) - 1) / 2) * 17, y + k * 22, k * 1.2, p, obs)
-        for i, owner in enumerate(obs["orbitals"].get(tile, [])):
-            pen.circle(x + k * (-6 - (i % 3) * 9), y + k * (35 - (i // 3) * 9), k * 4, _owner_colour(obs, owner),
-                       "#000000", 0.8, layer=3)
-        for i, owner in enumerate(obs["cubes"].get(tile, [])):
-            left, top, side = x + k * (2 + (i % 3) * 8), y + k * (31 - (i // 3) * 8), k * 6.5
+            _ship(pen, x + k * (i - (len(on) - 1) / 2) * 15, y + k * SHIP_Y, k, p, obs)
+        for i, owner in enumerate(obs["orbitals"].get(tile, [])):  # from the middle leftwards
+            dx, dy = _token_place(i)
+            pen.circle(x - k * (dx + 4), y + k * dy, k * 4, _owner_colour(obs, owner), "#000000", 0.8, layer=3)
+        for i, owner in enumerate(obs["cubes"].get(tile, [])):  # and rightwards
+            dx, dy = _token_place(i)
+            left, top, side = x + k * (dx + 0.75), y + k * (dy - 3.25), k * 6.5
             pen.poly([(left, top), (left + side, top), (left + side, top + side), (left, top + side)],
                      _owner_colour(obs, owner), "#000000", 0.8, layer=3)
     away = [p for p in obs["players"] if str(p["position"]) not in layout]
@@ -343,6 +347,19 @@ def _star_map(pen: _Pen, obs: Obs, width: int, height: int) -> None:
             _ship(pen, 196 + i * 26, 20, 1.5, p, obs)
     if obs.get("next_large_tile"):
         pen.text(width - 16, 20, f"Tile to place: {terminal.tile_name(obs['next_large_tile'])}", 15, ha="right")
+
+
+SHIP_Y = 16
+"""The Starships' row on a tile, under its Exploration points (or its crises)."""
+
+
+def _token_place(i: int) -> tuple[float, float]:
+    """The ``i``-th orbital's (or cube's) distance from the tile's middle line and its row,
+    under the Starships: three a row side by side, then two nearer the middle where the hex
+    narrows, then on along that row."""
+    if i < 3:
+        return 1 + i * 9, 29
+    return 1 + (i - 3) * 9, 38
 
 
 def _tile_facts(tile: str) -> str:
@@ -415,6 +432,8 @@ def _symbols(pen: _Pen, x: float, y: float) -> None:
 
 
 TRACKS = (("TAU", "tau"), ("Energy", "energy"), ("Materials", "materials"), ("Action markers", ""), ("GP", ""))
+"""The columns of the tracks; GP is the GP tokens (their GP) during the game, the final score
+(★ the winners) at its end."""
 
 
 def _tracks(pen: _Pen, obs: Obs, seat: int, x: float, width: float) -> None:
@@ -441,7 +460,10 @@ def _tracks(pen: _Pen, obs: Obs, seat: int, x: float, width: float) -> None:
         where = terminal.tile_name(str(p["position"])) if p["position"] is not None else "not on the map"
         pen.text(x + 28, y + 9, f"{p['character']} · {where}", 12, DIM, ha="left")
         markers = "passed" if p["passed"] else f"{p['markers_left']} left"
-        gp = f"{p['gp_tokens']} ({p['gp_token_points']} GP)"
+        final = obs["final_scores"]
+        gp = f"{final[i]['total']} GP" if final else f"{p['gp_tokens']} ({p['gp_token_points']} GP)"
+        if p["seat"] in obs["winners"]:
+            gp += " ★"
         for value, cx in zip((p["tau"], p["energy"], p["materials"], markers, gp), columns, strict=True):
             pen.text(cx, y, str(value), 16, bold=True)
 

@@ -1,14 +1,15 @@
-"""The ``rgb_array`` picture of a table: the terminal's drawing of it, in a fixed-size frame.
+"""Text in a fixed-size frame: the text panel of the ``rgb_array`` picture.
 
-Video writers (Gymnasium's ``RecordVideo``, PettingZoo users' frame lists) need every frame
-of an environment to have one size, and what a seat may see is already decided by the text
-the ``ansi`` mode returns (``render_board(observe(state, seat), seat)``). So the picture is
-that text, nothing else, laid on a grid of character cells: a frame cannot show what the
-text hides, and two states the seat cannot tell apart give the same pixels.
+The board itself is drawn by :mod:`ecliptic.adapters.board_picture`; what words say better
+(the decision, the seat's own Interface, the Comets' cards) is the terminal's drawing of it,
+laid on a grid of character cells here. Video writers (Gymnasium's ``RecordVideo``,
+PettingZoo users' frame lists) need every frame of an environment to have one size, so the
+text is cut to its panel, with a line saying how much was left out; and it comes from
+``observe(state, seat)``, so two states the seat cannot tell apart give the same pixels.
 
 The glyphs are drawn once each by Matplotlib's Agg renderer (a ``Figure`` with its own
 ``FigureCanvasAgg``; the global backend is never touched) and kept, by character, for the
-whole process; a frame is then those cells put together with NumPy, so drawing one costs a
+whole process; a panel is then those cells put together with NumPy, so drawing one costs a
 few milliseconds and nothing grows over a long game but the (bounded) set of characters
 seen. The figure is reused and lives in this module, not in an environment, so an
 environment still pickles and deep-copies as before.
@@ -64,10 +65,10 @@ class Layout:
 
 
 def layout(game: str, config: dict[str, Any]) -> Layout:
-    """The frame for ``game`` with ``config``: Ceres' table (57 lines at most with the Comets
-    and four players) fits one column, 960 × 1,088 px; Tau Ceti's (up to 90 lines in random
-    4-player games with every Advanced Rule, more when hands and holdings grow) gets two,
-    1,920 × 1,088 px, whatever its player count, so one size serves every Tau Ceti config."""
+    """The frame for ``game`` with ``config``: Ceres' belt, players and panel fit one column,
+    960 × 1,088 px; Tau Ceti's map, beside the tracks and the panel, gets two, 1,920 × 1,088
+    px, whatever its player count, so one size serves every Tau Ceti config (both sizes
+    multiples of 16, as video encoders want)."""
     return Layout(columns=1 if game == "ceres" else 2)
 
 
