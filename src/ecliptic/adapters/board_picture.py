@@ -431,7 +431,7 @@ def _symbols(pen: _Pen, x: float, y: float) -> None:
         x += 36 + len(label) * 7.6
 
 
-TRACKS = (("TAU", "tau"), ("Energy", "energy"), ("Materials", "materials"), ("Action markers", ""), ("GP", ""))
+TRACKS = ("TAU", "Energy", "Materials", "Action markers", "GP")
 """The columns of the tracks; GP is the GP tokens (their GP) during the game, the final score
 (★ the winners) at its end."""
 
@@ -447,7 +447,7 @@ def _tracks(pen: _Pen, obs: Obs, seat: int, x: float, width: float) -> None:
     columns = [x + 250 + i * 90 for i in range(len(TRACKS))]
     columns[3] += 25
     columns[4] += 50
-    for (label, _), cx in zip(TRACKS, columns, strict=True):
+    for label, cx in zip(TRACKS, columns, strict=True):
         pen.text(cx, top, label, 14, DIM, ha="center")
     pen.text(x + 28, top, "Faction · character · at", 14, DIM, ha="left")
     for i, p in enumerate(obs["players"]):
