@@ -35,8 +35,9 @@ RENDER_MODES: tuple[str, ...] = ("ansi", "human", "rgb_array")
 """``ansi``: ``render()`` returns the terminal's drawing of the table as text; ``human``: the
 same drawing is printed to standard output after every reset and step (``render()`` prints
 it too, and returns ``None``), as Gymnasium and PettingZoo define the two modes;
-``rgb_array``: that drawing as a picture, a ``uint8`` array of height × width × 3 of one
-size for every call of an environment (:mod:`ecliptic.adapters.picture`), for video writers."""
+``rgb_array``: a picture of the table (the board, the players' tracks, a text panel), a
+``uint8`` array of height × width × 3 of one size for every call of an environment
+(:mod:`ecliptic.adapters.board_picture`), for video writers."""
 
 RENDER_FPS = 2
 """Frames per second a video of a game plays at (``metadata["render_fps"]``, which
@@ -191,11 +192,12 @@ class Table:
         return out.getvalue()
 
     def picture(self, seat: int) -> Frame:
-        """The ``rgb_array`` frame of what :meth:`render` draws for ``seat`` (laid out a little
-        narrower, to leave a margin), of the one size this game and config always get."""
-        from ecliptic.adapters import picture
+        """The ``rgb_array`` frame of the table as ``seat`` observes it (its board, the
+        players' tracks, the decision), of the one size this game and config always get."""
+        from ecliptic.adapters import board_picture, picture
 
-        return picture.draw(self.render(seat, picture.TEXT_WIDTH), picture.layout(self.name, self.config))
+        obs = self.game.observe(self.state, seat)
+        return board_picture.draw(self.name, obs, seat, picture.layout(self.name, self.config))
 
 
 def action_index(action: object, size: int) -> int:

@@ -1,14 +1,15 @@
-"""The ``rgb_array`` picture of a table: the terminal's drawing of it, in a fixed-size frame.
+"""Text in a fixed-size frame: the text panel of the ``rgb_array`` picture.
 
-Video writers (Gymnasium's ``RecordVideo``, PettingZoo users' frame lists) need every frame
-of an environment to have one size, and what a seat may see is already decided by the text
-the ``ansi`` mode returns (``render_board(observe(state, seat), seat)``). So the picture is
-that text, nothing else, laid on a grid of character cells: a frame cannot show what the
-text hides, and two states the seat cannot tell apart give the same pixels.
+The board itself is drawn by :mod:`ecliptic.adapters.board_picture`; what words say better
+(the decision, the seat's own Interface, the Comets' cards) is the terminal's drawing of it,
+laid on a grid of character cells here. Video writers (Gymnasium's ``RecordVideo``,
+PettingZoo users' frame lists) need every frame of an environment to have one size, so the
+text is cut to its panel, with a line saying how much was left out; and it comes from
+``observe(state, seat)``, so two states the seat cannot tell apart give the same pixels.
 
 The glyphs are drawn once each by Matplotlib's Agg renderer (a ``Figure`` with its own
 ``FigureCanvasAgg``; the global backend is never touched) and kept, by character, for the
-whole process; a frame is then those cells put together with NumPy, so drawing one costs a
+whole process; a panel is then those cells put together with NumPy, so drawing one costs a
 few milliseconds and nothing grows over a long game but the (bounded) set of characters
 seen. The figure is reused and lives in this module, not in an environment, so an
 environment still pickles and deep-copies as before.
@@ -50,21 +51,24 @@ character and symbol the terminal uses (▶ ★ ☄ ◆ …); a character it lac
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the text of one environment goes: ``columns`` columns of ``ROWS`` lines."""
+    """Where text goes: ``columns`` columns of ``rows`` lines of ``width`` characters (the
+    whole frame of an environment, or the text panel beside its board)."""
 
     columns: int
+    rows: int = ROWS
+    width: int = TEXT_WIDTH
 
     @property
     def shape(self) -> tuple[int, int, int]:
         """The frame's shape, the same for every call of one environment."""
-        return (ROWS * CELL_HEIGHT, self.columns * COLUMN_WIDTH * CELL_WIDTH, 3)
+        return (self.rows * CELL_HEIGHT, self.columns * (self.width + 2) * CELL_WIDTH, 3)
 
 
 def layout(game: str, config: dict[str, Any]) -> Layout:
-    """The frame for ``game`` with ``config``: Ceres' table (57 lines at most with the Comets
-    and four players) fits one column, 960 × 1,088 px; Tau Ceti's (up to 90 lines in random
-    4-player games with every Advanced Rule, more when hands and holdings grow) gets two,
-    1,920 × 1,088 px, whatever its player count, so one size serves every Tau Ceti config."""
+    """The frame for ``game`` with ``config``: Ceres' belt, players and panel fit one column,
+    960 × 1,088 px; Tau Ceti's map, beside the tracks and the panel, gets two, 1,920 × 1,088
+    px, whatever its player count, so one size serves every Tau Ceti config (both sizes
+    multiples of 16, as video encoders want)."""
     return Layout(columns=1 if game == "ceres" else 2)
 
 
@@ -73,12 +77,12 @@ def draw(text: str, frame_layout: Layout) -> Frame:
     characters): its panels flowed into the columns, never split when a whole panel fits
     the rest of a column; what still does not fit is cut, and the last line says how many
     lines were left out."""
-    grid = _grid(_columns(text.splitlines(), frame_layout.columns), frame_layout.columns)
+    grid = _grid(_columns(text.splitlines(), frame_layout.columns, frame_layout.rows), frame_layout)
     return _GLYPHS.paint(grid)
 
 
-def _columns(lines: list[str], columns: int) -> list[list[str]]:
-    """``lines`` in ``columns`` columns of at most ``ROWS`` lines: whole panels (a panel
+def _columns(lines: list[str], columns: int, rows: int = ROWS) -> list[list[str]]:
+    """``lines`` in ``columns`` columns of at most ``rows`` lines: whole panels (a panel
     begins with ``╭``) where they fit, line by line when they do not, cut at the end."""
     blocks: list[list[str]] = []
     for line in lines:
@@ -87,27 +91,28 @@ def _columns(lines: list[str], columns: int) -> list[list[str]]:
         blocks[-1].append(line)
     out: list[list[str]] = [[]]
     for block in blocks:
-        if len(out[-1]) + len(block) > ROWS and out[-1] and len(block) <= ROWS and len(out) < columns:
+        if len(out[-1]) + len(block) > rows and out[-1] and len(block) <= rows and len(out) < columns:
             out.append([])
         out[-1].extend(block)
-    if len(out) <= columns and all(len(c) <= ROWS for c in out):
+    if len(out) <= columns and all(len(c) <= rows for c in out):
         return out
     # whole panels do not fit: fill every column line by line, and cut what is left
-    out = [lines[i * ROWS:(i + 1) * ROWS] for i in range(columns)]
-    left = len(lines) - columns * ROWS
+    out = [lines[i * rows:(i + 1) * rows] for i in range(columns)]
+    left = len(lines) - columns * rows
     if left > 0:
         out[-1][-1] = f"… {left + 1} more lines not shown"
     return out
 
 
-def _grid(columns: Sequence[list[str]], count: int) -> list[str]:
-    """The frame's rows of text, ``count × COLUMN_WIDTH`` characters each."""
+def _grid(columns: Sequence[list[str]], frame_layout: Layout) -> list[str]:
+    """The frame's rows of text, ``columns × (width + 2)`` characters each."""
     rows = []
-    for r in range(ROWS):
+    width = frame_layout.width
+    for r in range(frame_layout.rows):
         row = ""
-        for c in range(count):
+        for c in range(frame_layout.columns):
             line = columns[c][r] if c < len(columns) and r < len(columns[c]) else ""
-            row += " " + line[:TEXT_WIDTH].ljust(TEXT_WIDTH) + " "
+            row += " " + line[:width].ljust(width) + " "
         rows.append(row)
     return rows
 
