@@ -3,7 +3,7 @@
 // the game is over the score sheet and the replay. The seat token comes from the link's
 // fragment (#token=...), is kept in localStorage and goes to the server in a header or the
 // WebSocket's first message only.
-import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle, seatName as seatNameIn, tableName } from "/static/api.js";
+import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle, seatName as seatNameIn, tableName, standIn, clockText, undoNote } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { mountMail } from "/static/mail.js";
@@ -42,6 +42,7 @@ const S = {
   histories: new Map(), // index -> the server's fingerprint of the log up to it (given back on reconnecting)
   rematch: null,       // the finished game's rematch: {id, seat, token} (the token: this page's seat's only)
   focusedDecision: null, // the decision of mine the keyboard was last brought to (placeFocus)
+  undone: null,        // who took back which action (an undo), said until the game moves on: {index, text}
 };
 let log = null;
 
@@ -228,6 +229,9 @@ function onMessage(m, ws) {
   } else if (m.type === "action") {
     enqueue(m);
   } else if (m.type === "undo") {
+    // Who took it back: the seat of the action dropped (in the log, or still waiting to be shown).
+    const dropped = log.entries.get(m.index + 1) || S.queue.find((q) => q.type === "action" && q.index === m.index + 1);
+    S.undone = { index: m.index, text: undoNote(m.view, dropped ? dropped.seat : null, m.index + 1, S.seat) };
     S.queue = [];
     log.dropAfter(m.index);
     show(m.view, true);
@@ -262,6 +266,7 @@ function farBehind() {
 }
 
 function enqueue(m) {
+  if (S.undone && m.type === "action" && m.index > S.undone.index) S.undone = null;   // the game moved on
   S.queue.push(m);
   if (!S.skipping && farBehind()) skipToNow();
   else pump();
@@ -464,13 +469,20 @@ function draw() {
   drawTable(gv, gv === live);
   renderNotice();
   $("decision").textContent = decisionText(live);
+  const undone = S.undone ? S.undone.text : "";
+  $("undone").hidden = !undone;
+  if ($("undone").textContent !== undone) $("undone").textContent = undone;
   const mine = myDecision(live);
   const thinking = $("thinking");
   const other = live.status === "playing" && !mine;
   thinking.hidden = !other;
   if (other) {
     const info = (live.seats || [])[live.current_seat];
-    thinking.textContent = `${seatName(live.current_seat)} is ${info && info.controller !== "person" ? "thinking…" : "deciding…"}`;
+    // A person's seat a bot plays (handed over, or its turn clock ran out) is not that person deciding.
+    const standing = info && info.kind !== "bot" && info.controller !== "person";
+    const who = live.current_seat === S.seat ? "your seat" : seatName(live.current_seat);
+    thinking.textContent = standing ? `A bot is playing for ${who}${info.controller === "zombie" ? " (the turn clock ran out)" : ""}…`
+      : `${seatName(live.current_seat)} is ${info && info.controller !== "person" ? "thinking…" : "deciding…"}`;
   }
   const panel = $("decision-panel");
   const held = heldFocus(panel);
@@ -548,7 +560,7 @@ function renderControls(gv, mine) {
   const want = [];
   if (gv.undoable && !S.shown) want.push("undo");
   const info = S.seat !== null && gv.status === "playing" ? (gv.seats || [])[S.seat] : null;
-  if (info) want.push(info.controller === "person" ? "hand-to-bot" : "take-back");
+  if (info) want.push(info.controller === "person" ? "hand-to-bot" : `take-back:${info.controller}`);
   if (mine && S.suggestions && S.mods.extras && S.mods.extras.suggest && !S.shown) want.push("suggest");
   if (S.seat !== null && "Notification" in window && Notification.permission === "default" && gv.status === "playing") {
     want.push("notify");
@@ -556,6 +568,7 @@ function renderControls(gv, mine) {
   const signature = want.join(" ");
   if (box.dataset.signature === signature) return;
   box.dataset.signature = signature;
+  const kinds = want.map((k) => k.split(":")[0]);
   const make = {
     "undo": () => el("button", { type: "button", id: "undo", text: "Undo my last action", onclick: undo }),
     "hand-to-bot": () => el("span", { class: "hand-over" },
@@ -563,26 +576,24 @@ function renderControls(gv, mine) {
         onclick: () => handOver(true, $("hand-level").value) }),
       el("select", { id: "hand-level", "aria-label": "the bot's level" },
         S.levels.map((l) => el("option", { value: l.value, text: l.label, title: l.text, selected: l.value === "normal" })))),
-    "take-back": () => el("button", { type: "button", id: "take-back", class: "primary", text: "Take my seat back",
-      onclick: () => handOver(false) }),
+    // Why the game goes on without this seat's person, beside the way back.
+    "take-back": () => el("div", { class: "take-back" },
+      el("p", { id: "seat-note", class: "notice", text: standIn(gv, S.seat, S.seat) }),
+      el("button", { type: "button", id: "take-back", class: "primary", text: "Take my seat back",
+        onclick: () => handOver(false) })),
     "suggest": () => el("button", { type: "button", id: "suggest", text: "Suggest a move", onclick: suggest }),
     "notify": () => el("button", { type: "button", id: "notify", class: "link", text: "Notify me when it is my turn",
       onclick: () => Notification.requestPermission().then(() => { delete box.dataset.signature; render(); }) }),
   };
-  box.replaceChildren(...want.map((k) => make[k]()));
+  box.replaceChildren(...kinds.map((k) => make[k]()));
 }
 
 // The turn clock: the time left to the seat deciding (the view's deadline, Unix time).
 function showClock() {
   const box = $("clock");
-  const gv = S.gv;
-  const left = gv && gv.status === "playing" && gv.deadline ? Math.max(0, Math.round(gv.deadline - Date.now() / 1000)) : null;
-  box.hidden = left === null;
-  if (left === null) return;
-  const d = Math.floor(left / 86400), h = Math.floor((left % 86400) / 3600), m = Math.floor((left % 3600) / 60), sec = left % 60;
-  const pad = (n) => String(n).padStart(2, "0");
-  const who = gv.current_seat === S.seat && S.seat !== null ? "you have" : `${seatName(gv.current_seat)} has`;
-  box.textContent = `⏱ ${who} ${d ? `${d} d ` : ""}${pad(h)}:${pad(m)}:${pad(sec)} left, then a bot plays the seat`;
+  const text = clockText(S.gv, S.seat, Date.now());
+  box.hidden = !text;
+  if (box.textContent !== text) box.textContent = text;
 }
 
 function notifyTurn(gv, mine) {
