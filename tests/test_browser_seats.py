@@ -1,12 +1,14 @@
 """Friends playing a live game are told who is away and why: a seat whose turn clock ran out
 (a "zombie", docs/server.md) or that was handed to a bot is not its person deciding; an action
-taken back (an undo) is named with whoever took it back; the turn clock is words, not a glyph.
+taken back (an undo) is named with whoever took it back; the turn clock is words, not a glyph;
+the log does not credit a person with the moves a bot made for them.
 
 Found by playing a 4-seat Tau Ceti with two friends and a spectator: when Ann's clock ran out,
 her page showed "Take my seat back" with no word of why, the others read "Ann is deciding…"
-for a bot, Bob's log lost an entry without a word when Ann undid, and the clock's ⏱ was an
-empty box. Here api.js's functions run in Chromium on views shaped as the server sends them
-(no game server: the modules come from test_browser_decision's static server).
+for a bot, the log headed the bot's moves "Xunon · Ann", Bob's log lost an entry without a word
+when Ann undid, and the clock's ⏱ was an empty box. Here api.js's and log.js's functions run in
+Chromium on views shaped as the server sends them (no game server: the modules come from
+test_browser_decision's static server).
 """
 
 from __future__ import annotations
@@ -59,4 +61,29 @@ def test_the_page_says_who_plays_a_seat_its_person_left_and_who_took_an_action_b
     ]
     assert out["undo"] == ["Triolor · Bob took back their last action (#7).",
                            "You took back your last action (#7).", "Action #7 was taken back."]
+    assert_clean(w)
+
+
+LOG = """async (gv) => {
+  const api = await import('/static/api.js');
+  const { Log } = await import('/static/log.js');
+  const root = document.getElementById('root');
+  const log = new Log(root, { seatName: (s) => api.seatName(gv, s), onPick: () => {},
+                              playedBy: (s, actor) => api.playedBy(gv, s, actor) });
+  const said = [{kind: 'x', text: 'something happens.'}];
+  log.add(1, 0, said, false, 'person');
+  log.add(2, 0, said, false, 'zombie');
+  log.add(3, 1, said, false, 'bot');
+  log.add(4, 2, said, false, 'bot');
+  log.add(5, 1, said, true);   // an older server: no actor
+  return [...root.querySelectorAll('.log-pick')].map((b) => b.textContent).reverse();
+}"""
+
+
+def test_the_log_does_not_credit_a_person_with_a_bots_move(chromium: Any, base_url: str) -> None:  # noqa: F811
+    w = new_page(chromium)
+    w.page.goto(base_url + "/blank")
+    assert w.page.evaluate(LOG, GV) == [
+        "#1 Xunon · Ann", "#2 Xunon · Ann · by a bot, clock ran out", "#3 Triolor · Bob · by a bot",
+        "#4 Azars · Bot (normal)", "#5 Triolor · Bob"]
     assert_clean(w)

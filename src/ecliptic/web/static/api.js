@@ -169,3 +169,12 @@ export function undoNote(gv, seat, index, me) {
   if (me !== null && me !== undefined && seat === me) return `You took back your last action (#${index}).`;
   return `${seatName(gv, seat)} took back their last action (#${index}).`;
 }
+
+// What a log heading adds to a person's seat when a bot played that action for them (the
+// server's `actor`): "by a bot" (handed over), "by a bot, clock ran out" (a zombie). "" for the
+// person's own moves and for seats created for a bot (their name says it already).
+export function playedBy(gv, seat, actor) {
+  const info = gv && (gv.seats || [])[seat];
+  if (!info || info.kind === "bot") return "";
+  return actor === "zombie" ? "by a bot, clock ran out" : actor === "bot" ? "by a bot" : "";
+}

@@ -3,7 +3,7 @@
 // the game is over the score sheet and the replay. The seat token comes from the link's
 // fragment (#token=...), is kept in localStorage and goes to the server in a header or the
 // WebSocket's first message only.
-import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle, seatName as seatNameIn, tableName, standIn, clockText, undoNote } from "/static/api.js";
+import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle, seatName as seatNameIn, tableName, standIn, clockText, undoNote, playedBy } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { mountMail } from "/static/mail.js";
@@ -51,6 +51,9 @@ const gameUrl = (rest = "") => `/api/games/${encodeURIComponent(GAME_ID)}${rest}
 
 // A seat as the page names it everywhere (api.js seatName: "Player 2 · Bot (random) 2").
 const seatName = (seat) => seatNameIn(S.gv, seat);
+
+// The log's headings name a seat as the page does, and say when a bot played a person's seat.
+const logOptions = () => ({ seatName, onPick: pick, playedBy: (seat, actor) => playedBy(S.gv, seat, actor) });
 
 // The status line says whom the page plays by the person's name, then the name the table gives
 // them ("you are Ann (Xunon)"): its parts are already joined by " · ".
@@ -219,7 +222,7 @@ function onMessage(m, ws) {
     document.body.dataset.hellos = String(Number(document.body.dataset.hellos || 0) + 1);
     $("connection").textContent = "";
     if (m.reset) { S.queue = []; log.dropAfter(0); }   // this page's log is not the game's any more
-    for (const missed of m.missed || []) log.add(missed.index, missed.seat, missed.events, false);
+    for (const missed of m.missed || []) log.add(missed.index, missed.seat, missed.events, false, missed.actor);
     if ((m.missed || []).length) log.render();
     if (m.setup_events && m.setup_events.length) log.setSetup(m.setup_events);
     if (S.wantSetup) { S.wantSetup = false; ws.send(JSON.stringify({ since: -1 })); }
@@ -299,7 +302,7 @@ function pump() {
       if (at >= 0 && next.index > at + 1 && S.ws && S.wsOpen) {
         S.ws.send(JSON.stringify(sinceMessage(at)));  // a gap: ask for what was missed
       }
-      log.add(next.index, next.seat, next.events, !S.skipping);
+      log.add(next.index, next.seat, next.events, !S.skipping, next.actor);
       logged = true;
       at = next.index;
     }
@@ -547,7 +550,7 @@ function onPassReady() {
   if (seat !== S.seat) {
     S.seat = seat;
     S.gv = null; S.shown = null; S.queue = []; S.logged = false; S.wantSetup = true;
-    log = new Log($("log"), { seatName, onPick: pick });   // this seat's own events only
+    log = new Log($("log"), logOptions());   // this seat's own events only
     refresh();
     connect();
   } else render();
@@ -874,7 +877,7 @@ async function main() {
   // The page's first Tab stop: past the header and the table's targets, to the decision.
   $("skip-to-decision").addEventListener("click", () => { $("decision").tabIndex = -1; $("decision").focus(); });
   $("board-zoom").addEventListener("click", () => setZoom(!S.zoom));
-  log = new Log($("log"), { seatName, onPick: pick });
+  log = new Log($("log"), logOptions());
   await loadModules();
   try { await resolveSeats(); } catch (e) {
     failPage(e instanceof ApiError && e.status === 404 ? `There is no game ${GAME_ID}.` : `Could not open the game: ${e.message}`);
