@@ -155,6 +155,20 @@ def test_chat_hand_over_to_a_bot_take_back_and_the_log(server_site: Site, chromi
     page.fill("#chat-text", "good luck")
     page.press("#chat-text", "Enter")
     page.wait_for_selector("#chat-messages li:has-text('good luck')")
+    # The other player's answer, while this page looks at the board (the chat below, out of
+    # sight): it is announced in the decision box until the chat is shown. One's own is not.
+    assert page.locator("#chat-alert").is_hidden()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.evaluate("""async (id) => {
+      const entry = JSON.parse(localStorage.getItem('ecliptic.games')).find((g) => g.id === id);
+      await fetch('/api/games/' + id + '/chat', {method: 'POST', body: JSON.stringify({text: 'you too'}),
+        headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + entry.seats[1].token}});
+    }""", game_id)
+    page.wait_for_selector("#chat-alert:not([hidden])")
+    assert page.locator("#chat-alert-text").inner_text() == "Player 2: you too"
+    page.click("#chat-alert-show")
+    assert page.locator("#chat-alert").is_hidden()
+    assert page.evaluate("() => document.activeElement.id") == "chat-text"
     before = log_index(w)
     page.select_option("#hand-level", "random")
     page.click("#hand-to-bot")

@@ -242,7 +242,7 @@ function onMessage(m, ws) {
   } else if (m.type === "seat") {
     enqueue(m);
   } else if (m.type === "chat") {
-    addChat(m);
+    addChat(m, true);
   } else if (m.type === "rematch") {
     learnRematch(m);
     render();
@@ -823,11 +823,29 @@ async function pick(index) {
   catch (e) { setError(`That position could not be shown: ${e.message}`); }
 }
 
-function addChat(m) {
+// `live`: pushed while the page is open. The chat is at the foot of the side column (on a phone,
+// below the whole board): a message from someone else that arrives out of sight is announced in
+// the decision box, where the eyes are, until the chat is seen.
+function addChat(m, live = false) {
   const list = $("chat-messages");
   if (list.querySelector(`[data-id="${m.id}"]`)) return;
   list.append(el("li", { dataset: { id: m.id } }, el("strong", { text: `${m.name}: ` }), m.text));
   list.scrollTop = list.scrollHeight;
+  if (live && (S.seat === null || m.seat !== S.seat) && !chatInSight()) {
+    $("chat-alert-text").textContent = `${m.name}: ${m.text}`;
+    $("chat-alert").hidden = false;
+  }
+}
+
+function chatInSight() {
+  const r = $("chat-messages").getBoundingClientRect();
+  return !document.hidden && r.height > 0 && r.top < window.innerHeight && r.bottom > 0;
+}
+
+function showChat() {
+  $("chat-alert").hidden = true;
+  $("chat-messages").scrollIntoView({ block: "center" });
+  if (!$("chat-form").hidden) $("chat-text").focus({ preventScroll: true });
 }
 
 async function loadChat() {
@@ -874,6 +892,9 @@ async function main() {
   if (!GAME_ID) { failPage("No game named in the address."); return; }
   $("pass-ready").addEventListener("click", onPassReady);
   $("skip-to-now").addEventListener("click", skipToNow);
+  $("chat-alert-show").addEventListener("click", showChat);
+  window.addEventListener("scroll", () => { if (!$("chat-alert").hidden && chatInSight()) $("chat-alert").hidden = true; },
+    { passive: true });
   // The page's first Tab stop: past the header and the table's targets, to the decision.
   $("skip-to-decision").addEventListener("click", () => { $("decision").tabIndex = -1; $("decision").focus(); });
   $("board-zoom").addEventListener("click", () => setZoom(!S.zoom));
