@@ -41,6 +41,23 @@ def test_my_games_links_each_held_seat_back_into_the_game_with_its_stored_token(
     assert_clean(w)
 
 
+def test_a_friend_who_came_by_a_join_link_finds_their_seat_by_name_in_my_games(
+        server_site: Site, chromium: Any) -> None:
+    with server_site.api() as api:
+        created = api.post("/api/games", json={"game": "ceres", "config": {"expansions": ["comets"]},
+                                                "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+    bob = next(s for s in created["seats"] if s["seat"] == 1)
+    w = new_page(chromium)   # Bob's own browser: it holds only what the join link gave it
+    page = w.page
+    page.goto(server_site.url + bob["join_link"])
+    wait_loaded(w)
+    page.goto(server_site.url + "/")
+    link = page.locator(f"#my-games li[data-id='{created['id']}'] a.my-seat")
+    link.wait_for()
+    assert link.inner_text() == "play seat 2 (Bob)"
+    assert_clean(w)
+
+
 def test_the_created_box_shows_no_null_whatever_the_seats(server_site: Site, chromium: Any) -> None:
     w = new_page(chromium)
     page = w.page

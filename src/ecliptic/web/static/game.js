@@ -80,7 +80,10 @@ async function resolveSeats() {
   if (given) {
     try {
       const view = await api(gameUrl(), { token: given });
-      rememberSeatToken(GAME_ID, view.seat, given, { game: view.game });
+      // With the seat's name, so that the lobby's "My games" says "play seat 2 (Bob)" to a
+      // friend who came by a join link, as it does to the player who created the game.
+      const name = ((view.seats || [])[view.seat] || {}).name;
+      rememberGame({ id: GAME_ID, game: view.game, seats: { [view.seat]: { token: given, ...(name ? { name } : {}) } } });
       history.replaceState(null, "", `${location.pathname}${location.search}#seat=${view.seat}`);
     } catch (e) {
       if (!(e instanceof ApiError && (e.status === 401 || e.status === 403))) throw e;
