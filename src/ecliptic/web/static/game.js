@@ -853,6 +853,9 @@ function showChat() {
 
 async function loadChat() {
   try { for (const m of await api(gameUrl("/chat"))) addChat(m); } catch { /* the game view shows the error */ }
+  // A spectator reads the chat but has no box to write in (the server takes the seats' words only):
+  // said, so that nobody looks for the missing box.
+  $("chat-readonly").hidden = S.seat !== null;
   if (S.seat === null) return;
   const form = $("chat-form");
   form.hidden = false;
