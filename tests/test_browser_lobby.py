@@ -41,6 +41,43 @@ def test_my_games_links_each_held_seat_back_into_the_game_with_its_stored_token(
     assert_clean(w)
 
 
+def test_a_friend_who_came_by_a_join_link_finds_their_seat_by_name_in_my_games(
+        server_site: Site, chromium: Any) -> None:
+    with server_site.api() as api:
+        created = api.post("/api/games", json={"game": "ceres", "config": {"expansions": ["comets"]},
+                                                "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+    bob = next(s for s in created["seats"] if s["seat"] == 1)
+    w = new_page(chromium)   # Bob's own browser: it holds only what the join link gave it
+    page = w.page
+    page.goto(server_site.url + bob["join_link"])
+    wait_loaded(w)
+    page.goto(server_site.url + "/")
+    link = page.locator(f"#my-games li[data-id='{created['id']}'] a.my-seat")
+    link.wait_for()
+    assert link.inner_text() == "play seat 2 (Bob)"
+    assert_clean(w)
+
+
+def test_copy_selects_the_join_link_where_the_browser_has_no_clipboard_api(
+        server_site: Site, chromium: Any) -> None:
+    # Served by plain http over the network (not localhost) a page has no navigator.clipboard:
+    # the button said "Select and copy" and selected nothing.
+    w = new_page(chromium, init="Object.defineProperty(navigator, 'clipboard', {value: undefined});"
+                                "document.execCommand = () => false;")
+    create_in_lobby(w, server_site.url, "ceres", ["person", "person"])
+    page = w.page
+    page.click("#created button.copy >> nth=1")
+    button = page.locator("#created button.copy").nth(1)
+    assert button.inner_text() == "Selected: press Ctrl+C"
+    field = page.locator("#created input.join-link").nth(1)
+    value = field.input_value()
+    assert "#token=" in value
+    selected = page.evaluate("() => { const e = document.activeElement;"
+                             " return [e.selectionStart, e.selectionEnd, e.getAttribute('aria-label')]; }")
+    assert selected == [0, len(value), "join link of seat 2"]
+    assert_clean(w)
+
+
 def test_the_created_box_shows_no_null_whatever_the_seats(server_site: Site, chromium: Any) -> None:
     w = new_page(chromium)
     page = w.page

@@ -113,10 +113,14 @@ def test_a_seat_address_without_its_token_says_the_page_is_watching(server_site:
     assert notice.inner_text() == "You are watching. To play seat 1 (Player 1), open your join link."
     assert "watching" in page.locator("#status").inner_text()
     assert page.locator("#decision-panel button.action").count() == 0
+    # No box to write in the chat, and words that say why.
+    assert page.locator("#chat-form").is_hidden()
+    assert page.locator("#chat-readonly").inner_text() == "Spectators read the chat; only the players write in it."
     # The seat's own browser, with its token, plays and sees no notice.
     maker.page.click("#created a.play-here")
     wait_my_turn_or_over(maker)
     assert maker.page.locator("#notice").is_hidden()
+    assert maker.page.locator("#chat-readonly").is_hidden() and maker.page.locator("#chat-form").is_visible()
     assert_clean(w, maker)
 
 

@@ -89,6 +89,9 @@ def test_the_notation_box_completes_and_plays_and_undo_takes_it_back(server_site
     page.click("#undo")
     page.wait_for_function(f"() => Number(document.body.dataset.index) === {before}")
     assert page.locator(f"#log .log-entry[data-index='{before + 1}']").count() == 0
+    # The page says what happened to the entry that went (the other seats' pages name who).
+    page.wait_for_selector("#undone:not([hidden])")
+    assert page.locator("#undone").inner_text() == f"You took back your last action (#{before + 1})."
     assert "REF" in {a["notation"] for a in view_of(w)["legal_actions"]}
     # A notation the rules refuse: the reason and the rule's link, nothing played.
     w.allow(r"status of 422")
@@ -107,7 +110,9 @@ def test_every_action_is_reachable_by_the_keyboard_and_the_turn_clock_shows(serv
     w.page.click("#created a.play-here")
     page = w.page
     wait_my_turn_or_over(w)
-    assert re.search(r"you have (00:59:\d\d|01:00:00) left", page.locator("#clock").inner_text())
+    # Words only (a clock glyph is an empty box in the fonts of some systems), minutes and seconds.
+    assert re.fullmatch(r"Turn clock: you have (59:\d\d|1:00:00) left, then a bot plays for you\.",
+                        page.locator("#clock").inner_text())
     focused = "() => document.activeElement.id"
     # A decision of mine brings the keyboard to its heading (not the page's top, the whole map
     # away): the next Tab is in the decision's panel.
@@ -150,10 +155,27 @@ def test_chat_hand_over_to_a_bot_take_back_and_the_log(server_site: Site, chromi
     page.fill("#chat-text", "good luck")
     page.press("#chat-text", "Enter")
     page.wait_for_selector("#chat-messages li:has-text('good luck')")
+    # The other player's answer, while this page looks at the board (the chat below, out of
+    # sight): it is announced in the decision box until the chat is shown. One's own is not.
+    assert page.locator("#chat-alert").is_hidden()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.evaluate("""async (id) => {
+      const entry = JSON.parse(localStorage.getItem('ecliptic.games')).find((g) => g.id === id);
+      await fetch('/api/games/' + id + '/chat', {method: 'POST', body: JSON.stringify({text: 'you too'}),
+        headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + entry.seats[1].token}});
+    }""", game_id)
+    page.wait_for_selector("#chat-alert:not([hidden])")
+    assert page.locator("#chat-alert-text").inner_text() == "Player 2: you too"
+    page.click("#chat-alert-show")
+    assert page.locator("#chat-alert").is_hidden()
+    assert page.evaluate("() => document.activeElement.id") == "chat-text"
     before = log_index(w)
     page.select_option("#hand-level", "random")
     page.click("#hand-to-bot")
     page.wait_for_selector("#take-back")
+    # Beside the way back, why the game goes on without me.
+    assert page.locator("#seat-note").inner_text() == (
+        "You handed your seat to a bot: it plays until you take the seat back.")
     page.wait_for_function(f"() => Number(document.body.dataset.index) > {before}")  # the bot plays my seat
     page.click("#take-back")
     page.wait_for_selector("#hand-to-bot")

@@ -113,6 +113,8 @@ def test_a_reconnecting_client_gets_what_it_missed(database_url: str) -> None:
             hello = recv(ws)
             assert hello["index"] == 3 and [m["index"] for m in hello["missed"]] == [2, 3]
             assert all(m["events"] for m in hello["missed"])
+            # Who played each (a person here): a log credits a person only with their own moves.
+            assert [m["actor"] for m in hello["missed"]] == ["person", "person"]
             ws.send_json({"since": 2})
             assert [m["index"] for m in recv(ws)["missed"]] == [3]
             nothing_queued(ws)
@@ -381,11 +383,11 @@ def play_watched(c: TestClient, game: str, config: dict[str, Any], players: int,
                 assert v is not None or not any(e["private"] for e in pushed["events"])
                 # The action's notation (it can name a card played face down) is not sent; the
                 # log's fingerprint is a MAC keyed by the secret seed, the same for every viewer.
-                assert set(pushed) == {"type", "index", "seat", "history", "events", "view"}
+                assert set(pushed) == {"type", "index", "seat", "actor", "history", "events", "view"}
                 assert re.fullmatch(r"[0-9a-f]{32}", pushed["history"])
                 assert pushed["history"] == live(c, gid).history(pushed["index"])
                 small = recv(patching[v])
-                assert set(small) == {"type", "index", "seat", "history", "events", "patch", "base", "rev"}
+                assert set(small) == {"type", "index", "seat", "actor", "history", "events", "patch", "base", "rev"}
                 assert (small["type"], small["index"], small["events"]) == ("action", pushed["index"], pushed["events"])
                 check_patch(v, patched[v].take(small), seen_before)
                 assert canonical(patched[v].view) == canonical(pushed["view"])

@@ -681,7 +681,10 @@ class GameService:
         self.hub.send(live.row.id, lambda viewer: self._action_message(live, row, events, viewer))
 
     def _action_message(self, live: Live, row: ActionRow, events: list[Event], viewer: int | None) -> Message:
-        return {"type": "action", "index": row.index + 1, "seat": row.seat, "history": live.history(row.index + 1),
+        # ``actor``: who played it (person, bot, zombie), so that a log never credits a person with
+        # the move a bot made for them (their turn clock ran out, or they handed the seat over).
+        return {"type": "action", "index": row.index + 1, "seat": row.seat, "actor": row.actor,
+                "history": live.history(row.index + 1),
                 "events": visible_events(live.row.game, events, viewer), "view": self.view(live, viewer)}
 
     # -- undo --------------------------------------------------------------------------
@@ -1126,7 +1129,7 @@ class GameService:
         if reset:
             since = 0
         if since is not None and 0 <= since < live.index:
-            missed = [{"index": i + 1, "seat": live.log[i].seat,
+            missed = [{"index": i + 1, "seat": live.log[i].seat, "actor": live.log[i].actor,
                        "events": visible_events(live.row.game, live.events[i], conn.seat)}
                       for i in range(since, live.index)]
         setup = visible_events(live.row.game, live.setup_events, conn.seat) if since is None or since < 0 else []

@@ -130,3 +130,51 @@ export function seatName(gv, seat) {
   if (table && person && table.toLowerCase() !== person.toLowerCase()) return `${table} · ${person}`;
   return table || person || `Seat ${seat + 1}`;
 }
+
+// Who plays a seat when it is not its person: a seat handed to a bot, or one whose turn clock
+// ran out ("zombie", docs/server.md). Said where the seat is waited for, so that nobody waits for
+// a person who is not there, and on the seat's own page, so that its person knows why the game
+// goes on without them and how to get the seat back. `me`: the page's seat (null: watching).
+export function standIn(gv, seat, me) {
+  const info = gv && (gv.seats || [])[seat];
+  if (!info || info.kind === "bot" || info.controller === "person") return "";
+  const mine = me !== null && me !== undefined && seat === me;
+  if (info.controller === "zombie") {
+    return mine ? "Your turn clock ran out, so a bot plays your seat until you take it back."
+      : `${seatName(gv, seat)}'s turn clock ran out: a bot plays the seat until they come back.`;
+  }
+  return mine ? "You handed your seat to a bot: it plays until you take the seat back."
+    : `${seatName(gv, seat)} handed the seat to a bot.`;
+}
+
+// The turn clock's line (the view's `deadline`, Unix seconds; `now` in ms): whose time it is,
+// how much is left, and what happens then. No clock glyph: the fonts of some systems have none
+// and draw an empty box. "" without a running clock.
+export function clockText(gv, me, now) {
+  if (!gv || gv.status !== "playing" || !gv.deadline) return "";
+  const left = Math.max(0, Math.round(gv.deadline - now / 1000));
+  const d = Math.floor(left / 86400), h = Math.floor((left % 86400) / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+  const pad = (n) => String(n).padStart(2, "0");
+  const time = d ? `${d} d ${h} h` : h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+  const mine = me !== null && me !== undefined && gv.current_seat === me;
+  return mine ? `Turn clock: you have ${time} left, then a bot plays for you.`
+    : `Turn clock: ${seatName(gv, gv.current_seat)} has ${time} left, then a bot plays for them.`;
+}
+
+// What the page says when an action is taken back (an undo): who took it back, so the other
+// players see why the turn went back instead of a log entry vanishing. `seat`: the seat of the
+// action taken back when the page had it (null: unknown, another server process changed the log).
+export function undoNote(gv, seat, index, me) {
+  if (seat === null || seat === undefined) return `Action #${index} was taken back.`;
+  if (me !== null && me !== undefined && seat === me) return `You took back your last action (#${index}).`;
+  return `${seatName(gv, seat)} took back their last action (#${index}).`;
+}
+
+// What a log heading adds to a person's seat when a bot played that action for them (the
+// server's `actor`): "by a bot" (handed over), "by a bot, clock ran out" (a zombie). "" for the
+// person's own moves and for seats created for a bot (their name says it already).
+export function playedBy(gv, seat, actor) {
+  const info = gv && (gv.seats || [])[seat];
+  if (!info || info.kind === "bot") return "";
+  return actor === "zombie" ? "by a bot, clock ran out" : actor === "bot" ? "by a bot" : "";
+}

@@ -3,7 +3,7 @@
 // the game is over the score sheet and the replay. The seat token comes from the link's
 // fragment (#token=...), is kept in localStorage and goes to the server in a header or the
 // WebSocket's first message only.
-import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle, seatName as seatNameIn, tableName } from "/static/api.js";
+import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle, seatName as seatNameIn, tableName, standIn, clockText, undoNote, playedBy } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { mountMail } from "/static/mail.js";
@@ -42,6 +42,7 @@ const S = {
   histories: new Map(), // index -> the server's fingerprint of the log up to it (given back on reconnecting)
   rematch: null,       // the finished game's rematch: {id, seat, token} (the token: this page's seat's only)
   focusedDecision: null, // the decision of mine the keyboard was last brought to (placeFocus)
+  undone: null,        // who took back which action (an undo), said until the game moves on: {index, text}
 };
 let log = null;
 
@@ -50,6 +51,9 @@ const gameUrl = (rest = "") => `/api/games/${encodeURIComponent(GAME_ID)}${rest}
 
 // A seat as the page names it everywhere (api.js seatName: "Player 2 · Bot (random) 2").
 const seatName = (seat) => seatNameIn(S.gv, seat);
+
+// The log's headings name a seat as the page does, and say when a bot played a person's seat.
+const logOptions = () => ({ seatName, onPick: pick, playedBy: (seat, actor) => playedBy(S.gv, seat, actor) });
 
 // The status line says whom the page plays by the person's name, then the name the table gives
 // them ("you are Ann (Xunon)"): its parts are already joined by " · ".
@@ -76,7 +80,10 @@ async function resolveSeats() {
   if (given) {
     try {
       const view = await api(gameUrl(), { token: given });
-      rememberSeatToken(GAME_ID, view.seat, given, { game: view.game });
+      // With the seat's name, so that the lobby's "My games" says "play seat 2 (Bob)" to a
+      // friend who came by a join link, as it does to the player who created the game.
+      const name = ((view.seats || [])[view.seat] || {}).name;
+      rememberGame({ id: GAME_ID, game: view.game, seats: { [view.seat]: { token: given, ...(name ? { name } : {}) } } });
       history.replaceState(null, "", `${location.pathname}${location.search}#seat=${view.seat}`);
     } catch (e) {
       if (!(e instanceof ApiError && (e.status === 401 || e.status === 403))) throw e;
@@ -218,7 +225,7 @@ function onMessage(m, ws) {
     document.body.dataset.hellos = String(Number(document.body.dataset.hellos || 0) + 1);
     $("connection").textContent = "";
     if (m.reset) { S.queue = []; log.dropAfter(0); }   // this page's log is not the game's any more
-    for (const missed of m.missed || []) log.add(missed.index, missed.seat, missed.events, false);
+    for (const missed of m.missed || []) log.add(missed.index, missed.seat, missed.events, false, missed.actor);
     if ((m.missed || []).length) log.render();
     if (m.setup_events && m.setup_events.length) log.setSetup(m.setup_events);
     if (S.wantSetup) { S.wantSetup = false; ws.send(JSON.stringify({ since: -1 })); }
@@ -228,6 +235,9 @@ function onMessage(m, ws) {
   } else if (m.type === "action") {
     enqueue(m);
   } else if (m.type === "undo") {
+    // Who took it back: the seat of the action dropped (in the log, or still waiting to be shown).
+    const dropped = log.entries.get(m.index + 1) || S.queue.find((q) => q.type === "action" && q.index === m.index + 1);
+    S.undone = { index: m.index, text: undoNote(m.view, dropped ? dropped.seat : null, m.index + 1, S.seat) };
     S.queue = [];
     log.dropAfter(m.index);
     show(m.view, true);
@@ -235,7 +245,7 @@ function onMessage(m, ws) {
   } else if (m.type === "seat") {
     enqueue(m);
   } else if (m.type === "chat") {
-    addChat(m);
+    addChat(m, true);
   } else if (m.type === "rematch") {
     learnRematch(m);
     render();
@@ -262,6 +272,7 @@ function farBehind() {
 }
 
 function enqueue(m) {
+  if (S.undone && m.type === "action" && m.index > S.undone.index) S.undone = null;   // the game moved on
   S.queue.push(m);
   if (!S.skipping && farBehind()) skipToNow();
   else pump();
@@ -294,7 +305,7 @@ function pump() {
       if (at >= 0 && next.index > at + 1 && S.ws && S.wsOpen) {
         S.ws.send(JSON.stringify(sinceMessage(at)));  // a gap: ask for what was missed
       }
-      log.add(next.index, next.seat, next.events, !S.skipping);
+      log.add(next.index, next.seat, next.events, !S.skipping, next.actor);
       logged = true;
       at = next.index;
     }
@@ -464,13 +475,20 @@ function draw() {
   drawTable(gv, gv === live);
   renderNotice();
   $("decision").textContent = decisionText(live);
+  const undone = S.undone ? S.undone.text : "";
+  $("undone").hidden = !undone;
+  if ($("undone").textContent !== undone) $("undone").textContent = undone;
   const mine = myDecision(live);
   const thinking = $("thinking");
   const other = live.status === "playing" && !mine;
   thinking.hidden = !other;
   if (other) {
     const info = (live.seats || [])[live.current_seat];
-    thinking.textContent = `${seatName(live.current_seat)} is ${info && info.controller !== "person" ? "thinking…" : "deciding…"}`;
+    // A person's seat a bot plays (handed over, or its turn clock ran out) is not that person deciding.
+    const standing = info && info.kind !== "bot" && info.controller !== "person";
+    const who = live.current_seat === S.seat ? "your seat" : seatName(live.current_seat);
+    thinking.textContent = standing ? `A bot is playing for ${who}${info.controller === "zombie" ? " (the turn clock ran out)" : ""}…`
+      : `${seatName(live.current_seat)} is ${info && info.controller !== "person" ? "thinking…" : "deciding…"}`;
   }
   const panel = $("decision-panel");
   const held = heldFocus(panel);
@@ -535,7 +553,7 @@ function onPassReady() {
   if (seat !== S.seat) {
     S.seat = seat;
     S.gv = null; S.shown = null; S.queue = []; S.logged = false; S.wantSetup = true;
-    log = new Log($("log"), { seatName, onPick: pick });   // this seat's own events only
+    log = new Log($("log"), logOptions());   // this seat's own events only
     refresh();
     connect();
   } else render();
@@ -548,7 +566,7 @@ function renderControls(gv, mine) {
   const want = [];
   if (gv.undoable && !S.shown) want.push("undo");
   const info = S.seat !== null && gv.status === "playing" ? (gv.seats || [])[S.seat] : null;
-  if (info) want.push(info.controller === "person" ? "hand-to-bot" : "take-back");
+  if (info) want.push(info.controller === "person" ? "hand-to-bot" : `take-back:${info.controller}`);
   if (mine && S.suggestions && S.mods.extras && S.mods.extras.suggest && !S.shown) want.push("suggest");
   if (S.seat !== null && "Notification" in window && Notification.permission === "default" && gv.status === "playing") {
     want.push("notify");
@@ -556,6 +574,7 @@ function renderControls(gv, mine) {
   const signature = want.join(" ");
   if (box.dataset.signature === signature) return;
   box.dataset.signature = signature;
+  const kinds = want.map((k) => k.split(":")[0]);
   const make = {
     "undo": () => el("button", { type: "button", id: "undo", text: "Undo my last action", onclick: undo }),
     "hand-to-bot": () => el("span", { class: "hand-over" },
@@ -563,26 +582,24 @@ function renderControls(gv, mine) {
         onclick: () => handOver(true, $("hand-level").value) }),
       el("select", { id: "hand-level", "aria-label": "the bot's level" },
         S.levels.map((l) => el("option", { value: l.value, text: l.label, title: l.text, selected: l.value === "normal" })))),
-    "take-back": () => el("button", { type: "button", id: "take-back", class: "primary", text: "Take my seat back",
-      onclick: () => handOver(false) }),
+    // Why the game goes on without this seat's person, beside the way back.
+    "take-back": () => el("div", { class: "take-back" },
+      el("p", { id: "seat-note", class: "notice", text: standIn(gv, S.seat, S.seat) }),
+      el("button", { type: "button", id: "take-back", class: "primary", text: "Take my seat back",
+        onclick: () => handOver(false) })),
     "suggest": () => el("button", { type: "button", id: "suggest", text: "Suggest a move", onclick: suggest }),
     "notify": () => el("button", { type: "button", id: "notify", class: "link", text: "Notify me when it is my turn",
       onclick: () => Notification.requestPermission().then(() => { delete box.dataset.signature; render(); }) }),
   };
-  box.replaceChildren(...want.map((k) => make[k]()));
+  box.replaceChildren(...kinds.map((k) => make[k]()));
 }
 
 // The turn clock: the time left to the seat deciding (the view's deadline, Unix time).
 function showClock() {
   const box = $("clock");
-  const gv = S.gv;
-  const left = gv && gv.status === "playing" && gv.deadline ? Math.max(0, Math.round(gv.deadline - Date.now() / 1000)) : null;
-  box.hidden = left === null;
-  if (left === null) return;
-  const d = Math.floor(left / 86400), h = Math.floor((left % 86400) / 3600), m = Math.floor((left % 3600) / 60), sec = left % 60;
-  const pad = (n) => String(n).padStart(2, "0");
-  const who = gv.current_seat === S.seat && S.seat !== null ? "you have" : `${seatName(gv.current_seat)} has`;
-  box.textContent = `⏱ ${who} ${d ? `${d} d ` : ""}${pad(h)}:${pad(m)}:${pad(sec)} left, then a bot plays the seat`;
+  const text = clockText(S.gv, S.seat, Date.now());
+  box.hidden = !text;
+  if (box.textContent !== text) box.textContent = text;
 }
 
 function notifyTurn(gv, mine) {
@@ -809,15 +826,36 @@ async function pick(index) {
   catch (e) { setError(`That position could not be shown: ${e.message}`); }
 }
 
-function addChat(m) {
+// `live`: pushed while the page is open. The chat is at the foot of the side column (on a phone,
+// below the whole board): a message from someone else that arrives out of sight is announced in
+// the decision box, where the eyes are, until the chat is seen.
+function addChat(m, live = false) {
   const list = $("chat-messages");
   if (list.querySelector(`[data-id="${m.id}"]`)) return;
   list.append(el("li", { dataset: { id: m.id } }, el("strong", { text: `${m.name}: ` }), m.text));
   list.scrollTop = list.scrollHeight;
+  if (live && (S.seat === null || m.seat !== S.seat) && !chatInSight()) {
+    $("chat-alert-text").textContent = `${m.name}: ${m.text}`;
+    $("chat-alert").hidden = false;
+  }
+}
+
+function chatInSight() {
+  const r = $("chat-messages").getBoundingClientRect();
+  return !document.hidden && r.height > 0 && r.top < window.innerHeight && r.bottom > 0;
+}
+
+function showChat() {
+  $("chat-alert").hidden = true;
+  $("chat-messages").scrollIntoView({ block: "center" });
+  if (!$("chat-form").hidden) $("chat-text").focus({ preventScroll: true });
 }
 
 async function loadChat() {
   try { for (const m of await api(gameUrl("/chat"))) addChat(m); } catch { /* the game view shows the error */ }
+  // A spectator reads the chat but has no box to write in (the server takes the seats' words only):
+  // said, so that nobody looks for the missing box.
+  $("chat-readonly").hidden = S.seat !== null;
   if (S.seat === null) return;
   const form = $("chat-form");
   form.hidden = false;
@@ -860,10 +898,13 @@ async function main() {
   if (!GAME_ID) { failPage("No game named in the address."); return; }
   $("pass-ready").addEventListener("click", onPassReady);
   $("skip-to-now").addEventListener("click", skipToNow);
+  $("chat-alert-show").addEventListener("click", showChat);
+  window.addEventListener("scroll", () => { if (!$("chat-alert").hidden && chatInSight()) $("chat-alert").hidden = true; },
+    { passive: true });
   // The page's first Tab stop: past the header and the table's targets, to the decision.
   $("skip-to-decision").addEventListener("click", () => { $("decision").tabIndex = -1; $("decision").focus(); });
   $("board-zoom").addEventListener("click", () => setZoom(!S.zoom));
-  log = new Log($("log"), { seatName, onPick: pick });
+  log = new Log($("log"), logOptions());
   await loadModules();
   try { await resolveSeats(); } catch (e) {
     failPage(e instanceof ApiError && e.status === 404 ? `There is no game ${GAME_ID}.` : `Could not open the game: ${e.message}`);

@@ -164,11 +164,18 @@ async function create() {
   }
 }
 
-function copyButton(text, label) {
+// Copies the join link. The clipboard API exists only on https (and localhost): served over the
+// network by plain http (friends on one LAN) it is missing, so the link's field is selected and
+// copied the old way, or left selected for Ctrl+C, and the button says which.
+function copyButton(text, label, field) {
   const b = el("button", { type: "button", class: "copy", "aria-label": label, text: "Copy" });
   b.addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText(text); b.textContent = "Copied"; }
-    catch { b.textContent = "Select and copy"; }
+    try { await navigator.clipboard.writeText(text); b.textContent = "Copied"; return; } catch { /* below */ }
+    field.focus();
+    field.select();
+    let copied = false;
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
+    b.textContent = copied ? "Copied" : "Selected: press Ctrl+C";
   });
   return b;
 }
@@ -180,12 +187,12 @@ function showCreated(created, entry) {
   const rows = created.seats.map((s) => {
     if (!s.token) return el("li", {}, `Seat ${s.seat + 1}: ${s.name}`);
     const link = new URL(s.join_link, location.origin).href;
+    const field = el("input", { class: "join-link", readonly: true, value: link, "aria-label": `join link of seat ${s.seat + 1}`,
+      size: 40 });
     return el("li", { class: "join" },
       el("span", { text: `Seat ${s.seat + 1}: ${s.name} ` }),
       el("a", { class: "play-here", href: `/play/${created.id}#seat=${s.seat}`, text: "play here" }), " · ",
-      el("input", { class: "join-link", readonly: true, value: link, "aria-label": `join link of seat ${s.seat + 1}`,
-        size: 40 }),
-      copyButton(link, `copy the join link of seat ${s.seat + 1}`));
+      field, copyButton(link, `copy the join link of seat ${s.seat + 1}`, field));
   });
   fill(box,
     el("h3", { text: `Game ${created.id} created` }),

@@ -22,11 +22,13 @@ export function eventLine(event) {
 }
 
 export class Log {
-  constructor(root, { seatName, onPick }) {
+  // `playedBy(seat, actor)`: what the heading adds when a bot played a person's seat ("" else).
+  constructor(root, { seatName, onPick, playedBy = () => "" }) {
     this.root = root;
     this.seatName = seatName;
+    this.playedBy = playedBy;
     this.onPick = onPick;
-    this.entries = new Map();   // index -> {seat, events}
+    this.entries = new Map();   // index -> {seat, events, actor}
     this.setup = [];
     this.list = el("ol", { class: "log-list", reversed: true });
     root.replaceChildren(this.list);
@@ -35,8 +37,8 @@ export class Log {
   setSetup(events) { if (events && events.length) { this.setup = events; this.render(); } }
 
   // `redraw` false: many entries at once (a hello's missed moves, a catch-up), drawn by one render().
-  add(index, seat, events, redraw = true) {
-    this.entries.set(index, { seat, events: events || [] });
+  add(index, seat, events, redraw = true, actor = null) {
+    this.entries.set(index, { seat, events: events || [], actor });
     if (redraw) this.render();
   }
 
@@ -49,8 +51,9 @@ export class Log {
     const items = [];
     const indices = [...this.entries.keys()].sort((a, b) => b - a);
     for (const i of indices) {
-      const { seat, events } = this.entries.get(i);
-      const who = seat === null || seat === undefined ? "" : this.seatName(seat);
+      const { seat, events, actor } = this.entries.get(i);
+      const by = seat === null || seat === undefined ? "" : this.playedBy(seat, actor);
+      const who = seat === null || seat === undefined ? "" : `${this.seatName(seat)}${by ? ` · ${by}` : ""}`;
       const pick = el("button", { type: "button", class: "log-pick link", dataset: { index: i },
         "aria-label": `show the board after action ${i}`, onclick: () => this.onPick(i) }, `#${i} ${who}`);
       const data = seat === null || seat === undefined ? { index: i } : { index: i, seat };
