@@ -111,7 +111,7 @@ def opt_in(c: TestClient, created: dict[str, Any], seat: int, address: str) -> N
     r = c.put(f"/api/games/{created['id']}/seats/{seat}/mail", headers=bearer(tokens(created)[seat]),
               json={"address": address})
     assert r.status_code == 200, r.text
-    assert r.json() == {"offered": True, "seat": seat, "address": address}
+    assert r.json() == {"offered": True, "seat": seat, "address": address, "over": False}
     settled(c, created["id"])
 
 
@@ -179,7 +179,7 @@ def test_no_email_without_asking_and_none_offered_without_smtp(database_url: str
         created = create(c)
         gid = created["id"]
         r = c.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(tokens(created)[1]))
-        assert r.json() == {"offered": True, "seat": 1, "address": None}
+        assert r.json() == {"offered": True, "seat": 1, "address": None, "over": False}
         play = Play(c, created)
         for _ in range(4):
             play.step()
@@ -196,7 +196,7 @@ def test_no_email_without_asking_and_none_offered_without_smtp(database_url: str
         created = create(c)
         gid, key = created["id"], tokens(created)[1]
         assert c.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json() == {
-            "offered": False, "seat": 1, "address": None}
+            "offered": False, "seat": 1, "address": None, "over": False}
         r = c.put(f"/api/games/{gid}/seats/1/mail", headers=bearer(key), json={"address": BOB})
         assert r.status_code == 409 and r.json()["error"] == "mail_not_configured"
         assert "sends no email" in r.json()["message"]
