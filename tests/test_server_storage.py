@@ -148,6 +148,38 @@ def test_migration_0004_adds_the_seats_email_to_a_database_of_0003(database_url:
     old.close()
 
 
+def test_migration_0005_hashes_the_addresses_of_0004_and_forgets_those_whose_end_went(database_url: str) -> None:
+    """A database of revision 0004 with two seats' addresses, one of a seat whose end email went
+    already: after the upgrade that one is deleted, the other is kept with its hash (so an
+    unsubscribe finds it), and the new tables work."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+
+    from ecliptic.server.storage import MIGRATIONS, address_hash
+
+    old = Storage(database_url)
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with old.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0004")
+    new_game(old, "g1")
+    new_game(old, "g2", created_at=2.0)
+    with old.engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO seat_mail (game_id, seat, address, turn_sent, over_sent) VALUES "
+                             "('g1', 0, 'Ann@Example.org', 3, :f), ('g2', 0, 'bob@example.org', NULL, :t)"),
+                     {"f": False, "t": True})
+    assert old.migrate() == ("0004", "0005")
+    with old.engine.connect() as conn:
+        rows = conn.execute(sa.text("SELECT game_id, address, address_hash, turn_sent FROM seat_mail")).all()
+        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    assert [tuple(r) for r in rows] == [("g1", "Ann@Example.org", address_hash("ann@example.org"), 3)]
+    token = old.permit_mail("ann@example.org", 20)
+    assert isinstance(token, str) and old.unsubscribe(token, confirm=True) is False
+    assert old.mail_seats("g1") == frozenset() and old.mail_is_blocked("ANN@example.org")
+    old.close()
+
+
 def test_sqlite_runs_in_wal_mode(storage: Storage) -> None:
     if not storage.is_sqlite:
         pytest.skip("SQLite only")

@@ -23,6 +23,7 @@ token can do nothing but that, so an email may carry it.
 from __future__ import annotations
 
 import asyncio
+import email.policy
 import logging
 import smtplib
 import ssl
@@ -174,8 +175,13 @@ def _footer(settings: MailSettings, unsubscribe: str) -> str:
     return FOOTER.format(unsubscribe=unsubscribe_link(settings, unsubscribe))
 
 
+HEADERS = email.policy.default.clone(max_line_length=998)
+"""Headers folded at RFC 5322's limit, not at 78: a ``List-Unsubscribe`` URL is one word longer than
+78 characters, which the default policy would write as an RFC 2047 encoded word no client reads."""
+
+
 def _message(settings: MailSettings, to: str, subject: str, body: str, unsubscribe: str) -> EmailMessage:
-    message = EmailMessage()
+    message = EmailMessage(policy=HEADERS)
     message["From"] = settings.sender
     message["To"] = to
     message["Subject"] = subject
