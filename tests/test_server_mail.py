@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from email import message_from_bytes
 from email.message import Message
 from pathlib import Path
@@ -28,7 +30,7 @@ from ecliptic.games import get_game
 from ecliptic.server import auth, create_app
 from ecliptic.server.mail import MailConfigError, MailSettings
 from ecliptic.server.serve import mail_settings
-from ecliptic.server.storage import GameRow, SeatRow, Storage, seat_mail
+from ecliptic.server.storage import ActionRow, GameRow, MailSkip, SeatRow, Storage, seat_mail
 from server_helpers import bearer, create, eventually, live, recv, server, service, tokens
 
 PUBLIC = "https://games.example.org"
@@ -111,7 +113,7 @@ def opt_in(c: TestClient, created: dict[str, Any], seat: int, address: str) -> N
     r = c.put(f"/api/games/{created['id']}/seats/{seat}/mail", headers=bearer(tokens(created)[seat]),
               json={"address": address})
     assert r.status_code == 200, r.text
-    assert r.json() == {"offered": True, "seat": seat, "address": address}
+    assert r.json() == {"offered": True, "seat": seat, "address": address, "over": False}
     settled(c, created["id"])
 
 
@@ -179,7 +181,7 @@ def test_no_email_without_asking_and_none_offered_without_smtp(database_url: str
         created = create(c)
         gid = created["id"]
         r = c.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(tokens(created)[1]))
-        assert r.json() == {"offered": True, "seat": 1, "address": None}
+        assert r.json() == {"offered": True, "seat": 1, "address": None, "over": False}
         play = Play(c, created)
         for _ in range(4):
             play.step()
@@ -196,7 +198,7 @@ def test_no_email_without_asking_and_none_offered_without_smtp(database_url: str
         created = create(c)
         gid, key = created["id"], tokens(created)[1]
         assert c.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json() == {
-            "offered": False, "seat": 1, "address": None}
+            "offered": False, "seat": 1, "address": None, "over": False}
         r = c.put(f"/api/games/{gid}/seats/1/mail", headers=bearer(key), json={"address": BOB})
         assert r.status_code == 409 and r.json()["error"] == "mail_not_configured"
         assert "sends no email" in r.json()["message"]
@@ -511,3 +513,166 @@ def test_giving_the_address_again_and_again_sends_no_more_email(tmp_path: Any, i
             settled(c, gid)
         assert len(box.to(BOB)) == ended
         assert service(c).storage.mail_seats(gid) == frozenset()
+
+
+UNSUBSCRIBE = re.compile(re.escape(PUBLIC) + r"/mail/unsubscribe/([A-Za-z0-9_-]+)")
+
+
+def text_of(message: Message) -> str:
+    return message.get_payload(decode=True).decode().replace("\r\n", "\n")  # type: ignore[union-attr]
+
+
+def test_every_email_has_a_one_click_unsubscribe_link_that_stops_every_game(
+        database_url: str, inbox: tuple[Inbox, int]) -> None:
+    """Someone gave Bob's address in two games: the first email's link (in its text and in RFC
+    8058's headers) shows a page with a button and changes nothing; its POST (what a mail client's
+    one-click sends) forgets the address in both games, blocks it for the server (the game page
+    giving it again, in any case of letters, is told why), and a second POST changes nothing.
+    A mistyped link is told so. No page shows the address; the database keeps only hashes."""
+    box, port = inbox
+    with server(database_url, mail=settings(port)) as c:
+        first, second = create(c), create(c)
+        for created in (first, second):
+            opt_in(c, created, 1, BOB)
+        Play(c, first).step()
+        mail = eventually(lambda: box.to(BOB), "the email of seat 1's turn")[0]
+        token = UNSUBSCRIBE.findall(text_of(mail))[0]
+        link = f"{PUBLIC}/mail/unsubscribe/{token}"
+        assert mail["List-Unsubscribe"] == f"<{link}>"
+        assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert "no more email from this server at all" in text_of(mail)
+        path = f"/mail/unsubscribe/{token}"
+        page = c.get(path)
+        assert page.status_code == 200 and f'<form method="post" action="{path}">' in page.text
+        assert page.headers["referrer-policy"] == "no-referrer"
+        assert service(c).storage.mail_seats(first["id"]) == frozenset({1})  # (a GET stops nothing)
+        done = c.post(path, data={"List-Unsubscribe": "One-Click"})
+        assert done.status_code == 200 and "sends no more email to this address" in done.text
+        assert [service(c).storage.mail_seats(g["id"]) for g in (first, second)] == [frozenset(), frozenset()]
+        again = c.post(path, data={"List-Unsubscribe": "One-Click"})
+        assert again.status_code == 200 and "already" in again.text
+        assert "already" in c.get(path).text and "<form" not in c.get(path).text
+        for address in (BOB, BOB.upper()):
+            r = c.put(f"/api/games/{second['id']}/seats/1/mail", headers=bearer(tokens(second)[1]),
+                      json={"address": address})
+            assert r.status_code == 409 and r.json()["error"] == "mail_blocked", r.text
+            assert r.json()["message"].startswith("this address asked not to get emails from this server")
+        assert service(c).storage.mail_seats(second["id"]) == frozenset()
+        Play(c, second).step()  # seat 1's turn in the second game: nothing
+        for bad in ("x" * 43, token[:-1] + ("A" if token[-1] != "A" else "B"), "not a token", "%00"):
+            for r in (c.get(f"/mail/unsubscribe/{bad}"), c.post(f"/mail/unsubscribe/{bad}")):
+                assert r.status_code == 404 and "not known" in r.text and "Traceback" not in r.text
+        pages = page.text + done.text + again.text
+        stored = Storage(database_url)
+        with stored.engine.connect() as conn:
+            rows = [tuple(r) for t in ("mail_sent", "mail_blocked", "seat_mail")
+                    for r in conn.execute(sa.text(f"SELECT * FROM {t}")).all()]
+        stored.close()
+    assert len(box.to(BOB)) == 1
+    assert "mail-test" not in pages.lower()
+    assert rows and all(token not in str(r) and "mail-test" not in str(r).lower() for r in rows)
+
+
+def test_an_address_gets_at_most_its_limit_of_emails_an_hour_all_games_together(
+        database_url: str, inbox: tuple[Inbox, int], caplog: pytest.LogCaptureFixture) -> None:
+    """With a limit of 2, Bob's address given in four games gets two emails; the others are
+    skipped, in one INFO line that names no address; Ann's address is not held back by Bob's."""
+    box, port = inbox
+    caplog.set_level(logging.INFO, logger="ecliptic")
+    limited = replace(settings(port), per_hour=2)
+    with server(database_url, mail=limited) as c:
+        games = [create(c) for _ in range(4)]
+        for created in games:
+            opt_in(c, created, 1, BOB)
+        opt_in(c, games[0], 0, ANN)
+        for created in games:
+            Play(c, created).step()
+        eventually(lambda: len(box.to(BOB)) == 2, "two emails to Bob")
+        play = Play(c, games[0])
+        play.index, play.state = 1, play.game.new_game({"players": 2}, 7)
+        play.game.apply(play.state, play.game.legal_actions(play.state)[Play.PICK])
+        play.step()  # seat 1 plays: Ann's turn
+        eventually(lambda: box.to(ANN), "the email to Ann")
+    said = [r for r in caplog.records if "(the limit)" in r.getMessage()]
+    assert len(box.to(BOB)) == 2 and len(said) == 1 and said[0].levelno == logging.INFO
+    assert "its address had 2 emails from this server in the last hour" in said[0].getMessage()
+    assert all("mail-test" not in r.getMessage() for r in caplog.records)
+
+
+def test_a_finished_game_keeps_no_address_and_its_page_offers_no_email(
+        database_url: str, inbox: tuple[Inbox, int]) -> None:
+    """Once the end's email is claimed (sent, or seen on the seat's page), the game's addresses
+    are deleted; the seat's setting then says the game is over, with no address."""
+    box, port = inbox
+    with server(database_url, mail=settings(port)) as c:
+        created = create(c)
+        gid = created["id"]
+        opt_in(c, created, 0, ANN)
+        opt_in(c, created, 1, BOB)
+        play = Play(c, created, pick=0)
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:  # Ann's page is open at the end
+            ws.send_json({"token": tokens(created)[0]})
+            assert recv(ws)["type"] == "hello"
+            while not play.state.is_over:
+                play.step()
+        assert eventually(lambda: [m for m in box.to(BOB) if m["Subject"].startswith("The game is over")],
+                          "Bob's end email")
+        assert not [m for m in box.to(ANN) if m["Subject"].startswith("The game is over")]
+        stored = Storage(database_url)
+        with stored.engine.connect() as conn:
+            assert conn.execute(sa.select(sa.func.count()).select_from(seat_mail)).scalar() == 0
+        stored.close()
+        for seat in (0, 1):
+            r = c.get(f"/api/games/{gid}/seats/{seat}/mail", headers=bearer(tokens(created)[seat]))
+            assert r.json() == {"offered": True, "seat": seat, "address": None, "over": True}
+
+
+def test_a_turn_email_waiting_out_its_delay_at_a_restart_goes_after_it(
+        database_url: str, inbox: tuple[Inbox, int]) -> None:
+    """The server stops while seat 1's email waits out its delay; the next start, with nobody
+    visiting the game, loads it and sends the email (once)."""
+    box, port = inbox
+    with server(database_url, mail=replace(settings(port), delay=3600.0)) as c:
+        created = create(c)
+        opt_in(c, created, 1, BOB)
+        play = Play(c, created)
+        seat = play.to_decide
+        r = c.post(f"/api/games/{play.gid}/actions", headers=bearer(play.keys[seat]),
+                   json={"action": str(play.game.legal_actions(play.state)[Play.PICK]), "expected_index": 0})
+        assert r.status_code == 200 and 1 in live(c, play.gid).mail_tasks
+    assert box.received == []
+    with server(database_url, mail=settings(port)) as c:
+        assert len(eventually(lambda: box.to(BOB), "the email after the restart")) == 1
+        settled(c, play.gid)
+        assert service(c).storage.mail_pending_games() == []  # claimed: a further start loads nothing
+    assert len(box.to(BOB)) == 1
+
+
+def test_the_storage_finds_the_games_that_may_owe_an_email_and_limits_and_blocks(database_url: str) -> None:
+    s = Storage(database_url)
+    s.migrate()
+    try:
+        for gid in ("owes", "claimed", "none", "over"):
+            s.create_game(GameRow(gid, "ceres", {"players": 2}, 1, 2, None, "playing", 1.0, None,
+                                  auth.token_hash("a")),
+                          [SeatRow(i, "person", f"P{i}", auth.token_hash(f"t{i}"), None, "person") for i in (0, 1)])
+            s.append_action(gid, ActionRow(0, 0, "PASS", "person", True), game_over=gid == "over")
+        for gid in ("owes", "claimed", "over"):
+            s.set_mail(gid, 1, BOB, claimed=1 if gid == "claimed" else None)
+        assert s.mail_pending_games() == ["over", "owes"]
+        assert s.claim_mail("owes", 1, 1) == BOB and s.mail_pending_games() == ["over"]
+        assert s.claim_mail("over", 1, None) == BOB and s.claim_mail("over", 1, None) is None
+        assert s.mail_pending_games() == [] and s.mail_seats("over") == frozenset()
+        tokens_ = [s.permit_mail(BOB, 2, now=1000.0), s.permit_mail(BOB.upper(), 2, now=1001.0)]
+        assert all(isinstance(t, str) for t in tokens_) and tokens_[0] != tokens_[1]
+        assert s.permit_mail(BOB, 2, now=1002.0) is MailSkip.LIMIT
+        assert isinstance(s.permit_mail(ANN, 2, now=1002.0), str)
+        assert isinstance(s.permit_mail(BOB, 2, now=1000.0 + 3601), str)  # an hour later
+        assert s.unsubscribe("x" * 43, confirm=True) is None
+        assert s.unsubscribe(str(tokens_[1]), confirm=False) is False and s.mail_seats("owes") == frozenset({1})
+        assert s.unsubscribe(str(tokens_[1]), confirm=True) is False
+        assert s.unsubscribe(str(tokens_[0]), confirm=True) is True  # (the same address: blocked already)
+        assert s.mail_seats("owes") == frozenset() and s.mail_is_blocked(BOB) and not s.mail_is_blocked(ANN)
+        assert s.permit_mail(BOB, 2, now=9999.0) is MailSkip.BLOCKED
+    finally:
+        s.close()

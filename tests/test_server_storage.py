@@ -86,7 +86,7 @@ def test_two_processes_migrating_a_new_database_at_once_take_turns(database_url:
     assert errors == []
     s = Storage(database_url)
     with s.engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0004"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0005"
     s.close()
 
 
@@ -102,13 +102,13 @@ def test_a_start_is_told_which_revision_the_schema_came_from(database_url: str,
     with caplog.at_level(logging.INFO, logger="ecliptic.server"):
         with server(database_url):
             pass
-        assert said() == ["database schema migrated from an empty database to revision 0004"]
+        assert said() == ["database schema migrated from an empty database to revision 0005"]
         caplog.clear()
         with server(database_url):
             pass
         assert said() == []
     s = Storage(database_url)
-    assert s.migrate() == ("0004", "0004")
+    assert s.migrate() == ("0005", "0005")
     s.close()
     # ``ecliptic serve`` shows the server's INFO lines beside uvicorn's (Python alone shows warnings only).
     assert log_config()["loggers"]["ecliptic"] == {"handlers": ["default"], "level": "INFO", "propagate": False}
@@ -118,7 +118,7 @@ def test_migrations_are_idempotent_and_match_the_tables(storage: Storage) -> Non
     storage.migrate()  # a second start changes nothing
     with storage.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0004"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0005"
 
 
 def test_migration_0004_adds_the_seats_email_to_a_database_of_0003(database_url: str) -> None:
@@ -138,13 +138,45 @@ def test_migration_0004_adds_the_seats_email_to_a_database_of_0003(database_url:
         assert "seat_mail" not in sa.inspect(conn).get_table_names()
     token = new_game(old)
     old.append_action("g1", act(0, "PASS"), game_over=False)
-    assert old.migrate() == ("0003", "0004")
+    assert old.migrate() == ("0003", "0005")
     assert old.mail_seats("g1") == frozenset() and [r.notation for r in old.actions("g1")] == ["PASS"]
     assert old.seats("g1")[0].token_hash == auth.token_hash(token)
     old.set_mail("g1", 0, "ann@example.org")
     assert old.claim_mail("g1", 0, 1) == "ann@example.org"
     with old.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    old.close()
+
+
+def test_migration_0005_hashes_the_addresses_of_0004_and_forgets_those_whose_end_went(database_url: str) -> None:
+    """A database of revision 0004 with two seats' addresses, one of a seat whose end email went
+    already: after the upgrade that one is deleted, the other is kept with its hash (so an
+    unsubscribe finds it), and the new tables work."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+
+    from ecliptic.server.storage import MIGRATIONS, address_hash
+
+    old = Storage(database_url)
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with old.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0004")
+    new_game(old, "g1")
+    new_game(old, "g2", created_at=2.0)
+    with old.engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO seat_mail (game_id, seat, address, turn_sent, over_sent) VALUES "
+                             "('g1', 0, 'Ann@Example.org', 3, :f), ('g2', 0, 'bob@example.org', NULL, :t)"),
+                     {"f": False, "t": True})
+    assert old.migrate() == ("0004", "0005")
+    with old.engine.connect() as conn:
+        rows = conn.execute(sa.text("SELECT game_id, address, address_hash, turn_sent FROM seat_mail")).all()
+        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    assert [tuple(r) for r in rows] == [("g1", "Ann@Example.org", address_hash("ann@example.org"), 3)]
+    token = old.permit_mail("ann@example.org", 20)
+    assert isinstance(token, str) and old.unsubscribe(token, confirm=True) is False
+    assert old.mail_seats("g1") == frozenset() and old.mail_is_blocked("ANN@example.org")
     old.close()
 
 

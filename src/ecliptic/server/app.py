@@ -15,6 +15,7 @@ Bearer`` header or a WebSocket's first message, never in a URL.
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import logging
 import re
@@ -26,7 +27,7 @@ from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
@@ -292,6 +293,29 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
         """Stop emailing this seat: its address is forgotten."""
         return await svc.set_mail(game_id, seat, token, None)
 
+    @app.get("/mail/unsubscribe/{token}", response_class=HTMLResponse, include_in_schema=False)
+    async def unsubscribe_page(token: str, svc: Service) -> HTMLResponse:
+        """An email's unsubscribe link, opened: a page with the button (a GET changes nothing,
+        so a mail scanner following every link unsubscribes nobody)."""
+        known = await svc.unsubscribe(token, confirm=False)
+        if known is None:
+            return _unsubscribe_html(404, UNKNOWN_LINK)
+        if known:
+            return _unsubscribe_html(200, ALREADY_STOPPED)
+        return _unsubscribe_html(200, "<p>Press the button to get no more email from this server, for any "
+                                      "game, whoever gives this address.</p>"
+                                      f'<form method="post" action="/mail/unsubscribe/{html.escape(token)}">'
+                                      '<button type="submit">Stop all emails to me</button></form>')
+
+    @app.post("/mail/unsubscribe/{token}", response_class=HTMLResponse, include_in_schema=False)
+    async def unsubscribe(token: str, svc: Service) -> HTMLResponse:
+        """The page's button, or a mail client's one-click unsubscribe (RFC 8058: a POST of
+        ``List-Unsubscribe=One-Click``, whatever its body): stops every email to the address."""
+        was = await svc.unsubscribe(token, confirm=True)
+        if was is None:
+            return _unsubscribe_html(404, UNKNOWN_LINK)
+        return _unsubscribe_html(200, ALREADY_STOPPED if was else STOPPED)
+
     @app.get("/api/games/{game_id}/chat", response_model=list[models.ChatMessage])
     async def get_chat(game_id: str, svc: Service) -> list[models.ChatMessage]:
         return await svc.chat(game_id)
@@ -321,6 +345,23 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
     app.include_router(rules_api.router)
     app.include_router(analysis_api.router)
     return app
+
+
+UNKNOWN_LINK = ("<p>This unsubscribe link is not known here: it is mistyped, or older than half a year. "
+                "To stop a game's emails, open the game and press \u201cStop emailing me\u201d.</p>")
+STOPPED = "<p>Done: this server sends no more email to this address, for any game.</p>"
+ALREADY_STOPPED = "<p>This address gets no email from this server already: nothing more to do.</p>"
+
+
+def _unsubscribe_html(status: int, body: str) -> HTMLResponse:
+    """The unsubscribe page: no address on it (whoever has the link may open it), no script, and
+    no ``Referer`` carrying the link's token to anywhere else."""
+    page = ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<title>Ecliptic: emails</title><link rel="stylesheet" href="/static/app.css"></head>'
+            f'<body><main class="unsubscribe"><h1>Emails from this server</h1>{body}</main></body></html>')
+    return HTMLResponse(page, status_code=status,
+                        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
 def _same_origin(ws: WebSocket) -> bool:

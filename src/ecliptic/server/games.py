@@ -39,6 +39,10 @@ engine decides everything else.
   no page of it is connected here, and once at the end. Each email is claimed in the database
   first (:meth:`Storage.claim_mail`): a process where the seat's page is connected claims it as
   seen, so of several processes sharing a database only one sends, and only if nobody saw it.
+  Every email has an unsubscribe link that stops all of this server's emails to its address, an
+  address gets at most ``per_hour`` of them an hour (:meth:`Storage.permit_mail`), a finished
+  game keeps no address once its end is claimed, and a start-up loads the games that may owe an
+  email (:meth:`Storage.mail_pending_games`), so a restart during the delay loses none.
 """
 
 from __future__ import annotations
@@ -70,7 +74,18 @@ from ecliptic.server.bots import BotPool, BotTurn
 from ecliptic.server.hub import Connection, Hub, Message
 from ecliptic.server.mail import Mailer, over_message, turn_message
 from ecliptic.server.notify import LocalNotifier, Notifier
-from ecliptic.server.storage import KEEP, UNCLAIMED, ActionRow, Conflict, GameRow, SeatRow, Storage, Wake
+from ecliptic.server.storage import (
+    KEEP,
+    UNCLAIMED,
+    ActionRow,
+    Conflict,
+    GameRow,
+    MailSkip,
+    SeatRow,
+    Storage,
+    Wake,
+    address_hash,
+)
 
 log = logging.getLogger("ecliptic.server")
 T = TypeVar("T")
@@ -152,6 +167,12 @@ class MailOff(ServiceError):
     status, code = 409, "mail_not_configured"
 
 
+class MailBlocked(ServiceError):
+    """An address given that unsubscribed from this server through an email's link."""
+
+    status, code = 409, "mail_blocked"
+
+
 class Finished(ServiceError):
     """An email address given to a game that is over: no turn is left to email about."""
 
@@ -225,6 +246,9 @@ class Live:
         return self.seats[seat]
 
 
+UNSUBSCRIBE_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
+"""What an unsubscribe link's token looks like (:func:`ecliptic.server.auth.new_token`): anything
+else is answered "not known" without asking the database."""
 GAME_END = -1
 """The "run" of the game's end in :attr:`Live.mail_runs` (a run's first index is never negative)."""
 
@@ -328,6 +352,8 @@ class GameService:
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._commits: set[asyncio.Future[None]] = set()
+        self._mail_limited: dict[str, float] = {}
+        """Per address hash: when this process last logged that the address reached its limit."""
         self.closing = False
 
     async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -839,7 +865,8 @@ class GameService:
         async with self._using(game_id) as live:
             await self._mail_seat(live, seat, token)
             address = await self._db(self.storage.mail_address, game_id, seat) if self.mailer is not None else None
-        return models.MailSetting(offered=self.mailer is not None, seat=seat, address=address)
+        return models.MailSetting(offered=self.mailer is not None, seat=seat, address=address,
+                                  over=bool(live.state.is_over))
 
     async def set_mail(self, game_id: str, seat: int, token: str | None, address: str | None) -> models.MailSetting:
         """Store (or, with ``None``, forget) ``seat``'s address, asked with that seat's token.
@@ -855,11 +882,15 @@ class GameService:
             state = live.state
             if address is not None and state.is_over:
                 raise Finished("the game is over: there is no turn left to email you about")
+            if address is not None and await self._db(self.storage.mail_is_blocked, address):
+                raise MailBlocked("this address asked not to get emails from this server "
+                                  "(through the unsubscribe link of one of its emails)")
             claimed = run_start(live.log, seat) if state.current_player == seat else None
             await self._db(self.storage.set_mail, game_id, seat, address, claimed=claimed)
             live.mail_seats = (live.mail_seats | {seat}) if address is not None else (live.mail_seats - {seat})
             self._mail_due(live)
-        return models.MailSetting(offered=self.mailer is not None, seat=seat, address=address)
+        return models.MailSetting(offered=self.mailer is not None, seat=seat, address=address,
+                                  over=bool(state.is_over))
 
     async def _mail_seat(self, live: Live, seat: int, token: str | None) -> None:
         if not 0 <= seat < len(live.seats):
@@ -917,16 +948,51 @@ class GameService:
                 log.warning("game %s: the email of seat %s could not be claimed: %s: %s",
                             game_id, seat, type(exc).__name__, exc)
                 return
+            if run == GAME_END:
+                live.mail_seats = live.mail_seats - {seat}  # (its row, and address, went with the claim)
             if address is None or seen:
                 return
+            try:
+                permit = await self._db(self.storage.permit_mail, address, self.mailer.settings.per_hour)
+            except Exception as exc:  # the database is away: this email is not sent
+                log.warning("game %s: the email of seat %s could not be claimed: %s: %s",
+                            game_id, seat, type(exc).__name__, exc)
+                return
+            if permit is MailSkip.BLOCKED:
+                live.mail_seats = live.mail_seats - {seat}
+                log.info("game %s: seat %s is not emailed: its address unsubscribed from this server", game_id, seat)
+                return
+            if permit is MailSkip.LIMIT:
+                self._log_limit(address, game_id, seat)
+                return
+            assert isinstance(permit, str)
             name = self.seat_infos(live)[seat].name
             if run == GAME_END:
                 message = over_message(self.mailer.settings, game=live.row.game, game_id=game_id, seat_name=name,
-                                       to=address, results=self._results(live))
+                                       to=address, results=self._results(live), unsubscribe=permit)
             else:
                 message = turn_message(self.mailer.settings, game=live.row.game, game_id=game_id, seat_name=name,
-                                       to=address, waiting_since=self._turn_reason(live, run))
+                                       to=address, waiting_since=self._turn_reason(live, run), unsubscribe=permit)
         await self.mailer.send(message, f"seat {seat} of game {game_id}")
+
+    def _log_limit(self, address: str, game_id: str, seat: int) -> None:
+        """One INFO line per address and hour, however many emails it skips (never the address)."""
+        assert self.mailer is not None
+        now = time.monotonic()
+        self._mail_limited = {h: t for h, t in self._mail_limited.items() if now - t < 3600}
+        hashed = address_hash(address)
+        if hashed not in self._mail_limited:
+            self._mail_limited[hashed] = now
+            log.info("game %s: seat %s is not emailed: its address had %d emails from this server in the "
+                     "last hour (the limit); its emails are skipped until the hour has passed",
+                     game_id, seat, self.mailer.settings.per_hour)
+
+    async def unsubscribe(self, token: str, *, confirm: bool) -> bool | None:
+        """The unsubscribe link's ``token``: ``None`` if no email had it, else whether its address
+        was blocked already; with ``confirm``, block it (every game of this server)."""
+        if not UNSUBSCRIBE_TOKEN.fullmatch(token):
+            return None
+        return await self._db(self.storage.unsubscribe, token, confirm=confirm)
 
     def _turn_reason(self, live: Live, run: int) -> str:
         """What brought the seat's turn, as every seat may read it: who played before it."""
@@ -1198,6 +1264,8 @@ class GameService:
         query, never a scan of the stored games. Loading one starts its bot or clock."""
         assert self._listening is not None
         await self._listening.wait()
+        if self.mailer is not None:
+            await self._resume_mail()
         while not self.closing:
             try:
                 due = await self._db(self.storage.due_games, time.time() + self.wake_seconds)
@@ -1213,6 +1281,22 @@ class GameService:
                     except ServiceError as exc:
                         log.warning("game %s could not be resumed: %s", game_id, exc.message)
             await asyncio.sleep(self.wake_seconds)
+
+    async def _resume_mail(self) -> None:
+        """Load the games that may owe an email (a turn's delay, or the end, that a restart cut
+        short), once at start: loading one looks after its email again, from the delay on."""
+        try:
+            pending = await self._db(self.storage.mail_pending_games)
+        except Exception as exc:  # the database is away: their emails wait for a visit
+            log.warning("could not ask the database for the games owing an email: %s: %s", type(exc).__name__, exc)
+            return
+        for game_id in pending:
+            if self.closing:
+                return
+            try:
+                await self.live(game_id)
+            except ServiceError as exc:
+                log.warning("game %s could not be resumed: %s", game_id, exc.message)
 
     async def _unload_idle(self) -> None:
         while not self.closing:

@@ -11,11 +11,19 @@ the reason (never the password, which only :meth:`MailSettings.connect` reads).
 The email's link is the game page's address without a token: the server keeps only token hashes,
 and an email is no place for a secret anyway. The browser that holds the seat's token (in its
 localStorage, as every join link's) finds it on that page.
+
+Anyone may create games and give any address, so the server must not become a way to flood a
+stranger: every email carries an unsubscribe link of its own (``/mail/unsubscribe/TOKEN``, also
+as RFC 8058's one-click ``List-Unsubscribe`` headers, which mail clients show as a button) that
+stops every email of this server to that address, whoever gave it in whichever game; and an
+address gets at most :attr:`MailSettings.per_hour` emails an hour, all games together. The
+token can do nothing but that, so an email may carry it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import email.policy
 import logging
 import smtplib
 import ssl
@@ -32,6 +40,8 @@ log = logging.getLogger("ecliptic.server")
 MAIL_DELAY = 60.0
 """Seconds a seat waits for its decision before it is emailed: a fast game (both players on
 their pages, or bots answering at once) never sends one for a decision settled in seconds."""
+MAIL_PER_HOUR = 20
+"""Emails one address may get in an hour, all games together; beyond it they are skipped."""
 MAIL_TIMEOUT = 20.0
 """Seconds one SMTP conversation (connect, TLS, login, send) may take before it is given up."""
 SCHEMES = {"smtp": 587, "smtps": 465, "smtp+insecure": 25}
@@ -58,13 +68,15 @@ class MailSettings:
     public_url: str
     delay: float = MAIL_DELAY
     timeout: float = MAIL_TIMEOUT
+    per_hour: int = MAIL_PER_HOUR
 
     def __repr__(self) -> str:
         return f"MailSettings({self.describe()!r}, sender={self.sender!r}, public_url={self.public_url!r})"
 
     @classmethod
     def parse(cls, smtp_url: str, sender: str | None, public_url: str | None, *,
-              delay: float = MAIL_DELAY, timeout: float = MAIL_TIMEOUT) -> MailSettings:
+              delay: float = MAIL_DELAY, timeout: float = MAIL_TIMEOUT,
+              per_hour: int = MAIL_PER_HOUR) -> MailSettings:
         """Checked settings, or :class:`MailConfigError` naming what is wrong (never the password)."""
         parts = urlsplit(smtp_url)
         if parts.scheme not in SCHEMES:
@@ -96,7 +108,7 @@ class MailSettings:
         if public.query or public.fragment or public_url.rstrip("/").endswith(("?", "#")):
             raise MailConfigError(f"the public URL must be http(s)://host[/path], with no ?query or #fragment "
                                   f"(the game's path /play/ID goes after it), not {public_url!r}")
-        return cls(smtp_url, sender, public_url.rstrip("/"), delay=delay, timeout=timeout)
+        return cls(smtp_url, sender, public_url.rstrip("/"), delay=delay, timeout=timeout, per_hour=per_hour)
 
     def describe(self) -> str:
         """The SMTP server for the start-up line, without user or password."""
@@ -125,41 +137,60 @@ def game_link(settings: MailSettings, game_id: str) -> str:
     return f"{settings.public_url}/play/{game_id}"
 
 
+def unsubscribe_link(settings: MailSettings, token: str) -> str:
+    """The page that stops every email of this server to the address one email went to."""
+    return f"{settings.public_url}/mail/unsubscribe/{token}"
+
+
 FOOTER = ("Open the link in the browser you play this game in: that browser keeps your seat's token and "
           "the page finds it. (The link has no token, so whoever else reads this email can only watch.)\n\n"
-          "You get this email because you asked for it on the game page. To stop these emails, open the "
-          "game and press \"Stop emailing me\" under \"Email me when it is my turn\".\n")
+          "You get this email because you, or someone who typed your address, asked for it on a game's "
+          "page. To stop these emails for this game, open it and press \"Stop emailing me\" under "
+          "\"Email me when it is my turn\". To get no more email from this server at all, for any game:\n"
+          "{unsubscribe}\n")
 
 
 def turn_message(settings: MailSettings, *, game: str, game_id: str, seat_name: str, to: str,
-                 waiting_since: str) -> EmailMessage:
-    """The email that tells a seat it is its turn."""
+                 waiting_since: str, unsubscribe: str) -> EmailMessage:
+    """The email that tells a seat it is its turn (``unsubscribe``: its link's token)."""
     title = TITLES.get(game, game)
     link = game_link(settings, game_id)
     body = (f"Hello {seat_name},\n\nIt is your turn in your game of {title} ({waiting_since}).\n\n"
-            f"Play it here: {link}\n\n{FOOTER}")
-    return _message(settings, to, f"Your turn in {title} (game {game_id})", body)
+            f"Play it here: {link}\n\n{_footer(settings, unsubscribe)}")
+    return _message(settings, to, f"Your turn in {title} (game {game_id})", body, unsubscribe)
 
 
 def over_message(settings: MailSettings, *, game: str, game_id: str, seat_name: str, to: str,
-                 results: Sequence[str]) -> EmailMessage:
+                 results: Sequence[str], unsubscribe: str) -> EmailMessage:
     """The email that tells a seat the game is over, with its results."""
     title = TITLES.get(game, game)
     link = game_link(settings, game_id)
     lines = "".join(f"  {line}\n" for line in results)
     body = (f"Hello {seat_name},\n\nYour game of {title} is over. The results:\n\n{lines}\n"
-            f"The score sheet and the replay: {link}\n\n{FOOTER}")
-    return _message(settings, to, f"The game is over: {title} (game {game_id})", body)
+            f"The score sheet and the replay: {link}\n\n{_footer(settings, unsubscribe)}")
+    return _message(settings, to, f"The game is over: {title} (game {game_id})", body, unsubscribe)
 
 
-def _message(settings: MailSettings, to: str, subject: str, body: str) -> EmailMessage:
-    message = EmailMessage()
+def _footer(settings: MailSettings, unsubscribe: str) -> str:
+    return FOOTER.format(unsubscribe=unsubscribe_link(settings, unsubscribe))
+
+
+HEADERS = email.policy.default.clone(max_line_length=998)
+"""Headers folded at RFC 5322's limit, not at 78: a ``List-Unsubscribe`` URL is one word longer than
+78 characters, which the default policy would write as an RFC 2047 encoded word no client reads."""
+
+
+def _message(settings: MailSettings, to: str, subject: str, body: str, unsubscribe: str) -> EmailMessage:
+    message = EmailMessage(policy=HEADERS)
     message["From"] = settings.sender
     message["To"] = to
     message["Subject"] = subject
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2])
     message["Auto-Submitted"] = "auto-generated"  # (RFC 3834: no vacation replies to a robot)
+    # RFC 8058: the mail client's own "Unsubscribe" button POSTs to the link, no page to read.
+    message["List-Unsubscribe"] = f"<{unsubscribe_link(settings, unsubscribe)}>"
+    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(body)
     return message
 

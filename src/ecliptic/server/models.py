@@ -226,6 +226,8 @@ class MailSetting(BaseModel):
     offered: bool = Field(description="whether this server sends email at all (its host configured SMTP)")
     seat: int
     address: str | None = Field(None, description="the address the seat gave, or null")
+    over: bool = Field(False, description="the game is over: no address is taken (the page offers none), "
+                                          "and the addresses given are deleted once the end's email is claimed")
 
 
 class ChatMessage(BaseModel):

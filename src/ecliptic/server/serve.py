@@ -13,8 +13,10 @@ need the server without a visitor (a bot to play, a turn clock running out).
 "Your turn" emails (:mod:`ecliptic.server.mail`) need ``--smtp`` (``$ECLIPTIC_SMTP_URL``), a sender
 ``--mail-from`` (``$ECLIPTIC_MAIL_FROM``) and the address people reach the pages at, for the
 link, ``--public-url`` (``$ECLIPTIC_PUBLIC_URL``); ``$ECLIPTIC_MAIL_DELAY`` (default 60) is how
-long a seat waits before it is emailed. A malformed SMTP URL or sender stops the start with the
-reason; a missing sender or public address only turns email off, which the start-up line says.
+long a seat waits before it is emailed, ``$ECLIPTIC_MAIL_PER_HOUR`` (default 20) how many emails
+one address may get in an hour, all games together. A malformed SMTP URL or sender stops the
+start with the reason; a missing sender or public address only turns email off, which the
+start-up line says.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any
 import uvicorn
 
 from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS, GameService
-from ecliptic.server.mail import MAIL_DELAY, MailIncomplete, MailSettings
+from ecliptic.server.mail import MAIL_DELAY, MAIL_PER_HOUR, MailIncomplete, MailSettings
 from ecliptic.server.storage import describe, sqlite_url
 
 DATABASE_ENV = "ECLIPTIC_DATABASE_URL"
@@ -41,6 +43,7 @@ SMTP_ENV = "ECLIPTIC_SMTP_URL"
 MAIL_FROM_ENV = "ECLIPTIC_MAIL_FROM"
 PUBLIC_URL_ENV = "ECLIPTIC_PUBLIC_URL"
 MAIL_DELAY_ENV = "ECLIPTIC_MAIL_DELAY"
+MAIL_PER_HOUR_ENV = "ECLIPTIC_MAIL_PER_HOUR"
 WS_MAX_SIZE = 64 * 1024
 """The largest WebSocket frame uvicorn accepts (the app allows far less per message)."""
 WS_PER_MESSAGE_DEFLATE = False
@@ -76,6 +79,16 @@ def seconds(name: str, default: float) -> float:
     return value
 
 
+def count(name: str, default: int) -> int:
+    """A positive whole number from the environment variable ``name``."""
+    text = os.environ.get(name)
+    if not text:
+        return default
+    if not text.strip().isdigit() or int(text) < 1:
+        raise ValueError(f"${name} must be a whole number from 1 on, not {text!r}")
+    return int(text)
+
+
 def mail_settings(smtp: str | None, mail_from: str | None,
                   public_url: str | None) -> tuple[MailSettings | None, str]:
     """The email settings from the options (else the environment) and the start-up line that
@@ -88,7 +101,8 @@ def mail_settings(smtp: str | None, mail_from: str | None,
     if smtp is None:
         return None, "Email: off (no --smtp)"
     try:
-        settings = MailSettings.parse(smtp, mail_from, public_url, delay=seconds(MAIL_DELAY_ENV, MAIL_DELAY))
+        settings = MailSettings.parse(smtp, mail_from, public_url, delay=seconds(MAIL_DELAY_ENV, MAIL_DELAY),
+                                      per_hour=count(MAIL_PER_HOUR_ENV, MAIL_PER_HOUR))
     except MailIncomplete as exc:
         return None, f"Email: off ({exc})"
     return settings, f"Email: through {settings.describe()} from {settings.sender}, links to {settings.public_url}"

@@ -28,11 +28,15 @@ derived from their old one (:meth:`Storage.claim_tokens`), so no token is ever s
 ``seat_mail`` holds the address of each seat that asked to be emailed when it is its turn
 (:mod:`ecliptic.server.mail`), in a table of its own that only the mail code reads, so no view,
 lobby list or WebSocket message is ever built from a row that carries it. An email is claimed
-before it is sent (:meth:`Storage.claim_mail`), so processes sharing the database send it once.
+before it is sent (:meth:`Storage.claim_mail`), so processes sharing the database send it once;
+claiming the end's email deletes the row, so a finished game keeps no address. ``mail_sent``
+(the hash of each email's address and of its unsubscribe token) and ``mail_blocked`` (the hashes
+of addresses that unsubscribed) keep no address at all.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Iterator, Sequence
@@ -48,6 +52,8 @@ from alembic.config import Config as AlembicConfig
 from alembic.migration import MigrationContext
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
+
+from ecliptic.server import auth
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 UNCLAIMED = ""
@@ -122,7 +128,40 @@ seat_mail = sa.Table(
     sa.Column("address", sa.String(254), nullable=False),
     sa.Column("turn_sent", sa.Integer, nullable=True),
     sa.Column("over_sent", sa.Boolean, nullable=False),
+    sa.Column("address_hash", sa.String(64), nullable=True),
+    sa.Index("seat_mail_address_hash", "address_hash"),
 )
+mail_blocked = sa.Table(
+    "mail_blocked", metadata,
+    sa.Column("address_hash", sa.String(64), primary_key=True),
+    sa.Column("blocked_at", sa.Float, nullable=False),
+)
+mail_sent = sa.Table(
+    "mail_sent", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("address_hash", sa.String(64), nullable=False),
+    sa.Column("unsubscribe_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("sent_at", sa.Float, nullable=False),
+    sa.Index("mail_sent_address", "address_hash", "sent_at"),
+    sa.Index("mail_sent_at", "sent_at"),
+)
+UNSUBSCRIBE_SECONDS = 180 * 86400
+"""How long an email's unsubscribe link works: its ``mail_sent`` row is deleted after that."""
+
+
+def address_hash(address: str) -> str:
+    """What the server keeps to recognise an address without keeping it: in lower case, so
+    ``Ann@Example.org`` is not a way around a block (no mail provider tells those apart)."""
+    return hashlib.sha256(address.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class MailSkip(Enum):
+    """Why :meth:`Storage.permit_mail` lets an email not go."""
+
+    BLOCKED = "blocked"
+    """The address unsubscribed from this server (every game)."""
+    LIMIT = "limit"
+    """The address had its emails of the last hour already."""
 
 
 class Conflict(Exception):
@@ -407,14 +446,15 @@ class Storage:
             if address is None:
                 conn.execute(seat_mail.delete().where(*where))
                 return
-            if conn.execute(seat_mail.update().where(*where).values(address=address)).rowcount == 1:
+            values = {"address": address, "address_hash": address_hash(address)}
+            if conn.execute(seat_mail.update().where(*where).values(**values)).rowcount == 1:
                 return
             try:
                 with conn.begin_nested():
-                    conn.execute(seat_mail.insert().values(game_id=game_id, seat=seat, address=address,
-                                                           turn_sent=claimed, over_sent=False))
+                    conn.execute(seat_mail.insert().values(game_id=game_id, seat=seat, turn_sent=claimed,
+                                                           over_sent=False, **values))
             except IntegrityError:
-                conn.execute(seat_mail.update().where(*where).values(address=address))
+                conn.execute(seat_mail.update().where(*where).values(**values))
 
     def mail_address(self, game_id: str, seat: int) -> str | None:
         with self._tx() as conn:
@@ -432,19 +472,88 @@ class Storage:
         """Claim the email of ``seat``'s run of decisions that began at index ``turn`` (``None``:
         the game's end): the seat's address if this call claimed it, ``None`` if the seat asked for
         no email or another call (another process) claimed it first. One ``UPDATE`` that moves the
-        stored mark only forward, the database deciding between processes, as for a rematch."""
+        stored mark only forward, the database deciding between processes, as for a rematch; the
+        end's claim is the row's ``DELETE`` (nothing is left to send: the address goes with it)."""
         where = [seat_mail.c.game_id == game_id, seat_mail.c.seat == seat]
-        if turn is None:
-            claim = seat_mail.update().where(*where, seat_mail.c.over_sent == sa.false()).values(over_sent=True)
-        else:
+        with self._tx() as conn:
+            if turn is None:
+                found = conn.execute(sa.select(seat_mail.c.address).where(*where)).scalar()
+                if found is None or conn.execute(seat_mail.delete().where(*where)).rowcount != 1:
+                    return None
+                return str(found)
             claim = (seat_mail.update().where(*where, sa.or_(seat_mail.c.turn_sent.is_(None),
                                                              seat_mail.c.turn_sent < turn))
                      .values(turn_sent=turn))
-        with self._tx() as conn:
             if conn.execute(claim).rowcount != 1:
                 return None
             found = conn.execute(sa.select(seat_mail.c.address).where(*where)).scalar()
         return None if found is None else str(found)
+
+    def mail_is_blocked(self, address: str) -> bool:
+        """Whether ``address`` unsubscribed from this server."""
+        with self._tx() as conn:
+            return conn.execute(sa.select(mail_blocked.c.address_hash).where(
+                mail_blocked.c.address_hash == address_hash(address))).first() is not None
+
+    def permit_mail(self, address: str, per_hour: int, now: float | None = None) -> str | MailSkip:
+        """Let one email to ``address`` go: the token of its unsubscribe link (stored hashed, with
+        the address's hash, which the limit counts), or why not. A blocked address's rows are
+        deleted on the way (it unsubscribed: it is no longer anyone's to keep). Between processes
+        the count is not locked: two sending at the same moment may pass the limit by one each."""
+        now = time.time() if now is None else now
+        hashed = address_hash(address)
+        with self._tx() as conn:
+            if conn.execute(sa.select(mail_blocked.c.address_hash)
+                            .where(mail_blocked.c.address_hash == hashed)).first() is not None:
+                conn.execute(seat_mail.delete().where(seat_mail.c.address_hash == hashed))
+                return MailSkip.BLOCKED
+            sent = conn.execute(sa.select(sa.func.count()).select_from(mail_sent).where(
+                mail_sent.c.address_hash == hashed, mail_sent.c.sent_at > now - 3600)).scalar_one()
+            if int(sent) >= per_hour:
+                return MailSkip.LIMIT
+            token = auth.new_token()
+            conn.execute(mail_sent.delete().where(mail_sent.c.sent_at < now - UNSUBSCRIBE_SECONDS))
+            conn.execute(mail_sent.insert().values(address_hash=hashed, unsubscribe_hash=auth.token_hash(token),
+                                                   sent_at=now))
+        return token
+
+    def unsubscribe(self, token: str, *, confirm: bool) -> bool | None:
+        """The address of the email whose unsubscribe link holds ``token``: ``None`` if no email
+        had it (mistyped, or older than :data:`UNSUBSCRIBE_SECONDS`), else whether it was blocked
+        already. With ``confirm``, block it and delete its rows in every game, in one
+        transaction; a second confirm changes nothing."""
+        with self._tx() as conn:
+            hashed = conn.execute(sa.select(mail_sent.c.address_hash).where(
+                mail_sent.c.unsubscribe_hash == auth.token_hash(token))).scalar()
+            if hashed is None:
+                return None
+            blocked = conn.execute(sa.select(mail_blocked.c.address_hash)
+                                   .where(mail_blocked.c.address_hash == hashed)).first() is not None
+            if confirm:
+                conn.execute(seat_mail.delete().where(seat_mail.c.address_hash == hashed))
+                if not blocked:
+                    try:
+                        with conn.begin_nested():
+                            conn.execute(mail_blocked.insert().values(address_hash=hashed, blocked_at=time.time()))
+                    except IntegrityError:  # (another request blocked it at the same moment)
+                        return True
+        return blocked
+
+    def mail_pending_games(self, limit: int = 1000) -> list[str]:
+        """The games that may owe an email (for a start-up: a restart must not lose one): over
+        with an address left (its end's email), or with a seat whose current run of decisions,
+        if it is the one to decide, is not claimed yet. Which seat decides only the engine knows,
+        so this is a few games more than owe one, never fewer."""
+        others = (sa.select(sa.func.max(actions.c.action_index))
+                  .where(actions.c.game_id == seat_mail.c.game_id, actions.c.seat != seat_mail.c.seat)
+                  .scalar_subquery())
+        run = sa.func.coalesce(others, -1) + 1
+        with self._tx() as conn:
+            rows = conn.execute(sa.select(games.c.id).distinct().join(seat_mail, seat_mail.c.game_id == games.c.id)
+                                .where(sa.or_(games.c.status == "over", seat_mail.c.turn_sent.is_(None),
+                                              seat_mail.c.turn_sent < run))
+                                .order_by(games.c.id).limit(limit)).all()
+        return [r.id for r in rows]
 
     # -- chat ----------------------------------------------------------------------------
 

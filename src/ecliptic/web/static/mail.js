@@ -3,7 +3,8 @@
 // Offered only when the server sends email (its host configured SMTP: the GET says `offered`).
 // The address goes to the server and comes back with the seat's own token only; no view, no
 // WebSocket message and no other seat ever carries it. The email's link has no token: this
-// browser, which keeps the seat's token, finds it on the game page.
+// browser, which keeps the seat's token, finds it on the game page. A game that is over takes
+// no address (the GET says `over`; a PUT is refused with game_over): no form is offered there.
 
 import { api, ApiError, el, fill } from "/static/api.js";
 
@@ -16,7 +17,8 @@ export function mountMail(box, gameId, current) {
   const url = (seat) => `/api/games/${encodeURIComponent(gameId)}/seats/${seat}/mail`;
 
   async function look() {
-    const { seat, token } = current();
+    const { seat, token, over } = current();
+    if (over) { box.hidden = true; shownFor = seat; return; }   // (when the page tells: no fetch)
     if (seat === shownFor) return;
     shownFor = seat;
     if (seat === null || seat === undefined || !token) { box.hidden = true; return; }
@@ -35,13 +37,14 @@ export function mountMail(box, gameId, current) {
         : await api(url(seat), { method: "PUT", token, body: { address } });
       draw(setting, token, "");
     } catch (e) {
+      if (e instanceof ApiError && e.body && e.body.error === "game_over") { box.hidden = true; return; }
       const said = e instanceof ApiError && e.body && e.body.message ? e.body.message : e.message;
       draw(shown, token, address === null ? said : friendly(said), address || "");
     }
   }
 
   function draw(setting, token, error, typed = "") {
-    if (!setting.offered) { box.hidden = true; return; }
+    if (!setting.offered || (setting.over && !setting.address)) { box.hidden = true; return; }
     if (setting.seat !== current().seat) return;   // the page changed seats meanwhile: look() draws it
     box.hidden = false;
     const title = el("h2", { id: "mail-title", text: "Email me when it is my turn" });
