@@ -261,7 +261,7 @@ _COUNTED = ("orbital in ", "Resource cube on ")
 _NOUNS = {"card in hand": "cards in hand", "Action marker": "Action markers", "GP token": "GP tokens",
           "Knowledge token": "Knowledge tokens", "Battle token": "Battle tokens",
           "orbital in ": "orbitals in ", "Resource cube on ": "Resource cubes on ",
-          "virus crystal on ": "virus crystals on ", "damage on ": "damage on "}
+          "virus crystal on ": "virus crystals on "}
 """The facts counted in things, and their plural: ``+2 cards in hand`` (TAU, energy, GP and
 the skills' dice are amounts, said as they are)."""
 
