@@ -7,6 +7,7 @@ so the tests compare them with what ``apply`` really does to the true state.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -564,3 +565,69 @@ def test_a_counted_fact_is_said_in_its_number() -> None:
     assert counted(-1, "orbital in 05") == "-1 orbital in 05"
     assert counted(2, "TAU") == "2 TAU"
     assert counted(2, "Industry skill") == "2 Industry skill"
+
+
+def _named_verbs(game_name: str, text: str) -> set[str]:
+    from ecliptic.present.help import CERES_VERBS, TAUCETI_VERBS
+
+    known = CERES_VERBS if game_name == "ceres" else TAUCETI_VERBS
+    return {w for w in re.findall(r"(?<![\w-])[A-Z][A-Z-]*[A-Z](?![\w-])", text) if w in known}
+
+
+@pytest.mark.parametrize(("game", "config"), [
+    (TauCeti(), {"players": 2}),
+    (TauCeti(), {"players": 4, "advanced": list(range(1, 10))}),
+    (Ceres(), {"players": 3, "expansions": ["comets"]}),
+], ids=["tauceti-2", "tauceti-4-advanced", "ceres-comets"])
+def test_a_prompt_offers_no_option_the_rules_take_away_now(game: Any, config: dict[str, Any]) -> None:
+    """Whatever a prompt names as an option (a verb in capitals) is legal now, or the prompt
+    says it is not possible: it offered JUMP when no Asteroid could be jumped onto, PLAY with
+    no card in hand."""
+    from ecliptic.present.decision import decision_text
+
+    said_not_possible = 0
+    for seed in range(6):
+        state = game.new_game(config, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = game.legal_actions(state)
+            seat = state.current_player
+            verbs = {a.verb for a in legal}
+            text = decision_text(game.name, game.observe(state, seat), seat, verbs)
+            offered, _, refused = text.partition("Not possible now:")
+            assert _named_verbs(game.name, offered) - verbs <= _named_verbs(game.name, refused), text
+            assert not _named_verbs(game.name, refused) & verbs, text
+            said_not_possible += bool(refused)
+            game.apply(state, rng.choice(legal))
+    assert said_not_possible  # the random games met such a decision
+
+
+def test_a_probe_that_cannot_jump_is_told_it_stays() -> None:
+    """CC-PROD-5: with no available Asteroid in the Comet's Zone only STAY is legal; the
+    decision the server sends and the terminal's say so instead of offering a JUMP."""
+    from rich.console import Console
+
+    from ecliptic.ui.ceres_terminal import ceres_session, describe_decision
+
+    game = Ceres()
+    state = game.new_game({"players": 3, "expansions": ["comets"]}, 8)
+    rng = random.Random(8)
+    while not (state.stack[-1].kind == "comet_probe"
+               and not any(a.verb == "JUMP" for a in game.legal_actions(state))):
+        game.apply(state, rng.choice(game.legal_actions(state)))
+    seat = state.current_player
+    obs = game.observe(state, seat)
+    sent = present(game, state, seat, obs)
+    assert [r["notation"] for r in sent["legal_actions"]] == ["STAY"]
+    text = sent["present"]["decision"]
+    assert "JUMP" not in text and "STAYs and takes one of the lowest Tail tokens" in text
+    assert re.search(r"no Asteroid of Zone \d is available to jump onto", text), text
+    legal = game.legal_actions(state)
+    assert describe_decision(obs, seat, {a.verb for a in legal}).plain == text
+    # The terminal game shows its menu with the same words.
+    out = io.StringIO()
+    console = Console(file=out, width=160, soft_wrap=True, color_system=None)
+    session = ceres_session(console, lambda _prompt: "", seat=seat, players=3, expansions=["comets"], seed=8)
+    session.state = state
+    session._show_decision(legal, full=False, obs=obs)
+    assert text in out.getvalue() and "JUMP" not in out.getvalue()

@@ -14,7 +14,7 @@ import json
 import math
 import secrets
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
@@ -153,8 +153,8 @@ class PlaySession(Session):
             f"Energy {me['energy']} · Materials {me['materials']} · at {terminal.tile_name(me['position'])}"
             f" · markers left {terminal.markers_left(me)}", ("  ('board' for the whole table)", "dim"))
 
-    def render_decision(self, obs: dict[str, Any]) -> RenderableType:
-        return terminal.describe_decision(obs, self.human)
+    def render_decision(self, obs: dict[str, Any], actions: Sequence[Action] = ()) -> RenderableType:
+        return terminal.describe_decision(obs, self.human, {a.verb for a in actions} if actions else None)
 
     def render_menu(self, obs: dict[str, Any], actions: list[Action]) -> RenderableType:
         return terminal.action_menu(present_actions(self.game, self.state, self.human, obs, actions))

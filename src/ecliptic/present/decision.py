@@ -4,10 +4,13 @@ observation only."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from typing import Any
 
 from ecliptic.ceres.comets import TAKEN_ON_LAUNCH
 from ecliptic.present import ceres_components as cc
+from ecliptic.present.help import CERES_VERBS, TAUCETI_VERBS
 from ecliptic.present.tauceti_components import commodity_label, tile_name
 
 Obs = dict[str, Any]
@@ -15,13 +18,13 @@ Obs = dict[str, Any]
 TAUCETI_PROMPTS = {
     "turn": "Your turn: take one Major action or PASS; Minor actions before or after it.",
     "place_tile": "Setup: place the next large hex tile next to a placed one (PLACE q,r).",
-    "enlighten": "Enlightenment: play Crisis/Specialist cards face down (+2 energy each), then DONE.",
+    "enlighten": "Enlightenment: PLAY Crisis/Specialist cards face down (+2 energy each), then DONE.",
     "reroll": "Your skill check failed: REROLL for 2T or ACCEPT the result.",
     "damage": "Allocate damage: choose the system that takes the next point (DAMAGE <system>).",
     "move": "Moving: GO to the next sector, or STOP here.",
     "sell": "Sell/Buy: SELL commodities at this planet, then DONE.",
     "keep_specialist": "Recruit: KEEP one of the Specialist cards drawn.",
-    "keep_mission": "Interplanetary Mission: KEEP one of the IM cards drawn.",
+    "keep_mission": "Interplanetary Mission: KEEP one of the cards drawn.",
     "repair": "Repair: FIX damaged systems, then DONE.",
     "claim": "Place your Claim token here (CLAIM), or keep it (NOCLAIM).",
     "battle_prepare": "Battle: play Specialists for the battle (PLAY-S), then READY.",
@@ -77,7 +80,31 @@ def _detail(key: str, value: Any) -> str:
     return f"{key.replace('_', ' ')}: {_value(value)}"
 
 
-def ceres_prompt(obs: Obs) -> str:
+_CAPITALS = re.compile(r"(?<![\w-])[A-Z][A-Z-]*[A-Z](?![\w-])")
+
+
+def not_possible(game: str, text: str, verbs: Collection[str] | None) -> str:
+    """`` Not possible now: GO.`` for the verbs ``text`` names that are not among the legal
+    ``verbs`` (``None``: not known, nothing said). A prompt names every option its decision
+    can have, but the rules take some away at times (no free Asteroid to JUMP onto, no card
+    to PLAY, no TAU for a REROLL): the legal actions say which, so the prompt does not offer
+    what will be refused."""
+    if verbs is None:
+        return ""
+    known = CERES_VERBS if game == "ceres" else TAUCETI_VERBS
+    named = dict.fromkeys(w for w in _CAPITALS.findall(text) if w in known)
+    missing = [w for w in named if w not in verbs]
+    return f" Not possible now: {', '.join(missing)}." if missing else ""
+
+
+def ceres_prompt(obs: Obs, verbs: Collection[str] | None = None) -> str:
+    """The prompt of the observer's own decision; ``verbs``, the verbs of its legal actions
+    when the caller has them, leaves out what is not possible now."""
+    text = _ceres_prompt(obs, verbs)
+    return text + not_possible("ceres", text, verbs)
+
+
+def _ceres_prompt(obs: Obs, verbs: Collection[str] | None) -> str:
     d = obs["decision"]
     kind, data = d["kind"], d["data"]
     if kind == "turn":
@@ -88,8 +115,11 @@ def ceres_prompt(obs: Obs) -> str:
         c = cc.comet(obs, data["comet"])
         zone = c["zone"] if c else "?"
         text = (f"Production: your Mining Probe on Comet {data['comet']} (slot {data['slot'] + 1}) STAYs "
-                f"and takes one of the lowest Tail tokens, or JUMPs onto an available Asteroid of Zone "
-                f"{zone}.")
+                f"and takes one of the lowest Tail tokens")
+        if verbs is None or "JUMP" in verbs:
+            text += f", or JUMPs onto an available Asteroid of Zone {zone}."
+        else:  # CC-PROD-5: only an available Asteroid of the Comet's Zone can be jumped onto
+            text += f": no Asteroid of Zone {zone} is available to jump onto."
         note = cc.table_note(obs, c, "stay") if c else ""
         return text + (f" Staying: the Tail token {note}." if note else "")
     if kind == "tail":
@@ -125,8 +155,9 @@ def seat_name(game: str, obs: Obs, seat: int) -> str:
     return str(p["name"]) if game == "ceres" else f"{p['faction']} (seat {seat + 1})"
 
 
-def decision_text(game: str, obs: Obs, seat: int | None) -> str:
-    """What is being decided and by whom, for ``seat`` (``None``: a spectator)."""
+def decision_text(game: str, obs: Obs, seat: int | None, verbs: Collection[str] | None = None) -> str:
+    """What is being decided and by whom, for ``seat`` (``None``: a spectator); ``verbs``: the
+    verbs of the seat's legal actions, when known (:func:`not_possible`)."""
     d = obs["decision"]
     if d is None:
         return "The game is over."
@@ -134,6 +165,7 @@ def decision_text(game: str, obs: Obs, seat: int | None) -> str:
         what = WAITING_WORDS.get(d["kind"], d["kind"].replace("_", " "))
         return f"Waiting for {seat_name(game, obs, d['player'])} to decide {what}."
     if game == "ceres":
-        return ceres_prompt(obs)
+        return ceres_prompt(obs, verbs)
     text, details = tauceti_prompt(obs, seat)
-    return f"{text} ({details})" if details else text
+    missing = not_possible(game, text, verbs)
+    return f"{text} ({details}){missing}" if details else text + missing

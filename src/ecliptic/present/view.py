@@ -9,7 +9,7 @@ are the contract of docs/present.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,9 +73,10 @@ def refusals(game: Any, copy: Any, seat: int, obs: dict[str, Any], legal: Sequen
 
 
 def block(game: Any, state: Any, seat: int | None, obs: dict[str, Any],
-          mentioned: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+          mentioned: Sequence[dict[str, Any]] = (), verbs: Collection[str] | None = None) -> dict[str, Any]:
     """The ``present`` block of ``seat``'s view; ``mentioned`` are the action rows it is sent
-    (their ids are named too)."""
+    (their ids are named too), ``verbs`` the verbs of its legal actions when it decides (the
+    prompt names no option the rules take away now)."""
     name = game.name
     said = strings(obs)
     for row in mentioned:
@@ -84,7 +85,7 @@ def block(game: Any, state: Any, seat: int | None, obs: dict[str, Any],
         "names": names(name, said),
         "score": running_score(name, state, obs, seat),
         "prices": prices(name, state, seat),
-        "decision": decision_text(name, obs, seat),
+        "decision": decision_text(name, obs, seat, verbs),
         "banner": ceres_components.BANNER if name == "ceres" else None,
     }
 
@@ -96,11 +97,13 @@ def present(game: Any, state: Any, seat: int | None, obs: dict[str, Any], *,
     pushes views without them, and they are half the cost of a view)."""
     legal_rows: list[dict[str, Any]] = []
     refused_rows: list[dict[str, Any]] = []
+    verbs: set[str] | None = None
     if seat is not None and not state.is_over and state.current_player == seat:
         legal = game.legal_actions(state)
+        verbs = {a.verb for a in legal}
         copies = samples(game, state, seat)
         legal_rows = [p.to_json() for p in actions(game, state, seat, obs, legal, copies)]
         if with_refused:
             refused_rows = refusals(game, copies[0], seat, obs, legal)
     return {"legal_actions": legal_rows, "refused": refused_rows,
-            "present": block(game, state, seat, obs, [*legal_rows, *refused_rows])}
+            "present": block(game, state, seat, obs, [*legal_rows, *refused_rows], verbs)}

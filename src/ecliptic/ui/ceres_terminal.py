@@ -15,7 +15,7 @@ Explosion Check cards cannot reach the screen: the observation holds only their 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 from rich import box
@@ -272,15 +272,16 @@ def status_line(obs: Obs, seat: int) -> Text:
                          f" · probes {me['probes']}", ("  ('board' for the whole table)", "dim"))
 
 
-def describe_decision(obs: Obs, seat: int) -> Text:
+def describe_decision(obs: Obs, seat: int, verbs: Collection[str] | None = None) -> Text:
     """What the pending decision asks, in the rulebook's words
-    (:func:`ecliptic.present.decision.ceres_prompt`, the server's text too)."""
+    (:func:`ecliptic.present.decision.ceres_prompt`, the server's text too; ``verbs``: those of
+    the legal actions, when known)."""
     d = obs["decision"]
     if d is None:
         return Text("The game is over.")
     if d["player"] != seat:
         return Text.assemble("Waiting for ", seat_text(d["player"]), ".")
-    return Text(ceres_prompt(obs), style="bold")
+    return Text(ceres_prompt(obs, verbs), style="bold")
 
 
 def action_menu(presented: Sequence[Presented]) -> RenderableType:
@@ -361,8 +362,8 @@ class CeresSession(Session):
         comets = render_comets(obs) if d and d["kind"] in ("comet_probe", "tail") else None
         return comets if comets is not None else status_line(obs, self.human)
 
-    def render_decision(self, obs: Obs) -> RenderableType:
-        return describe_decision(obs, self.human)
+    def render_decision(self, obs: Obs, actions: Sequence[Action] = ()) -> RenderableType:
+        return describe_decision(obs, self.human, {a.verb for a in actions} if actions else None)
 
     def render_menu(self, obs: Obs, actions: list[Action]) -> RenderableType:
         return action_menu(present_actions(self.game, self.state, self.human, obs, actions))

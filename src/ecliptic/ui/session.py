@@ -483,8 +483,9 @@ class Session:
         """One line about the human, between two of their own decisions."""
         raise NotImplementedError
 
-    def render_decision(self, obs: Obs) -> RenderableType:
-        """What the pending decision asks."""
+    def render_decision(self, obs: Obs, actions: Sequence[Action] = ()) -> RenderableType:
+        """What the pending decision asks; the human's legal ``actions`` leave out of it the
+        options the rules take away now."""
         raise NotImplementedError
 
     def render_menu(self, obs: Obs, actions: list[Action]) -> RenderableType:
@@ -815,7 +816,7 @@ class Session:
         obs = self.observation() if obs is None else obs
         self.console.print()
         self.console.print(self.render_board(obs, actions) if full else self.render_status(obs))
-        self.console.print(self.render_decision(obs))
+        self.console.print(self.render_decision(obs, actions))
         self.console.print(self.render_menu(obs, actions))
 
     # Saving --------------------------------------------------------------------------

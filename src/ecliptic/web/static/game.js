@@ -852,14 +852,13 @@ function showChat() {
 }
 
 async function loadChat() {
-  try { for (const m of await api(gameUrl("/chat"))) addChat(m); } catch { /* the game view shows the error */ }
   // A spectator reads the chat but has no box to write in (the server takes the seats' words only):
-  // said, so that nobody looks for the missing box.
+  // said, so that nobody looks for the missing box. Both are set with the first view, before the
+  // earlier messages come: a seat's box must not appear seconds after its decision on a slow line.
   $("chat-readonly").hidden = S.seat !== null;
-  if (S.seat === null) return;
   const form = $("chat-form");
-  form.hidden = false;
-  form.addEventListener("submit", async (e) => {
+  form.hidden = S.seat === null;
+  if (S.seat !== null) form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const input = $("chat-text");
     const text = input.value.trim();
@@ -867,6 +866,7 @@ async function loadChat() {
     try { addChat(await api(gameUrl("/chat"), { method: "POST", token: token(), body: { text } })); input.value = ""; }
     catch (err) { setError(`Not sent: ${err.message}`); }
   });
+  try { for (const m of await api(gameUrl("/chat"))) addChat(m); } catch { /* the game view shows the error */ }
 }
 
 function linkStyles(href) {
