@@ -4,6 +4,7 @@ test waits on conditions (the seat's mail task done, a message received), never 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -70,8 +71,10 @@ def inbox() -> Iterator[tuple[Inbox, int]]:
         controller.stop()
 
 
-def settings(port: int, url: str = "smtp+insecure://127.0.0.1:{port}") -> MailSettings:
-    return MailSettings(url.format(port=port), "ecliptic@example.org", PUBLIC, delay=0.0, timeout=5.0)
+def settings(port: int, url: str = "smtp+insecure://127.0.0.1:{port}", retries: tuple[float, ...] = ()) -> MailSettings:
+    """No new tries of a failed email unless a test asks (each would keep its mail task waiting)."""
+    return MailSettings(url.format(port=port), "ecliptic@example.org", PUBLIC, delay=0.0, timeout=5.0,
+                        retries=retries)
 
 
 def settled(c: TestClient, gid: str) -> None:
@@ -95,8 +98,9 @@ class Play:
     def to_decide(self) -> int:
         return int(self.state.current_player)
 
-    def step(self) -> int:
-        """Play one action; the seat that played it. The mail tasks it started are waited for."""
+    def step(self, settle: bool = True) -> int:
+        """Play one action; the seat that played it. The mail tasks it started are waited for
+        (unless not to ``settle``)."""
         seat = self.to_decide
         legal = self.game.legal_actions(self.state)
         action = legal[min(self.pick, len(legal) - 1)]
@@ -105,7 +109,8 @@ class Play:
         assert r.status_code == 200, r.text
         self.game.apply(self.state, action)
         self.index += 1
-        settled(self.c, self.gid)
+        if settle:
+            settled(self.c, self.gid)
         return seat
 
 
@@ -676,3 +681,82 @@ def test_the_storage_finds_the_games_that_may_owe_an_email_and_limits_and_blocks
         assert s.permit_mail(BOB, 2, now=9999.0) is MailSkip.BLOCKED
     finally:
         s.close()
+
+
+class Flaky(Inbox):
+    """An SMTP server that answers the first ``fail`` messages with ``answer`` (a 4xx: try later;
+    a 5xx: refused) and takes the rest; ``tries`` counts every message offered."""
+
+    def __init__(self, answer: str, fail: int) -> None:
+        super().__init__()
+        self.answer, self.fail, self.tries = answer, fail, 0
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.tries += 1
+        if self.tries <= self.fail:
+            return self.answer
+        return await super().handle_DATA(server, session, envelope)
+
+
+@contextmanager
+def smtp(handler: Inbox) -> Iterator[int]:
+    port = free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield port
+    finally:
+        controller.stop()
+
+
+def test_an_email_the_mail_server_could_not_take_yet_is_tried_again_and_comes_once(
+        database_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A 451 (greylisting, a busy server) twice: the third try sends it, and only it; each
+    failure is one WARNING saying it is tried again."""
+    caplog.set_level(logging.INFO, logger="ecliptic")
+    box = Flaky("451 4.7.1 Greylisted, try again later", fail=2)
+    with smtp(box) as port, server(database_url, mail=settings(port, retries=(0.0, 0.0, 0.0))) as c:
+        created = create(c)
+        opt_in(c, created, 1, BOB)
+        Play(c, created).step()
+        assert box.tries == 3 and len(box.to(BOB)) == 1
+        warned = [r.getMessage() for r in caplog.records if "was not sent" in r.getMessage()]
+        assert len(warned) == 2 and all("it is tried again in 0 s" in w and "451" in w for w in warned)
+
+
+def test_a_refused_email_is_not_tried_again(database_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A 550 (no such mailbox) would be refused again: one try, one WARNING that says so."""
+    caplog.set_level(logging.INFO, logger="ecliptic")
+    box = Flaky("550 5.1.1 No such mailbox", fail=99)
+    with smtp(box) as port, server(database_url, mail=settings(port, retries=(0.0, 0.0))) as c:
+        created = create(c)
+        opt_in(c, created, 1, BOB)
+        Play(c, created).step()
+        assert box.tries == 1 and box.received == []
+        warned = [r.getMessage() for r in caplog.records if "was not sent" in r.getMessage()]
+        assert len(warned) == 1 and "not tried again (the mail server refused it)" in warned[0]
+
+
+def test_a_failed_email_no_longer_due_is_not_tried_again(database_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The mail server away, the seat plays before the next try (it came back by another way):
+    the next try finds its turn gone and sends nothing. The wait is held by the test, not timed."""
+    caplog.set_level(logging.INFO, logger="ecliptic")
+    box = Flaky("421 4.3.2 Service not available", fail=99)
+    released = threading.Event()
+
+    async def held(_seconds: float) -> None:
+        await asyncio.to_thread(released.wait, 30)
+
+    with smtp(box) as port, server(database_url, mail=settings(port, retries=(60.0,))) as c:
+        service(c).mail_retry_wait = held
+        created = create(c)
+        opt_in(c, created, 1, BOB)
+        play = Play(c, created)
+        assert play.step(settle=False) == 0
+        eventually(lambda: box.tries == 1, "the first try")
+        assert play.to_decide == 1  # seat 1's turn: its email failed once and waits for its next try
+        assert play.step(settle=False) == 1
+        released.set()
+        settled(c, play.gid)
+        assert box.tries == 1 and box.received == []
+        assert any("is not tried again: it is no longer due" in r.getMessage() for r in caplog.records)

@@ -58,6 +58,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from email.message import EmailMessage
 from typing import Any, TypeVar
 
 from ecliptic.engine.actions import Action
@@ -72,7 +73,7 @@ from ecliptic.present.view import present
 from ecliptic.server import auth, models
 from ecliptic.server.bots import BotPool, BotTurn
 from ecliptic.server.hub import Connection, Hub, Message
-from ecliptic.server.mail import Mailer, over_message, turn_message
+from ecliptic.server.mail import Mailer, Sent, over_message, turn_message
 from ecliptic.server.notify import LocalNotifier, Notifier
 from ecliptic.server.storage import (
     KEEP,
@@ -335,6 +336,8 @@ class GameService:
         self.storage = storage
         self.mailer = mailer
         """Sends "your turn" emails; ``None``: the host configured none, and nothing is ever sent."""
+        self.mail_retry_wait: Callable[[float], Awaitable[None]] = asyncio.sleep
+        """How an email's next try waits its seconds (a test holds it until the game has moved on)."""
         self.notifier: Notifier = notifier or LocalNotifier()
         self.bots = bots or BotPool()
         self.hub = Hub()
@@ -973,7 +976,27 @@ class GameService:
             else:
                 message = turn_message(self.mailer.settings, game=live.row.game, game_id=game_id, seat_name=name,
                                        to=address, waiting_since=self._turn_reason(live, run), unsubscribe=permit)
-        await self.mailer.send(message, f"seat {seat} of game {game_id}")
+        await self._send_mail(live, seat, run, message)
+
+    async def _send_mail(self, live: Live, seat: int, run: int, message: EmailMessage) -> None:
+        """Send a claimed email; a failure that may pass is tried again after each of the
+        settings' ``retries`` while the email is still due (the seat still to decide the same
+        run, no page of it open here, its address not taken back). The claim stays with this
+        process: a restart meanwhile drops the email, as it drops any claimed one."""
+        assert self.mailer is not None
+        game_id = live.row.id
+        what = f"seat {seat} of game {game_id}"
+        waits = self.mailer.settings.retries
+        with self._busy(live):
+            for i in range(len(waits) + 1):
+                if i:
+                    await self.mail_retry_wait(waits[i - 1])
+                    if (self.closing or not self._mail_still_due(live, seat, run)
+                            or (run != GAME_END and (seat not in live.mail_seats or self._seat_here(game_id, seat)))):
+                        log.info("the email to %s is not tried again: it is no longer due", what)
+                        return
+                if await self.mailer.send(message, what, waits[i] if i < len(waits) else None) is not Sent.AGAIN:
+                    return
 
     def _log_limit(self, address: str, game_id: str, seat: int) -> None:
         """One INFO line per address and hour, however many emails it skips (never the address)."""

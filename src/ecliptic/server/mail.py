@@ -6,7 +6,11 @@ does not offer it. A seat gives its address on the game page; :class:`ecliptic.s
 decides when an email is due, claims it in the database (so several processes send it once) and
 hands it to :meth:`Mailer.send`, which sends it in a worker thread with a timeout: a slow or
 broken mail server never holds the event loop or a game, and a failure is one WARNING line with
-the reason (never the password, which only :meth:`MailSettings.connect` reads).
+the reason (never the password, which only :meth:`MailSettings.connect` reads). A failure that
+may pass (the mail server away or busy, a 4xx answer) is tried again after each of
+:attr:`MailSettings.retries` while the email is still due: a player away for days must not miss
+their turn because the mail server restarted once. A refusal (a 5xx answer: no such mailbox, a
+wrong password) is not: it would be refused again.
 
 The email's link is the game page's address without a token: the server keeps only token hashes,
 and an email is no place for a secret anyway. The browser that holds the seat's token (in its
@@ -31,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from enum import Enum
 from urllib.parse import unquote, urlsplit
 
 from ecliptic.server.models import MailRequest
@@ -43,6 +48,9 @@ their pages, or bots answering at once) never sends one for a decision settled i
 MAIL_PER_HOUR = 20
 """Emails one address may get in an hour, all games together; beyond it they are skipped."""
 MAIL_TIMEOUT = 20.0
+MAIL_RETRIES = (60.0, 300.0, 1800.0)
+"""Seconds before each new try of an email whose sending failed for a reason that may pass:
+four tries over about 36 minutes (a mail server's restart, a greylisting 4xx answer)."""
 """Seconds one SMTP conversation (connect, TLS, login, send) may take before it is given up."""
 SCHEMES = {"smtp": 587, "smtps": 465, "smtp+insecure": 25}
 """The URL schemes and their default ports: ``smtp`` always upgrades with STARTTLS (a server
@@ -69,6 +77,7 @@ class MailSettings:
     delay: float = MAIL_DELAY
     timeout: float = MAIL_TIMEOUT
     per_hour: int = MAIL_PER_HOUR
+    retries: tuple[float, ...] = MAIL_RETRIES
 
     def __repr__(self) -> str:
         return f"MailSettings({self.describe()!r}, sender={self.sender!r}, public_url={self.public_url!r})"
@@ -195,23 +204,52 @@ def _message(settings: MailSettings, to: str, subject: str, body: str, unsubscri
     return message
 
 
+class Sent(Enum):
+    """What became of one try at sending an email."""
+
+    SENT = "sent"
+    AGAIN = "failed for a reason that may pass: worth another try"
+    REFUSED = "refused: another try would be refused too"
+
+
+def passing(exc: BaseException) -> bool:
+    """Whether a failure to send may pass: the network or the server away, or a 4xx answer
+    (RFC 5321's transient failures). A 5xx answer is permanent (no such mailbox, a wrong
+    password), and so is a server without the STARTTLS the ``smtp://`` scheme needs."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return all(400 <= code < 500 for code, _ in exc.recipients.values())
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return 400 <= exc.smtp_code < 500
+    if isinstance(exc, smtplib.SMTPNotSupportedError | ssl.SSLCertVerificationError):
+        return False
+    return isinstance(exc, OSError)  # refused or lost connections, timeouts, a disconnect mid-way
+
+
 class Mailer:
     """Sends the emails of :class:`MailSettings`, one SMTP session each, off the event loop."""
 
     def __init__(self, settings: MailSettings) -> None:
         self.settings = settings
 
-    async def send(self, message: EmailMessage, what: str) -> bool:
-        """Send ``message`` (``what``: which seat of which game, for the log); whether it went.
-        A failure is logged at WARNING with its reason and otherwise ignored: it never reaches a game."""
+    async def send(self, message: EmailMessage, what: str, again_in: float | None = None) -> Sent:
+        """Send ``message`` (``what``: which seat of which game, for the log; ``again_in``: the
+        seconds to the next try, if there is one). A failure is logged at WARNING with its
+        reason and whether it will be tried again, and otherwise ignored: it never reaches a game."""
         try:
             await asyncio.to_thread(self._send, message)
         except Exception as exc:  # any failure of the mail server or the network: the game goes on
-            log.warning("the email to %s was not sent (%s): %s: %s", what, self.settings.describe(),
-                        type(exc).__name__, exc)
-            return False
+            again = passing(exc)
+            if again and again_in is not None:
+                then = f"; it is tried again in {again_in:g} s"
+            elif again:
+                then = "; it is not tried again (the last try)"
+            else:
+                then = "; it is not tried again (the mail server refused it)"
+            log.warning("the email to %s was not sent (%s): %s: %s%s", what, self.settings.describe(),
+                        type(exc).__name__, exc, then)
+            return Sent.AGAIN if again else Sent.REFUSED
         log.info("emailed %s", what)
-        return True
+        return Sent.SENT
 
     def _send(self, message: EmailMessage) -> None:
         with self.settings.connect() as session:
