@@ -187,6 +187,15 @@ def test_play_ends_cleanly_when_input_ends() -> None:
     assert "Star system" in result.output and "Tau Ceti Exchange" in result.output
 
 
+def test_the_commands_help_names_both_games_and_the_browser() -> None:
+    """``ecliptic --help`` said "Tau Ceti ... in the terminal" only: a person who installed it to
+    play Ceres, or with friends in a browser, was not told it could."""
+    result = RUNNER.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    said = " ".join(result.output.split())
+    assert "Tau Ceti: Planetary Crisis and Ceres" in said and "in the browser" in said and "(serve)" in said
+
+
 def test_play_shows_help_and_the_board() -> None:
     result = run("play", *PRESET, input="help\nboard\nquit\n")
     assert result.exit_code == 0

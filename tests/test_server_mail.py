@@ -26,7 +26,7 @@ from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from browser_support import assert_clean, needs_browser, new_page, wait_loaded
+from browser_support import assert_clean, needs_browser, new_page, wait_loaded, wait_my_turn_or_over
 from ecliptic.games import get_game
 from ecliptic.server import auth, create_app
 from ecliptic.server.mail import MailConfigError, MailSettings
@@ -435,7 +435,8 @@ def http_server(database_url: str, mail: MailSettings) -> Iterator[str]:
 def test_the_game_page_offers_email_to_its_seat_and_takes_it_back(
         tmp_path: Path, inbox: tuple[Inbox, int], chromium: Any) -> None:
     """The real page: the seat gives an address (a refused one says why), sees where emails go,
-    and stops them; a spectator's page offers nothing."""
+    and stops them; a spectator's page offers nothing; at the game's end, with the page open,
+    the box goes (the address went with the end's email)."""
     _, port = inbox
     with http_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", settings(port)) as url, \
             httpx.Client(base_url=url, timeout=30) as http:
@@ -445,7 +446,7 @@ def test_the_game_page_offers_email_to_its_seat_and_takes_it_back(
         w = new_page(chromium)
         w.allow("status of 422")  # (the address refused on purpose)
         page = w.page
-        page.goto(f"{url}/play/{gid}#token={key}")
+        page.goto(f"{url}/play/{gid}?pace=0#token={key}")
         wait_loaded(w)
         assert page.locator("#mail-title").inner_text() == "Email me when it is my turn"
         page.fill("#mail-address", "bob@localhost")
@@ -480,6 +481,21 @@ def test_the_game_page_offers_email_to_its_seat_and_takes_it_back(
         spy.page.goto(f"{url}/watch/{gid}")
         wait_loaded(spy)
         assert spy.page.locator("#mail").is_hidden()
+        page.fill("#mail-address", BOB)
+        page.click("#mail-form button[type=submit]")
+        page.locator("#mail-status").wait_for()
+        game = get_game("ceres")
+        state, index = game.new_game({"players": 2}, 7), 0
+        while not state.is_over:  # both seats play through the API while Bob's page looks on
+            action = game.legal_actions(state)[0]
+            r = http.post(f"/api/games/{gid}/actions", headers=bearer(tokens(created)[state.current_player]),
+                          json={"action": str(action), "expected_index": index})
+            assert r.status_code == 200, r.text
+            game.apply(state, action)
+            index += 1
+        assert wait_my_turn_or_over(w) == "over"
+        page.locator("#mail").wait_for(state="hidden")  # it kept saying "Emails go to …" after the end
+        assert http.get(f"/api/games/{gid}/seats/1/mail", headers=bearer(key)).json()["over"] is True
         assert_clean(w, spy)
 
 

@@ -72,7 +72,9 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="ecliptic",
-    help="Tau Ceti: Planetary Crisis in the terminal: play against bots, simulate, replay.",
+    help="Tau Ceti: Planetary Crisis and Ceres (with its Comets expansion): play in the browser "
+         "with friends and bots (serve) or in the terminal (play); simulate, run tournaments and "
+         "balance studies; replay saved games.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,

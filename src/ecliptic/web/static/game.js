@@ -919,7 +919,7 @@ async function main() {
   }
   connect();
   loadChat();
-  mountMail($("mail"), GAME_ID, () => ({ seat: S.seat, token: token() }));
+  mountMail($("mail"), GAME_ID, () => ({ seat: S.seat, token: token(), over: !!S.gv && S.gv.status === "over" }));
   setInterval(showClock, 1000);
   api(`/api/options/${S.gv.game}`).then((o) => {
     S.levels = o.bot_levels; delete $("controls").dataset.signature; render();
