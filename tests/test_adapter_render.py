@@ -75,7 +75,8 @@ def test_a_frame_is_the_seats_board_and_changes_when_the_table_does() -> None:
     assert not np.array_equal(first, e.render())
     seat = e.table.current
     obs = e.table.game.observe(e.table.state, seat)
-    assert np.array_equal(e.render(), board_picture.draw("ceres", obs, seat, picture.layout("ceres", e.table.config)))
+    layout = picture.layout("ceres", e.table.config)
+    assert np.array_equal(e.render(), board_picture.draw("ceres", obs, seat, layout, e.table.log))  # and its log
 
 
 def _first_move(table: Table, rng: random.Random) -> Action:
