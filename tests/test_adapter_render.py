@@ -5,7 +5,8 @@
   so video writers can take it; text too long for the frame is cut with a line saying so;
 * it is the board (Tau Ceti's tiles where the layout puts them, each Starship on its tile in
   its faction's colour; Ceres' belt) and a text panel, drawn from the seat's observation and
-  nothing else: it changes when the table does, and two states the seat cannot tell apart
+  its log (tests/test_adapter_render_table.py) and nothing else: it changes when the table
+  does, and two states the seat cannot tell apart
   (determinizations) give it the same pixels, even when a rival's hand differs (whose own
   frame shows its hand, so the frames can tell);
 * PettingZoo's ``render_test`` and Gymnasium's ``RenderCollection`` (``rgb_array_list``)

@@ -4,7 +4,9 @@ A :class:`Table` holds a game of Ecliptic and answers what an RL library asks of
 by asking the engine: the observation tensor of a seat (built from ``observe(state, seat)``
 only, by :mod:`ecliptic.adapters.observation`), the action mask (the legal actions' ids in
 the game's fixed action space), an action id applied or refused, the returns, and the
-points a seat has counted so far. The adapters only translate these into their library's
+points a seat has counted so far; it also keeps the last actions applied and their events
+(:mod:`ecliptic.adapters.action_log`), which the ``rgb_array`` picture's log draws as each
+seat may read them. The adapters only translate these into their library's
 conventions, so the two never disagree about what is legal or what a seat may see.
 """
 

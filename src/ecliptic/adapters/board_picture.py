@@ -7,9 +7,12 @@ Asteroids, Mining Probes and Comets) and the players' tracks beside it, and keep
 panel (:mod:`ecliptic.adapters.picture`) for what words say better: the decision and the
 seat's own Interface or the Comets' cards.
 
-Everything drawn comes from ``observe(state, seat)`` and the printed components (tile names,
-faction colours, Asteroid faces), as the terminal and the browser client do, so a frame
-cannot show what the seat may not see. The geometry is the browser's
+Everything drawn comes from ``observe(state, seat)``, the printed components (tile names,
+faction colours, Asteroid faces) and the table's log as the seat may read it
+(:mod:`ecliptic.adapters.action_log`: the events addressed to it, never a notation), as the
+terminal and the browser client do, so a frame cannot show what the seat may not see. Tau
+Ceti's map also carries the Claim and Battle tokens, the battle being fought and the
+Enlightenment planet, which :mod:`ecliptic.adapters.table_panel` says in words. The geometry is the browser's
 (``web/static/tauceti-board.js`` and ``ceres-belt.js``: a pointy-top hex of radius 50 at
 ``hexCentre(q, r)``, the rings 50 units wide from radius 200), scaled to the frame; the
 colours are its stylesheet's (``table.css``).
