@@ -5,7 +5,8 @@
   so video writers can take it; text too long for the frame is cut with a line saying so;
 * it is the board (Tau Ceti's tiles where the layout puts them, each Starship on its tile in
   its faction's colour; Ceres' belt) and a text panel, drawn from the seat's observation and
-  nothing else: it changes when the table does, and two states the seat cannot tell apart
+  its log (tests/test_adapter_render_table.py) and nothing else: it changes when the table
+  does, and two states the seat cannot tell apart
   (determinizations) give it the same pixels, even when a rival's hand differs (whose own
   frame shows its hand, so the frames can tell);
 * PettingZoo's ``render_test`` and Gymnasium's ``RenderCollection`` (``rgb_array_list``)
@@ -75,7 +76,8 @@ def test_a_frame_is_the_seats_board_and_changes_when_the_table_does() -> None:
     assert not np.array_equal(first, e.render())
     seat = e.table.current
     obs = e.table.game.observe(e.table.state, seat)
-    assert np.array_equal(e.render(), board_picture.draw("ceres", obs, seat, picture.layout("ceres", e.table.config)))
+    layout = picture.layout("ceres", e.table.config)
+    assert np.array_equal(e.render(), board_picture.draw("ceres", obs, seat, layout, e.table.log))  # and its log
 
 
 def _first_move(table: Table, rng: random.Random) -> Action:

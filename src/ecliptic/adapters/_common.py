@@ -4,7 +4,9 @@ A :class:`Table` holds a game of Ecliptic and answers what an RL library asks of
 by asking the engine: the observation tensor of a seat (built from ``observe(state, seat)``
 only, by :mod:`ecliptic.adapters.observation`), the action mask (the legal actions' ids in
 the game's fixed action space), an action id applied or refused, the returns, and the
-points a seat has counted so far. The adapters only translate these into their library's
+points a seat has counted so far; it also keeps the last actions applied and their events
+(:mod:`ecliptic.adapters.action_log`), which the ``rgb_array`` picture's log draws as each
+seat may read them. The adapters only translate these into their library's
 conventions, so the two never disagree about what is legal or what a seat may see.
 """
 
@@ -19,6 +21,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ecliptic.adapters.action_log import ActionLog
 from ecliptic.adapters.observation import Encoder, encoder
 from ecliptic.adapters.picture import Frame
 from ecliptic.engine.actions import Action, ActionSpace
@@ -94,7 +97,9 @@ class Table:
         self.name = game
         self.game: Any = get_game(game)
         self.config: dict[str, Any] = dict(config)
-        self.state: Any = self.game.new_game(self.config, 0)  # checks the config
+        self.log = ActionLog()
+        """The last actions applied here and their events (the picture's log)."""
+        self.state: Any = self._start(0)  # checks the config
         self.players: int = len(self.game.observe(self.state, None)["players"])
         self.space: ActionSpace = self.game.action_space(self.state)
         self.encoder: Encoder = encoder(game, self.config)
@@ -114,8 +119,18 @@ class Table:
         else:
             seed = self._seeds.getrandbits(63)
         self.seed = seed
-        self.state = self.game.new_game(self.config, seed)
+        self.state = self._start(seed)
         self._legal = None
+
+    def _start(self, seed: int) -> Any:
+        """A new game's state, its setup's events the log's first entry."""
+        new_game_events = getattr(self.game, "new_game_events", None)
+        if new_game_events is None:
+            self.log.start()
+            return self.game.new_game(self.config, seed)
+        state, events = new_game_events(self.config, seed)
+        self.log.start(events)
+        return state
 
     @property
     def current(self) -> int | None:
@@ -162,14 +177,19 @@ class Table:
         if chosen not in self.legal():  # the list the mask was made from: no second why_not
             refusal = self.game.why_not(self.state, chosen) or IllegalAction("NOTATION", "not offered")
             raise IllegalAction(refusal.rule, f"action id {index} ({chosen}) is not legal now: {refusal.reason}")
-        self.game.apply(self.state, chosen)
-        self._legal = None
+        self._apply(chosen)
         return chosen
 
     def apply(self, action: Action) -> None:
         """Apply an action a bot chose among the legal ones (the engine still judges it)."""
-        self.game.apply(self.state, action)
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        """``action`` applied for the seat to play, and put in the log with its events."""
+        seat = self.current
+        events = self.game.apply(self.state, action)
         self._legal = None
+        self.log.record(seat, events or ())
 
     def returns(self) -> list[float]:
         return [float(r) for r in self.game.returns(self.state)]
@@ -193,11 +213,12 @@ class Table:
 
     def picture(self, seat: int) -> Frame:
         """The ``rgb_array`` frame of the table as ``seat`` observes it (its board, the
-        players' tracks, the decision), of the one size this game and config always get."""
+        players' tracks, the decision, the last actions as its log shows them), of the one
+        size this game and config always get."""
         from ecliptic.adapters import board_picture, picture
 
         obs = self.game.observe(self.state, seat)
-        return board_picture.draw(self.name, obs, seat, picture.layout(self.name, self.config))
+        return board_picture.draw(self.name, obs, seat, picture.layout(self.name, self.config), self.log)
 
 
 def action_index(action: object, size: int) -> int:

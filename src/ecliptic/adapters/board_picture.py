@@ -7,9 +7,12 @@ Asteroids, Mining Probes and Comets) and the players' tracks beside it, and keep
 panel (:mod:`ecliptic.adapters.picture`) for what words say better: the decision and the
 seat's own Interface or the Comets' cards.
 
-Everything drawn comes from ``observe(state, seat)`` and the printed components (tile names,
-faction colours, Asteroid faces), as the terminal and the browser client do, so a frame
-cannot show what the seat may not see. The geometry is the browser's
+Everything drawn comes from ``observe(state, seat)``, the printed components (tile names,
+faction colours, Asteroid faces) and the table's log as the seat may read it
+(:mod:`ecliptic.adapters.action_log`: the events addressed to it, never a notation), as the
+terminal and the browser client do, so a frame cannot show what the seat may not see. Tau
+Ceti's map also carries the Claim and Battle tokens, the battle being fought and the
+Enlightenment planet, which :mod:`ecliptic.adapters.table_panel` says in words. The geometry is the browser's
 (``web/static/tauceti-board.js`` and ``ceres-belt.js``: a pointy-top hex of radius 50 at
 ``hexCentre(q, r)``, the rings 50 units wide from radius 200), scaled to the frame; the
 colours are its stylesheet's (``table.css``).
@@ -30,7 +33,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ecliptic.adapters import picture
+from ecliptic.adapters import picture, table_panel
+from ecliptic.adapters.action_log import ActionLog
 from ecliptic.adapters.picture import CELL_HEIGHT, CELL_WIDTH, Frame, Layout
 
 Obs = dict[str, Any]
@@ -183,12 +187,14 @@ class _Canvas:
 _CANVAS = _Canvas()
 
 
-def draw(game: str, obs: Obs, seat: int, frame_layout: Layout) -> Frame:
-    """The frame of ``obs`` (what ``seat`` observes) for ``game``, of ``frame_layout``'s shape."""
+def draw(game: str, obs: Obs, seat: int, frame_layout: Layout, log: ActionLog | None = None) -> Frame:
+    """The frame of ``obs`` (what ``seat`` observes) for ``game``, of ``frame_layout``'s shape,
+    with the last entries of ``log`` as ``seat`` may read them (none without a log)."""
     height, width, _ = frame_layout.shape
+    log = log if log is not None else ActionLog()
     if game == "ceres":
-        return _ceres(obs, seat, width, height)
-    return _tauceti(obs, seat, width, height)
+        return _ceres(obs, seat, width, height, log)
+    return _tauceti(obs, seat, width, height, log)
 
 
 def _text(renderables: Sequence[Any], width: int) -> str:
@@ -200,18 +206,22 @@ def _text(renderables: Sequence[Any], width: int) -> str:
     return out.getvalue()
 
 
-def _paste(frame: Frame, text: str, top: int, left: int) -> None:
+def _paste(frame: Frame, text: str, top: int, left: int, rows: int | None = None) -> None:
     """The text panel: ``text`` in the character cells from (``top``, ``left``) to the frame's
-    bottom and right edges, cut with a line saying how much was left out."""
-    rows = (frame.shape[0] - top) // CELL_HEIGHT
+    right edge and its bottom (or ``rows`` lines down), cut with a line saying how much was
+    left out."""
+    rows = (frame.shape[0] - top) // CELL_HEIGHT if rows is None else rows
     chars = (frame.shape[1] - left) // CELL_WIDTH - 2
     panel = picture.draw(text, Layout(columns=1, rows=rows, width=chars))
     frame[top:top + panel.shape[0], left:left + panel.shape[1]] = panel
 
 
-def _wrap(pen: _Pen, x: float, y: float, text: str, px: float, chars: int, lines: int, colour: str = INK) -> None:
-    for i, line in enumerate(textwrap.wrap(text, chars)[:lines]):
+def _wrap(pen: _Pen, x: float, y: float, text: str, px: float, chars: int, lines: int, colour: str = INK) -> int:
+    """``text`` wrapped at ``chars`` in at most ``lines`` lines from ``y`` down; returns the lines drawn."""
+    shown = textwrap.wrap(text, chars)[:lines]
+    for i, line in enumerate(shown):
         pen.text(x, y + i * px * 1.3, line, px, colour, ha="left", va="top")
+    return len(shown)
 
 
 # -- Tau Ceti -------------------------------------------------------------------------------
@@ -222,23 +232,43 @@ MAP_WIDTH = 1104
 """Pixels of the map, at the left; the players' tracks and the text panel take the rest."""
 PANEL_TOP = 336
 """Where the text panel begins, under the header, the decision and four players' tracks."""
+BOTTOM_ROWS = 16
+"""Lines at the bottom of the right column for the "On the table" panel (when something is
+on) and the log, which takes the rest: the seat's Interface and the TCX get the 31 between."""
+BATTLE_COLOUR, ENLIGHTENMENT_COLOUR = "#ff6b3d", "#ffe27a"
+"""The browser's Battle token cross and Enlightenment ring (table.css)."""
 KIND_FILL = {"tau-ceti": ("#5a4a12", "#e0c050"), "planet": ("#24344a", "#58648a"), "sector": ("#243052", "#58648a"),
              "asteroid": ("#3b3530", "#58648a"), "outer": ("#2f2442", "#8a6ab8")}
 
 
-def _tauceti(obs: Obs, seat: int, width: int, height: int) -> Frame:
+def _tauceti(obs: Obs, seat: int, width: int, height: int, log: ActionLog) -> Frame:
+    from rich.panel import Panel
+    from rich.text import Text
+
     from ecliptic.ui import terminal
 
     def paint(pen: _Pen) -> None:
         _star_map(pen, obs, MAP_WIDTH, height - 40)
-        _symbols(pen, 16, height - 20)
+        _symbols(pen, 16, height - 30)
         pen.poly([(MAP_WIDTH, 0), (MAP_WIDTH + 1, 0), (MAP_WIDTH + 1, height), (MAP_WIDTH, height)], LINE)
         _tracks(pen, obs, seat, MAP_WIDTH + 16, width - MAP_WIDTH - 32)
 
     frame = _CANVAS.draw(width, height, paint)
-    chars = (width - MAP_WIDTH) // CELL_WIDTH - 2
-    text = _text([terminal.render_interface(obs, seat), terminal.render_tcx(obs)], chars)
-    _paste(frame, text, PANEL_TOP, MAP_WIDTH + CELL_WIDTH)
+    left = MAP_WIDTH + CELL_WIDTH
+    chars = (width - left) // CELL_WIDTH - 2  # the panel's width: its right side shows
+    bottom = (height - PANEL_TOP) // CELL_HEIGHT - BOTTOM_ROWS
+    # the Enlightenment phase is said in the "On the table" panel, not twice
+    tcx = terminal.render_tcx({**obs, "enlightenment": {**obs["enlightenment"], "affected": ""}})
+    _paste(frame, _text([terminal.render_interface(obs, seat), tcx], chars), PANEL_TOP, left, bottom)
+    table = _text([Panel(Text("\n".join(lines)), title="On the table", title_align="left")
+                   for lines in [table_panel.table_lines(obs)] if lines], chars)
+    table_rows = min(len(table.splitlines()), BOTTOM_ROWS - 3)
+    table = "".join(line + "\n" for line in table.splitlines()[:table_rows])
+    seen = log.lines("tauceti", obs, seat, chars - 4, BOTTOM_ROWS - table_rows - 2)
+    events = _text([Panel(Text("\n".join(seen) or "no action yet"), title="Log (newest last)", title_align="left",
+                          height=BOTTOM_ROWS - table_rows)], chars)
+    top = PANEL_TOP + bottom * CELL_HEIGHT
+    _paste(frame, table + events, top, left)
     return frame
 
 
@@ -309,9 +339,7 @@ def _star_map(pen: _Pen, obs: Obs, width: int, height: int) -> None:
         fill, edge = KIND_FILL[kind]
         if kind == "planet" and tile in homes:
             edge = _faction_colour(homes[tile])
-        radius = k * (SIZE - 1.5)
-        pen.poly([(x + radius * math.cos(math.radians(60 * i - 30)), y + radius * math.sin(math.radians(60 * i - 30)))
-                  for i in range(6)], fill, edge, 3.0 if kind == "planet" else 1.5, layer=1)
+        pen.poly(_hexagon(x, y, k * (SIZE - 1.5)), fill, edge, 3.0 if kind == "planet" else 1.5, layer=1)
         name = terminal.tile_name(tile)
         label = name if kind in ("planet", "tau-ceti") else tile
         pen.text(x, y - k * 31, label, 11 * k, bold=True)
@@ -328,7 +356,12 @@ def _star_map(pen: _Pen, obs: Obs, width: int, height: int) -> None:
             if facts:
                 pen.text(x, y - k * 11, facts, 7 * k, DIM)
         _crises(pen, obs, tile, x, y, k)
-        _points(pen, obs, tile, x, y + k * (12 if kind == "planet" else 1), k)
+        _points(pen, obs, tile, x, y + k * point_row(kind), k)
+        if table_panel.in_enlightenment(obs) and obs["enlightenment"]["affected"] == tile:
+            pen.circle(x, y + k * 4, k * 36, "none", ENLIGHTENMENT_COLOUR, 2.5, layer=2)
+        if (obs.get("battle") or {}).get("sector") == tile:
+            pen.poly(_hexagon(x, y, k * (SIZE - 4)), "none", BATTLE_COLOUR, 4.0, layer=2)
+        _battle_tokens(pen, obs, tile, x, y, k)
         on = ships.get(tile, [])
         for i, p in enumerate(on):
             _ship(pen, x + k * (i - (len(on) - 1) / 2) * 15, y + k * SHIP_Y, k, p, obs)
@@ -351,6 +384,48 @@ def _star_map(pen: _Pen, obs: Obs, width: int, height: int) -> None:
 
 SHIP_Y = 16
 """The Starships' row on a tile, under its Exploration points (or its crises)."""
+CLAIM_FLAG = ((-1.0, -7.0), (8.0, -4.0), (-1.0, -1.0))
+CLAIM_POLE = ((-1.8, -7.0), (-0.2, -7.0), (-0.2, 6.0), (-1.8, 6.0))
+CLAIM_AT = (9.0, -4.0)
+"""A Claim token, the browser's flag (``M-1,6 L-1,-7 L8,-4 L-1,-1``), planted at ``CLAIM_AT``
+from the middle of the Exploration point it claims, at the point's top right."""
+BATTLE_AT, BATTLE_STEP = (34.0, -6.0), 12.0
+"""Where a tile's first Battle token lies from its middle (the browser's), the next under it."""
+
+
+def point_row(kind: str) -> float:
+    """The row of a tile's Exploration points below its middle: lower on a planet, under its
+    commodity and end-game values."""
+    return 12.0 if kind == "planet" else 1.0
+
+
+def point_offsets(obs: Obs, tile: str) -> dict[str, float]:
+    """Each Exploration point of ``tile`` by id: how far right of the tile's middle it is
+    (in the map's units), in the order of their ids."""
+    ids = sorted(p for p, pt in obs["points"].items() if pt["sector"] == tile)
+    return {pid: (i - (len(ids) - 1) / 2) * 20 for i, pid in enumerate(ids)}
+
+
+def _hexagon(x: float, y: float, radius: float) -> list[tuple[float, float]]:
+    """The corners of a pointy-top hex round (x, y)."""
+    return [(x + radius * math.cos(math.radians(60 * i - 30)), y + radius * math.sin(math.radians(60 * i - 30)))
+            for i in range(6)]
+
+
+def _battle_tokens(pen: _Pen, obs: Obs, tile: str, x: float, y: float, k: float) -> None:
+    """The Battle tokens on ``tile``, the browser's: a dark disc ringed in the colour of the
+    faction that placed it, crossed by two strokes; a token the observation gives no owner
+    (none should be) is ringed white."""
+    owners: list[object] = [p["seat"] for p in obs["players"] if p["battle_sector"] == tile]
+    owners += [None] * max(0, list(obs.get("battles", [])).count(tile) - len(owners))
+    for i, owner in enumerate(owners):
+        cx, cy = x + k * BATTLE_AT[0], y + k * (BATTLE_AT[1] + i * BATTLE_STEP)
+        pen.circle(cx, cy, k * 6, "#111111", _owner_colour(obs, owner) if owner is not None else "#ffffff", 2.5,
+                   layer=3)
+        d, w = k * 3.5, k * 0.9
+        for s in (1, -1):  # the two strokes of the cross
+            pen.poly([(cx - s * (d + w), cy - d + w), (cx - s * (d - w), cy - d - w), (cx + s * (d + w), cy + d - w),
+                      (cx + s * (d - w), cy + d + w)], BATTLE_COLOUR, layer=4)
 
 
 def _token_place(i: int) -> tuple[float, float]:
@@ -390,16 +465,20 @@ def _crises(pen: _Pen, obs: Obs, tile: str, x: float, y: float, k: float) -> Non
 
 
 def _points(pen: _Pen, obs: Obs, tile: str, x: float, y: float, k: float) -> None:
-    """Exploration points: a face-down Knowledge token shows only its back (``?``)."""
-    ids = sorted(p for p, pt in obs["points"].items() if pt["sector"] == tile)
-    for i, pid in enumerate(ids):
+    """Exploration points: a face-down Knowledge token shows only its back (``?``); a claimed
+    one is ringed in its claimer's colour and carries the Claim token."""
+    for pid, dx in point_offsets(obs, tile).items():
         pt = obs["points"][pid]
-        px = x + k * (i - (len(ids) - 1) / 2) * 20
+        px = x + k * dx
         token = pt["token"]
         claimed = pt["claimed_by"]
         edge = _owner_colour(obs, claimed) if claimed is not None else "#cfd6e8"
         face = "#59607a" if token == "hidden" else "#e8ecf4" if token else "none"
         pen.circle(px, y, k * 7, face, edge, 3.0 if claimed is not None else 1.2, layer=2)
+        if claimed is not None:
+            fx, fy = px + k * CLAIM_AT[0], y + k * CLAIM_AT[1]
+            pen.poly([(fx + k * u, fy + k * v) for u, v in CLAIM_POLE], "#ffffff", layer=3)
+            pen.poly([(fx + k * u, fy + k * v) for u, v in CLAIM_FLAG], edge, "#ffffff", 1.0, layer=3)
         if token:
             pen.text(px, y, "?" if token == "hidden" else str(token)[:2], 8 * k,
                      INK if token == "hidden" else "#111111", bold=True)
@@ -414,21 +493,32 @@ def _ship(pen: _Pen, x: float, y: float, k: float, p: dict[str, Any], obs: Obs) 
 
 
 def _symbols(pen: _Pen, x: float, y: float) -> None:
-    """The key to the map's tokens, along its bottom edge."""
+    """The key to the map's tokens, in two rows along its bottom edge, the first at ``y``."""
     grey = "#b8c0d0"
-    items: list[tuple[str, Callable[[float], None]]] = [
-        ("Starship (faction colour; white edge: to play)",
-         lambda at: pen.poly([(at, y - 9), (at + 6, y + 6), (at, y + 3), (at - 6, y + 6)], grey, layer=4)),
-        ("orbital", lambda at: pen.circle(at, y, 5, grey, layer=4)),
-        ("Resource cube", lambda at: pen.poly([(at - 5, y - 5), (at + 5, y - 5), (at + 5, y + 5), (at - 5, y + 5)],
-                                              grey, layer=4)),
-        ("crisis", lambda at: pen.poly([(at, y - 8), (at + 7, y + 6), (at - 7, y + 6)], "#c0392b", layer=4)),
-        ("Exploration point (? face down)", lambda at: pen.circle(at, y, 6, "#59607a", "#cfd6e8", 1.2, layer=4)),
-    ]
-    for label, mark in items:
-        mark(x + 8)
-        pen.text(x + 20, y, label, 14, DIM, ha="left")
-        x += 36 + len(label) * 7.6
+    Mark = Callable[[float, float], None]
+    rows: list[list[tuple[str, Mark]]] = [[
+        ("Starship (white edge: to play)",
+         lambda at, y: pen.poly([(at, y - 9), (at + 6, y + 6), (at, y + 3), (at - 6, y + 6)], grey, layer=4)),
+        ("orbital", lambda at, y: pen.circle(at, y, 5, grey, layer=4)),
+        ("Resource cube", lambda at, y: pen.poly([(at - 5, y - 5), (at + 5, y - 5), (at + 5, y + 5), (at - 5, y + 5)],
+                                                 grey, layer=4)),
+        ("crisis", lambda at, y: pen.poly([(at, y - 8), (at + 7, y + 6), (at - 7, y + 6)], "#c0392b", layer=4)),
+        ("virus crystal", lambda at, y: pen.poly([(at, y - 6), (at + 4, y), (at, y + 6), (at - 4, y)], "#9be15d",
+                                                 layer=4)),
+    ], [
+        ("Exploration point (? face down)", lambda at, y: pen.circle(at, y, 6, "#59607a", "#cfd6e8", 1.2, layer=4)),
+        ("Claim token (on the point it claims)",
+         lambda at, y: pen.poly([(at - 4 + 1.3 * u, y + 1.3 * v) for u, v in CLAIM_FLAG], grey, layer=4)),
+        ("Battle token", lambda at, y: pen.circle(at, y, 6, "#111111", BATTLE_COLOUR, 2.0, layer=4)),
+        ("battle being fought", lambda at, y: pen.poly(_hexagon(at, y, 8), "none", BATTLE_COLOUR, 2.5, layer=4)),
+        ("Enlightenment planet", lambda at, y: pen.circle(at, y, 7, "none", ENLIGHTENMENT_COLOUR, 2.0, layer=4)),
+    ]]
+    for row, items in enumerate(rows):
+        at, line = x, y + row * 20
+        for label, mark in items:
+            mark(at + 8, line)
+            pen.text(at + 20, line, label, 14, DIM, ha="left")
+            at += 36 + len(label) * 7.6
 
 
 TRACKS = ("TAU", "Energy", "Materials", "Action markers", "GP")
@@ -480,15 +570,23 @@ RING_FILL = ("#1e2740", "#222c48", "#273251")
 RING_ORDER = ("Outer", "Intermediate", "Inner")
 
 
-def _ceres(obs: Obs, seat: int, width: int, height: int) -> Frame:
+LOG_PX = 12
+"""The size of Ceres' log lines, beside the belt under the players."""
+
+
+def _ceres(obs: Obs, seat: int, width: int, height: int, log: ActionLog) -> Frame:
     from ecliptic.ui import ceres_terminal
 
     panel_top = height - CERES_PANEL_ROWS * CELL_HEIGHT
 
     def paint(pen: _Pen) -> None:
-        pen.text(16, 12, ceres_terminal.header(obs).plain, 19, bold=True, ha="left", va="top")
+        # the round, the phase and the first player: 16 px, so the whole line fits the frame
+        pen.text(16, 12, ceres_terminal.header(obs).plain, 16, bold=True, ha="left", va="top")
         belt(pen, obs, BELT / 2, 44 + BELT / 2, BELT / 500)
-        _ceres_players(pen, obs, seat, BELT + 8, 52, width - BELT - 16)
+        x, column = BELT + 8, width - BELT - 16
+        y = _ceres_players(pen, obs, seat, x, 52, column)
+        _log(pen, log.lines("ceres", obs, seat, int(column / 6.9), int((panel_top - 20 - y - 24) / (LOG_PX * 1.3))),
+             x, y)
         pen.poly([(0, panel_top - 8), (width, panel_top - 8), (width, panel_top - 7), (0, panel_top - 7)], LINE)
 
     frame = _CANVAS.draw(width, height, paint)
@@ -575,8 +673,16 @@ def _comet(pen: _Pen, x: float, y: float, a: float, k: float, c: dict[str, Any])
     pen.text(x, y, str(c["id"]), 6.5 * k, "#111111", bold=True)
 
 
-def _ceres_players(pen: _Pen, obs: Obs, seat: int, x: float, y: float, width: float) -> None:
-    """Each player's colour (the key to the Mining Probes), Resources, VP and probes left."""
+def _log(pen: _Pen, lines: Sequence[str], x: float, y: float) -> None:
+    """The log's last lines from ``y`` down, under its heading."""
+    pen.text(x, y, "Log (newest last)", 14, bold=True, ha="left", va="top")
+    for i, line in enumerate(lines or ["no action yet"]):
+        pen.text(x, y + 22 + i * LOG_PX * 1.3, line, LOG_PX, INK if lines else DIM, ha="left", va="top")
+
+
+def _ceres_players(pen: _Pen, obs: Obs, seat: int, x: float, y: float, width: float) -> float:
+    """Each player's colour (the key to the Mining Probes), Resources, VP, probes left and
+    Tail tokens taken, and who is to play; returns where the next thing may go."""
     pen.text(x, y, "Players", 17, bold=True, ha="left", va="top")
     y += 36
     for p in obs["players"]:
@@ -584,20 +690,23 @@ def _ceres_players(pen: _Pen, obs: Obs, seat: int, x: float, y: float, width: fl
         colour = SEAT_COLOURS[s % 4]
         pen.circle(x + 9, y + 9, 8, colour, "#ffffff" if obs["current_player"] == s else "#000000", 2.0, layer=4)
         marks = " (you)" if s == seat else ""
+        marks += " · to play" if obs["current_player"] == s else ""
         marks += " · first" if s == obs["first_player"] else ""
         marks += " · passed" if p["passed"] else ""
+        marks += " · winner ★" if s in obs["winners"] else ""
         pen.text(x + 24, y + 9, f"{p['name']}{marks}", 15, colour, bold=True, ha="left")
         res = " · ".join(f"{r} {n}" for r, n in p["resources"].items())
         pen.text(x + 24, y + 31, res, 14, ha="left")
         vp = p["vp"]
         by = f" ({vp['asteroids']}/{vp['tail_tokens']}/{vp['nucleus_tables']})" if obs["comets"] else ""
         pen.text(x + 24, y + 51, f"VP {vp['total']}{by} · Probes left {p['probes']}", 14, ha="left")
-        pen.text(x + 24, y + 71, f"Asteroids {len(p['asteroids'])}" + (f" · Tail tokens {len(p['tail_tokens'])}"
+        tails = " ".join(p["tail_tokens"]) or "none"
+        pen.text(x + 24, y + 71, f"Asteroids {len(p['asteroids'])}" + (f" · Tail tokens {tails}"
                                                                       if obs["comets"] else ""), 13, DIM, ha="left")
-        y += 96
+        y += 92
     notes = ["Numbers on a probe: its player."]
     if obs["comets"]:
         notes.append("VP by source: Asteroids / Tail tokens / Nucleus tables.")
         deck = obs["explosion_deck"]
         notes.append(f"Explosion Check cards {deck['cards']}, Nucleus cards in the box {obs['nucleus_box']}.")
-    _wrap(pen, x, y, " ".join(notes), 12, int(width / 6.6), 5, DIM)
+    return y + 12 + 1.3 * 12 * _wrap(pen, x, y, " ".join(notes), 12, int(width / 6.6), 5, DIM)
