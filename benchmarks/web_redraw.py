@@ -229,10 +229,10 @@ def crowded_4p() -> tuple[Any, int]:
     state.orbitals = {sectors[0]: [0, 1], sectors[1]: [2]}
     state.battles = (sectors[1],)
     players[1].battle_sector = sectors[1]
-    players[2].claim = sectors[2]
     points = sorted(state.points)
     state.points = state.points.set(points[0], replace(state.points[points[0]], face_up=True, token="Cosmic"))
     state.points = state.points.set(points[1], replace(state.points[points[1]], claimed_by=3))
+    players[3].claim = points[1]  # (a Claim token lies on a point: the player's claim is its id)
     state.virus_on = FrozenDict({planets[1]: 2})
     players[0].damage = FrozenDict({"weapons": 1, "cargo": 2})
     players[0].virus = FrozenDict({"sensors": 1})

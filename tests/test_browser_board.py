@@ -54,7 +54,7 @@ def tauceti_counts(obs: dict[str, Any]) -> dict[str, int]:
         ".ecl-map .orbital": sum(len(o) for o in obs["orbitals"].values()),
         ".ecl-map .crisis": sum(len(c) for c in obs["planet_crises"].values()),
         ".ecl-map .virus": sum(obs["virus_on"].values()),
-        ".ecl-map .battle": len(obs["battles"]),
+        ".ecl-map .battle": sum(1 for p in obs["players"] if p["battle_sector"]),
         ".ecl-map .claim": sum(1 for p in obs["players"] if p["claim"]),
         ".ecl-interfaces .iface": len(obs["players"]),
         ".ecl-map .tile.kind-planet": sum(1 for t in obs["layout"] if t in obs["planet_commodity"]),
@@ -309,6 +309,36 @@ def test_a_crowded_table_draws_every_cube_orbital_token_and_crystal(board: Board
     assert count(board, ".ecl-map .point.face-up.k-Cosmic") == 1
     assert count(board, ".ecl-map .point circle.claimed.f-" + gv["view"]["players"][3]["faction"]) == 1
     assert count(board, ".iface.mine .system.damaged") == 2
+
+
+def test_a_claim_token_is_drawn_on_its_points_sector_and_a_battle_token_while_its_battle_is_fought(
+        board: BoardPage) -> None:
+    """The engine's own Claim (test_exploration's example: Azars explore 01.2 and claim 01.1)
+    and Battle token (test_battle's): the player's ``claim`` is a point's id, and the view's
+    ``battles`` drops the sector once its battle is fought; the page drew neither then."""
+    from ecliptic.games import get_game
+    from test_battle import start_battle
+    from test_exploration import ready
+
+    g = get_game("tauceti")
+    state = g.new_game({"layout": "preset", "players": 2, "factions": ["Azars", "Zorhkonian"]}, 1)
+    ready(state, 0, "01.2", "Chemical")
+    g.apply(state, "EXP 01.2")
+    g.apply(state, "CLAIM 01.1")
+    assert state.players[0].claim == "01.1"
+    gv = game_view("tauceti", state, 1)
+    board.draw(gv, 1)
+    assert_drawn(board, tauceti_counts(gv["view"]))
+    assert count(board, ".ecl-map [data-target='sector:01'] .claim.f-Azars") == 1  # on the point's sector
+    said = board.page.locator(".ecl-map .claim title").text_content() or ""
+    assert "Claim token of Azars on Exploration point 01.1" in said
+    start_battle(state, "01", 0, 1)  # the Azars' Battle token in 01, against the Zorhkonians
+    assert state.battle is not None and state.battles == ()
+    gv = game_view("tauceti", state, 1)
+    board.draw(gv, 1)
+    assert count(board, ".ecl-map [data-target='sector:01'] .battle.f-Azars") == 1
+    said = board.page.locator(".ecl-map .battle title").text_content() or ""
+    assert "its battle being fought" in said
 
 
 def test_a_battle_shows_its_shields(board: BoardPage) -> None:

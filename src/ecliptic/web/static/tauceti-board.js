@@ -36,7 +36,7 @@ export function drawTauCetiBoard(ctx) {
   }
   // Row by row, left to right: the order the keyboard visits the tiles in.
   const ids = Object.keys(layout).sort((a, b) => layout[a][1] - layout[b][1] || layout[a][0] - layout[b][0]);
-  const tiles = ids.map((id) => drawTile(ctx, id, layout[id], byTile[id] || { ships: [], claims: [] }));
+  const tiles = ids.map((id) => drawTile(ctx, id, layout[id], byTile[id] || { ships: [], claims: [], battles: [] }));
   const free = cells.sort((a, b) => a.r - b.r || a.q - b.q).map((c) => drawCell(ctx, c));
   const offMap = away.length ? drawOffMap(ctx, away, vb) : null;
   return s("svg", {
@@ -64,13 +64,18 @@ function candidateCells(ctx, layout) {
   return [...out.values()];
 }
 
-/** Ships, claims, battles by the tile they are on (a position off the layout is kept apart). */
+/** Ships, Claim tokens and Battle tokens by the tile they are on (a position off the layout is
+ *  kept apart). A Claim token lies on an Exploration point (``claim`` is the point's id, "01.1"),
+ *  so it is drawn on the point's sector; a Battle token stays in its sector while its battle is
+ *  fought (the view's ``battles`` lists only the battles still to fight). */
 function groupOnTiles(v) {
   const by = {};
-  const at = (tile) => (by[tile] = by[tile] || { ships: [], claims: [] });
+  const at = (tile) => (by[tile] = by[tile] || { ships: [], claims: [], battles: [] });
   (v.players || []).forEach((p) => {
     if (p.position !== null && p.position !== undefined) at(p.position).ships.push(p);
-    if (p.claim) at(p.claim).claims.push(p);
+    const point = p.claim ? (v.points || {})[p.claim] : null;
+    if (point) at(point.sector).claims.push(p);
+    if (p.battle_sector) at(p.battle_sector).battles.push(p);
   });
   return by;
 }
@@ -250,8 +255,7 @@ function tokensOn(ctx, tile, on) {
   const v = ctx.view;
   const orbitals = (v.orbitals && v.orbitals[tile]) || [];
   const cubes = (v.cubes && v.cubes[tile]) || [];
-  const battles = (v.battles || []).filter((b) => b === tile);
-  if (!orbitals.length && !cubes.length && !on.claims.length && !battles.length) return null;
+  if (!orbitals.length && !cubes.length && !on.claims.length && !on.battles.length) return null;
   const g = s("g", { class: "tokens" });
   orbitals.forEach((seat, i) => {
     const f = typeof seat === "number" ? factionOf(ctx, seat) : String(seat);
@@ -263,13 +267,13 @@ function tokensOn(ctx, tile, on) {
   });
   on.claims.forEach((p, i) => {
     g.append(s("g", { class: `claim f-${cls(p.faction)}`, transform: `translate(${-34},${-6 + i * 12})` },
-      tip(`Claim token of ${p.faction}`),
+      tip(`Claim token of ${p.faction} on Exploration point ${p.claim}`),
       s("path", { d: "M-1,6 L-1,-7 L8,-4 L-1,-1" })));
   });
-  battles.forEach((b, i) => {
-    const owner = (v.players || []).find((p) => p.battle_sector === tile);
-    g.append(s("g", { class: `battle${owner ? " f-" + cls(owner.faction) : ""}`, transform: `translate(${33},${-6 + i * 12})` },
-      tip(`Battle token${owner ? " of " + owner.faction : ""}`),
+  on.battles.forEach((owner, i) => {
+    const fought = v.battle && v.battle.sector === tile ? ", its battle being fought" : "";
+    g.append(s("g", { class: `battle f-${cls(owner.faction)}`, transform: `translate(${33},${-6 + i * 12})` },
+      tip(`Battle token of ${owner.faction}${fought}`),
       s("circle", { r: 6 }), s("path", { d: "M-3.5,-3.5 L3.5,3.5 M3.5,-3.5 L-3.5,3.5" })));
   });
   return g;
