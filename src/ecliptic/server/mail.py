@@ -48,10 +48,10 @@ their pages, or bots answering at once) never sends one for a decision settled i
 MAIL_PER_HOUR = 20
 """Emails one address may get in an hour, all games together; beyond it they are skipped."""
 MAIL_TIMEOUT = 20.0
+"""Seconds one SMTP conversation (connect, TLS, login, send) may take before it is given up."""
 MAIL_RETRIES = (60.0, 300.0, 1800.0)
 """Seconds before each new try of an email whose sending failed for a reason that may pass:
 four tries over about 36 minutes (a mail server's restart, a greylisting 4xx answer)."""
-"""Seconds one SMTP conversation (connect, TLS, login, send) may take before it is given up."""
 SCHEMES = {"smtp": 587, "smtps": 465, "smtp+insecure": 25}
 """The URL schemes and their default ports: ``smtp`` always upgrades with STARTTLS (a server
 that does not offer it is refused, so a password never crosses the network in clear),
