@@ -5,7 +5,7 @@ process (``kill -9``); but the rename and a new file's name are entries of the *
 the disk may still hold only in memory: a power cut right after the rename could bring back the
 old file (the last moves of a game lost). :func:`replace` syncs the folder after the rename,
 :func:`make_folders` syncs the folder above each folder it makes, so every new name is on the
-disk too; :func:`write_text` does all of it for a whole text file; :func:`remove` syncs the
+disk too; :func:`writing` and :func:`write_text` do all of it for a whole text file; :func:`remove` syncs the
 folder after an unlink, so a file removed (a finished game's autosave) does not come back.
 
 Where a folder cannot be opened or synced (Windows refuses ``os.open`` of a folder, some file
@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 
 def sync_folder(folder: Path) -> None:
@@ -45,18 +47,30 @@ def replace(source: str | Path, target: Path) -> None:
 
 
 def write_text(path: Path, text: str) -> None:
-    """``path`` holding ``text`` (UTF-8), whole or not at all, after a crash or a power cut: a
-    temporary file of the same folder written and synced, then put in place (:func:`replace`);
-    the folders missing are made (:func:`make_folders`). Whatever stops it leaves the old file
-    and no temporary file behind."""
+    """``path`` holding ``text`` (UTF-8), whole or not at all, after a crash or a power cut
+    (:func:`writing`); the folders missing are made (:func:`make_folders`)."""
     make_folders(path.parent)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with writing(path) as f:
+        f.write(text)
+
+
+@contextlib.contextmanager
+def writing(path: Path) -> Iterator[TextIO]:
+    """A text file (UTF-8) that takes ``path``'s place, whole, when the block ends: a temporary
+    file of the same folder (which must exist), written, synced, then put in place
+    (:func:`replace`). Whatever stops the block (an exception, Ctrl-C) leaves the old file and
+    no temporary file behind.
+
+    The temporary file is made with the mode of an ordinary new file (``0o666`` less the
+    umask, as ``open`` gives), by the operating system: reading the umask would mean setting
+    it, for a moment, for every thread of the process (``mkstemp`` makes a private file, which
+    would then have to be widened by hand)."""
+    fd, tmp = _new_temporary(path)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+            yield f
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())  # as an ordinary new file (mkstemp makes it private)
         replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -64,10 +78,16 @@ def write_text(path: Path, text: str) -> None:
         raise
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+def _new_temporary(path: Path) -> tuple[int, Path]:
+    """A new file beside ``path``, open for writing, that no one else made (``O_EXCL``): its
+    descriptor and its path (a name starting with a dot, ending in ``.tmp``)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    while True:
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
 
 
 def make_folders(folder: Path) -> None:

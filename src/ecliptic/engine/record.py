@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,12 +68,8 @@ class GameRecord:
     def save(self, path: Path) -> None:
         """Write atomically and durably: neither a crash nor a power cut leaves half a save file
         (the file synced, then put in place, then its folder synced: :mod:`ecliptic.engine.durable`)."""
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
+        with durable.writing(path) as f:
             f.write(json.dumps(self.to_json(), indent=1))
-            f.flush()
-            os.fsync(f.fileno())
-        durable.replace(tmp, path)
 
     @classmethod
     def load(cls, path: Path) -> GameRecord:

@@ -36,7 +36,6 @@ import shlex
 import signal
 import stat
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -103,23 +102,16 @@ def write_save(path: Path, record: GameRecord, meta: dict[str, Any], *, hold: bo
     data = record.to_json()
     data[CLI_META] = meta
     text = json.dumps(data, indent=1)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     held = None
     try:
-        if hold and fcntl is not None:
-            held = os.dup(fd)  # the lock stays with the file while this descriptor is open
-            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a new file: nobody else has it
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with durable.writing(path) as f:
+            if hold and fcntl is not None:
+                held = os.dup(f.fileno())  # the lock stays with the file while this descriptor is open
+                fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a new file: nobody else has it
             f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())  # as an ordinary new file (mkstemp makes it private)
-        durable.replace(tmp, path)
     except BaseException:
         if held is not None:
             os.close(held)
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
         raise
     return held
 
@@ -161,12 +153,6 @@ def read_meta(path: Path) -> dict[str, Any]:
     if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
         meta.pop("bots", None)
     return meta
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 class SaveRefused(Exception):
