@@ -1,0 +1,157 @@
+"""The bot levels a server offers (src/ecliptic/server/levels.py): the host's own
+(``ecliptic serve --level NAME=BOTSPEC``) are accepted wherever a request names a level, and
+play with the host's bot; a level not offered (or a bot text in its place) is refused 422 naming
+the offered ones; the lobby's list (``GET /api/options/{game}``) shows them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ecliptic.bots import base, plugins
+from ecliptic.bots.plugins import load_plugins
+from ecliptic.engine.actions import Action
+from ecliptic.games import get_game
+from ecliptic.server import levels
+from ecliptic.server.levels import LevelError, parse
+from server_helpers import bearer, create, eventually, server, tokens
+
+LAST_LEGAL = '''
+from ecliptic.bots import register_bot
+
+
+class LastLegal:
+    name = "lastlegal"
+
+    def choose(self, game, state, seat):
+        return game.legal_actions(state)[-1]
+
+
+register_bot("lastlegal", lambda option, seed: LastLegal())
+'''
+
+
+@pytest.fixture
+def host_bot(tmp_path: Path) -> Iterator[str]:
+    """A plug-in bot (the last legal action, every time) loaded here, as ``serve --plugin`` does;
+    forgotten after the test."""
+    factories, loaded, done = dict(base._FACTORIES), list(plugins._loaded), set(plugins._done)
+    path = tmp_path / "plug_lastlegal.py"
+    path.write_text(LAST_LEGAL)
+    load_plugins([str(path)])
+    yield "lastlegal"
+    base._FACTORIES.clear()
+    base._FACTORIES.update(factories)
+    plugins._loaded[:] = loaded
+    plugins._done.clear()
+    plugins._done.update(done)
+    sys.modules.pop("plug_lastlegal", None)
+
+
+@pytest.fixture
+def client(tmp_path: Path, host_bot: str) -> Iterator[TestClient]:
+    with server(f"sqlite:///{tmp_path / 'levels.db'}", levels=parse([f"mine={host_bot}", "quick=ismcts:20it"])) as c:
+        yield c
+    levels.offer()
+
+
+def offered_in_lobby(client: TestClient, game: str) -> list[str]:
+    r = client.get(f"/api/options/{game}")
+    assert r.status_code == 200, r.text
+    return [level["value"] for level in r.json()["bot_levels"]]
+
+
+def test_the_lobby_lists_the_host_levels_after_the_built_in_ones(client: TestClient) -> None:
+    for game in ("tauceti", "ceres"):
+        assert offered_in_lobby(client, game) == ["random", "easy", "normal", "hard", "mine", "quick"]
+    texts = {lv["value"]: lv["text"] for lv in client.get("/api/options/ceres").json()["bot_levels"]}
+    assert "lastlegal" in texts["mine"]
+
+
+def test_a_server_without_levels_offers_the_built_in_ones_only(tmp_path: Path, client: TestClient) -> None:
+    with server(f"sqlite:///{tmp_path / 'plain.db'}") as plain:
+        assert offered_in_lobby(plain, "ceres") == ["random", "easy", "normal", "hard"]
+        r = plain.post("/api/games", json={"game": "ceres", "seats": [{"kind": "bot", "level": "mine"}]})
+        assert r.status_code == 422
+
+
+def test_a_bot_seat_of_a_host_level_plays_with_the_host_bot(client: TestClient) -> None:
+    created = create(client, seats=[{"kind": "bot", "level": "mine"}, {"kind": "bot", "level": "random"}])
+    game_id = created["id"]
+    eventually(lambda: client.get(f"/api/games/{game_id}").json()["status"] == "over", "the bots finish the game")
+    record = client.get(f"/api/games/{game_id}/record").json()
+    ceres = get_game("ceres")
+    state = ceres.new_game(record["config"], record["seed"])
+    choices = 0
+    for notation in record["actions"]:
+        action = Action.parse(notation)
+        legal = ceres.legal_actions(state)
+        if state.current_player == 0:
+            assert action == legal[-1]  # the host's bot, not the random one
+            choices += len(legal) > 1
+        ceres.apply(state, action)
+    assert choices >= 2
+
+
+@pytest.mark.parametrize("level", ["nope", "ismcts:60s", "heuristic", "MINE", "x" * 100])
+def test_a_level_not_offered_is_refused_naming_the_offered_ones(client: TestClient, level: str) -> None:
+    r = client.post("/api/games", json={"game": "ceres", "seats": [{"name": "Ann"}, {"kind": "bot", "level": level}]})
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["error"] == "invalid_request"
+    if len(level) < 64:
+        assert "random, easy, normal, hard, mine, quick" in body["message"], body
+    assert client.get("/api/games").json() == []  # nothing was made
+
+
+def test_a_seat_is_handed_to_a_host_level_and_never_to_another(client: TestClient) -> None:
+    created = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}])
+    token = tokens(created)[1]
+    url = f"/api/games/{created['id']}/seats/1/bot"
+    refused = client.post(url, json={"bot": True, "level": "ismcts:60s"}, headers=bearer(token))
+    assert refused.status_code == 422 and "mine" in refused.json()["message"]
+    taken = client.post(url, json={"bot": True, "level": "mine"}, headers=bearer(token))
+    assert taken.status_code == 200, taken.text
+
+
+def test_play_on_refuses_a_level_not_offered(client: TestClient) -> None:
+    created = create(client, seats=[{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}])
+    game_id = created["id"]
+    eventually(lambda: client.get(f"/api/games/{game_id}").json()["status"] == "over", "the bots finish the game")
+    r = client.post(f"/api/games/{game_id}/play-on", json={"index": 3, "seat": 0, "level": "ismcts:60s"})
+    assert r.status_code == 422 and "quick" in r.json()["message"], r.text
+    ok = client.post(f"/api/games/{game_id}/play-on", json={"index": 3, "seat": 0, "level": "quick"})
+    assert ok.status_code == 201, ok.text
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    (["mine"], "give NAME=BOTSPEC"),
+    (["mine="], "give NAME=BOTSPEC"),
+    (["=heuristic"], "give NAME=BOTSPEC"),
+    (["9lives=random"], "beginning with a letter"),
+    (["mine=nobot"], "unknown bot 'nobot'"),
+    (["mine=ismcts:fast"], "ismcts"),
+    (["mine=random,heuristic"], "one bot, not a list"),
+    (["mine=random", "MINE=heuristic"], "given twice"),
+])
+def test_a_host_level_that_cannot_be_offered_is_refused(given: list[str], message: str) -> None:
+    with pytest.raises(LevelError, match=message):
+        parse(given)
+
+
+def test_serve_refuses_a_bad_level_in_one_line_before_it_starts(tmp_path: Path) -> None:
+    src = Path(__file__).resolve().parents[1] / "src"
+    env = {**os.environ, "PYTHONPATH": str(src), "ECLIPTIC_DATA_DIR": str(tmp_path)}
+    env.pop(plugins.ENV, None)
+    done = subprocess.run([sys.executable, "-c", "from ecliptic.entry import main; main()", "serve", "--level",
+                           "mine=myplugin:v3", "--port", "1"], env=env, capture_output=True, text=True,
+                          check=False, timeout=120)
+    out = done.stdout.strip()
+    assert done.returncode == 2 and out.startswith("Error: --level 'mine=myplugin:v3': unknown bot 'myplugin:v3'"), out
+    assert "\n" not in out and "Traceback" not in done.stderr
