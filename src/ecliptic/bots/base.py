@@ -1,5 +1,7 @@
 """What a bot is, and how to make one from a short text (``random``, ``heuristic``,
-``ismcts:200ms``, ``ismcts:500it/c=0.5``, or a level: ``easy``, ``normal``, ``hard``).
+``ismcts:200ms``, ``ismcts:500it/c=0.5``, or a level: ``easy``, ``normal``, ``hard``), and how a
+bot from outside Ecliptic joins them (:func:`register_bot`, called by a plug-in:
+:mod:`ecliptic.bots.plugins`).
 
 Bots are *fair*: a bot sees the game only as a player at the table would. It may call
 ``game.legal_actions(state)``, ``game.observe(state, seat)`` and
