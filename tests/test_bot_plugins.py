@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -227,6 +228,18 @@ def test_the_server_bot_pool_loads_the_plugins_in_its_workers(tmp_path: Path) ->
     finally:
         pool.close()
     assert name == "poolbot" and pid != os.getpid()
+
+
+def test_ray_workers_load_the_plugins_of_this_process(tmp_path: Path, ray_cluster: Any) -> None:
+    """The same games on Ray's workers as here: each worker loaded the --plugin file first."""
+    from ecliptic.sim.backends import get_backend
+    from ecliptic.sim.simulate import simulate
+
+    load_plugins([str(plugin_file(tmp_path, "plug_ray", "raybot", on_import=True))])
+    here = simulate("ceres", 2, 6, 5, "raybot", {"players": 2}, workers=1)
+    with get_backend("ray") as backend:
+        on_ray = simulate("ceres", 2, 6, 5, "raybot", {"players": 2}, backend=backend)
+    assert on_ray.deterministic_json() == here.deterministic_json() and here.games == 6
 
 
 # -- errors ------------------------------------------------------------------------------
