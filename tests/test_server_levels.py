@@ -8,12 +8,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from browser_support import assert_clean, create_in_lobby, needs_browser, new_page
 from ecliptic.bots import base, plugins
 from ecliptic.bots.plugins import load_plugins
 from ecliptic.engine.actions import Action
@@ -21,6 +25,7 @@ from ecliptic.games import get_game
 from ecliptic.server import levels
 from ecliptic.server.levels import LevelError, parse
 from server_helpers import bearer, create, eventually, server, tokens
+from server_process import Server, environment, free_port, serve_args, wait_until_up
 
 LAST_LEGAL = '''
 from ecliptic.bots import register_bot
@@ -155,3 +160,41 @@ def test_serve_refuses_a_bad_level_in_one_line_before_it_starts(tmp_path: Path) 
     out = done.stdout.strip()
     assert done.returncode == 2 and out.startswith("Error: --level 'mine=myplugin:v3': unknown bot 'myplugin:v3'"), out
     assert "\n" not in out and "Traceback" not in done.stderr
+
+
+@needs_browser
+def test_serve_with_a_plugin_level_offers_it_in_the_lobby_and_plays_it(tmp_path: Path, chromium: Any) -> None:
+    """``ecliptic serve --plugin FILE --level mine=lastlegal``, as a host starts it: the lobby's
+    seat menu lists Mine, a game created there with it is played by the plug-in's bot (in the
+    server's bot workers, which loaded the plug-in)."""
+    plugin = tmp_path / "plug_served.py"
+    plugin.write_text(LAST_LEGAL)
+    port = free_port()
+    log = tmp_path / "serve.log"
+    args = [*serve_args(f"sqlite:///{tmp_path / 'served.db'}", port), "--plugin", str(plugin),
+            "--level", "mine=lastlegal"]
+    with log.open("ab") as out:
+        proc = subprocess.Popen([sys.executable, "-c", "from ecliptic.cli import main; main()", *args],
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=environment(tmp_path),
+                                start_new_session=True)
+    served = Server(proc.pid, port, log, wait_until_up(proc.pid, port, log, time.monotonic()))
+    try:
+        assert "the host's: mine (lastlegal)" in log.read_text()
+        w = new_page(chromium)
+        game_id = create_in_lobby(w, served.base_url, "ceres", ["bot", "bot"], seed=5, levels={0: "mine"})
+        menu = w.page.locator("#seats .seat[data-seat='0'] select.level option")
+        assert menu.all_inner_texts()[-1] == "Mine"
+        with httpx.Client(base_url=served.base_url, timeout=30) as api:
+            eventually(lambda: api.get(f"/api/games/{game_id}").json()["status"] == "over", "the bots finish")
+            record = api.get(f"/api/games/{game_id}/record").json()
+        ceres = get_game("ceres")
+        state = ceres.new_game(record["config"], record["seed"])
+        for notation in record["actions"]:
+            action = Action.parse(notation)
+            if state.current_player == 0:
+                assert action == ceres.legal_actions(state)[-1]
+            ceres.apply(state, action)
+        assert_clean(w)
+    finally:
+        served.stop()
+        proc.wait(timeout=30)
