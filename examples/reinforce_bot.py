@@ -14,6 +14,7 @@ refused in one line).
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +43,15 @@ class GreedyLinear:
 
 def load(path: str | None, _seed: int = 0) -> Policy:
     """The greedy policy of the weights file ``path`` (``W``, ``b``, ``scale``, as ``--save``
-    writes them); a missing or foreign file is a ``ValueError`` saying which."""
+    writes them); a missing or foreign file is a ``ValueError`` saying which. Read once per
+    process: the server builds its bots anew for every decision."""
     if not path:
         raise ValueError(f"name the weights file: --bots {NAME}:PATH.npz")
+    return _load(path)
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: str) -> Policy:
     file = Path(path)
     if not file.is_file():
         raise ValueError(f"there is no weights file {path!r}")
