@@ -267,6 +267,12 @@ def test_plugins_that_cannot_load_are_one_line_each(tmp_path: Path) -> None:
                    "$ECLIPTIC_PLUGINS plug-in 'plug_nowhere'")
 
 
+def test_a_plugin_missing_a_module_it_needs_is_told_apart_from_a_missing_plugin(tmp_path: Path) -> None:
+    (tmp_path / "plug_deps.py").write_text("import plug_dep  # not installed\n")
+    one_line_error(ecliptic(*SIMULATE, "--plugin", "plug_deps", cwd=tmp_path, path=[tmp_path]),
+                   "plug-in 'plug_deps': failed while being imported: ModuleNotFoundError: No module named 'plug_dep'")
+
+
 def test_a_plugin_error_in_this_process_is_a_bot_spec_error(tmp_path: Path) -> None:
     with pytest.raises(PluginError, match="no module named 'plug_absent'") as caught:
         load_plugins(["plug_absent"])

@@ -162,7 +162,7 @@ def _load(target: str, where: str) -> None:
         except BotSpecError as exc:  # a name that is taken, registered as the module is imported
             raise PluginError(f"{where}: {exc}") from None
         except ModuleNotFoundError as exc:
-            if exc.name is not None and source.startswith(exc.name):
+            if exc.name is not None and (source == exc.name or source.startswith(exc.name + ".")):
                 raise PluginError(f"{where}: no module named {exc.name!r} on the Python path (install it, add its "
                                   "folder to PYTHONPATH, or give the file: --plugin path/to/bots.py)") from None
             raise PluginError(f"{where}: failed while being imported: {_why(exc)}") from None
