@@ -2,7 +2,11 @@
 on the Gymnasium env of Ceres against random bots (``--opponents``), then measured against a
 random policy.
 
-    python examples/reinforce_gymnasium.py --minutes 5 --seed 1 [--plot curve.png]
+    python examples/reinforce_gymnasium.py --minutes 5 --seed 1 [--plot curve.png] [--save weights.npz]
+
+``--save`` writes the trained weights; ``examples/reinforce_bot.py`` plays them as a bot anywhere
+a bot plays (``ecliptic simulate --plugin examples/reinforce_bot.py:register --bots
+reinforce:weights.npz``).
 
 The policy scores every id of the game's fixed action space with ``W @ x + b`` (``x`` the
 observation tensor scaled into [-1, 1] by the observation space's bounds) and samples from the
@@ -262,6 +266,14 @@ def plot(curve: list[dict[str, float]], random: Score, trained: Score, path: Pat
     plt.close(fig)
 
 
+def save(path: Path, policy: LinearPolicy, scale: Array) -> None:
+    """The weights as ``examples/reinforce_bot.py`` reads them (float32 ``W``, ``b``, ``scale``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as out:  # (savez would add .npz to a name without it)
+        np.savez_compressed(out, W=policy.W.astype(np.float32), b=policy.b.astype(np.float32),
+                            scale=scale.astype(np.float32))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--env", default="ecliptic/Ceres-v0")
@@ -278,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plot", type=Path, default=None,
                     help="write the learning curve here; its .json (curve, evaluation) and .npz (weights) go "
                          "beside it (without it nothing is written: a trial run must not overwrite a result)")
+    ap.add_argument("--save", type=Path, default=None,
+                    help="write the trained weights here (.npz: W, b, scale), for examples/reinforce_bot.py")
     args = ap.parse_args(argv)
     for name in ("episodes", "batch", "eval_games"):
         if getattr(args, name) < 1:
@@ -321,8 +335,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {s.name:18} win rate {s.mean:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  ({len(s.returns)} games; "
               f"by seat {seats}){versus}")
 
+    if args.save is not None:
+        save(args.save, policy, scale)
+        print(f"wrote the weights to {args.save}")
     if args.plot is None:
-        print("(no --plot: the curve, the evaluation and the weights were not written)")
+        print("(no --plot: the curve and the evaluation were not written)")
         return 0
     args.plot.parent.mkdir(parents=True, exist_ok=True)
     args.plot.with_suffix(".json").write_text(json.dumps({
@@ -332,8 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         "curve": curve,
         "evaluation": [s.to_json() | ({} if s is random else {"p_vs_random": p_value(s, random)}) for s in scores],
     }, indent=1) + "\n")
-    np.savez_compressed(args.plot.with_suffix(".npz"), W=policy.W.astype(np.float32), b=policy.b.astype(np.float32),
-                        scale=scale.astype(np.float32))
+    save(args.plot.with_suffix(".npz"), policy, scale)
     best = max(sampled, greedy, key=lambda s: s.mean)
     title = f"REINFORCE, masked linear softmax: {setting} vs {args.opponents} bots"
     plot(curve, random, best, args.plot, title, args.opponents)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -161,6 +162,47 @@ def test_the_reinforce_example_runs_with_tiny_budgets(tmp_path: Path) -> None:
     weights = np.load(plot.with_suffix(".npz"))
     assert weights["W"].shape == (55, weights["scale"].shape[0])
     assert "random policy" in done.stdout
+
+
+def test_the_saved_reinforce_policy_plays_as_a_plugin_bot_in_simulate(tmp_path: Path) -> None:
+    """Train with tiny budgets, --save the weights, and play them through `ecliptic simulate
+    --plugin examples/reinforce_bot.py:register` (on two worker processes, which load the plug-in
+    too); the bot plays the trained policy's greedy choice."""
+    weights = tmp_path / "weights.npz"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}  # this checkout's ecliptic, from any folder
+    done = run_example("reinforce_gymnasium", "--episodes", "4", "--batch", "4", "--eval-games", "2", "--seed", "3",
+                       "--save", str(weights))
+    assert f"wrote the weights to {weights}" in done.stdout
+    played = subprocess.run([sys.executable, "-c", "from ecliptic.entry import main; main()", "simulate", "--game",
+                             "ceres", "--players", "2", "--games", "4", "--workers", "2", "--json", "--plugin",
+                             str(ROOT / "examples" / "reinforce_bot.py") + ":register", "--bots",
+                             f"reinforce:{weights}"], capture_output=True, text=True, check=False, cwd=tmp_path,
+                            env=env)
+    assert played.returncode == 0, played.stderr
+    summary = json.loads(played.stdout)
+    assert summary["games"] == 4 and summary["bot"] == f"reinforce:{weights}"
+
+    bot_module = load("reinforce_bot")
+    from ecliptic.adapters.policy import PolicyBot
+    from ecliptic.games import get_game
+
+    data = np.load(weights)
+    trained = rf.LinearPolicy(data["W"].shape[1], data["W"].shape[0])
+    trained.W[:], trained.b[:] = data["W"], data["b"]
+    bot = PolicyBot("reinforce", bot_module.load(str(weights)))
+    game = get_game("ceres")
+    state = game.new_game({"players": 2}, 9)
+    for _ in range(10):
+        seat = state.current_player
+        tensor, mask, _legal, space = bot.inputs(game, state, seat)
+        expected = trained.greedy(np.asarray(tensor, float) * data["scale"], mask.astype(bool))
+        assert space.id(bot.choose(game, state, seat)) == expected
+        game.apply(state, bot.choose(game, state, seat))
+    wrong = subprocess.run([sys.executable, "-c", "from ecliptic.entry import main; main()", "simulate", "--game",
+                            "ceres", "--players", "2", "--games", "1", "--plugin",
+                            str(ROOT / "examples" / "reinforce_bot.py") + ":register", "--bots", "reinforce:nope.npz"],
+                           capture_output=True, text=True, check=False, cwd=tmp_path, env=env)
+    assert wrong.returncode == 2 and "there is no weights file 'nope.npz'" in wrong.stderr
 
 
 def test_the_reinforce_example_writes_nothing_without_plot(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ from ecliptic.cli_options import (
     GameLengthOption,
     GameSeedOption,
     LayoutOption,
+    PluginOption,
     RayAddress,
     RunSeedOption,
     Workers,
@@ -302,6 +303,7 @@ def play(
                                                      "the game left last (quit, Ctrl-C, closed terminal). "
                                                      "The options that set up a new game (--players, --seed...) "
                                                      "are refused unless the save agrees.")] = None,
+    plugin: PluginOption = None,
 ) -> None:
     """Play in the terminal, one human seat against bots (Tau Ceti, or Ceres with --game ceres).
     The game is autosaved in the user's data folder after every move, so leaving it, or a killed
@@ -593,6 +595,7 @@ def simulate(
     backend: BackendName = "local",
     address: RayAddress = None,
     content: Annotated[Path | None, typer.Option(help=CONTENT_HELP)] = None,
+    plugin: PluginOption = None,
 ) -> None:
     """Play many bot games and summarize win rates and points by source."""
     out, err = _console(), _console(stderr=True)
@@ -726,6 +729,7 @@ def tournament(
     content: Annotated[Path | None, typer.Option(help=CONTENT_HELP)] = None,
     backend: BackendName = "local",
     address: RayAddress = None,
+    plugin: PluginOption = None,
 ) -> None:
     """Play bots against each other, rotating seats and factions: win rates with 95% confidence
     intervals, mean GP, mean rank and a rating per bot."""
@@ -789,6 +793,7 @@ def calibrate(
                                                    "(turned one seat further each game); heuristic bots by "
                                                    "default.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+    plugin: PluginOption = None,
 ) -> None:
     """Fit the temperature of ISMCTS's win chances (Tau Ceti) to played games (of heuristic
     bots unless --bots names others): the best temperature by share of the game still to come,
@@ -999,17 +1004,28 @@ def serve(
     mail_from: Annotated[str | None, typer.Option(help="the emails' sender (default: $ECLIPTIC_MAIL_FROM)")] = None,
     public_url: Annotated[str | None, typer.Option(
         help="the address people reach the pages at, for the emails' link (default: $ECLIPTIC_PUBLIC_URL)")] = None,
+    level: Annotated[list[str] | None, typer.Option(
+        "--level", metavar="NAME=BOTSPEC",
+        help="offer your own bot level beside random, easy, normal and hard, e.g. --level \"mine=myplugin:v3\" "
+             "(a plug-in's bot: load it with --plugin); may be repeated. Players pick levels, never bot "
+             "texts.")] = None,
+    plugin: PluginOption = None,
 ) -> None:
     """Run the game server: online play with friends and bots (docs/server.md)."""
     console = _console()
     try:
+        from ecliptic.server.levels import LevelError, parse
         from ecliptic.server.serve import run
     except ImportError as exc:
         raise _fail(console, f"the server needs its extra packages ({exc.name} is missing): "
                              "pip install 'ecliptic[server]'") from None
     try:
+        levels = parse(level or [])
+    except LevelError as exc:
+        raise _fail(console, str(exc)) from None
+    try:
         run(host, port, database, open_browser, say=lambda line: console.print(Text(line), soft_wrap=True),
-            smtp=smtp, mail_from=mail_from, public_url=public_url)
+            smtp=smtp, mail_from=mail_from, public_url=public_url, levels=levels)
     except Exception as exc:  # a database that cannot be opened, a port in use: a message, not a traceback
         raise _fail(console, f"the server could not start: {type(exc).__name__}: {exc}", 1) from None
 

@@ -77,3 +77,29 @@ RayAddress = Annotated[str | None, typer.Option(
 WORKERS_HELP = ("Worker processes, or with --backend ray the CPUs used (default: all cores, or all the "
                 "cluster's); the results do not depend on it.")
 Workers = Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)]
+
+
+def _load_plugins(ctx: typer.Context, value: list[str] | None) -> list[str]:
+    """Load the installed plug-ins, ``$ECLIPTIC_PLUGINS``' and ``--plugin``'s while the options are
+    read (:mod:`ecliptic.bots.plugins`), so a bot text naming a plug-in's bot is known by the time
+    it is checked, and a plug-in that cannot be loaded is one line (exit 2) before anything is
+    played."""
+    targets = list(value or [])
+    if ctx.resilient_parsing:
+        return targets
+    from ecliptic.bots.plugins import PluginError, load_all
+
+    try:
+        load_all(targets)
+    except PluginError as exc:
+        from ecliptic.cli import _console, _fail
+
+        raise _fail(_console(stderr=True), str(exc)) from None
+    return targets
+
+
+PluginOption = Annotated[list[str] | None, typer.Option(
+    "--plugin", callback=_load_plugins, metavar="MODULE",
+    help="Load your own bots: a module (or module:function, or path/to/bots.py) that calls register_bot or "
+         "register_policy; may be repeated. $ECLIPTIC_PLUGINS (commas between) and installed 'ecliptic.bots' "
+         "entry points are loaded too (docs/bots.md, \"Your own bot\").")]

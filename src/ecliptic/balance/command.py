@@ -19,6 +19,7 @@ from ecliptic.cli_options import (
     ExpansionsOption,
     GameLengthOption,
     LayoutOption,
+    PluginOption,
     RayAddress,
     RunSeedOption,
     Workers,
@@ -61,6 +62,7 @@ def balance(
     address: RayAddress = None,
     workers: Workers = None,
     resume: Annotated[bool, typer.Option(help="Continue the study in --out where it stopped.")] = False,
+    plugin: PluginOption = None,
 ) -> None:
     """Play a balance study and write its report: win rates per faction and seat with 95% intervals,
     points by source, game length, crises and Market levels (Tau Ceti), comets (Ceres), and every

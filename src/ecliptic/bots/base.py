@@ -1,5 +1,7 @@
 """What a bot is, and how to make one from a short text (``random``, ``heuristic``,
-``ismcts:200ms``, ``ismcts:500it/c=0.5``, or a level: ``easy``, ``normal``, ``hard``).
+``ismcts:200ms``, ``ismcts:500it/c=0.5``, or a level: ``easy``, ``normal``, ``hard``), and how a
+bot from outside Ecliptic joins them (:func:`register_bot`, called by a plug-in:
+:mod:`ecliptic.bots.plugins`).
 
 Bots are *fair*: a bot sees the game only as a player at the table would. It may call
 ``game.legal_actions(state)``, ``game.observe(state, seat)`` and
@@ -12,6 +14,7 @@ never disturb the game's own dice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -47,6 +50,8 @@ BotFactory = Callable[[str | None, int], Bot]
 
 _FACTORIES: dict[str, BotFactory] = {}
 _PLANNED: dict[str, str] = {}
+_OWNERS: dict[str, str] = {}
+"""The module each bot's factory comes from (what a clash names)."""
 
 LEVELS = {
     "easy": "heuristic:epsilon=0.35",
@@ -56,24 +61,43 @@ LEVELS = {
 """Levels a player chooses from, and the bot (with its budget) each one stands for."""
 
 
+class BotNameError(BotSpecError, RuntimeError):
+    """A bot registered under a name that is taken, or that no bot text could reach."""
+
+
+_NAME = re.compile(r"[a-z][a-z0-9_.-]*")
+
+
 def register_bot(name: str, factory: BotFactory) -> None:
-    """Make a bot available to :func:`make_bot` (and so to ``--bot``/``--bots``)."""
+    """Make a bot available to :func:`make_bot` (and so to ``--bot``/``--bots``, and to a plug-in's
+    users: :mod:`ecliptic.bots.plugins`). The name is what a bot text starts with: lower case
+    letters, digits, ``_ . -``, beginning with a letter, not a level's (a level is looked up
+    first, so a bot of that name could never be made), and not taken."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise BotNameError(f"a bot's name is lower case letters, digits, '_', '.' or '-', beginning with a "
+                           f"letter (it starts a bot text like NAME:OPTIONS), not {name!r}")
+    if name in LEVELS:
+        raise BotNameError(f"{name!r} is a level ({', '.join(LEVELS)}): give the bot another name")
     if name in _FACTORIES:
-        raise RuntimeError(f"bot {name!r} registered twice")
+        owner = _OWNERS.get(name, "?")
+        raise BotNameError(f"a bot named {name!r} is already registered (by {owner}): give the bot another name")
     _FACTORIES[name] = factory
+    _OWNERS[name] = str(getattr(factory, "__module__", None) or "?")
 
 
 def bot_names() -> list[str]:
-    """The bots :func:`make_bot` can build now."""
-    _load_builtin_bots()
+    """The bots :func:`make_bot` can build now (the installed plug-ins' and ``$ECLIPTIC_PLUGINS``'
+    included: they are loaded on the first call)."""
+    _load_bots()
     return sorted(_FACTORIES)
 
 
 def make_bot(spec: str, seed: int) -> Bot:
     """Build a bot from its text, e.g. ``"random"`` or (once written) ``"ismcts:200ms"``.
 
-    Unknown names are refused with a :class:`BotSpecError` that lists the known ones."""
-    _load_builtin_bots()
+    Unknown names are refused with a :class:`BotSpecError` that lists the known ones; a plug-in
+    that cannot be loaded, with its :class:`~ecliptic.bots.plugins.PluginError`."""
+    _load_bots()
     spec = LEVELS.get(spec.strip().lower(), spec)
     name, _, option = spec.strip().partition(":")
     name = name.lower()
@@ -193,6 +217,16 @@ def replay_for(bot: Bot, game: Any, config: Any, game_seed: int, actions: Sequen
     return state
 
 
-def _load_builtin_bots() -> None:
+def load_builtin_bots() -> None:
     """Import the bot modules that register themselves (only once; imports are cached)."""
     from ecliptic.bots import heuristic, ismcts, random_bot  # noqa: F401
+
+
+def _load_bots() -> None:
+    """The built-in bots, then the installed plug-ins and ``$ECLIPTIC_PLUGINS``' (each loaded
+    once per process: a worker process finds them as the command's process did)."""
+    load_builtin_bots()
+    from ecliptic.bots import plugins
+
+    plugins.load_installed()
+    plugins.load_env()

@@ -20,7 +20,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -32,6 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from ecliptic.server import analysis_api, auth, models, rules_api, web_api
+from ecliptic.server import levels as server_levels
 from ecliptic.server.bots import BotPool
 from ecliptic.server.games import IDLE_SECONDS, WAKE_SECONDS, Forbidden, GameService, ServiceError, clip
 from ecliptic.server.hub import Connection
@@ -185,13 +186,17 @@ def default_notifier(database_url: str, resync: Callable[[], Awaitable[None]]) -
 def create_app(database_url: str, *, notifier: Notifier | None = None, bot_workers: int = 1,
                zombie_level: str = "normal", base_url: str = "", max_body: int = MAX_BODY,
                idle_seconds: float = IDLE_SECONDS, wake_seconds: float = WAKE_SECONDS,
-               resume_when_listening: bool = False, mail: MailSettings | None = None) -> FastAPI:
+               resume_when_listening: bool = False, mail: MailSettings | None = None,
+               levels: Mapping[str, str] | None = None) -> FastAPI:
     """The server for the database at ``database_url`` (``sqlite:///file`` or
     ``postgresql://...``); migrations run at start-up. ``base_url`` prefixes the join links
     (none by default: they are relative, ``/play/{id}#token=...``, and a browser reads them
     against the address it reached the server at). ``idle_seconds``: a game unused that
     long leaves memory; ``wake_seconds``: how often the games due (bots, clocks) are looked for.
-    ``mail``: the SMTP server, sender and public address of the "your turn" emails (none: no email)."""
+    ``mail``: the SMTP server, sender and public address of the "your turn" emails (none: no email).
+    ``levels``: the host's own bot levels beside the built-in ones, name to bot text
+    (:func:`ecliptic.server.levels.parse`; the requests may name only the levels offered)."""
+    server_levels.offer(levels)
     storage = Storage(database_url)
     service = GameService(storage, notifier=notifier or default_notifier(database_url, lambda: service.resync()),
                           bots=BotPool(bot_workers), zombie_level=zombie_level, base_url=base_url,

@@ -19,11 +19,13 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from ecliptic.bots.base import decide, decision_seed, make_bot, replay_for
+from ecliptic.bots.plugins import with_plugins
 from ecliptic.games import get_game
+from ecliptic.server.levels import spec_of
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -39,6 +41,7 @@ class BotTurn:
     actions: tuple[str, ...]
     seat: int
     level: str
+    """The seat's level, or (as the pool sends it to a worker) the bot text it stands for."""
 
 
 def choose(turn: BotTurn) -> str:
@@ -99,11 +102,14 @@ class BotPool:
 
     async def run(self, fn: Callable[[J], R], job: J) -> R:
         """Any of the server's CPU-bound jobs (a bot's choice, a suggested move, a game's win
-        chances) in a worker, so the event loop never waits on one."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool(), fn, job)
+        chances) in a worker, so the event loop never waits on one. The worker loads the
+        ``--plugin`` modules of ``ecliptic serve`` first (:func:`ecliptic.bots.plugins.with_plugins`)."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), with_plugins(fn), job)
 
     async def choose(self, turn: BotTurn) -> str:
-        return await self.run(choose, turn)
+        """The bot's move for ``turn``: its level turned into the bot text the host gave it
+        (:mod:`ecliptic.server.levels`) here, where the offer is known, before a worker builds it."""
+        return await self.run(choose, replace(turn, level=spec_of(turn.level)))
 
     def close(self) -> None:
         if self._executor is not None:

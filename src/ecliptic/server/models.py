@@ -9,10 +9,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 
 from ecliptic.engine.record import GAME_SEEDS
+from ecliptic.server.levels import BUILT_IN, Level
 
-BOT_LEVELS = ("random", "easy", "normal", "hard")
-"""The bots a game may seat: the levels a player picks from (``ecliptic.bots.LEVELS``) and
-the random bot. A free bot text (``ismcts:60s``) would let one request occupy the bot pool."""
+BOT_LEVELS = tuple(BUILT_IN)
+"""The levels every server offers: the levels a player picks from (``ecliptic.bots.LEVELS``) and
+the random bot; a host adds its own (:mod:`ecliptic.server.levels`). A request names a level,
+never a free bot text (``ismcts:60s`` would let one request occupy the bot pool)."""
 MAX_SEED = GAME_SEEDS - 1  # the game seeds every front end accepts (engine.record)
 MAX_CLOCK_SECONDS = 30 * 24 * 3600.0
 MAX_CHAT = 500
@@ -25,8 +27,7 @@ class Strict(BaseModel):
 class SeatSpec(Strict):
     kind: Literal["person", "bot"] = "person"
     name: str = Field("", max_length=40, description="a person's display name (a bot is named after its level)")
-    level: Literal["random", "easy", "normal", "hard"] = Field(
-        "normal", description="a bot seat's level (ignored for a person)")
+    level: Level = Field("normal", description="a bot seat's level, one this server offers (ignored for a person)")
 
 
 class CreateGame(Strict):
@@ -190,7 +191,7 @@ class UndoDone(BaseModel):
 
 class SeatHandover(Strict):
     bot: bool = Field(description="true: a bot plays the seat; false: its person takes it back")
-    level: Literal["random", "easy", "normal", "hard"] | None = None
+    level: Level | None = None
 
 
 class ChatRequest(Strict):
@@ -271,7 +272,7 @@ class WinChances(BaseModel):
 class PlayOn(Strict):
     index: StrictInt = Field(ge=0, description="the number of the finished game's actions the new game starts with")
     seat: StrictInt = Field(0, ge=0, description="the asker's seat; bots play the others")
-    level: Literal["random", "easy", "normal", "hard"] = Field("normal", description="the bots' level")
+    level: Level = Field("normal", description="the bots' level, one this server offers")
     name: str = Field("", max_length=40)
     suggestions: bool = False
 

@@ -139,7 +139,9 @@ def log_config() -> dict[str, Any]:
 
 def run(host: str, port: int, database: str | None, open_browser: bool,
         say: Callable[[str], None] = print, *, smtp: str | None = None, mail_from: str | None = None,
-        public_url: str | None = None) -> None:
+        public_url: str | None = None, levels: dict[str, str] | None = None) -> None:
+    """Serve until Ctrl-C or SIGTERM. ``levels``: the host's own bot levels (``--level``,
+    :func:`ecliptic.server.levels.parse`), offered beside the built-in ones."""
     from ecliptic.server.app import create_app
 
     url = database_url(database)
@@ -149,7 +151,7 @@ def run(host: str, port: int, database: str | None, open_browser: bool,
     # No base_url: join links are relative (/play/...), right behind a proxy or on 0.0.0.0 too.
     app = create_app(url, bot_workers=max(1, (os.cpu_count() or 2) - 1),
                      idle_seconds=seconds(IDLE_ENV, IDLE_SECONDS), wake_seconds=seconds(WAKE_ENV, WAKE_SECONDS),
-                     resume_when_listening=True, mail=mail)
+                     resume_when_listening=True, mail=mail, levels=levels)
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_SIZE,
                             ws_per_message_deflate=WS_PER_MESSAGE_DEFLATE, timeout_graceful_shutdown=10,
                             log_level="info", log_config=log_config(), server_header=False)
@@ -157,6 +159,9 @@ def run(host: str, port: int, database: str | None, open_browser: bool,
     say(f"Ecliptic server at {base} (API docs: {base}/docs)")
     say(f"Database: {describe(url)}")
     say(mail_line)
+    if levels:
+        say("Bot levels: random, easy, normal, hard; the host's: "
+            + ", ".join(f"{name} ({spec})" for name, spec in levels.items()))
     if open_browser:
         def open_when_started() -> None:
             for _ in range(200):

@@ -22,10 +22,10 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.types import Scope
 
-from ecliptic.bots import LEVELS
 from ecliptic.games import GAME_NAMES, get_game
 from ecliptic.server.games import NotFound
-from ecliptic.server.models import BOT_LEVELS, CreateGame
+from ecliptic.server.levels import offered
+from ecliptic.server.models import CreateGame
 from ecliptic.web import STATIC
 
 # Python's table predates ES modules on some systems; a module must come as JavaScript.
@@ -241,8 +241,8 @@ def config_options(name: str) -> GameOptions:
             kind: Literal["multi", "per_seat"] = "per_seat" if f.name == "factions" else "multi"
             options.append(ConfigOption(name=f.name, label=label, kind=kind, choices=choices, default=list(default),
                                         help=help_text))
-    levels = [Choice(value=level, label=level.title(), text=BOT_TEXTS.get(LEVELS.get(level, level), ""))
-              for level in BOT_LEVELS]
+    levels = [Choice(value=level, label=level.title(), text=BOT_TEXTS.get(spec, f"the host's bot {spec}"))
+              for level, spec in offered().items()]  # the built-in levels and the host's (server/levels.py)
     return GameOptions(game=name, title=TITLES.get(name, name),
                        players=PlayerCount(min=min(counts), max=max(counts), default=defaults.players),
                        options=options, bot_levels=levels, suggestions="suggestions" in CreateGame.model_fields)

@@ -27,6 +27,7 @@ from itertools import islice
 from types import TracebackType
 from typing import Any, TypeVar
 
+from ecliptic.bots.plugins import with_plugins
 from ecliptic.engine.errors import EclipticError
 
 T = TypeVar("T")
@@ -182,9 +183,10 @@ def play_in_order(play: Callable[[T], R], tasks: Iterable[T], count: int,
         yield from map(play, tasks)
         return
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(), initializer=_leave_interrupts)
+    sent = with_plugins(play)  # the workers load this process's --plugin modules before they play
 
     def submit(chunk: list[T]) -> Future[list[R]]:
-        return pool.submit(play_chunk, play, chunk)
+        return pool.submit(play_chunk, sent, chunk)
 
     def cancel(_queued: list[Future[list[R]]]) -> None:
         _stop_now(pool)
@@ -273,9 +275,10 @@ class RayBackend(Backend):
         ``KeyboardInterrupt`` raised in the middle of one could leave Ray's driver half torn down,
         and the process crashed when it then shut its Ray down (Ray 2.60)."""
         ray = self._ray
+        sent = with_plugins(play)  # the workers load this process's --plugin modules before they play
 
         def submit(chunk: list[T]) -> Any:
-            return self._remote.remote(play, chunk)
+            return self._remote.remote(sent, chunk)
 
         def cancel(refs: list[Any]) -> None:
             """Cancel the chunks still queued or running, then take what they left (their own
