@@ -237,8 +237,10 @@ def crowded_4p() -> tuple[Any, int]:
     # Resource cubes come out of the bag (those random play put down go back first).
     for cubes in state.cubes.values():
         state.bag.extend(cubes)
+    # (a cube on a planet was moved there from a sector by building an orbital: its owner's home)
+    home = [state.content.faction(p.faction).home_planet for p in players]
     state.cubes = {sectors[0]: [players[0].faction, players[1].faction, players[0].faction],
-                   planets[0]: [players[2].faction, players[3].faction]}
+                   home[2]: [players[2].faction], home[3]: [players[3].faction]}
     for cubes in state.cubes.values():
         for faction in cubes:
             state.bag.remove(faction)

@@ -101,6 +101,11 @@ def test_the_crowded_table_says_the_phase_first_player_battle_token_claim_and_ex
     tip = text(page, f'.ecl-map [data-target="point:{explored}"] > title')
     assert f"explored by {f[3]}" in label + tip
     assert page.page.locator(f'.ecl-map [data-target="point:{explored}"].explored.f-{f[3]}').count() == 1
+    # The components as the rulebook's component list names them.
+    tcx = text(page, ".ecl-tcx")
+    assert f"Enlightenment bag {len(state.bag)}" in tcx and "Cube bag" not in tcx
+    assert f"Large tiles {len(state.large_tile_stack)}" in tcx
+    assert f"Orbitals on the home planet {v['players'][0]['orbitals_home']}" in text(page, f"{iface(0, f[0])} .stats")
 
 
 @browser

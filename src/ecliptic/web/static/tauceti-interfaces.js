@@ -63,7 +63,7 @@ function drawInterface(ctx, p) {
     stat("Action markers", left, { title: `${p.markers_used || 0} used, ${p.markers_lost || 0} lost` }),
     stat("Hand", p.hand_size),
     stat("GP tokens", `${p.gp_tokens} (${p.gp_token_points} GP)`),
-    stat("Orbitals left", p.orbitals_home),
+    stat("Orbitals on the home planet", p.orbitals_home),
     stat("At", nameOf(names, p.position)),
     p.diplomacy ? h("span", { class: "stat diplomacy", title: "Takes two Specialist cards when recruiting (instead of 1 Specialist card and 1 Crisis card)" },
       h("b", null, "Diplomacy card")) : null,

@@ -83,7 +83,7 @@ function depot(ctx) {
 // A deck's key in the view as the rulebook names the deck.
 const DECK_NAMES = {
   crisis: "Crisis cards", specialist: "Specialist cards", knowledge: "Knowledge cards",
-  mission: "IM cards", exotic: "Exotic Tech cards", outer_limit: "Outer Limit tiles", large_tiles: "large hex tiles",
+  mission: "IM cards", exotic: "Exotic Tech cards", outer_limit: "Outer Limit tiles", large_tiles: "Large tiles",
 };
 
 function decks(ctx) {
@@ -98,8 +98,8 @@ function decks(ctx) {
     })),
     h("div", { class: "t-row" }, stat("GP tokens", v.gp_supply), stat("Damage markers", v.damage_supply),
       stat("Diplomacy cards", v.diplomacy_left),
-      v.bag ? h("span", { class: "stat", title: Object.entries(v.bag).map(([f, n]) => `${f} ${n}`).join(", ") },
-        h("b", null, "Cube bag"), ` ${Object.values(v.bag).reduce((a, b) => a + b, 0)}`) : null));
+      v.bag ? h("span", { class: "stat", title: `Resource cubes in the Enlightenment bag: ${Object.entries(v.bag).map(([f, n]) => `${f} ${n}`).join(", ")}` },
+        h("b", null, "Enlightenment bag"), ` ${Object.values(v.bag).reduce((a, b) => a + b, 0)}`) : null));
 }
 
 /** The battle being fought (the view's ``battle``): its Initiator (who placed the Battle token)
