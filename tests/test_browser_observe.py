@@ -101,6 +101,14 @@ def test_the_crowded_table_says_the_phase_first_player_battle_token_claim_and_ex
     tip = text(page, f'.ecl-map [data-target="point:{explored}"] > title')
     assert f"explored by {f[3]}" in label + tip
     assert page.page.locator(f'.ecl-map [data-target="point:{explored}"].explored.f-{f[3]}').count() == 1
+    # The cards played in this round's Enlightenment phase are face up now (the Active deck
+    # was revealed): said as played, not as lying face down.
+    mine = v["enlightenment"]["mine"]
+    assert mine and v["enlightenment"]["played"][str(seat)] == len(mine)
+    assert text(page, f"{iface(seat, f[seat])} .enlightened").startswith("Played in the Enlightenment phase: ")
+    assert page.page.locator(".card.face-down").count() == 0
+    said = text(page, f"{iface(seat, f[seat])} .enlightenment-played")
+    assert said == f"Played in the Enlightenment phase {len(mine)}"
     # The components as the rulebook's component list names them.
     tcx = text(page, ".ecl-tcx")
     assert f"Enlightenment bag {len(state.bag)}" in tcx and "Cube bag" not in tcx
@@ -111,7 +119,8 @@ def test_the_crowded_table_says_the_phase_first_player_battle_token_claim_and_ex
 @browser
 def test_the_enlightenment_phase_shows_its_name_and_the_active_deck(page: BoardPage) -> None:
     state = first_state("tauceti", {"players": 4}, 5, lambda s: s.phase == "enlightenment"
-                        and len(s.enlightenment.active) >= 2 and s.stack[-1].kind == "enlighten")
+                        and len(s.enlightenment.active) >= 2 and s.stack[-1].kind == "enlighten"
+                        and any(str(a).startswith("PLAY ") for a in get_game("tauceti").legal_actions(s)))
     seat = state.current_player
     gv = game_view("tauceti", state, seat)
     v = gv["view"]
@@ -119,6 +128,17 @@ def test_the_enlightenment_phase_shows_its_name_and_the_active_deck(page: BoardP
     page.draw(gv, seat)
     assert text(page, ".ecl-tcx h3").endswith("· Enlightenment phase")
     assert text(page, ".ecl-tcx .active-deck") == f"Active deck {v['enlightenment']['active_deck']}"
+    # A card played face down: its player sees it face down, the others its count.
+    g = get_game("tauceti")
+    play = next(str(a) for a in g.legal_actions(state) if str(a).startswith("PLAY "))
+    card = play.split()[1]
+    g.apply(state, play)
+    gv = game_view("tauceti", state, seat)
+    v = gv["view"]
+    page.draw(gv, seat)
+    mine = v["players"][seat]["faction"]
+    assert text(page, f"{iface(seat, mine)} .enlightened .card.face-down") == gv["present"]["names"][card]["name"]
+    assert text(page, f"{iface(seat, mine)} .enlightenment-played") == "Played face down 1"
     assert v["first_player"] != 0  # round 2: the first player has moved on from seat 0
     f = v["players"][v["first_player"]]["faction"]
     assert text(page, ".iface .badge.first") == "first player"

@@ -94,11 +94,15 @@ export function claimToken(ctx, point) {
   return `Exploration point ${point}${pt ? ` in ${nameOf(ctx.names, pt.sector)}` : ""}`;
 }
 
-/** Cards played face down in the Enlightenment phase: their number is public. */
+/** Cards played face down in the Enlightenment phase: their number is public. The view keeps
+ *  this round's counts (and the owner's cards) after the phase, when the Active deck has been
+ *  revealed: they are no longer face down then, only played this round. */
 function played(ctx, p) {
   const e = ctx.view.enlightenment;
   const n = e && e.played ? e.played[String(p.seat)] : 0;
-  return n ? stat("Enlightenment cards", n) : null;
+  if (!n) return null;
+  return stat(ctx.view.phase === "enlightenment" ? "Played face down" : "Played in the Enlightenment phase", n,
+    { class: "stat enlightenment-played" });
 }
 
 function scoreTitle(score) {
@@ -234,7 +238,9 @@ function secrets(ctx, p) {
     h("div", { class: "hand" }, h("h4", null, `Hand (${hand.length})`), hand.map((c) => card(ctx, c))),
     gps.length ? h("div", { class: "gps" }, "GP tokens: ", gps.map((g) =>
       h("span", { ...ctx.t(`gp:${g}`, nameOf(ctx.names, g), "gp"), title: textOf(ctx.names, g) }, nameOf(ctx.names, g)))) : null,
-    played.length ? h("div", { class: "enlightened" }, "Played face down: ", played.map((c) => card(ctx, c, "face-down"))) : null);
+    played.length ? h("div", { class: "enlightened" }, ...(ctx.view.phase === "enlightenment"
+      ? ["Played face down: ", played.map((c) => card(ctx, c, "face-down"))]
+      : ["Played in the Enlightenment phase: ", played.map((c) => card(ctx, c))])) : null);
 }
 
 /** A hand the view shows to this seat although it is not its own (a battle's winner looks at
