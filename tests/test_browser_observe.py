@@ -109,6 +109,13 @@ def test_the_crowded_table_says_the_phase_first_player_battle_token_claim_and_ex
     assert page.page.locator(".card.face-down").count() == 0
     said = text(page, f"{iface(seat, f[seat])} .enlightenment-played")
     assert said == f"Played in the Enlightenment phase {len(mine)}"
+    # A system whose damage equals its power is destroyed; a virus crystal is said as one.
+    weapons = v["players"][0]["systems"]["weapons"]
+    assert weapons["damage"] >= weapons["power"] > 0
+    said = page.page.locator('[data-target="system:0:weapons"]').get_attribute("title") or ""
+    assert said.endswith(", destroyed") and page.page.locator(".system.destroyed").count() == 1
+    sensors = page.page.locator('[data-target="system:0:sensors"]').get_attribute("title") or ""
+    assert "1 virus crystal" in sensors and "destroyed" not in sensors
     # The components as the rulebook's component list names them.
     tcx = text(page, ".ecl-tcx")
     assert f"Enlightenment bag {len(state.bag)}" in tcx and "Cube bag" not in tcx

@@ -156,9 +156,12 @@ function systems(ctx, p) {
       const x = sys[name];
       const guard = shielded.has(name) ? ", shielded in this battle" : destroyed.has(name) ? ", destroyed at the battle's start" : "";
       const effective = x.effective !== undefined ? x.effective : x.power;
-      const label = `${p.faction} ${name}: power ${effective}${effective !== x.power ? ` (${x.power} before damage)` : ""}`
-        + `${x.token ? `, upgraded with ${nameOf(ctx.names, x.token)}` : ""}${x.damage ? `, ${x.damage} damage` : ""}${x.virus ? `, ${x.virus} virus` : ""}${guard}`;
-      const klass = `system${x.damage ? " damaged" : ""}${x.virus ? " infected" : ""}${shielded.has(name) ? " shielded" : ""}`;
+      // "To destroy a system, you must cause damage equal to the system's power/capacity."
+      const gone = x.power > 0 && x.damage >= x.power;
+      const label = `${p.faction} ${name}: power ${effective}${effective !== x.power ? ` (${x.power} without its damage and virus crystals)` : ""}`
+        + `${x.token ? `, upgraded with ${nameOf(ctx.names, x.token)}` : ""}${x.damage ? `, ${x.damage} damage` : ""}`
+        + `${x.virus ? `, ${x.virus} virus ${x.virus === 1 ? "crystal" : "crystals"}` : ""}${gone ? ", destroyed" : ""}${guard}`;
+      const klass = `system${x.damage ? " damaged" : ""}${x.virus ? " infected" : ""}${gone ? " destroyed" : ""}${shielded.has(name) ? " shielded" : ""}`;
       return h("div", { ...ctx.t(`system:${p.seat}:${name}`, label, klass), title: label },
         shielded.has(name) ? h("span", { class: "shield-mark", "aria-hidden": "true" }, "⛨") : null,
         h("span", { class: "sys-name" }, name),
