@@ -120,6 +120,11 @@ def test_the_crowded_table_says_the_phase_first_player_battle_token_claim_and_ex
     tcx = text(page, ".ecl-tcx")
     assert f"Enlightenment bag {len(state.bag)}" in tcx and "Cube bag" not in tcx
     assert f"Large tiles {len(state.large_tile_stack)}" in tcx
+    assert text(page, ".ecl-tcx .supply").startswith("Supply pile: ") and f"Demand pile {len(state.demand_pile)}" in tcx
+    token = next(c[0] for c in v["planet_crises"].values() if c)
+    drawn = f'[data-target="crisis:{token["id"]}"]'
+    said = (page.page.locator(drawn).get_attribute("aria-label") or "") + text(page, f"{drawn} > title")
+    assert f"{token['crisis_type']} Crisis token {token['id']} (affected resource: {token['resource']})" in said
     assert f"Orbitals on the home planet {v['players'][0]['orbitals_home']}" in text(page, f"{iface(0, f[0])} .stats")
 
 

@@ -193,7 +193,7 @@ function planetThings(ctx, id) {
   let i = 0;
   const xAt = (k) => (k - (n - 1) / 2) * 13;
   for (const c of crises) {
-    const label = `${c.crisis_type} crisis ${c.id} (affects ${c.resource})`;
+    const label = `${c.crisis_type} Crisis token ${c.id} (affected resource: ${c.resource})`;
     g.append(s("g", { ...ctx.t(`crisis:${c.id}`, label, `crisis k-${cls(c.crisis_type)}`), transform: `translate(${xAt(i++).toFixed(1)},-4)` },
       tip(`${label}${names[c.id] && names[c.id].text ? ": " + names[c.id].text : ""}`),
       s("polygon", { points: "0,-7 6.5,5 -6.5,5" }),

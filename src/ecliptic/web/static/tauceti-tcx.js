@@ -36,10 +36,10 @@ function counts(list) {
 function piles(ctx) {
   const v = ctx.view;
   const supply = counts(v.supply || []);
-  return h("div", { class: "piles" }, h("h4", null, "Supply and Demand"),
-    h("div", { class: "t-row" }, "Supply: ",
+  return h("div", { class: "piles" }, h("h4", null, "Supply and Demand piles"),
+    h("div", { class: "t-row supply" }, "Supply pile: ",
       Object.keys(supply).sort().map((c) =>
-        h("span", { ...ctx.t(`commodity:${c}`, `${nameOf(ctx.names, c)} in the Supply`, "commodity"), title: textOf(ctx.names, c) },
+        h("span", { ...ctx.t(`commodity:${c}`, `${nameOf(ctx.names, c)} in the Supply pile`, "commodity"), title: textOf(ctx.names, c) },
           `${nameOf(ctx.names, c)} ×${supply[c]}`))),
     h("div", { class: "t-row" }, stat("Demand pile", v.demand_pile),
       v.enlightenment && v.enlightenment.affected ? stat("Enlightenment", nameOf(ctx.names, v.enlightenment.affected)) : null,
