@@ -81,7 +81,7 @@ function drawInterface(ctx, p) {
 }
 
 /** Where the Battle token lies and whom it attacks (``battle_defender``: the Defender). */
-export function battleToken(ctx, p) {
+function battleToken(ctx, p) {
   const players = ctx.view.players || [];
   const d = p.battle_defender;
   const against = d !== null && d !== undefined ? ` against ${players[d] ? players[d].faction : `Seat ${d + 1}`}` : "";
@@ -89,7 +89,7 @@ export function battleToken(ctx, p) {
 }
 
 /** A Claim token lies on an Exploration point (``claim`` is the point's id): the point and its sector. */
-export function claimToken(ctx, point) {
+function claimToken(ctx, point) {
   const pt = (ctx.view.points || {})[point];
   return `Exploration point ${point}${pt ? ` in ${nameOf(ctx.names, pt.sector)}` : ""}`;
 }
