@@ -213,30 +213,76 @@ def mid_game_4p() -> tuple[Any, int]:
     return state, state.current_player if state.current_player is not None else 0
 
 
-def crowded_4p() -> tuple[Any, int]:
-    """The mid-game position with one of every kind of thing the map can hold put on it
-    (Resource cubes, orbitals, Claim and Battle tokens, a face-up Knowledge token, a claimed
-    point, virus crystals, damage, an upgrade): a picture of a busy table and a heavier redraw
-    than random play reaches. Only the drawing reads it; no rule is asked about it."""
-    from dataclasses import replace
+CROWDED = ({"players": 4, "advanced": [3]}, 6, 174)
+"""The crowded table's game (Advanced Rule 3 lets virus crystals out of the supply), seed and
+steps of random play: there seat 0 is deciding whether to re-roll a failed exploration of 01.3,
+whose Knowledge token lies face up meanwhile (the only time a token on a point is face up)."""
 
-    state, seat = mid_game_4p()
+
+def crowded_4p() -> tuple[Any, int]:
+    """A mid-game position with one of every kind of thing the map can hold put on it
+    (Resource cubes, orbitals, a Claim token and the point explored beside it, a Battle token
+    and its Defender, a face-up Knowledge token, virus crystals, damage): a picture of a busy
+    table and a heavier redraw than random play reaches. Every piece put down is taken from
+    where the rulebook keeps it (the bag, the home orbitals, the supplies), so the state passes
+    ``tauceti.invariants.problems`` (tests/test_browser_board.py checks it) and draws what the
+    engine could reach, not a table no game can show."""
+    config, seed, steps = CROWDED
+    state = play_to("tauceti", config, seed, steps)
+    seat = state.current_player
+    assert seat is not None and state.stack[-1].kind == "reroll", "the exploration's re-roll"
     players = state.players
-    sectors = [t for t in state.layout if t[:1].isdigit()]
     planets = list(state.planet_commodity)
+    sectors = [t for t in state.layout if t[:1].isdigit() and t not in planets]
+    # Resource cubes come out of the bag (those random play put down go back first).
+    for cubes in state.cubes.values():
+        state.bag.extend(cubes)
+    # (a cube on a planet was moved there from a sector by building an orbital: its owner's home)
+    home = [state.content.faction(p.faction).home_planet for p in players]
     state.cubes = {sectors[0]: [players[0].faction, players[1].faction, players[0].faction],
-                   planets[0]: [players[2].faction, players[3].faction]}
+                   home[2]: [players[2].faction], home[3]: [players[3].faction]}
+    for cubes in state.cubes.values():
+        for faction in cubes:
+            state.bag.remove(faction)
+    # Orbitals come from their owner's home planet.
     state.orbitals = {sectors[0]: [0, 1], sectors[1]: [2]}
-    state.battles = (sectors[1],)
-    players[1].battle_sector = sectors[1]
-    points = sorted(state.points)
-    state.points = state.points.set(points[0], replace(state.points[points[0]], face_up=True, token="Cosmic"))
-    state.points = state.points.set(points[1], replace(state.points[points[1]], claimed_by=3))
-    players[3].claim = points[1]  # (a Claim token lies on a point: the player's claim is its id)
+    for p in players:
+        p.orbitals_home = 4 - sum(owners.count(p.seat) for owners in state.orbitals.values())
+    # A Battle token in a sector where the Defender has an orbital (Battle phase lists it later).
+    for p in players:
+        p.battle_sector = p.battle_defender = None
+    players[1].battle_sector, players[1].battle_defender = sectors[1], 2
+    # A Claim token on a point of a sector where its player has just explored another point.
+    _claim_beside_an_exploration(state, 3, skip=state.stack[-1].data["ctx"]["point"])
+    # Virus crystals (Advanced Rule 3) and Damage markers come from their supplies.
     state.virus_on = FrozenDict({planets[1]: 2})
     players[0].damage = FrozenDict({"weapons": 1, "cargo": 2})
     players[0].virus = FrozenDict({"sensors": 1})
+    n = state.content.numbers
+    state.virus_supply = n.virus_crystals - sum(state.virus_on.values()) - sum(
+        sum(p.virus.values()) for p in players)
+    state.damage_supply = n.damage_markers - sum(sum(p.damage.values()) for p in players)
     return state, seat
+
+
+def _claim_beside_an_exploration(state: Any, seat: int, skip: str) -> None:
+    """``seat`` explored one point of a sector (its Knowledge token is theirs now) and placed
+    the Claim token on another still holding a token, on an earlier turn."""
+    from dataclasses import replace
+
+    p = state.players[seat]
+    if p.claim is not None:
+        state.points = state.points.set(p.claim, replace(state.points[p.claim], claimed_by=None))
+    by_sector: dict[str, list[str]] = {}
+    for pid, pt in sorted(state.points.items()):
+        if pt.sector in state.layout and pt.token is not None and pt.claimed_by is None and pid != skip:
+            by_sector.setdefault(pt.sector, []).append(pid)
+    explored, claimed = next(pids for pids in by_sector.values() if len(pids) >= 2)[:2]
+    token = state.points[explored].token
+    p.knowledge = p.knowledge.set(token, p.knowledge.get(token, 0) + 1)
+    state.points = state.points.set(explored, replace(state.points[explored], token=None, explored_by=seat))
+    state.points = state.points.set(claimed, replace(state.points[claimed], claimed_by=seat))
+    p.claim, p.claim_turn = claimed, state.turn_count - 1
 
 
 # -- the page -------------------------------------------------------------------------------------

@@ -306,7 +306,9 @@ def test_a_crowded_table_draws_every_cube_orbital_token_and_crystal(board: Board
     assert counts[".ecl-map .cube"] == 5 and counts[".ecl-map .orbital"] == 3 and counts[".ecl-map .virus"] == 2
     assert_drawn(board, counts)
     assert_face_down_hidden(board, gv["view"])
-    assert count(board, ".ecl-map .point.face-up.k-Cosmic") == 1
+    face_up = [pt["token"] for pt in gv["view"]["points"].values() if pt["token"] not in (None, "hidden")]
+    assert len(face_up) == 1  # the token of the point being explored
+    assert count(board, f".ecl-map .point.face-up.k-{face_up[0]}") == 1
     assert count(board, ".ecl-map .point circle.claimed.f-" + gv["view"]["players"][3]["faction"]) == 1
     assert count(board, ".iface.mine .system.damaged") == 2
 

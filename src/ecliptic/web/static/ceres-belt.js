@@ -3,7 +3,7 @@
 // Zone with the Mining Probe that claimed them, and the Comets with their Surface card slots,
 // Tail tokens and Nucleus tables.
 
-import { s, h, tip, textOf, factsOf } from "./svg.js";
+import { s, h, tip, textOf, factsOf, phaseName } from "./svg.js";
 
 const RING_ORDER = ["Outer", "Intermediate", "Inner"];
 const R_OUT = 200;
@@ -140,7 +140,9 @@ function drawComets(ctx) {
   const comets = v.comets || [];
   if (!comets.length) return null;
   return h("div", { class: "ecl-comets" }, comets.map((c) => {
-    const where = c.removed ? "removed" : c.in_belt ? `${c.ring} ring, Zone ${c.zone}` : "not yet in the belt";
+    // ``removed`` is set only by an Explosion Check card (CC-SUN-4): the Comet exploded.
+    const where = c.removed ? "exploded: its Comet token is removed from the Asteroid Belt"
+      : c.in_belt ? `${c.ring} ring, Zone ${c.zone}` : "not yet in the belt";
     const nucleus = ctx.names[c.nucleus];
     const tables = factsOf(ctx.names, c.nucleus).tables;
     const head = h("header", null,
@@ -182,7 +184,7 @@ function beltFacts(ctx) {
   const v = ctx.view;
   const ex = v.explosion_deck;
   return h("div", { class: "belt-facts" },
-    h("span", { class: "stat" }, h("b", null, "Round"), ` ${v.round} · ${v.phase}`),
+    h("span", { class: "stat" }, h("b", null, "Round"), ` ${v.round} · ${phaseName("ceres", v.phase)}`),
     v.comets && v.comets.length ? h("span", { class: "stat" }, h("b", null, "Nucleus cards in the box"), ` ${v.nucleus_box}`) : null,
     ex && ex.cards !== undefined && v.comets && v.comets.length
       ? h("span", { class: "stat", title: `${ex.Safe} Safe, ${ex.Explosion} Explosion (order unknown)` }, h("b", null, "Explosion Check cards"), ` ${ex.cards}`) : null,

@@ -24,6 +24,7 @@ export function drawCeresPlayers(ctx) {
         person ? h("span", { class: "person" }, ` · ${person}`) : null,
         mine ? h("span", { class: "badge" }, "you") : null,
         current ? h("span", { class: "badge turn" }, "to play") : null,
+        v.first_player === p.seat ? h("span", { class: "badge first", title: "The first player this round" }, "first player") : null,
         p.passed ? h("span", { class: "badge passed" }, "passed") : null,
         (v.winners || []).includes(p.seat) ? h("span", { class: "badge winner" }, "winner") : null,
         h("span", { class: "t-score", title: sources.map((k) => `${sourceName(k)}: ${vp[k]} VP`).join(", ") }, `${vp.total ?? 0} VP`)),

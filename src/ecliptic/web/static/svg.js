@@ -75,6 +75,22 @@ export function hexPoints(x, y, size) {
   return pts.join(" ");
 }
 
+// The view's phase keys as the rulebooks name the phases ("Each round consists of 3 phases":
+// the Enlightenment, Action and Battle phases; Ceres with Comets: the Asteroid Belt, Production
+// and Activation phases, the Comets' decisions being the end of the Production phase).
+const PHASE_NAMES = {
+  tauceti: { setup: "Game Setup", enlightenment: "Enlightenment phase", action: "Action phase",
+    battle: "Battle phase", over: "the game is over" },
+  ceres: { setup: "Setup", belt: "Asteroid Belt phase", production: "Production phase",
+    comets: "Production phase (the Comets)", activation: "Activation phase", over: "the game is over" },
+};
+
+/** A phase key of the view (``phase``) in the rulebook's words. */
+export function phaseName(game, phase) {
+  const known = (PHASE_NAMES[game] || {})[phase];
+  return known || String(phase || "").replaceAll("_", " ");
+}
+
 /** A labelled count: "TAU 12". */
 export function stat(label, value, attrs) {
   return h("span", { class: "stat", ...(attrs || {}) }, h("b", null, label), " ", String(value));

@@ -193,7 +193,7 @@ function planetThings(ctx, id) {
   let i = 0;
   const xAt = (k) => (k - (n - 1) / 2) * 13;
   for (const c of crises) {
-    const label = `${c.crisis_type} crisis ${c.id} (affects ${c.resource})`;
+    const label = `${c.crisis_type} Crisis token ${c.id} (affected resource: ${c.resource})`;
     g.append(s("g", { ...ctx.t(`crisis:${c.id}`, label, `crisis k-${cls(c.crisis_type)}`), transform: `translate(${xAt(i++).toFixed(1)},-4)` },
       tip(`${label}${names[c.id] && names[c.id].text ? ": " + names[c.id].text : ""}`),
       s("polygon", { points: "0,-7 6.5,5 -6.5,5" }),
@@ -220,10 +220,11 @@ function pointsOn(ctx, tile) {
     let label = `Exploration point ${pid}`;
     if (token === "hidden") label += ": a face-down Knowledge token";
     else if (token) label += `: ${token} Knowledge token`;
-    else label += pt.explored_by !== null && pt.explored_by !== undefined ? ": explored" : ": no token";
+    else label += pt.explored_by !== null && pt.explored_by !== undefined ? `: explored by ${factionOf(ctx, pt.explored_by)}` : ": no token";
     const owner = pt.claimed_by !== null && pt.claimed_by !== undefined ? factionOf(ctx, pt.claimed_by) : null;
     if (owner) label += `, claimed by ${owner}`;
-    g.append(s("g", { ...ctx.t(`point:${pid}`, label, `point ${state}${token && token !== "hidden" ? " k-" + cls(token) : ""}`), transform: `translate(${x},${y})` },
+    const explored = pt.explored_by !== null && pt.explored_by !== undefined ? ` explored f-${cls(factionOf(ctx, pt.explored_by))}` : "";
+    g.append(s("g", { ...ctx.t(`point:${pid}`, label, `point ${state}${token && token !== "hidden" ? " k-" + cls(token) : ""}${explored}`), transform: `translate(${x},${y})` },
       tip(label + (token && token !== "hidden" && ctx.names[token] ? ` (${textOf(ctx.names, token)})` : "")),
       s("circle", { r: 8, class: owner ? "claimed f-" + cls(owner) : null }),
       token && token !== "hidden" ? s("text", { y: 3.5, "text-anchor": "middle" }, token.slice(0, 2)) : null,
@@ -273,10 +274,16 @@ function tokensOn(ctx, tile, on) {
   on.battles.forEach((owner, i) => {
     const fought = v.battle && v.battle.sector === tile ? ", its battle being fought" : "";
     g.append(s("g", { class: `battle f-${cls(owner.faction)}`, transform: `translate(${33},${-6 + i * 12})` },
-      tip(`Battle token of ${owner.faction}${fought}`),
+      tip(`Battle token of ${owner.faction}${against(ctx, owner)}${fought}`),
       s("circle", { r: 6 }), s("path", { d: "M-3.5,-3.5 L3.5,3.5 M3.5,-3.5 L-3.5,3.5" })));
   });
   return g;
+}
+
+/** Whom a Battle token attacks: its owner's ``battle_defender``, the Defender. */
+function against(ctx, owner) {
+  const d = owner.battle_defender;
+  return d !== null && d !== undefined ? ` against ${factionOf(ctx, d)}` : "";
 }
 
 function drawCell(ctx, c) {

@@ -51,6 +51,7 @@ function drawInterface(ctx, p) {
     person ? h("span", { class: "person" }, ` · ${person}`) : null,
     mine ? h("span", { class: "badge" }, "you") : null,
     current ? h("span", { class: "badge turn" }, "to play") : null,
+    v.first_player === p.seat ? h("span", { class: "badge first", title: "The first player this round: their Alien card stands in the card stand" }, "first player") : null,
     p.passed ? h("span", { class: "badge passed" }, "passed") : null,
     (v.winners || []).includes(p.seat) ? h("span", { class: "badge winner" }, "winner") : null,
     score ? h("span", { class: "t-score", title: scoreTitle(score) }, `${score.total} GP${score.final ? " final" : ""}`) : null);
@@ -62,14 +63,15 @@ function drawInterface(ctx, p) {
     stat("Action markers", left, { title: `${p.markers_used || 0} used, ${p.markers_lost || 0} lost` }),
     stat("Hand", p.hand_size),
     stat("GP tokens", `${p.gp_tokens} (${p.gp_token_points} GP)`),
-    stat("Orbitals left", p.orbitals_home),
+    stat("Orbitals on the home planet", p.orbitals_home),
     stat("At", nameOf(names, p.position)),
-    p.diplomacy ? stat("Diplomacy", "yes") : null,
+    p.diplomacy ? h("span", { class: "stat diplomacy", title: "Takes two Specialist cards when recruiting (instead of 1 Specialist card and 1 Crisis card)" },
+      h("b", null, "Diplomacy card")) : null,
     p.cargo_cube ? stat("Cargo", "a Resource cube") : null,
     p.free_upgrades ? stat("Free upgrades", p.free_upgrades) : null,
     played(ctx, p),
-    p.battle_sector ? stat("Battle token", nameOf(names, p.battle_sector)) : null,
-    p.claim ? stat("Claim token", nameOf(names, p.claim)) : null);
+    p.battle_sector ? stat("Battle token", battleToken(ctx, p)) : null,
+    p.claim ? stat("Claim token", claimToken(ctx, p.claim)) : null);
   const attrs = ctx.t(`player:${p.seat}`, `${p.faction} Interface`, `iface f-${cls(p.faction)}${mine ? " mine" : ""}${current ? " current" : ""}`);
   if (!attrs["aria-label"]) attrs["aria-label"] = `${p.faction} Interface`;
   return h("section", attrs,
@@ -78,11 +80,29 @@ function drawInterface(ctx, p) {
   score ? scoreLine(score) : null);
 }
 
-/** Cards played face down in the Enlightenment phase: their number is public. */
+/** Where the Battle token lies and whom it attacks (``battle_defender``: the Defender). */
+function battleToken(ctx, p) {
+  const players = ctx.view.players || [];
+  const d = p.battle_defender;
+  const against = d !== null && d !== undefined ? ` against ${players[d] ? players[d].faction : `Seat ${d + 1}`}` : "";
+  return `${nameOf(ctx.names, p.battle_sector)}${against}`;
+}
+
+/** A Claim token lies on an Exploration point (``claim`` is the point's id): the point and its sector. */
+function claimToken(ctx, point) {
+  const pt = (ctx.view.points || {})[point];
+  return `Exploration point ${point}${pt ? ` in ${nameOf(ctx.names, pt.sector)}` : ""}`;
+}
+
+/** Cards played face down in the Enlightenment phase: their number is public. The view keeps
+ *  this round's counts (and the owner's cards) after the phase, when the Active deck has been
+ *  revealed: they are no longer face down then, only played this round. */
 function played(ctx, p) {
   const e = ctx.view.enlightenment;
   const n = e && e.played ? e.played[String(p.seat)] : 0;
-  return n ? stat("Enlightenment cards", n) : null;
+  if (!n) return null;
+  return stat(ctx.view.phase === "enlightenment" ? "Played face down" : "Played in the Enlightenment phase", n,
+    { class: "stat enlightenment-played" });
 }
 
 function scoreTitle(score) {
@@ -107,7 +127,17 @@ function skills(ctx, p) {
     h("div", { class: "t-row" }, Object.keys(sk).map((k) => h("span", { class: `skill sk-${cls(k)}`, title: `${k}: ${sk[k]} dice` }, h("b", null, k.slice(0, 3)), ` ${sk[k]}`))),
     (p.face_up || []).length ? h("div", { class: "t-row face-up" }, "Specialists: ",
       p.face_up.map((c) => card(ctx, c))) : null,
-    p.exotic_tech ? h("div", { class: "t-row" }, "Exotic Tech: ", card(ctx, p.exotic_tech, p.exotic_spent ? "spent" : "")) : null);
+    p.exotic_tech ? exoticTech(ctx, p) : null);
+}
+
+/** The Exotic Tech acquired: a one-time card once used is discarded (``exotic_spent``; it stays
+ *  the player's Exotic Tech, no other can be acquired); the free re-roll is once per round
+ *  (``exotic_reroll_round`` is the round it was last used in). */
+function exoticTech(ctx, p) {
+  const notes = [p.exotic_spent ? "one-time use: used and discarded" : null,
+    p.exotic_reroll_round && p.exotic_reroll_round === ctx.view.round ? "free re-roll used this round" : null].filter(Boolean);
+  return h("div", { class: "t-row exotic" }, "Exotic Tech: ", card(ctx, p.exotic_tech, p.exotic_spent ? "spent" : ""),
+    notes.length ? h("small", null, ` ${notes.join("; ")}`) : null);
 }
 
 export function card(ctx, id, extra) {
@@ -126,9 +156,12 @@ function systems(ctx, p) {
       const x = sys[name];
       const guard = shielded.has(name) ? ", shielded in this battle" : destroyed.has(name) ? ", destroyed at the battle's start" : "";
       const effective = x.effective !== undefined ? x.effective : x.power;
-      const label = `${p.faction} ${name}: power ${effective}${effective !== x.power ? ` (${x.power} before damage)` : ""}`
-        + `${x.token ? `, upgraded with ${nameOf(ctx.names, x.token)}` : ""}${x.damage ? `, ${x.damage} damage` : ""}${x.virus ? `, ${x.virus} virus` : ""}${guard}`;
-      const klass = `system${x.damage ? " damaged" : ""}${x.virus ? " infected" : ""}${shielded.has(name) ? " shielded" : ""}`;
+      // "To destroy a system, you must cause damage equal to the system's power/capacity."
+      const gone = x.power > 0 && x.damage >= x.power;
+      const label = `${p.faction} ${name}: power ${effective}${effective !== x.power ? ` (${x.power} without its damage and virus crystals)` : ""}`
+        + `${x.token ? `, upgraded with ${nameOf(ctx.names, x.token)}` : ""}${x.damage ? `, ${x.damage} damage` : ""}`
+        + `${x.virus ? `, ${x.virus} virus ${x.virus === 1 ? "crystal" : "crystals"}` : ""}${gone ? ", destroyed" : ""}${guard}`;
+      const klass = `system${x.damage ? " damaged" : ""}${x.virus ? " infected" : ""}${gone ? " destroyed" : ""}${shielded.has(name) ? " shielded" : ""}`;
       return h("div", { ...ctx.t(`system:${p.seat}:${name}`, label, klass), title: label },
         shielded.has(name) ? h("span", { class: "shield-mark", "aria-hidden": "true" }, "⛨") : null,
         h("span", { class: "sys-name" }, name),
@@ -178,14 +211,25 @@ function knownCommodities(ctx) {
 function missions(ctx, p) {
   const list = p.missions || [];
   if (!list.length) return null;
-  return h("div", { class: "missions" }, "Missions: ",
+  return h("div", { class: "missions" }, "IMs: ",
     list.map((m) => {
       const id = m.card;
-      const notes = [m.picked_up ? "picked up" : null, m.unauthorized ? "unauthorized" : null,
-        m.route ? `route ${m.route}` : null].filter(Boolean).join(", ");
+      const notes = missionNotes(m).join(", ");
       return h("span", { ...ctx.t(`card:${id}`, nameOf(ctx.names, id), "card mission"), title: textOf(ctx.names, id) + (notes ? ` (${notes})` : "") },
         nameOf(ctx.names, id), notes ? h("small", null, ` ${notes}`) : null);
     }));
+}
+
+/** An IM card's state in the rulebook's words: the minimum route fixed when a pickup/deliver IM
+ *  was taken, the cargo picked up, Advanced Rule 4's permission from the TCA or the
+ *  Unauthorized Transport token on the card. */
+function missionNotes(m) {
+  return [
+    m.route !== null && m.route !== undefined ? `minimum route ${m.route} ${m.route === 1 ? "sector" : "sectors"}` : null,
+    m.picked_up ? "picked up" : null,
+    m.unauthorized ? "Unauthorized Transport token on it" : null,
+    m.permitted === false && !m.unauthorized ? "no permission from the TCA" : null,
+  ].filter(Boolean);
 }
 
 /** What only the owner sees: the hand, the GP tokens' rewards, the face-down Enlightenment cards. */
@@ -197,7 +241,9 @@ function secrets(ctx, p) {
     h("div", { class: "hand" }, h("h4", null, `Hand (${hand.length})`), hand.map((c) => card(ctx, c))),
     gps.length ? h("div", { class: "gps" }, "GP tokens: ", gps.map((g) =>
       h("span", { ...ctx.t(`gp:${g}`, nameOf(ctx.names, g), "gp"), title: textOf(ctx.names, g) }, nameOf(ctx.names, g)))) : null,
-    played.length ? h("div", { class: "enlightened" }, "Played face down: ", played.map((c) => card(ctx, c, "face-down"))) : null);
+    played.length ? h("div", { class: "enlightened" }, ...(ctx.view.phase === "enlightenment"
+      ? ["Played face down: ", played.map((c) => card(ctx, c, "face-down"))]
+      : ["Played in the Enlightenment phase: ", played.map((c) => card(ctx, c))])) : null);
 }
 
 /** A hand the view shows to this seat although it is not its own (a battle's winner looks at

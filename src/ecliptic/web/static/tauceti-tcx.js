@@ -2,12 +2,12 @@
 // the Supply and Demand piles, the prices at the viewing seat's planet (present.prices),
 // the Galactic Depot, the decks, and the battle being fought.
 
-import { h, nameOf, textOf, cls, stat } from "./svg.js";
+import { h, nameOf, textOf, cls, stat, phaseName } from "./svg.js";
 
 export function drawTcx(ctx) {
   const v = ctx.view;
   return h("div", { class: "ecl-tcx", role: "group", "aria-label": "Tau Ceti Exchange" },
-    h("h3", null, "TCX", h("span", { class: "round" }, ` · round ${v.round} · ${v.phase}`)),
+    h("h3", null, "TCX", h("span", { class: "round" }, ` · round ${v.round} · ${phaseName("tauceti", v.phase)}`)),
     h("div", { class: "tcx-parts" }, market(ctx), crisisStacks(ctx), piles(ctx), prices(ctx), depot(ctx), decks(ctx)),
     battle(ctx));
 }
@@ -36,13 +36,23 @@ function counts(list) {
 function piles(ctx) {
   const v = ctx.view;
   const supply = counts(v.supply || []);
-  return h("div", { class: "piles" }, h("h4", null, "Supply and Demand"),
-    h("div", { class: "t-row" }, "Supply: ",
+  return h("div", { class: "piles" }, h("h4", null, "Supply and Demand piles"),
+    h("div", { class: "t-row supply" }, "Supply pile: ",
       Object.keys(supply).sort().map((c) =>
-        h("span", { ...ctx.t(`commodity:${c}`, `${nameOf(ctx.names, c)} in the Supply`, "commodity"), title: textOf(ctx.names, c) },
+        h("span", { ...ctx.t(`commodity:${c}`, `${nameOf(ctx.names, c)} in the Supply pile`, "commodity"), title: textOf(ctx.names, c) },
           `${nameOf(ctx.names, c)} ×${supply[c]}`))),
     h("div", { class: "t-row" }, stat("Demand pile", v.demand_pile),
-      v.enlightenment && v.enlightenment.affected ? stat("Enlightenment", nameOf(ctx.names, v.enlightenment.affected)) : null));
+      v.enlightenment && v.enlightenment.affected ? stat("Enlightenment", nameOf(ctx.names, v.enlightenment.affected)) : null,
+      activeDeck(v)));
+}
+
+/** The Active deck of the Enlightenment phase: its cards lie face down, so only their number
+ *  is shown (the view's ``enlightenment.active_deck``), while the phase is on or cards are in it. */
+function activeDeck(v) {
+  const e = v.enlightenment;
+  const n = e && typeof e.active_deck === "number" ? e.active_deck : 0;
+  if (!n && v.phase !== "enlightenment") return null;
+  return stat("Active deck", n, { class: "stat active-deck", title: `${n} face-down cards in the Active deck` });
 }
 
 function prices(ctx) {
@@ -73,7 +83,7 @@ function depot(ctx) {
 // A deck's key in the view as the rulebook names the deck.
 const DECK_NAMES = {
   crisis: "Crisis cards", specialist: "Specialist cards", knowledge: "Knowledge cards",
-  mission: "IM cards", exotic: "Exotic Tech cards", outer_limit: "Outer Limit tiles", large_tiles: "large hex tiles",
+  mission: "IM cards", exotic: "Exotic Tech cards", outer_limit: "Outer Limit tiles", large_tiles: "Large tiles",
 };
 
 function decks(ctx) {
@@ -88,19 +98,29 @@ function decks(ctx) {
     })),
     h("div", { class: "t-row" }, stat("GP tokens", v.gp_supply), stat("Damage markers", v.damage_supply),
       stat("Diplomacy cards", v.diplomacy_left),
-      v.bag ? h("span", { class: "stat", title: Object.entries(v.bag).map(([f, n]) => `${f} ${n}`).join(", ") },
-        h("b", null, "Cube bag"), ` ${Object.values(v.bag).reduce((a, b) => a + b, 0)}`) : null));
+      v.bag ? h("span", { class: "stat", title: `Resource cubes in the Enlightenment bag: ${Object.entries(v.bag).map(([f, n]) => `${f} ${n}`).join(", ")}` },
+        h("b", null, "Enlightenment bag"), ` ${Object.values(v.bag).reduce((a, b) => a + b, 0)}`) : null));
 }
 
+/** The battle being fought (the view's ``battle``): its Initiator (who placed the Battle token)
+ *  and Defender in the rulebook's words, who attacks next (``attacker``) until it is won, the
+ *  shields; and the sectors whose battles are still to fight this Battle phase (``battles``). */
 function battle(ctx) {
   const b = ctx.view.battle;
-  if (!b) return null;
+  const waiting = ctx.view.battles || [];
   const players = ctx.view.players || [];
   const f = (seat) => (players[seat] ? players[seat].faction : `Seat ${seat + 1}`);
+  const later = waiting.length ? h("div", { class: "battles-left" },
+    `Battles still to fight: ${waiting.map((t) => nameOf(ctx.names, t)).join(", ")}`) : null;
+  if (!b) return later ? h("div", { class: "battle-panel", role: "status" }, later) : null;
   const shields = b.shields || {};
+  const over = b.winner !== null && b.winner !== undefined;
+  const next = !over && players[b.attacker] ? h("div", { class: "attacker" }, `${f(b.attacker)} attacks next`) : null;
   return h("div", { class: "battle-panel", role: "status" }, h("h4", null, `Battle at ${nameOf(ctx.names, b.sector)}`),
-    h("div", null, `${f(b.initiator)} attacks ${f(b.defender)}`,
-      b.winner !== null && b.winner !== undefined ? ` · won by ${f(b.winner)}` : "",
+    h("div", null, `${f(b.initiator)} (Initiator) against ${f(b.defender)} (Defender)`,
+      over ? ` · won by ${f(b.winner)}` : "",
       b.retreated !== null && b.retreated !== undefined ? ` · ${f(b.retreated)} retreated` : ""),
-    Object.keys(shields).map((seat) => h("div", null, `${f(Number(seat))} shields: ${[].concat(shields[seat]).join(", ") || "none"}`)));
+    next,
+    Object.keys(shields).map((seat) => h("div", null, `${f(Number(seat))} shields: ${[].concat(shields[seat]).join(", ") || "none"}`)),
+    later);
 }
