@@ -13,6 +13,7 @@ import io
 import re
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -361,20 +362,41 @@ def test_bench_aec_reports_every_figure_and_its_table() -> None:
     assert "chess_v6" in out.getvalue() and "Tau Ceti step: observe" in out.getvalue()
 
 
-def test_the_python_examples_of_docs_adapters_run_as_written() -> None:
+def test_the_python_examples_of_docs_adapters_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The MaskablePPO example needs torch and sb3-contrib, which the project does not install
-    (and its training takes a minute): it is only compiled here; the docs say where it ran."""
-    import re
-    from pathlib import Path
+    (and its training takes a minute): it is only compiled here; the docs say where it ran. The
+    policy plug-in is registered (in a copy of the bot registry) and its bot plays a Ceres game
+    with weights of the environment's shapes, as the ``ecliptic simulate`` line below it does."""
+    from ecliptic.bots import base
+    from ecliptic.bots.base import make_bot
+    from ecliptic.games import get_game
 
     doc = Path(__file__).resolve().parents[1] / "docs" / "adapters.md"
     blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
     training = [b for b in blocks if "sb3_contrib" in b]
-    assert len(blocks) == 3 and len(training) == 1
+    plugin = [b for b in blocks if "register_policy" in b]
+    assert len(blocks) == 4 and len(training) == 1 and len(plugin) == 1
     for block in blocks:
         code = compile(block, str(doc), "exec")
         if block not in training:
-            exec(code, {})
+            names: dict[str, Any] = {}
+            exec(code, names)
+    base.load_builtin_bots()
+    monkeypatch.setattr(base, "_FACTORIES", dict(base._FACTORIES))
+    monkeypatch.setattr(base, "_OWNERS", dict(base._OWNERS))
+    names = {}
+    exec(compile(plugin[0], str(doc), "exec"), names)
+    names["register"]()
+    e = raw_env("ceres", 2)
+    e.reset(seed=3)
+    obs = e.observe(e.agent_selection)
+    weights = tmp_path / "weights.npy"
+    np.save(weights, np.zeros((obs["action_mask"].size, obs["observation"].size), np.float32))
+    bot = make_bot(f"mine:{weights}", 1)
+    game = get_game("ceres")
+    state = game.new_game({"players": 2}, 3)
+    while not state.is_over:  # the engine refuses any illegal action
+        game.apply(state, bot.choose(game, state, state.current_player))
 
 
 def test_an_environment_pickles_mid_game_and_plays_on_as_the_original() -> None:
