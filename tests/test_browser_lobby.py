@@ -130,3 +130,59 @@ def test_ceres_offered_with_its_comets_is_created_with_them(server_site: Site, c
     with server_site.api() as api:
         assert api.get(f"/api/games/{second.group(1)}").json()["view"]["config"]["expansions"] == []
     assert_clean(w)
+
+
+def held_tokens(w: Any, game_id: str) -> dict[str, str]:
+    """The seat tokens this browser keeps for the game (its localStorage), by seat."""
+    found: dict[str, str] = w.page.evaluate("""(id) => {
+      const entry = JSON.parse(localStorage.getItem('ecliptic.games') || '[]').find((g) => g.id === id);
+      return Object.fromEntries(Object.entries((entry && entry.seats) || {}).map(([s, v]) => [s, v.token]));
+    }""", game_id)
+    return found
+
+
+def test_a_join_link_seats_one_friend_once_and_the_creator_holds_no_other_seat(
+        server_site: Site, chromium: Any) -> None:
+    """The creator's browser keeps Bob's join link to hand out, never a token that plays his seat;
+    Bob's browser takes the seat with the link (the address drops it); the same link opened again,
+    in a third browser, says it was used and watches."""
+    ann = new_page(chromium)
+    game_id = create_in_lobby(ann, server_site.url, "ceres", ["person", "person"])
+    bob_link = ann.page.locator("#created li.join").nth(1).locator("input.join-link").input_value()
+    assert f"/play/{game_id}#seat=1&token=" in bob_link
+    link_token = bob_link.split("token=")[1]
+    mine = held_tokens(ann, game_id)
+    assert list(mine) == ["0"]
+    stored = ann.page.evaluate("() => localStorage.getItem('ecliptic.games')")
+    with server_site.api() as api:
+        # The link kept is no seat token: the creator's browser cannot open Bob's hand with it.
+        r = api.get(f"/api/games/{game_id}", headers={"Authorization": f"Bearer {link_token}"})
+        assert r.status_code == 403 and r.json()["error"] == "link_not_taken"
+        assert [s["joined"] for s in api.get(f"/api/games/{game_id}").json()["seats"]] == [True, False]
+    bob = new_page(chromium)
+    bob.page.goto(bob_link)
+    wait_loaded(bob)
+    assert "token=" not in bob.page.url and bob.page.url.endswith(f"/play/{game_id}#seat=1")
+    assert bob.page.evaluate("() => document.body.dataset.seat") == "1"
+    bob_token = held_tokens(bob, game_id)["1"]
+    assert bob_token != link_token and bob_token not in stored
+    assert bob.page.locator("#notice").is_hidden()
+    with server_site.api() as api:
+        assert [s["joined"] for s in api.get(f"/api/games/{game_id}").json()["seats"]] == [True, True]
+    # Ann's lobby says Bob has come.
+    ann.page.goto(server_site.url + "/")
+    ann.page.locator(f"#my-games li[data-id='{game_id}'] li.invitation .joined").wait_for()
+    ann.page.wait_for_function(
+        f"() => document.querySelector(\"#my-games li[data-id='{game_id}'] li.invitation .joined\")"
+        ".textContent === 'has joined'")
+    eve = new_page(chromium)   # the link forwarded to a third person
+    eve.allow("status of 403")
+    eve.page.goto(bob_link)
+    wait_loaded(eve)
+    notice = eve.page.locator("#notice")
+    notice.wait_for()
+    assert "This invitation was already used. Ask the host for a new link." in notice.inner_text()
+    assert eve.page.evaluate("() => document.body.dataset.seat") == ""
+    assert held_tokens(eve, game_id) == {}
+    assert "token=" not in eve.page.url
+    assert_clean(ann, bob, eve)
