@@ -186,3 +186,36 @@ def test_a_join_link_seats_one_friend_once_and_the_creator_holds_no_other_seat(
     assert held_tokens(eve, game_id) == {}
     assert "token=" not in eve.page.url
     assert_clean(ann, bob, eve)
+
+
+def test_a_seat_moved_to_another_device_or_given_to_someone_else_leaves_the_old_page_watching(
+        server_site: Site, chromium: Any) -> None:
+    """Ann's page makes a link that moves her seat to her phone: the phone plays the seat, and the
+    page she left says so and watches (its socket was closed with 4403). The host then gives the
+    seat to someone else: the phone's page says the host gave it away, and watches too."""
+    with server_site.api() as api:
+        created = api.post("/api/games", json={"game": "ceres", "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+    gid, ann = created["id"], created["seats"][0]
+    laptop = new_page(chromium)
+    laptop.page.goto(server_site.url + ann["join_link"])
+    wait_loaded(laptop)
+    laptop.page.click("#device-link-button")
+    move = laptop.page.locator("#device-link").input_value()
+    assert f"/play/{gid}#seat=0&token=" in move
+    phone = new_page(chromium)
+    phone.page.goto(move)
+    wait_loaded(phone)
+    assert phone.page.evaluate("() => document.body.dataset.seat") == "0"
+    notice = laptop.page.locator("#notice")
+    notice.wait_for()
+    assert notice.inner_text() == "This seat was moved to another device. You are watching."
+    laptop.page.wait_for_function("() => document.body.dataset.seat === ''")
+    assert held_tokens(laptop, gid) == {}
+    with server_site.api() as api:
+        r = api.post(f"/api/games/{gid}/seats/0/link", headers={"Authorization": f"Bearer {created['admin_token']}"})
+        assert r.status_code == 200, r.text
+    phone.page.locator("#notice").wait_for()
+    assert phone.page.locator("#notice").inner_text() == (
+        "The host gave this seat to someone else. You are watching.")
+    assert held_tokens(phone, gid) == {}
+    assert_clean(laptop, phone)
