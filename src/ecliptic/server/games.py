@@ -877,18 +877,20 @@ class GameService:
                 raise Forbidden("the join link's token is needed (Authorization: Bearer <token>)")
             new = auth.new_token()
             done = Take.NOT_A_LINK
-            if len(token) <= auth.MAX_TOKEN_LENGTH:
-                done = await self._db(self.storage.take_seat, game_id, seat, auth.token_hash(token),
-                                      auth.token_hash(new))
             name = self.seat_infos(live)[seat].name
+            async with live.lock:  # (a sync reads the seats under it: none puts back what it read before this)
+                if len(token) <= auth.MAX_TOKEN_LENGTH:
+                    done = await self._db(self.storage.take_seat, game_id, seat, auth.token_hash(token),
+                                          auth.token_hash(new))
+                if done is not Take.HELD:  # (taken here, or maybe elsewhere)
+                    live.seats = await self._db(self.storage.seats, game_id)
+                if done is Take.TAKEN:
+                    self._seat_changed(live, seat)
             if done is Take.HELD:
                 return models.SeatTaken(seat=seat, name=name, token=token, taken=False)
             if done is Take.NOT_A_LINK:
-                live.seats = await self._db(self.storage.seats, game_id)  # (it may have been taken elsewhere)
                 await self._refuse_spent(live, token)
                 raise Forbidden(f"this is not the join link of seat {seat} of this game")
-            live.seats = await self._db(self.storage.seats, game_id)
-            self._seat_changed(live, seat)
         await self.notifier.publish(game_id, -1)  # (other processes read the seats again)
         return models.SeatTaken(seat=seat, name=name, token=new, taken=True)
 
@@ -902,10 +904,11 @@ class GameService:
                 raise Forbidden("the admin token is needed (Authorization: Bearer <token>): only the host "
                                 "gives a seat a new join link")
             link = auth.new_token()
-            await self._db(self.storage.replace_link, game_id, seat, auth.token_hash(link))
-            live.seats = await self._db(self.storage.seats, game_id)
-            live.mail_seats = live.mail_seats - {seat}
-            self._seat_changed(live, seat)
+            async with live.lock:
+                await self._db(self.storage.replace_link, game_id, seat, auth.token_hash(link))
+                live.seats = await self._db(self.storage.seats, game_id)
+                live.mail_seats = live.mail_seats - {seat}
+                self._seat_changed(live, seat)
             name = self.seat_infos(live)[seat].name
         await self.notifier.publish(game_id, -1)
         return models.SeatLink(seat=seat, name=name, token=link, join_link=self.join_link(game_id, seat, link))
@@ -919,8 +922,9 @@ class GameService:
                 raise Forbidden("this seat's own token is needed (Authorization: Bearer <token>): only the "
                                 "seat's player moves it to another device")
             link = auth.new_token()
-            await self._db(self.storage.replace_link, game_id, seat, auth.token_hash(link), keep_token=True)
-            live.seats = await self._db(self.storage.seats, game_id)
+            async with live.lock:
+                await self._db(self.storage.replace_link, game_id, seat, auth.token_hash(link), keep_token=True)
+                live.seats = await self._db(self.storage.seats, game_id)
             name = self.seat_infos(live)[seat].name
         await self.notifier.publish(game_id, -1)
         return models.SeatLink(seat=seat, name=name, token=link, join_link=self.join_link(game_id, seat, link))
@@ -1054,9 +1058,12 @@ class GameService:
             if address is not None and await self._db(self.storage.mail_is_blocked, address):
                 raise MailBlocked("this address asked not to get emails from this server "
                                   "(through the unsubscribe link of one of its emails)")
-            claimed = run_start(live.log, seat) if state.current_player == seat else None
-            await self._db(self.storage.set_mail, game_id, seat, address, claimed=claimed)
-            live.mail_seats = (live.mail_seats | {seat}) if address is not None else (live.mail_seats - {seat})
+            # Under the game's lock: a sync (another process's notice, or this one's own after a seat
+            # was taken) reads the stored seats under it, and must not put back what it read before this.
+            async with live.lock:
+                claimed = run_start(live.log, seat) if state.current_player == seat else None
+                await self._db(self.storage.set_mail, game_id, seat, address, claimed=claimed)
+                live.mail_seats = (live.mail_seats | {seat}) if address is not None else (live.mail_seats - {seat})
             self._mail_due(live)
         return models.MailSetting(offered=self.mailer is not None, seat=seat, address=address,
                                   over=bool(state.is_over))
