@@ -190,7 +190,7 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
                resume_when_listening: bool = False, mail: MailSettings | None = None) -> FastAPI:
     """The server for the database at ``database_url`` (``sqlite:///file`` or
     ``postgresql://...``); migrations run at start-up. ``base_url`` prefixes the join links
-    (none by default: they are relative, ``/play/{id}#token=...``, and a browser reads them
+    (none by default: they are relative, ``/play/{id}#seat=0&token=...``, and a browser reads them
     against the address it reached the server at). ``idle_seconds``: a game unused that
     long leaves memory; ``wake_seconds``: how often the games due (bots, clocks) are looked for.
     ``mail``: the SMTP server, sender and public address of the "your turn" emails (none: no email)."""

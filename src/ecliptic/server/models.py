@@ -48,7 +48,8 @@ class SeatCreated(BaseModel):
     kind: str
     token: str | None = Field(None, description=(
         "the seat's join link's token (persons only): an invitation, taken once with "
-        "POST /api/games/{id}/seats/{seat}/take for the seat's own token; it plays nothing itself"))
+        "POST /api/games/{id}/seats/{seat}/take for the seat's own token; it plays nothing itself "
+        "(a game played on from a finished one's position, made for its asker alone: the seat's own token)"))
     join_link: str | None = Field(None, description=(
         "the link to give the seat's player (the seat and the link's token after '#'); opened, it takes the seat"))
 
