@@ -185,6 +185,16 @@ def test_a_join_link_seats_one_friend_once_and_the_creator_holds_no_other_seat(
     assert eve.page.evaluate("() => document.body.dataset.seat") == ""
     assert held_tokens(eve, game_id) == {}
     assert "token=" not in eve.page.url
+    # The host gives Bob's seat to someone else from the lobby: a new link is shown, Bob's page watches.
+    invitation = ann.page.locator(f"#my-games li[data-id='{game_id}'] li.invitation[data-seat='1']")
+    invitation.locator("button.new-link").click()
+    ann.page.wait_for_function(
+        f"(old) => {{ const f = document.querySelector(\"#my-games li[data-id='{game_id}'] li.invitation input\");"
+        " return f && f.value !== old; }", arg=bob_link)
+    new_link = ann.page.locator(f"#my-games li[data-id='{game_id}'] li.invitation input.join-link").input_value()
+    assert f"/play/{game_id}#seat=1&token=" in new_link and new_link != bob_link
+    bob.page.locator("#notice").wait_for()
+    assert bob.page.locator("#notice").inner_text() == "The host gave this seat to someone else. You are watching."
     assert_clean(ann, bob, eve)
 
 
