@@ -392,7 +392,13 @@ def create_game(server: Server) -> tuple[str, list[str]]:
         answer = api.post("/api/games", json=GAME)
         answer.raise_for_status()
         created = answer.json()
-    return created["id"], [s["token"] for s in created["seats"]]
+        tokens = []
+        for s in created["seats"]:  # (each join link taken, as its person's browser takes it)
+            taken = api.post(f"/api/games/{created['id']}/seats/{s['seat']}/take",
+                             headers={"Authorization": f"Bearer {s['token']}"})
+            taken.raise_for_status()
+            tokens.append(taken.json()["token"])
+    return created["id"], tokens
 
 
 def startup(new_database: Any, folder: Path, stored: int) -> dict[str, Any]:

@@ -54,7 +54,11 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def create(client: TestClient, game: str = "ceres", seats: list[dict[str, Any]] | None = None,
-           config: dict[str, Any] | None = None, seed: int | None = 7, **extra: Any) -> dict[str, Any]:
+           config: dict[str, Any] | None = None, seed: int | None = 7, take: bool = True,
+           **extra: Any) -> dict[str, Any]:
+    """A new game. With ``take`` (the default) each person seat's join link is taken, as its
+    person's browser takes it, and ``token`` is the seat's own token from then on (the link's
+    token is kept as ``link_token``); without, the seats wait for their people."""
     body: dict[str, Any] = {"game": game, "config": config or {},
                             "seats": seats or [{"name": "Ann"}, {"name": "Bob"}], **extra}
     if seed is not None:
@@ -62,7 +66,20 @@ def create(client: TestClient, game: str = "ceres", seats: list[dict[str, Any]] 
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     created: dict[str, Any] = r.json()
+    if take:
+        for s in created["seats"]:
+            if s["token"]:
+                s["link_token"] = s["token"]
+                s["token"] = take_seat(client, created["id"], s["seat"], s["token"])
     return created
+
+
+def take_seat(client: TestClient, game_id: str, seat: int, link_token: str) -> str:
+    """The seat's own token, for taking its join link (``POST .../take``)."""
+    r = client.post(f"/api/games/{game_id}/seats/{seat}/take", headers=bearer(link_token))
+    assert r.status_code == 200, r.text
+    token: str = r.json()["token"]
+    return token
 
 
 def tokens(created: dict[str, Any]) -> dict[int, str]:

@@ -66,12 +66,12 @@ def test_copy_selects_the_join_link_where_the_browser_has_no_clipboard_api(
                                 "document.execCommand = () => false;")
     create_in_lobby(w, server_site.url, "ceres", ["person", "person"])
     page = w.page
-    page.click("#created button.copy >> nth=1")
-    button = page.locator("#created button.copy").nth(1)
+    page.click("#created button.copy >> nth=0")  # (seat 2's: seat 1 is the creator's, taken here)
+    button = page.locator("#created button.copy").nth(0)
     assert button.inner_text() == "Selected: press Ctrl+C"
-    field = page.locator("#created input.join-link").nth(1)
+    field = page.locator("#created input.join-link").nth(0)
     value = field.input_value()
-    assert "#token=" in value
+    assert "#seat=1&token=" in value
     selected = page.evaluate("() => { const e = document.activeElement;"
                              " return [e.selectionStart, e.selectionEnd, e.getAttribute('aria-label')]; }")
     assert selected == [0, len(value), "join link of seat 2"]
@@ -88,7 +88,8 @@ def test_the_created_box_shows_no_null_whatever_the_seats(server_site: Site, chr
         assert f"Game {game_id} created" in text
         assert not re.search(r"\b(null|undefined)\b", text), (seats, text)
         people = seats.count("person")
-        assert box.locator("input.join-link").count() == people
+        # The first person's seat is the creator's, taken here: only the others' links are handed out.
+        assert box.locator("input.join-link").count() == max(people - 1, 0)
         assert box.locator("#hotseat-link").count() == (1 if people > 1 else 0)
         assert box.locator(f"a[href='/watch/{game_id}']").count() == (1 if people == 0 else 0)
         page.wait_for_selector(f"#my-games li[data-id='{game_id}']")
@@ -129,3 +130,102 @@ def test_ceres_offered_with_its_comets_is_created_with_them(server_site: Site, c
     with server_site.api() as api:
         assert api.get(f"/api/games/{second.group(1)}").json()["view"]["config"]["expansions"] == []
     assert_clean(w)
+
+
+def held_tokens(w: Any, game_id: str) -> dict[str, str]:
+    """The seat tokens this browser keeps for the game (its localStorage), by seat."""
+    found: dict[str, str] = w.page.evaluate("""(id) => {
+      const entry = JSON.parse(localStorage.getItem('ecliptic.games') || '[]').find((g) => g.id === id);
+      return Object.fromEntries(Object.entries((entry && entry.seats) || {}).map(([s, v]) => [s, v.token]));
+    }""", game_id)
+    return found
+
+
+def test_a_join_link_seats_one_friend_once_and_the_creator_holds_no_other_seat(
+        server_site: Site, chromium: Any) -> None:
+    """The creator's browser keeps Bob's join link to hand out, never a token that plays his seat;
+    Bob's browser takes the seat with the link (the address drops it); the same link opened again,
+    in a third browser, says it was used and watches."""
+    ann = new_page(chromium)
+    game_id = create_in_lobby(ann, server_site.url, "ceres", ["person", "person"])
+    bob_link = ann.page.locator("#created li.join").nth(1).locator("input.join-link").input_value()
+    assert f"/play/{game_id}#seat=1&token=" in bob_link
+    link_token = bob_link.split("token=")[1]
+    mine = held_tokens(ann, game_id)
+    assert list(mine) == ["0"]
+    stored = ann.page.evaluate("() => localStorage.getItem('ecliptic.games')")
+    with server_site.api() as api:
+        # The link kept is no seat token: the creator's browser cannot open Bob's hand with it.
+        r = api.get(f"/api/games/{game_id}", headers={"Authorization": f"Bearer {link_token}"})
+        assert r.status_code == 403 and r.json()["error"] == "link_not_taken"
+        assert [s["joined"] for s in api.get(f"/api/games/{game_id}").json()["seats"]] == [True, False]
+    bob = new_page(chromium)
+    bob.page.goto(bob_link)
+    wait_loaded(bob)
+    assert "token=" not in bob.page.url and bob.page.url.endswith(f"/play/{game_id}#seat=1")
+    assert bob.page.evaluate("() => document.body.dataset.seat") == "1"
+    bob_token = held_tokens(bob, game_id)["1"]
+    assert bob_token != link_token and bob_token not in stored
+    assert bob.page.locator("#notice").is_hidden()
+    with server_site.api() as api:
+        assert [s["joined"] for s in api.get(f"/api/games/{game_id}").json()["seats"]] == [True, True]
+    # Ann's lobby says Bob has come.
+    ann.page.goto(server_site.url + "/")
+    ann.page.locator(f"#my-games li[data-id='{game_id}'] li.invitation .joined").wait_for()
+    ann.page.wait_for_function(
+        f"() => document.querySelector(\"#my-games li[data-id='{game_id}'] li.invitation .joined\")"
+        ".textContent === 'has joined'")
+    eve = new_page(chromium)   # the link forwarded to a third person
+    eve.allow("status of 403")
+    eve.page.goto(bob_link)
+    wait_loaded(eve)
+    notice = eve.page.locator("#notice")
+    notice.wait_for()
+    assert "This invitation was already used. Ask the host for a new link." in notice.inner_text()
+    assert eve.page.evaluate("() => document.body.dataset.seat") == ""
+    assert held_tokens(eve, game_id) == {}
+    assert "token=" not in eve.page.url
+    # The host gives Bob's seat to someone else from the lobby: a new link is shown, Bob's page watches.
+    invitation = ann.page.locator(f"#my-games li[data-id='{game_id}'] li.invitation[data-seat='1']")
+    invitation.locator("button.new-link").click()
+    ann.page.wait_for_function(
+        f"(old) => {{ const f = document.querySelector(\"#my-games li[data-id='{game_id}'] li.invitation input\");"
+        " return f && f.value !== old; }", arg=bob_link)
+    new_link = ann.page.locator(f"#my-games li[data-id='{game_id}'] li.invitation input.join-link").input_value()
+    assert f"/play/{game_id}#seat=1&token=" in new_link and new_link != bob_link
+    bob.page.locator("#notice").wait_for()
+    assert bob.page.locator("#notice").inner_text() == "The host gave this seat to someone else. You are watching."
+    assert_clean(ann, bob, eve)
+
+
+def test_a_seat_moved_to_another_device_or_given_to_someone_else_leaves_the_old_page_watching(
+        server_site: Site, chromium: Any) -> None:
+    """Ann's page makes a link that moves her seat to her phone: the phone plays the seat, and the
+    page she left says so and watches (its socket was closed with 4403). The host then gives the
+    seat to someone else: the phone's page says the host gave it away, and watches too."""
+    with server_site.api() as api:
+        created = api.post("/api/games", json={"game": "ceres", "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+    gid, ann = created["id"], created["seats"][0]
+    laptop = new_page(chromium)
+    laptop.page.goto(server_site.url + ann["join_link"])
+    wait_loaded(laptop)
+    laptop.page.click("#device-link-button")
+    move = laptop.page.locator("#device-link").input_value()
+    assert f"/play/{gid}#seat=0&token=" in move
+    phone = new_page(chromium)
+    phone.page.goto(move)
+    wait_loaded(phone)
+    assert phone.page.evaluate("() => document.body.dataset.seat") == "0"
+    notice = laptop.page.locator("#notice")
+    notice.wait_for()
+    assert notice.inner_text() == "This seat was moved to another device. You are watching."
+    laptop.page.wait_for_function("() => document.body.dataset.seat === ''")
+    assert held_tokens(laptop, gid) == {}
+    with server_site.api() as api:
+        r = api.post(f"/api/games/{gid}/seats/0/link", headers={"Authorization": f"Bearer {created['admin_token']}"})
+        assert r.status_code == 200, r.text
+    phone.page.locator("#notice").wait_for()
+    assert phone.page.locator("#notice").inner_text() == (
+        "The host gave this seat to someone else. You are watching.")
+    assert held_tokens(phone, gid) == {}
+    assert_clean(laptop, phone)

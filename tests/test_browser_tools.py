@@ -159,10 +159,14 @@ def test_chat_hand_over_to_a_bot_take_back_and_the_log(server_site: Site, chromi
     # sight): it is announced in the decision box until the chat is shown. One's own is not.
     assert page.locator("#chat-alert").is_hidden()
     page.evaluate("() => window.scrollTo(0, 0)")
+    # (The friend takes seat 2 with the join link this browser keeps to hand out, as their own browser would.)
     page.evaluate("""async (id) => {
       const entry = JSON.parse(localStorage.getItem('ecliptic.games')).find((g) => g.id === id);
+      const link = new URLSearchParams(new URL(entry.links[1].link, location.origin).hash.slice(1)).get('token');
+      const taken = await (await fetch('/api/games/' + id + '/seats/1/take', {method: 'POST',
+        headers: {Authorization: 'Bearer ' + link}})).json();
       await fetch('/api/games/' + id + '/chat', {method: 'POST', body: JSON.stringify({text: 'you too'}),
-        headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + entry.seats[1].token}});
+        headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + taken.token}});
     }""", game_id)
     page.wait_for_selector("#chat-alert:not([hidden])")
     assert page.locator("#chat-alert-text").inner_text() == "Player 2: you too"

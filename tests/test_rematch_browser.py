@@ -13,11 +13,19 @@ pytestmark = needs_browser
 
 
 def finished_game(site: Site) -> dict[str, Any]:
-    """A Ceres game of Ann and Bob played to its end through the API (about 20 actions)."""
+    """A Ceres game of Ann and Bob played to its end through the API (about 20 actions). Their join
+    links are taken first: each seat's ``token`` is then its own, and its ``join_link`` the address
+    that opens the seat with it (``#token=``, as a link of before invitations did)."""
     rng = random.Random(4)
     with site.api() as api:
         created: dict[str, Any] = api.post("/api/games", json={
             "game": "ceres", "seed": 4, "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
+        for s in created["seats"]:
+            taken = api.post(f"/api/games/{created['id']}/seats/{s['seat']}/take",
+                             headers={"Authorization": f"Bearer {s['token']}"})
+            assert taken.status_code == 200, taken.text
+            s["token"] = taken.json()["token"]
+            s["join_link"] = f"/play/{created['id']}#token={s['token']}"
         keys = {s["seat"]: s["token"] for s in created["seats"]}
         while True:
             public = api.get(f"/api/games/{created['id']}").json()

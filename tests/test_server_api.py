@@ -57,8 +57,9 @@ def test_create_answers_a_token_per_person_and_keeps_the_seed_secret(database_ur
     with server(database_url) as c:
         created = create(c, seats=[{"name": "Ann"}, {"kind": "bot", "level": "random"}], seed=None)
         assert [s["kind"] for s in created["seats"]] == ["person", "bot"]
-        token = created["seats"][0]["token"]
-        assert len(token) >= 43 and created["seats"][0]["join_link"].endswith(f"#token={token}")
+        token, link = created["seats"][0]["token"], created["seats"][0]["link_token"]
+        assert len(link) >= 43 and created["seats"][0]["join_link"].endswith(f"#seat=0&token={link}")
+        assert len(token) >= 43 and token != link  # (the seat's own token, for taking its link)
         assert created["seats"][1]["token"] is None and created["admin_token"]
         seed = live(c, created["id"]).row.seed
         for text in (c.get("/api/games").text, c.get(f"/api/games/{created['id']}").text,
@@ -66,7 +67,7 @@ def test_create_answers_a_token_per_person_and_keeps_the_seed_secret(database_ur
             assert str(seed) not in text
         # Only hashes are stored.
         rows = service(c).storage.seats(created["id"])
-        assert token not in repr(rows) and rows[0].token_hash is not None
+        assert token not in repr(rows) and link not in repr(rows) and rows[0].token_hash is not None
 
 
 @pytest.mark.parametrize("body, message", [
@@ -509,7 +510,7 @@ def test_ecliptic_serve_prints_where_it_is_and_stops_cleanly_on_sigterm(tmp_path
             # Join links are relative, as docs/server.md shows them: right behind a proxy too.
             gid = r.json()["id"]
             assert [s["join_link"] for s in r.json()["seats"]] == [
-                f"/play/{gid}#token={s['token']}" for s in r.json()["seats"]]
+                f"/play/{gid}#seat={s['seat']}&token={s['token']}" for s in r.json()["seats"]]
         proc.send_signal(signal.SIGTERM)
         rest, _ = proc.communicate(timeout=20)
         assert "Application shutdown complete" in rest

@@ -166,12 +166,23 @@ def check_views(api: httpx.Client, db: sa.Engine, game_id: str, tokens: dict[int
     return len(record.actions)
 
 
+def taken(api: httpx.Client, created: dict[str, Any]) -> dict[int, str]:
+    """Each person seat's own token, for taking its join link (as its person's browser does)."""
+    out: dict[int, str] = {}
+    for s in created["seats"]:
+        r = api.post(f"/api/games/{created['id']}/seats/{s['seat']}/take",
+                     headers={"Authorization": f"Bearer {s['token']}"})
+        assert r.status_code == 200, r.text
+        out[s["seat"]] = r.json()["token"]
+    return out
+
+
 def create_game(api: httpx.Client, rng: random.Random) -> Tracked:
     body = {"game": "ceres", "config": {}, "seed": rng.randrange(2**32), "seats": [{"name": "Ann"}, {"name": "Bob"}]}
     answer = api.post("/api/games", json=body)
     assert answer.status_code == 201, answer.text
     created = answer.json()
-    return Tracked(created["id"], {s["seat"]: s["token"] for s in created["seats"]})
+    return Tracked(created["id"], taken(api, created))
 
 
 def play(api: httpx.Client, db: sa.Engine, game: Tracked, rng: random.Random, killer: Killer,
@@ -538,7 +549,7 @@ def race_loop(database_url: str, launcher: Launcher, kills: int, seed: int = SEE
                             body = {"game": "ceres", "seed": rng.randrange(2**32),
                                     "seats": [{"name": f"P{i}"} for i in range(RACE_SEATS)]}
                             created = api.post("/api/games", json=body).json()
-                            games.append(Raced(created["id"], {s["seat"]: s["token"] for s in created["seats"]}))
+                            games.append(Raced(created["id"], taken(api, created)))
                         if race(server.base_url, games[-1], rng, killer, figures):
                             break
                         games[-1].over = True

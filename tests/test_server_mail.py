@@ -446,8 +446,10 @@ def test_the_game_page_offers_email_to_its_seat_and_takes_it_back(
         w = new_page(chromium)
         w.allow("status of 422")  # (the address refused on purpose)
         page = w.page
-        page.goto(f"{url}/play/{gid}?pace=0#token={key}")
+        page.goto(f"{url}/play/{gid}?pace=0#seat=1&token={key}")
         wait_loaded(w)
+        key = page.evaluate("(id) => JSON.parse(localStorage.getItem('ecliptic.games')).find((g) => g.id === id)"
+                            ".seats[1].token", gid)  # (the seat's own token: the page took the link)
         assert page.locator("#mail-title").inner_text() == "Email me when it is my turn"
         page.fill("#mail-address", "bob@localhost")
         page.click("#mail-form button[type=submit]")
@@ -486,9 +488,11 @@ def test_the_game_page_offers_email_to_its_seat_and_takes_it_back(
         page.locator("#mail-status").wait_for()
         game = get_game("ceres")
         state, index = game.new_game({"players": 2}, 7), 0
+        held = {0: http.post(f"/api/games/{gid}/seats/0/take", headers=bearer(tokens(created)[0])).json()["token"],
+                1: key}
         while not state.is_over:  # both seats play through the API while Bob's page looks on
             action = game.legal_actions(state)[0]
-            r = http.post(f"/api/games/{gid}/actions", headers=bearer(tokens(created)[state.current_player]),
+            r = http.post(f"/api/games/{gid}/actions", headers=bearer(held[state.current_player]),
                           json={"action": str(action), "expected_index": index})
             assert r.status_code == 200, r.text
             game.apply(state, action)

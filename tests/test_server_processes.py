@@ -53,7 +53,12 @@ def test_a_move_through_one_server_reaches_the_other_and_the_database_orders_the
         created = http_a.post("/api/games", json={"game": "ceres", "seed": 3,
                                                   "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()
         gid = created["id"]
-        seat_tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        seat_tokens: dict[int, str] = {}  # (links taken through server b)
+        for s in created["seats"]:
+            r = http_b.post(f"/api/games/{gid}/seats/{s['seat']}/take",
+                            headers={"Authorization": f"Bearer {s['token']}"})
+            assert r.status_code == 200, r.text
+            seat_tokens[s["seat"]] = r.json()["token"]
         with connect(f"ws://{b.base_url.split('://', 1)[1]}/api/games/{gid}/ws") as ws, \
                 connect(f"ws://{a.base_url.split('://', 1)[1]}/api/games/{gid}/ws") as ws_a:
             ws.send(json.dumps({"spectator": True}))

@@ -35,6 +35,20 @@ def new_game(s: Storage, game_id: str = "g1", created_at: float = 1.0) -> str:
     return token
 
 
+def old_game(s: Storage, game_id: str = "g1", created_at: float = 1.0) -> str:
+    """:func:`new_game` as a server of a revision before 0006 stored it (seats had no join link)."""
+    token = auth.new_token()
+    with s.engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO games (id, game, config, seed, players, clock_seconds, status, created_at,"
+                             " finished_at, admin_hash, wake_at) VALUES (:id, 'ceres', '{\"players\": 2}', :seed, 2,"
+                             " NULL, 'playing', :at, NULL, :admin, NULL)"),
+                     {"id": game_id, "seed": 2**62 + 5, "at": created_at, "admin": auth.token_hash("admin")})
+        conn.execute(sa.text("INSERT INTO seats (game_id, seat, kind, name, token_hash, bot_level, controller) VALUES"
+                             " (:id, 0, 'person', 'Ann', :t, NULL, 'person'), (:id, 1, 'bot', 'Bot', NULL, 'random',"
+                             " 'bot')"), {"id": game_id, "t": auth.token_hash(token)})
+    return token
+
+
 def act(index: int, notation: str = "PASS") -> ActionRow:
     return ActionRow(index, index % 2, notation, "person", True)
 
@@ -86,7 +100,7 @@ def test_two_processes_migrating_a_new_database_at_once_take_turns(database_url:
     assert errors == []
     s = Storage(database_url)
     with s.engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0005"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0006"
     s.close()
 
 
@@ -102,13 +116,13 @@ def test_a_start_is_told_which_revision_the_schema_came_from(database_url: str,
     with caplog.at_level(logging.INFO, logger="ecliptic.server"):
         with server(database_url):
             pass
-        assert said() == ["database schema migrated from an empty database to revision 0005"]
+        assert said() == ["database schema migrated from an empty database to revision 0006"]
         caplog.clear()
         with server(database_url):
             pass
         assert said() == []
     s = Storage(database_url)
-    assert s.migrate() == ("0005", "0005")
+    assert s.migrate() == ("0006", "0006")
     s.close()
     # ``ecliptic serve`` shows the server's INFO lines beside uvicorn's (Python alone shows warnings only).
     assert log_config()["loggers"]["ecliptic"] == {"handlers": ["default"], "level": "INFO", "propagate": False}
@@ -118,7 +132,7 @@ def test_migrations_are_idempotent_and_match_the_tables(storage: Storage) -> Non
     storage.migrate()  # a second start changes nothing
     with storage.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0005"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0006"
 
 
 def test_migration_0004_adds_the_seats_email_to_a_database_of_0003(database_url: str) -> None:
@@ -136,9 +150,9 @@ def test_migration_0004_adds_the_seats_email_to_a_database_of_0003(database_url:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0003")
         assert "seat_mail" not in sa.inspect(conn).get_table_names()
-    token = new_game(old)
+    token = old_game(old)
     old.append_action("g1", act(0, "PASS"), game_over=False)
-    assert old.migrate() == ("0003", "0005")
+    assert old.migrate() == ("0003", "0006")
     assert old.mail_seats("g1") == frozenset() and [r.notation for r in old.actions("g1")] == ["PASS"]
     assert old.seats("g1")[0].token_hash == auth.token_hash(token)
     old.set_mail("g1", 0, "ann@example.org")
@@ -163,13 +177,13 @@ def test_migration_0005_hashes_the_addresses_of_0004_and_forgets_those_whose_end
     with old.engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0004")
-    new_game(old, "g1")
-    new_game(old, "g2", created_at=2.0)
+    old_game(old, "g1")
+    old_game(old, "g2", created_at=2.0)
     with old.engine.begin() as conn:
         conn.execute(sa.text("INSERT INTO seat_mail (game_id, seat, address, turn_sent, over_sent) VALUES "
                              "('g1', 0, 'Ann@Example.org', 3, :f), ('g2', 0, 'bob@example.org', NULL, :t)"),
                      {"f": False, "t": True})
-    assert old.migrate() == ("0004", "0005")
+    assert old.migrate() == ("0004", "0006")
     with old.engine.connect() as conn:
         rows = conn.execute(sa.text("SELECT game_id, address, address_hash, turn_sent FROM seat_mail")).all()
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
@@ -259,3 +273,34 @@ def test_only_token_hashes_are_stored(storage: Storage) -> None:
 def test_postgresql_urls_name_psycopg_3() -> None:
     assert engine_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert engine_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_migration_0006_keeps_the_seats_of_0005_joined_and_their_links_working_as_tokens(database_url: str) -> None:
+    """A database of revision 0005 with a game whose join link (the seat's token, then) was given
+    out: after the upgrade the seat counts as joined, its token still opens it (a take with it
+    gives it back unchanged), and the new columns and table work (a link taken, then spent)."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+
+    from ecliptic.server.storage import LINK_USED, MIGRATIONS, Take
+
+    old = Storage(database_url)
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with old.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0005")
+        assert "spent_tokens" not in sa.inspect(conn).get_table_names()
+    token = old_game(old)
+    assert old.migrate() == ("0005", "0006")
+    seats = old.seats("g1")
+    assert [(s.joined, s.link_hash) for s in seats] == [(True, None), (True, None)]
+    assert seats[0].token_hash == auth.token_hash(token)
+    assert old.take_seat("g1", 0, auth.token_hash(token), auth.token_hash("new")) is Take.HELD
+    assert old.seats("g1") == seats
+    assert old.replace_link("g1", 0, auth.token_hash("link"))
+    assert old.take_seat("g1", 0, auth.token_hash("link"), auth.token_hash("mine")) is Take.TAKEN
+    assert old.spent("g1", auth.token_hash("link")) == LINK_USED
+    with old.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    old.close()

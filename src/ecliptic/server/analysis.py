@@ -305,7 +305,7 @@ class Analysis:
         new = models.CreateGame.model_validate({"game": live.row.game, "config": dict(live.row.config),
                                                 "seed": live.row.seed, "seats": seats,
                                                 "suggestions": req.suggestions})
-        return await svc.create(new, prefix)
+        return await svc.create(new, prefix, taken=True)  # (its one person is the asker: the seat is theirs)
 
     def info(self, live: Live) -> models.AnalysisInfo:
         return models.AnalysisInfo(id=live.row.id, suggestions=live.row.suggestions, copied=copied(live))

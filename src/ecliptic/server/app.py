@@ -163,7 +163,9 @@ def get_token(authorization: Annotated[str | None, Header()] = None) -> str | No
 Service = Annotated[GameService, Depends(get_service)]
 REFUSALS: dict[int | str, dict[str, Any]] = {
     status: {"model": models.Error, "description": what} for status, what in (
-        (403, "no token, a wrong token, not this seat's decision"), (404, "unknown game or seat"),
+        (403, "no token, a wrong token, not this seat's decision; a join link used already (link_used), "
+              "a link or token the host replaced (link_replaced), a seat moved to another device (seat_moved), "
+              "a join link's token used before it was taken (link_not_taken)"), (404, "unknown game or seat"),
         (409, "a stale expected_index, the record before the end, email asked of a server that sends none "
               "or of a game that is over"),
         (413, "a request body over 64 KB"),
@@ -190,7 +192,7 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
                levels: Mapping[str, str] | None = None) -> FastAPI:
     """The server for the database at ``database_url`` (``sqlite:///file`` or
     ``postgresql://...``); migrations run at start-up. ``base_url`` prefixes the join links
-    (none by default: they are relative, ``/play/{id}#token=...``, and a browser reads them
+    (none by default: they are relative, ``/play/{id}#seat=0&token=...``, and a browser reads them
     against the address it reached the server at). ``idle_seconds``: a game unused that
     long leaves memory; ``wake_seconds``: how often the games due (bots, clocks) are looked for.
     ``mail``: the SMTP server, sender and public address of the "your turn" emails (none: no email).
@@ -281,6 +283,27 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
                         token: Token) -> models.SeatInfo:
         await svc.handover(game_id, seat, token, body.bot, body.level)
         return svc.seat_infos(await svc.live(game_id))[seat]
+
+    @app.post("/api/games/{game_id}/seats/{seat}/take", response_model=models.SeatTaken)
+    async def take_seat(game_id: str, seat: int, svc: Service, token: Token) -> models.SeatTaken:
+        """Take the seat with its join link's token (Authorization: Bearer): the answer holds the
+        seat's own token from now on, and the link is spent (a second take is refused 403
+        ``link_used``). A join link is an invitation: its token plays nothing until it is taken, so
+        whoever was told the links (the host) holds no seat, and a forwarded link seats one person."""
+        return await svc.take(game_id, seat, token)
+
+    @app.post("/api/games/{game_id}/seats/{seat}/link", response_model=models.SeatLink)
+    async def replace_link(game_id: str, seat: int, svc: Service, token: Token) -> models.SeatLink:
+        """The host (admin token) gives the seat a new join link, for someone else: the seat's old
+        link and token are refused from now on (403 ``link_replaced``), its open WebSockets are
+        closed with 4403, and its email address is forgotten."""
+        return await svc.replace_link(game_id, seat, token)
+
+    @app.post("/api/games/{game_id}/seats/{seat}/device-link", response_model=models.SeatLink)
+    async def device_link(game_id: str, seat: int, svc: Service, token: Token) -> models.SeatLink:
+        """Play on another device: the seat's own token makes a one-use link for the seat; taken
+        (``/take``), it moves the seat there, and this token is refused (403 ``seat_moved``)."""
+        return await svc.device_link(game_id, seat, token)
 
     @app.get("/api/games/{game_id}/seats/{seat}/mail", response_model=models.MailSetting)
     async def get_mail(game_id: str, seat: int, svc: Service, token: Token) -> models.MailSetting:
@@ -445,8 +468,9 @@ async def _watch(service: GameService, ws: WebSocket, game_id: str) -> None:
         if isinstance(token, str):
             try:
                 seat: int | None = await service.authenticate(live, token)
-            except Forbidden:
-                raise _Closed(4403, "this is none of this game's seat tokens") from None
+            except Forbidden as exc:  # (a spent token is told why: a link used, replaced, a seat moved)
+                raise _Closed(4403, exc.message if exc.code != Forbidden.code else
+                              "this is none of this game's seat tokens") from None
         elif first.get("spectator") is True:
             seat = None
         else:

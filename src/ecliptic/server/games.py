@@ -77,6 +77,9 @@ from ecliptic.server.mail import Mailer, Sent, over_message, turn_message
 from ecliptic.server.notify import LocalNotifier, Notifier
 from ecliptic.server.storage import (
     KEEP,
+    LINK_REPLACED,
+    LINK_USED,
+    SEAT_MOVED,
     UNCLAIMED,
     ActionRow,
     Conflict,
@@ -84,6 +87,7 @@ from ecliptic.server.storage import (
     MailSkip,
     SeatRow,
     Storage,
+    Take,
     Wake,
     address_hash,
 )
@@ -146,6 +150,42 @@ class NotFound(ServiceError):
 
 class Forbidden(ServiceError):
     status, code = 403, "forbidden"
+
+
+class LinkUsed(Forbidden):
+    """A join link taken already (by someone, maybe its own holder in another browser)."""
+
+    code = "link_used"
+
+
+class LinkReplaced(Forbidden):
+    """A link, or a seat's token, that the host replaced: the seat is someone else's now."""
+
+    code = "link_replaced"
+
+
+class SeatMoved(Forbidden):
+    """A seat's token after its holder moved the seat to another device (a device link taken)."""
+
+    code = "seat_moved"
+
+
+class LinkNotTaken(Forbidden):
+    """A join link's token used as a seat's token: the link has to be taken first."""
+
+    code = "link_not_taken"
+
+
+SPENT: dict[str, tuple[type[Forbidden], str]] = {
+    LINK_USED: (LinkUsed, "This invitation was already used. Ask the host for a new link."),
+    LINK_REPLACED: (LinkReplaced, "The host gave this seat to someone else: this link or token no longer opens it. "
+                                  "Ask the host for a new link."),
+    SEAT_MOVED: (SeatMoved, "This seat was moved to another device: this browser's token no longer opens it."),
+}
+"""The refusal of a spent token (``spent_tokens.reason``): its class (the ``error`` code) and message."""
+HOST_GAVE_IT = "the host gave this seat to someone else"
+"""The close reason of a seat's WebSockets (code 4403) when the host replaced its link."""
+MOVED_AWAY = "this seat was moved to another device"
 
 
 class Stale(ServiceError):
@@ -406,9 +446,14 @@ class GameService:
 
     # -- creating and loading --------------------------------------------------------
 
-    async def create(self, req: models.CreateGame, prefix: Sequence[ActionRow] = ()) -> models.GameCreated:
+    async def create(self, req: models.CreateGame, prefix: Sequence[ActionRow] = (), *,
+                     taken: bool = False) -> models.GameCreated:
         """A new game; ``prefix`` are actions it starts with, stored with it in one transaction
-        (play on from a finished game's position: :mod:`ecliptic.server.analysis` checks them)."""
+        (play on from a finished game's position: :mod:`ecliptic.server.analysis` checks them).
+
+        Each person seat gets a join link, an invitation taken once (:meth:`take`): its token
+        plays nothing, so the creator, who is told every link to hand out, holds no seat. With
+        ``taken`` (a game made for its asker alone: play on) the seats' tokens are seat tokens."""
         game = get_game(req.game)
         config = dict(req.config)
         config.setdefault("players", len(req.seats))
@@ -426,11 +471,17 @@ class GameService:
         names = distinct_names([spec.name.strip() or (f"Player {i + 1}" if spec.kind == PERSON
                                                       else f"Bot ({spec.level})") for i, spec in enumerate(req.seats)])
         for i, (spec, name) in enumerate(zip(req.seats, names, strict=True)):
-            if spec.kind == PERSON:
+            if spec.kind == PERSON and taken:
                 token = auth.new_token()
                 rows.append(SeatRow(i, PERSON, name, auth.token_hash(token), None, PERSON))
                 created.append(models.SeatCreated(seat=i, name=name, kind=PERSON, token=token,
                                                   join_link=f"{self.base_url}/play/{game_id}#token={token}"))
+            elif spec.kind == PERSON:
+                token = auth.new_token()
+                rows.append(SeatRow(i, PERSON, name, None, None, PERSON, link_hash=auth.token_hash(token),
+                                    joined=False))
+                created.append(models.SeatCreated(seat=i, name=name, kind=PERSON, token=token,
+                                                  join_link=self.join_link(game_id, i, token)))
             else:
                 rows.append(SeatRow(i, BOT, name, None, spec.level, BOT))
                 created.append(models.SeatCreated(seat=i, name=name, kind=BOT, token=None, join_link=None))
@@ -444,6 +495,11 @@ class GameService:
         await self._db(self.storage.create_game, row, rows, list(prefix))
         await self.live(game_id)  # replays the new game and starts its bots or clock
         return models.GameCreated(id=game_id, admin_token=admin, seats=created)
+
+    def join_link(self, game_id: str, seat: int, token: str) -> str:
+        """A seat's join link: the game page, with the seat and the link's token after ``#`` (never
+        sent to a server: the page takes the seat with it, then drops it from the address)."""
+        return f"{self.base_url}/play/{game_id}#seat={seat}&token={token}"
 
     def loaded(self, game_id: str) -> Live | None:
         """The game if this process has it in memory (for tests and tools)."""
@@ -540,6 +596,8 @@ class GameService:
         seat = self.seat_of(live, token)
         if seat is None and token is not None and await self._reload_claims(live):
             seat = self.seat_of(live, token)
+        if seat is None and token is not None:
+            await self._refuse_spent(live, token)
         if seat is None:
             raise Forbidden("a seat token is needed (Authorization: Bearer <token>), and this is none of this game's")
         if live.seat(seat).controller == ZOMBIE:
@@ -548,18 +606,21 @@ class GameService:
         return seat
 
     async def _reload_claims(self, live: Live) -> bool:
-        """A rematch's seat (or admin) may have been given its token by another server process:
-        read the stored hashes of those still without one. Whether any arrived."""
-        if all(s.token_hash is not None for s in live.seats if s.kind == PERSON) and live.row.admin_hash != UNCLAIMED:
+        """A seat may have been given its token by another server process (a rematch's seat, or
+        the admin, coming for theirs; a join link taken there): read the stored seats when one is
+        waiting for its token. Whether any arrived."""
+        if (all(s.token_hash is not None and s.link_hash is None for s in live.seats if s.kind == PERSON)
+                and live.row.admin_hash != UNCLAIMED):
             return False
         with self._busy(live):
-            stored = {s.seat: s.token_hash for s in await self._db(self.storage.seats, live.row.id)}
+            stored = {s.seat: s for s in await self._db(self.storage.seats, live.row.id)}
             row = await self._db(self.storage.game, live.row.id)
         changed = False
         seats = []
         for s in live.seats:
-            if s.token_hash is None and stored.get(s.seat) is not None:
-                s, changed = replace(s, token_hash=stored[s.seat]), True
+            new = stored.get(s.seat)
+            if new is not None and new != s:
+                s, changed = new, True
             seats.append(s)
         live.seats = seats
         if row is not None and live.row.admin_hash == UNCLAIMED and row.admin_hash != UNCLAIMED:
@@ -572,7 +633,24 @@ class GameService:
         seat, admin = self.seat_of(live, token), self.is_admin(live, token)
         if seat is None and not admin and token is not None and await self._reload_claims(live):
             seat, admin = self.seat_of(live, token), self.is_admin(live, token)
+        if seat is None and not admin and token is not None:
+            await self._refuse_spent(live, token)
         return seat, admin
+
+    async def _refuse_spent(self, live: Live, token: str) -> None:
+        """Refuse a token that opens no seat with why, when the server knows: a join link not taken
+        yet (:class:`LinkNotTaken`), or a token spent (:data:`SPENT`: a link used, replaced, a seat
+        moved). Returns for a token the game never had (the caller's own refusal follows)."""
+        if len(token) > auth.MAX_TOKEN_LENGTH:
+            return
+        with self._busy(live):  # (first: this process's seats may not know yet that a link was taken elsewhere)
+            reason = await self._db(self.storage.spent, live.row.id, auth.token_hash(token))
+        if reason in SPENT:
+            refusal, message = SPENT[reason]
+            raise refusal(message)
+        if auth.find_seat(token, ((s.seat, s.link_hash) for s in live.seats)) is not None:
+            raise LinkNotTaken("this is a join link's token, which plays no seat: open the link in a browser "
+                               "(or POST /api/games/{id}/seats/{seat}/take with it) to take the seat first")
 
     async def viewer(self, live: Live, token: str | None) -> int | None:
         """A seat for a seat token, ``None`` (a spectator) without a token; 403 for a wrong one."""
@@ -587,7 +665,8 @@ class GameService:
         """The seats as every viewer is told of them, by names all different (a game stored
         before names were made so has them made so here)."""
         names = distinct_names([s.name for s in seats])
-        return [models.SeatInfo(seat=s.seat, name=name, kind=s.kind, controller=s.controller)
+        return [models.SeatInfo(seat=s.seat, name=name, kind=s.kind, controller=s.controller,
+                                joined=s.joined or s.kind != PERSON)
                 for s, name in zip(seats, names, strict=True)]
 
     def seat_infos(self, live: Live) -> list[models.SeatInfo]:
@@ -776,6 +855,97 @@ class GameService:
                     raise Invalid(f"seat {seat} was created for a bot; it has no person to take it back")
                 await self._set_controller(live, seat, PERSON)
 
+    # -- join links: invitations taken once ------------------------------------------------
+
+    def _person_seat(self, live: Live, seat: int) -> SeatRow:
+        if not 0 <= seat < len(live.seats):
+            raise NotFound(f"game {live.row.id} has no seat {seat} (its seats are 0 to {len(live.seats) - 1})")
+        s = live.seat(seat)
+        if s.kind != PERSON:
+            raise NotFound(f"seat {seat} of game {live.row.id} is a bot's: it has no join link")
+        return s
+
+    async def take(self, game_id: str, seat: int, token: str | None) -> models.SeatTaken:
+        """Take ``seat`` with its join link's ``token``: the answer holds a fresh token, the seat's
+        from now on (only its hash is stored), and the link is spent: a second take (a forwarded
+        link, a second tab, another process at the same moment: the database decides) is refused
+        ``link_used``. A device link taken moves the seat: the old device's WebSockets are closed
+        (4403) and its token is refused ``seat_moved``. The seat's own token is given back as it is."""
+        async with self._using(game_id) as live:
+            self._person_seat(live, seat)
+            if token is None:
+                raise Forbidden("the join link's token is needed (Authorization: Bearer <token>)")
+            new = auth.new_token()
+            done = Take.NOT_A_LINK
+            name = self.seat_infos(live)[seat].name
+            async with live.lock:  # (a sync reads the seats under it: none puts back what it read before this)
+                if len(token) <= auth.MAX_TOKEN_LENGTH:
+                    done = await self._db(self.storage.take_seat, game_id, seat, auth.token_hash(token),
+                                          auth.token_hash(new))
+                if done is not Take.HELD:  # (taken here, or maybe elsewhere)
+                    live.seats = await self._db(self.storage.seats, game_id)
+                if done is Take.TAKEN:
+                    self._seat_changed(live, seat)
+            if done is Take.HELD:
+                return models.SeatTaken(seat=seat, name=name, token=token, taken=False)
+            if done is Take.NOT_A_LINK:
+                await self._refuse_spent(live, token)
+                raise Forbidden(f"this is not the join link of seat {seat} of this game")
+        await self.notifier.publish(game_id, -1)  # (other processes read the seats again)
+        return models.SeatTaken(seat=seat, name=name, token=new, taken=True)
+
+    async def replace_link(self, game_id: str, seat: int, token: str | None) -> models.SeatLink:
+        """The host (the admin token) gives ``seat`` a new join link, for a new person: the seat's
+        link and token are spent (their holders are refused ``link_replaced``), its WebSockets are
+        closed with 4403, and its email address is forgotten."""
+        async with self._using(game_id) as live:
+            self._person_seat(live, seat)
+            if not (await self._who(live, token))[1]:
+                raise Forbidden("the admin token is needed (Authorization: Bearer <token>): only the host "
+                                "gives a seat a new join link")
+            link = auth.new_token()
+            async with live.lock:
+                await self._db(self.storage.replace_link, game_id, seat, auth.token_hash(link))
+                live.seats = await self._db(self.storage.seats, game_id)
+                live.mail_seats = live.mail_seats - {seat}
+                self._seat_changed(live, seat)
+            name = self.seat_infos(live)[seat].name
+        await self.notifier.publish(game_id, -1)
+        return models.SeatLink(seat=seat, name=name, token=link, join_link=self.join_link(game_id, seat, link))
+
+    async def device_link(self, game_id: str, seat: int, token: str | None) -> models.SeatLink:
+        """Play on another device: the seat's own token makes a one-use link for the seat. The seat
+        stays this device's until the link is taken; then it is the other device's only."""
+        async with self._using(game_id) as live:
+            self._person_seat(live, seat)
+            if (await self._who(live, token))[0] != seat:
+                raise Forbidden("this seat's own token is needed (Authorization: Bearer <token>): only the "
+                                "seat's player moves it to another device")
+            link = auth.new_token()
+            async with live.lock:
+                await self._db(self.storage.replace_link, game_id, seat, auth.token_hash(link), keep_token=True)
+                live.seats = await self._db(self.storage.seats, game_id)
+            name = self.seat_infos(live)[seat].name
+        await self.notifier.publish(game_id, -1)
+        return models.SeatLink(seat=seat, name=name, token=link, join_link=self.join_link(game_id, seat, link))
+
+    def _seat_changed(self, live: Live, seat: int) -> None:
+        """Tell every viewer the seat's news (``joined``), after closing (4403) the seat's
+        WebSockets whose token no longer opens it."""
+        self._close_stale(live)
+        s = live.seat(seat)
+        self.hub.send(live.row.id, lambda viewer: {"type": "seat", "seat": seat, "controller": s.controller,
+                                                   "view": self.view(live, viewer)})
+
+    def _close_stale(self, live: Live) -> None:
+        """Close (4403) the seats' WebSockets authenticated with a token their seat no longer has:
+        the host gave the seat to someone else (it waits for its new link), or it moved to another device."""
+        for conn in self.hub.connections(live.row.id):
+            if conn.seat is not None and not auth.matches(conn.token, live.seat(conn.seat).token_hash):
+                # (closed first: removing it from the hub closes it with 1000)
+                conn.close(4403, MOVED_AWAY if live.seat(conn.seat).joined else HOST_GAVE_IT)
+                self.hub.remove(conn)
+
     async def _set_controller(self, live: Live, seat: int, controller: str, level: str | None = None, *,
                               clock_at: int | None = None) -> None:
         """Hand ``seat`` to ``controller``, stored with the game's new wake time when the
@@ -888,9 +1058,12 @@ class GameService:
             if address is not None and await self._db(self.storage.mail_is_blocked, address):
                 raise MailBlocked("this address asked not to get emails from this server "
                                   "(through the unsubscribe link of one of its emails)")
-            claimed = run_start(live.log, seat) if state.current_player == seat else None
-            await self._db(self.storage.set_mail, game_id, seat, address, claimed=claimed)
-            live.mail_seats = (live.mail_seats | {seat}) if address is not None else (live.mail_seats - {seat})
+            # Under the game's lock: a sync (another process's notice, or this one's own after a seat
+            # was taken) reads the stored seats under it, and must not put back what it read before this.
+            async with live.lock:
+                claimed = run_start(live.log, seat) if state.current_player == seat else None
+                await self._db(self.storage.set_mail, game_id, seat, address, claimed=claimed)
+                live.mail_seats = (live.mail_seats | {seat}) if address is not None else (live.mail_seats - {seat})
             self._mail_due(live)
         return models.MailSetting(offered=self.mailer is not None, seat=seat, address=address,
                                   over=bool(state.is_over))
@@ -1097,7 +1270,7 @@ class GameService:
         new_id = secrets.token_hex(8)
         # Person seats start without a token: each gets the one derived from its old token
         # when its person shows that (:meth:`_issue`); the database never holds a token.
-        seats = [SeatRow(s.seat, PERSON, s.name, None, None, PERSON) if s.kind == PERSON
+        seats = [SeatRow(s.seat, PERSON, s.name, None, None, PERSON, joined=False) if s.kind == PERSON
                  else SeatRow(s.seat, BOT, s.name, None, s.bot_level, BOT) for s in live.seats]
         now = time.time()
         new = GameRow(new_id, row.game, config, seed, row.players, row.clock_seconds, "playing", now, None,
@@ -1127,8 +1300,9 @@ class GameService:
         if hashes or admin_hash is not None:
             await self._db(self.storage.claim_tokens, new_id, hashes, admin_hash)
         if new is not None:
-            new.seats = [replace(s, token_hash=hashes[s.seat]) if s.token_hash is None and s.kind == PERSON
-                         and s.seat in hashes else s for s in new.seats]
+            new.seats = [replace(s, token_hash=hashes[s.seat], joined=True)
+                         if s.token_hash is None and s.link_hash is None and s.kind == PERSON and s.seat in hashes
+                         else s for s in new.seats]
             if admin_hash is not None and new.row.admin_hash == UNCLAIMED:
                 new.row = replace(new.row, admin_hash=admin_hash)
         return tokens, admin_token
@@ -1254,7 +1428,12 @@ class GameService:
                 # log; its undo notice (a smaller index) brings the full reload first.
                 return
             rows = await self._db(self.storage.actions, game_id)
-            live.seats = await self._db(self.storage.seats, game_id)
+            seats = await self._db(self.storage.seats, game_id)
+            if seats != live.seats:  # (a seat taken, or given a new link, through another process)
+                changed = [new.seat for new, old in zip(seats, live.seats, strict=True) if new != old]
+                live.seats = seats
+                for seat in changed:
+                    self._seat_changed(live, seat)
             row = await self._db(self.storage.game, game_id)
             if row is not None:  # its wake time (a deadline) and rematch as the other process stored them
                 live.row = replace(live.row, wake_at=row.wake_at, rematch_id=live.row.rematch_id or row.rematch_id)

@@ -47,8 +47,32 @@ class SeatCreated(BaseModel):
     seat: int
     name: str
     kind: str
-    token: str | None = Field(None, description="the seat's secret token (persons only); shown once")
-    join_link: str | None = Field(None, description="the link to give the seat's player (the token after '#')")
+    token: str | None = Field(None, description=(
+        "the seat's join link's token (persons only): an invitation, taken once with "
+        "POST /api/games/{id}/seats/{seat}/take for the seat's own token; it plays nothing itself "
+        "(a game played on from a finished one's position, made for its asker alone: the seat's own token)"))
+    join_link: str | None = Field(None, description=(
+        "the link to give the seat's player (the seat and the link's token after '#'); opened, it takes the seat"))
+
+
+class SeatTaken(BaseModel):
+    """A seat taken with its join link: the taker's own token, which only they hold."""
+
+    seat: int
+    name: str
+    token: str = Field(description="the seat's token from now on (the link's token is spent)")
+    taken: bool = Field(description=(
+        "true: the link was taken now; false: the token given is the seat's own token already (a join link "
+        "from before links were invitations), which is given back unchanged"))
+
+
+class SeatLink(BaseModel):
+    """A seat's new join link (the host's, for a new person; or the seat's own, to move to another device)."""
+
+    seat: int
+    name: str
+    token: str = Field(description="the new link's token: an invitation taken once")
+    join_link: str
 
 
 class GameCreated(BaseModel):
@@ -62,6 +86,9 @@ class SeatInfo(BaseModel):
     name: str
     kind: str
     controller: str
+    joined: bool = Field(True, description=(
+        "a person has taken the seat with its join link (a bot seat always counts as joined): "
+        "the host sees who has come"))
 
 
 class Rematch(BaseModel):
@@ -287,8 +314,8 @@ class Error(BaseModel):
     """Every refusal's body (docs/server.md's refusal table)."""
 
     model_config = ConfigDict(extra="allow")
-    error: str = Field(description="forbidden, not_found, stale_index, game_not_over, too_large, illegal, "
-                                   "invalid_request or invalid")
+    error: str = Field(description="forbidden, link_used, link_replaced, seat_moved, link_not_taken, not_found, "
+                                   "stale_index, game_not_over, too_large, illegal, invalid_request or invalid")
     message: str
     index: int | None = Field(None, description="stale_index: the game's index now")
     rule: str | None = Field(None, description="illegal: the rule id")

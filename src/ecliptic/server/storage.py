@@ -25,6 +25,12 @@ Seat and admin tokens are stored only as SHA-256 hashes. A finished game's remat
 person seats and an empty admin hash: each is stored when its person first comes for the token
 derived from their old one (:meth:`Storage.claim_tokens`), so no token is ever stored.
 
+A join link is an invitation, not a seat's token: ``seats.link_hash`` is its token's hash until
+someone takes the seat with it (:meth:`Storage.take_seat`), which stores a fresh token's hash as the
+seat's and spends the link. ``spent_tokens`` keeps the hashes of tokens that no longer open anything
+(a link taken, a link or token the host replaced, a seat moved to another device) and why, so their
+holders are told why. ``seats.joined``: a person has taken the seat (a bot seat always counts).
+
 ``seat_mail`` holds the address of each seat that asked to be emailed when it is its turn
 (:mod:`ecliptic.server.mail`), in a table of its own that only the mail code reads, so no view,
 lobby list or WebSocket message is ever built from a row that carries it. An email is claimed
@@ -91,6 +97,16 @@ seats = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("bot_level", sa.String(32), nullable=True),
     sa.Column("controller", sa.String(8), nullable=False),
+    sa.Column("link_hash", sa.String(64), nullable=True),
+    sa.Column("joined", sa.Boolean, nullable=False, server_default=sa.true()),
+)
+spent_tokens = sa.Table(
+    "spent_tokens", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("reason", sa.String(16), nullable=False),
+    sa.Column("spent_at", sa.Float, nullable=False),
 )
 actions = sa.Table(
     "actions", metadata,
@@ -164,6 +180,22 @@ class MailSkip(Enum):
     """The address had its emails of the last hour already."""
 
 
+LINK_USED, LINK_REPLACED, SEAT_MOVED = "link_used", "link_replaced", "seat_moved"
+"""Why a token is in ``spent_tokens``: its join link was taken, the host replaced it (or the
+seat's token, giving the seat to someone else), its seat moved to another device."""
+
+
+class Take(Enum):
+    """What :meth:`Storage.take_seat` did."""
+
+    TAKEN = "taken"
+    """The link was the seat's, and is spent: the seat has the taker's token now."""
+    HELD = "held"
+    """The token given is the seat's own token already (nothing changed)."""
+    NOT_A_LINK = "not_a_link"
+    """Not the seat's link (spent, replaced, another seat's, or none): nothing changed."""
+
+
 class Conflict(Exception):
     """Another action (or undo) was stored first: the caller's expected index is stale."""
 
@@ -208,6 +240,11 @@ class SeatRow:
     bot_level: str | None
     controller: str
     """Who plays it now: ``person``, ``bot`` (handed to a bot) or ``zombie`` (its turn clock ran out)."""
+    link_hash: str | None = None
+    """The hash of the seat's join link's token while the link waits to be taken (an invitation:
+    it opens nothing but :meth:`Storage.take_seat`)."""
+    joined: bool = True
+    """A person has taken the seat (its ``token_hash`` is theirs); a bot seat always counts as joined."""
 
 
 @dataclass(frozen=True)
@@ -326,12 +363,14 @@ class Storage:
     def claim_tokens(self, game_id: str, hashes: dict[int, str], admin_hash: str | None = None) -> None:
         """Give the person seats of ``hashes`` (and the admin, with ``admin_hash``) their token
         hashes, where none is stored yet: a rematch's seats get theirs when their people first
-        come back (``GameService.rematch``). A hash once stored is never replaced."""
+        come back (``GameService.rematch``). A hash once stored is never replaced, and a seat the host
+        gave a join link meanwhile (:meth:`replace_link`: a new person) is claimed by that link only."""
         with self._tx() as conn:
             for seat, token_hash in sorted(hashes.items()):
                 conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat,
-                                                  seats.c.kind == "person", seats.c.token_hash.is_(None))
-                             .values(token_hash=token_hash))
+                                                  seats.c.kind == "person", seats.c.token_hash.is_(None),
+                                                  seats.c.link_hash.is_(None))
+                             .values(token_hash=token_hash, joined=True))
             if admin_hash is not None:
                 conn.execute(games.update().where(games.c.id == game_id, games.c.admin_hash == UNCLAIMED)
                              .values(admin_hash=admin_hash))
@@ -344,7 +383,82 @@ class Storage:
     def seats(self, game_id: str) -> list[SeatRow]:
         with self._tx() as conn:
             rows = conn.execute(seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)).all()
-        return [SeatRow(r.seat, r.kind, r.name, r.token_hash, r.bot_level, r.controller) for r in rows]
+        return [SeatRow(r.seat, r.kind, r.name, r.token_hash, r.bot_level, r.controller, r.link_hash, bool(r.joined))
+                for r in rows]
+
+    # -- join links: invitations taken once -------------------------------------------------
+
+    @contextmanager
+    def _locked(self) -> Iterator[Connection]:
+        """A transaction that holds the write lock from its first statement (SQLite's ``BEGIN
+        IMMEDIATE``; PostgreSQL locks the rows read ``FOR UPDATE``), so what it reads of a seat is
+        still so when it writes: two takes of one link, in two processes, are one after the other."""
+        with self.engine.begin() as conn:
+            if self.is_sqlite:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            yield conn
+
+    def _seat_for_update(self, conn: Connection, game_id: str, seat: int) -> Any:
+        return conn.execute(seats.select().where(seats.c.game_id == game_id, seats.c.seat == seat)
+                            .with_for_update()).first()
+
+    @staticmethod
+    def _spend(conn: Connection, game_id: str, seat: int, token_hash: str | None, reason: str) -> None:
+        if token_hash is None or token_hash == UNCLAIMED:
+            return
+        if conn.execute(sa.select(spent_tokens.c.token_hash)
+                        .where(spent_tokens.c.token_hash == token_hash)).first() is not None:
+            return  # (spent already, for an earlier reason: the first is kept)
+        conn.execute(spent_tokens.insert().values(token_hash=token_hash, game_id=game_id, seat=seat,
+                                                  reason=reason, spent_at=time.time()))
+
+    def take_seat(self, game_id: str, seat: int, link_hash: str, token_hash: str) -> Take:
+        """Take ``seat`` with its join link (the hash of the link's token): the seat's token becomes
+        ``token_hash`` (the taker's own), the link is spent, and a token the seat had before (a
+        seat moved to another device) is spent too. One transaction holding the seat's row, so of
+        two takes of one link (two tabs, two processes) exactly one wins: the other finds the link
+        spent. A take with the seat's own token changes nothing (an old link, from before links
+        were invitations, is its seat's token)."""
+        with self._locked() as conn:
+            row = self._seat_for_update(conn, game_id, seat)
+            if row is None or row.kind != "person":
+                return Take.NOT_A_LINK
+            if row.link_hash is not None and row.link_hash == link_hash:
+                self._spend(conn, game_id, seat, link_hash, LINK_USED)
+                self._spend(conn, game_id, seat, row.token_hash, SEAT_MOVED)
+                conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat)
+                             .values(token_hash=token_hash, link_hash=None, joined=True))
+                return Take.TAKEN
+            if row.token_hash is not None and row.token_hash == link_hash:
+                return Take.HELD
+        return Take.NOT_A_LINK
+
+    def replace_link(self, game_id: str, seat: int, link_hash: str, *, keep_token: bool = False) -> bool:
+        """Give ``seat`` a new join link (its token's hash ``link_hash``): the link it had is spent
+        (``link_replaced``). The host's (``keep_token=False``) gives the seat to a new person: the
+        seat's token is spent too and its email address forgotten, in the same transaction. The
+        seat's own (``keep_token``: "play on another device") keeps its token until the link is
+        taken. Whether the seat is a person's."""
+        with self._locked() as conn:
+            row = self._seat_for_update(conn, game_id, seat)
+            if row is None or row.kind != "person":
+                return False
+            self._spend(conn, game_id, seat, row.link_hash, LINK_REPLACED)
+            values: dict[str, Any] = {"link_hash": link_hash}
+            if not keep_token:
+                self._spend(conn, game_id, seat, row.token_hash, LINK_REPLACED)
+                values.update(token_hash=None, joined=False)
+                conn.execute(seat_mail.delete().where(seat_mail.c.game_id == game_id, seat_mail.c.seat == seat))
+            conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values))
+        return True
+
+    def spent(self, game_id: str, token_hash: str) -> str | None:
+        """Why the token of ``token_hash`` no longer opens a seat of the game (``link_used``,
+        ``link_replaced``, ``seat_moved``), or ``None`` if it never did."""
+        with self._tx() as conn:
+            found = conn.execute(sa.select(spent_tokens.c.reason).where(
+                spent_tokens.c.token_hash == token_hash, spent_tokens.c.game_id == game_id)).scalar()
+        return None if found is None else str(found)
 
     def set_controller(self, game_id: str, seat: int, controller: str, *, level: str | None = None,
                        wake_at: Wake = KEEP) -> None:
@@ -581,7 +695,8 @@ def _insert_game(conn: Connection, game: GameRow, seat_rows: list[SeatRow], log:
         wake_at=game.wake_at, rematch_id=game.rematch_id))
     conn.execute(seats.insert(), [
         {"game_id": game.id, "seat": s.seat, "kind": s.kind, "name": s.name, "token_hash": s.token_hash,
-         "bot_level": s.bot_level, "controller": s.controller} for s in seat_rows])
+         "bot_level": s.bot_level, "controller": s.controller, "link_hash": s.link_hash, "joined": s.joined}
+        for s in seat_rows])
     if log:
         now = time.time()
         conn.execute(actions.insert(), [

@@ -1,7 +1,8 @@
 """The browser client's routes: its pages, its static files and the lobby's options.
 
-* ``/`` the lobby, ``/play/{id}`` a seat's game page (the seat token follows ``#token=`` in the
-  link: a fragment, which browsers never send to a server), ``/watch/{id}`` a spectator's.
+* ``/`` the lobby, ``/play/{id}`` a seat's game page (a join link adds ``#seat=N&token=`` with its
+  one-use token, which the page takes the seat with: a fragment, which browsers never send to a
+  server), ``/watch/{id}`` a spectator's.
 * ``/static/...`` the modules and style sheets (package data, :data:`ecliptic.web.STATIC`).
 * ``GET /api/options/{game}``: every option the engine has for a new game, read from the
   engine itself (the game's ``Config`` dataclass, its content, the bot levels), so the

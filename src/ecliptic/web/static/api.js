@@ -47,6 +47,16 @@ export function gameEntry(id) { return myGames().find((g) => g.id === id) || nul
 
 export function forgetGame(id) { saveGames(myGames().filter((g) => g.id !== id)); }
 
+// This browser holds the seat's token no more (the host gave the seat to someone else, or it moved
+// to another device: its token opens nothing now).
+export function forgetSeat(id, seat) {
+  const games = myGames();
+  const g = games.find((x) => x.id === id);
+  if (!g || !g.seats || !g.seats[seat]) return;
+  delete g.seats[seat];
+  saveGames(games);
+}
+
 export function rememberSeatToken(id, seat, token, extra = {}) {
   return rememberGame({ id, ...extra, seats: { [seat]: { token } } });
 }

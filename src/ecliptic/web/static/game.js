@@ -1,9 +1,10 @@
 // The game page (/play/{id} for a seat, /watch/{id} for a spectator): the table, the
 // decision and its actions, the log, chat, undo, handing the seat to a bot, hot-seat, and once
-// the game is over the score sheet and the replay. The seat token comes from the link's
-// fragment (#token=...), is kept in localStorage and goes to the server in a header or the
-// WebSocket's first message only.
-import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, gameTitle, seatName as seatNameIn, tableName, standIn, clockText, undoNote, playedBy } from "/static/api.js";
+// the game is over the score sheet and the replay. A join link (#seat=N&token=...) is an
+// invitation: the page takes the seat with it (POST .../take), keeps the seat's NEW token in
+// localStorage and drops the link from the address; the token goes to the server in a header or
+// the WebSocket's first message only. A link used already says so and the page watches.
+import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, forgetSeat, gameTitle, seatName as seatNameIn, tableName, standIn, clockText, undoNote, playedBy } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { mountMail } from "/static/mail.js";
@@ -77,7 +78,24 @@ async function resolveSeats() {
   if (MODE === "watch") return;
   const frag = new URLSearchParams(location.hash.slice(1));
   let given = frag.get("token");
-  if (given) {
+  const invited = given && frag.has("seat") ? Number(frag.get("seat")) : null;
+  if (given && Number.isInteger(invited)) {
+    // A join link: taken once, for a token of this browser's own. The same person opening their
+    // link again (a bookmark) finds the seat in this browser already and plays it.
+    try {
+      const taken = await api(gameUrl(`/seats/${invited}/take`), { method: "POST", token: given });
+      const game = (await api(gameUrl())).game;
+      rememberGame({ id: GAME_ID, game, seats: { [taken.seat]: { token: taken.token, ...(taken.name ? { name: taken.name } : {}) } } });
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 403)) throw e;
+      const mine = gameEntry(GAME_ID);
+      if (!(mine && mine.seats && mine.seats[invited] && mine.seats[invited].token)) {
+        S.notice = { kind: "used", text: e.message, seat: invited };
+      }
+    }
+    history.replaceState(null, "", `${location.pathname}${location.search}#seat=${invited}`);
+    given = null;
+  } else if (given) {
     try {
       const view = await api(gameUrl(), { token: given });
       // With the seat's name, so that the lobby's "My games" says "play seat 2 (Bob)" to a
@@ -108,7 +126,7 @@ async function resolveSeats() {
   else if (held.length) S.seat = held[0];
   // An address naming a seat (#seat=N, what the page shows once it has put the token away) in a
   // browser without that seat's token: the page watches (or plays the seat it holds) and says why.
-  if (!S.notice && frag.has("seat") && Number.isInteger(wanted) && wanted >= 0 && S.seat !== wanted) {
+  if (!S.notice && frag.has("seat") && !frag.has("token") && Number.isInteger(wanted) && wanted >= 0 && S.seat !== wanted) {
     S.notice = { kind: "no-token", seat: wanted };
   }
   if (!S.notice && S.seat === null) S.notice = { kind: "watching" };
@@ -119,11 +137,13 @@ function renderNotice() {
   const box = $("notice");
   const n = S.notice;
   box.hidden = !n;
-  box.classList.toggle("error", !!n && n.kind === "bad-token");
+  box.classList.toggle("error", !!n && (n.kind === "bad-token" || n.kind === "used" || n.kind === "taken-away"));
   if (!n) { box.replaceChildren(); return; }
   const info = n.seat !== undefined && S.gv ? (S.gv.seats || [])[n.seat] : null;
   const seat = info && info.name ? `seat ${n.seat + 1} (${info.name})` : `seat ${(n.seat ?? 0) + 1}`;
-  const text = n.kind === "bad-token"
+  const text = n.kind === "used" || n.kind === "taken-away"
+    ? `${n.text} You are watching.`
+    : n.kind === "bad-token"
     ? "This join link's token is not one of this game's seats, so you are watching. Ask for your join link again."
     : n.kind === "no-token" && S.seat === null
       ? `You are watching. To play ${seat}, open your join link.`
@@ -171,6 +191,20 @@ function connect() {
   ws.addEventListener("close", (e) => {
     if (gen !== S.wsGen) return;
     S.wsOpen = false;
+    if (e.code === 4403 && S.seat !== null && !S.hotseat) {
+      // The seat's token opens it no more: the host gave it to someone else, or it moved to another
+      // device. The page forgets the token and watches, saying why, instead of going blank.
+      const reason = e.reason || "this seat's token no longer opens it";
+      forgetSeat(GAME_ID, S.seat);
+      delete S.tokens[S.seat];
+      S.notice = { kind: "taken-away", text: `${reason[0].toUpperCase()}${reason.slice(1)}.`, seat: S.seat };
+      S.seat = null;
+      document.body.dataset.seat = "";
+      renderNotice();
+      api(gameUrl()).then((gv) => show(gv, true)).catch(() => { /* the socket brings the view */ });
+      connect();
+      return;
+    }
     if ([4401, 4403, 4404].includes(e.code)) {   // refused for good: a wrong token, no such game
       $("connection").textContent = `disconnected: ${e.reason || e.code}`;
       return;
@@ -920,10 +954,38 @@ async function main() {
   connect();
   loadChat();
   mountMail($("mail"), GAME_ID, () => ({ seat: S.seat, token: token(), over: !!S.gv && S.gv.status === "over" }));
+  mountDevice();
   setInterval(showClock, 1000);
   api(`/api/options/${S.gv.game}`).then((o) => {
     S.levels = o.bot_levels; delete $("controls").dataset.signature; render();
   }).catch(() => { /* the default level stays */ });
+}
+
+// "Play on another device": the seat's own token makes a one-use link for the seat
+// (POST .../device-link); opened on the other device, it moves the seat there, and this page,
+// whose token then opens nothing, says so (its socket is closed with 4403).
+function mountDevice() {
+  const box = $("device");
+  if (!box) return;
+  const draw = () => {
+    box.hidden = S.seat === null || S.hotseat || !token();
+    if (box.hidden || box.dataset.seat === String(S.seat)) return;
+    box.dataset.seat = String(S.seat);
+    const button = el("button", { type: "button", id: "device-link-button", text: "Play on another device" });
+    const out = el("p", { class: "help", id: "device-link-out" });
+    button.addEventListener("click", async () => {
+      try {
+        const made = await api(gameUrl(`/seats/${S.seat}/device-link`), { method: "POST", token: token() });
+        const link = new URL(made.join_link, location.origin).href;
+        const field = el("input", { class: "join-link", id: "device-link", readonly: true, value: link, size: 40,
+          "aria-label": "link that moves this seat to another device" });
+        fill(out, "Open this link on the other device (once): the seat moves there, and this page watches. ", field);
+      } catch (e) { fill(out, `No link was made: ${e.message}`); }
+    });
+    fill(box, button, out);
+  };
+  draw();
+  setInterval(draw, 1000);
 }
 
 main();

@@ -1,6 +1,9 @@
 // The lobby: a new game's form, built from GET /api/options/{game} (the engine's own options),
 // the join links of a game just created, my games (tokens kept in this browser) and games to watch.
-import { api, el, fill, fetchRematch, myGames, rememberGame, forgetGame, gameTitle } from "/static/api.js";
+// A join link is an invitation taken once (docs/web.md): the creator's browser takes the first
+// person seat's link (the creator's own seat) and keeps the others' LINKS to hand out, never a
+// token that plays another seat. "Play here" (or hot-seat) on another seat takes its link here.
+import { api, el, fill, fetchRematch, myGames, gameEntry, rememberGame, forgetGame, gameTitle } from "/static/api.js";
 
 const $ = (id) => document.getElementById(id);
 let options = null;   // the GameOptions of the chosen game
@@ -152,8 +155,15 @@ async function create() {
   try {
     const created = await api("/api/games", { method: "POST", body });
     const entry = { id: created.id, game: options.game, created: Date.now(), admin: created.admin_token,
-      suggestions, seats: {} };
-    for (const s of created.seats) if (s.token) entry.seats[s.seat] = { token: s.token, name: s.name };
+      suggestions, seats: {}, links: {} };
+    const persons = created.seats.filter((s) => s.join_link);
+    for (const s of persons) entry.links[s.seat] = { link: s.join_link, name: s.name };
+    if (persons.length) {   // the creator's own seat: the first person's
+      const mine = persons[0];
+      const taken = await api(`/api/games/${created.id}/seats/${mine.seat}/take`, { method: "POST", token: mine.token });
+      entry.seats[mine.seat] = { token: taken.token, name: mine.name };
+      delete entry.links[mine.seat];
+    }
     rememberGame(entry);
     showCreated(created, entry);
     renderMyGames();
@@ -180,28 +190,64 @@ function copyButton(text, label, field) {
   return b;
 }
 
+// The links this browser keeps to hand out: a seat's join link, for the seats it holds no token of.
+function linkRow(id, seat, name, joinLink) {
+  const link = new URL(joinLink, location.origin).href;
+  const field = el("input", { class: "join-link", readonly: true, value: link, "aria-label": `join link of seat ${seat + 1}`,
+    size: 40 });
+  return [field, copyButton(link, `copy the join link of seat ${seat + 1}`, field)];
+}
+
+// Hot-seat: every person seat is played on this device, so this browser takes the links it
+// still has (each is spent: nobody else can take those seats then).
+async function takeAll(id) {
+  const entry = gameEntry(id);
+  for (const [seat, held] of Object.entries((entry && entry.links) || {})) {
+    const token = new URLSearchParams(new URL(held.link, location.origin).hash.slice(1)).get("token");
+    try {
+      const taken = await api(`/api/games/${id}/seats/${seat}/take`, { method: "POST", token });
+      rememberGame({ id, seats: { [seat]: { token: taken.token, name: held.name } } });
+      forgetLink(id, seat);
+    } catch { /* taken by its person already: played from their device */ }
+  }
+  location.href = `/play/${id}#hotseat`;
+}
+
+function forgetLink(id, seat) {
+  const entry = gameEntry(id);
+  if (!entry || !entry.links) return;
+  const links = { ...entry.links };
+  delete links[seat];
+  forgetGame(id);
+  rememberGame({ ...entry, links });
+}
+
 function showCreated(created, entry) {
   const box = $("created");
   box.hidden = false;
-  const persons = created.seats.filter((s) => s.token);
+  const persons = created.seats.filter((s) => s.join_link);
   const rows = created.seats.map((s) => {
-    if (!s.token) return el("li", {}, `Seat ${s.seat + 1}: ${s.name}`);
-    const link = new URL(s.join_link, location.origin).href;
-    const field = el("input", { class: "join-link", readonly: true, value: link, "aria-label": `join link of seat ${s.seat + 1}`,
-      size: 40 });
+    if (!s.join_link) return el("li", {}, `Seat ${s.seat + 1}: ${s.name}`);
+    if (entry.seats[s.seat]) {
+      return el("li", { class: "join mine" }, el("span", { text: `Seat ${s.seat + 1}: ${s.name} (you) ` }),
+        el("a", { class: "play-here", href: `/play/${created.id}#seat=${s.seat}`, text: "play here" }));
+    }
     return el("li", { class: "join" },
       el("span", { text: `Seat ${s.seat + 1}: ${s.name} ` }),
-      el("a", { class: "play-here", href: `/play/${created.id}#seat=${s.seat}`, text: "play here" }), " · ",
-      field, copyButton(link, `copy the join link of seat ${s.seat + 1}`, field));
+      el("a", { class: "play-here", href: s.join_link, title: "takes this seat in this browser: its link is then used",
+        text: "play here" }), " · ", ...linkRow(created.id, s.seat, s.name, s.join_link));
   });
+  const hotseat = persons.length > 1
+    ? el("a", { class: "primary button", id: "hotseat-link", href: `/play/${created.id}#hotseat`,
+      text: `Play all ${persons.length} seats on this device (hot-seat)` })
+    : null;
+  if (hotseat) hotseat.addEventListener("click", (e) => { e.preventDefault(); takeAll(created.id); });
   fill(box,
     el("h3", { text: `Game ${created.id} created` }),
-    el("p", { class: "help", text: "Give each player their own join link (the secret after # never reaches a server log)." }),
+    el("p", { class: "help", text: "You play the first person's seat. Give each other player their own join link: "
+      + "it seats one person, once (the secret after # never reaches a server log)." }),
     el("ul", {}, rows),
-    persons.length > 1
-      ? el("p", {}, el("a", { class: "primary button", id: "hotseat-link", href: `/play/${created.id}#hotseat`,
-        text: `Play all ${persons.length} seats on this device (hot-seat)` }))
-      : null,
+    hotseat ? el("p", {}, hotseat) : null,
     persons.length === 0 ? el("p", {}, el("a", { href: `/watch/${created.id}`, text: "Watch the bots play" })) : null,
   );
   box.scrollIntoView({ block: "nearest" });
@@ -260,7 +306,35 @@ async function renderMyGames() {
       seats.map((seat) => [el("a", { class: "my-seat", href: `/play/${g.id}#seat=${seat}`, dataset: { seat },
         text: `play seat ${seat + 1}${g.seats[seat].name ? ` (${g.seats[seat].name})` : ""}` }), " "]),
       seats.length > 1 ? el("a", { href: `/play/${g.id}#hotseat`, text: "hot-seat" }) : null, " ",
-      el("a", { href: `/watch/${g.id}`, text: "watch" }), " ", forget);
+      el("a", { href: `/watch/${g.id}`, text: "watch" }), " ", forget,
+      invitations(g, s));
+  }));
+}
+
+// The join links this browser keeps to hand out (the host's), each seat saying whether its person
+// has come (the listing's `joined`), and the host's "new link" for a seat given to someone else
+// (the old link and the seat's token stop working: POST .../link with the admin token).
+function invitations(g, summary) {
+  const held = Object.entries(g.links || {});
+  if (!held.length) return null;
+  const joined = (seat) => (((summary && summary.seats) || [])[seat] || {}).joined;
+  return el("ul", { class: "invitations" }, held.map(([seat, l]) => {
+    const n = Number(seat);
+    const renew = g.admin ? el("button", { type: "button", class: "link new-link", text: "new link",
+      "aria-label": `a new join link for seat ${n + 1}` }) : null;
+    if (renew) {
+      renew.addEventListener("click", async () => {
+        try {
+          const made = await api(`/api/games/${g.id}/seats/${n}/link`, { method: "POST", token: g.admin });
+          rememberGame({ id: g.id, links: { ...(gameEntry(g.id).links || {}), [n]: { link: made.join_link, name: l.name } } });
+          renderMyGames();
+        } catch (e) { renew.textContent = `no new link: ${e.message}`; }
+      });
+    }
+    return el("li", { class: "invitation", dataset: { seat: n } },
+      `Seat ${n + 1}${l.name ? ` (${l.name})` : ""}: `,
+      el("span", { class: "joined", text: joined(n) ? "has joined" : "not joined yet" }), " ",
+      ...linkRow(g.id, n, l.name, l.link), " ", renew);
   }));
 }
 
