@@ -278,3 +278,25 @@ def test_every_backend_and_worker_count_gives_the_same_study(tmp_path: Path, ray
         write_report(tmp_path / name / "games.jsonl", tmp_path / name)
         reports[name] = (tmp_path / name / "results.json").read_bytes()
     assert reports["local"] == reports["in-process"] == reports["ray"]
+
+
+def test_a_content_folder_that_changes_no_value_is_refused_before_any_game(tmp_path: Path) -> None:
+    from ecliptic.games import content_slot
+
+    copy, twin = tmp_path / "copy", tmp_path / "twin"
+    for folder in (copy, twin):
+        folder.mkdir()
+    belt = content_slot("ceres").packaged_texts()["belt.toml"]
+    (copy / "belt.toml").write_text(belt)  # a sed whose pattern matched no line leaves this
+    out = tmp_path / "report"
+    result = balance(*CERES, "--games", "2", "--workers", "1", "--out", str(out), "--content", str(copy))
+    assert result.exit_code == 2, result.output
+    assert f"--content {copy} plays exactly the packaged stand-ins" in result.output
+    assert "Traceback" not in result.output and not out.exists()
+    icy = re.sub(r"(?m)^start_ice = 1\b", "start_ice = 3", belt, count=1)
+    (copy / "belt.toml").write_text(icy)
+    (twin / "belt.toml").write_text(icy)
+    result = balance(*CERES, "--games", "2", "--workers", "1", "--out", str(out), "--content", str(copy),
+                     "--content", str(twin))
+    assert result.exit_code == 2, result.output
+    assert f"--content {twin} and --content {copy} hold the same values" in result.output and not out.exists()

@@ -1036,6 +1036,10 @@ from ecliptic.balance.command import balance_app  # noqa: E402 (its commands imp
 
 app.add_typer(balance_app, name="balance")
 
+from ecliptic.content_command import content_app  # noqa: E402 (its commands import this module's helpers)
+
+app.add_typer(content_app, name="content")
+
 
 def main() -> None:
     """The ``ecliptic`` command (the console script reaches it through :mod:`ecliptic.entry`, which
