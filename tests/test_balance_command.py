@@ -137,7 +137,7 @@ def test_an_edited_study_file_is_refused_by_resume_and_by_the_report(tmp_path: P
     record["decisions"] = 5 if record["decisions"] != 5 else 6
     rows[2] = json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n"
     path.write_text("".join(rows))
-    for written in ("results.json", "index.html"):
+    for written in ("results.json", "index.html", "win-rates.csv", "comparisons.csv"):
         (out / written).unlink()
     result = balance(*CERES, "--games", "8", "--workers", "1", "--out", str(out), "--resume")
     assert result.exit_code == 2, result.output
@@ -346,3 +346,31 @@ def test_the_command_names_a_sweep_and_its_content_folders_but_not_what_the_swee
                "arms": [{"config": {"game": "full", "layout": "players", "advanced": [2], "players": 1}}]}
     assert study_command(players, "out") == ("ecliptic balance --game tauceti --bots random --games 10 --seed 2 "
                                              "--sweep players --advanced 2 --out out")
+
+
+def test_the_report_writes_its_figures_as_csv_for_a_spreadsheet(tmp_path: Path) -> None:
+    import csv
+
+    out = tmp_path / "report"
+    assert balance(*CERES, "--games", "4", "--workers", "1", "--out", str(out)).exit_code == 0
+    results = json.loads((out / "results.json").read_text())
+    with open(out / "win-rates.csv", newline="", encoding="utf-8") as f:
+        rates = list(csv.DictReader(f))
+    arm = results["arms"][1]
+    rows = {(r["arm"], r["kind"], r["name"]): r for r in rates}
+    first = arm["factions"][0]
+    row = rows[(arm["name"], "player", first["name"])]
+    assert float(row["win_rate"]) == first["win_rate"] and float(row["low95"]) == first["interval"][0]
+    assert float(row["mean_points"]) == first["points"]["total"]["mean"]
+    assert row["significant"] in ("yes", "no") and int(row["games_needed"]) == first["games_needed"]
+    assert rows[(arm["name"], "position", "position 0")]["fair_share"] == str(1 / 3)
+    assert len(rates) == sum(len(a["factions"]) + len(a["positions"]) + len(a["bots"]) for a in results["arms"])
+    with open(out / "comparisons.csv", newline="", encoding="utf-8") as f:
+        comparisons = list(csv.DictReader(f))
+    assert len(comparisons) == len(results["comparisons"])
+    assert {c["base"] for c in comparisons} == {"without-comets"}
+    assert "win-rates.csv" in (out / "index.html").read_text()
+    again = tmp_path / "again"
+    assert RUNNER.invoke(app, ["balance", "report", str(out / "games.jsonl"), "--out", str(again)]).exit_code == 0
+    for name in ("win-rates.csv", "comparisons.csv"):
+        assert (again / name).read_bytes() == (out / name).read_bytes()

@@ -21,6 +21,7 @@ from typing import Any
 
 from ecliptic.balance import results as folding
 from ecliptic.balance import stats
+from ecliptic.balance.tables import COMPARISONS, WIN_RATES, write_tables
 from ecliptic.engine.errors import EclipticError
 
 EXTRA = "install the balance extra: pip install 'ecliptic[balance]'"
@@ -124,6 +125,7 @@ def _render(results: Mapping[str, Any], out: Path, command: str, again: str) -> 
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(folding.results_json(results), encoding="utf-8")
+    write_tables(results, out)
     figures = out / "figures"
     for old in figures.glob("*.svg") if figures.is_dir() else ():
         old.unlink()  # a figure of an earlier report (another arm) must not linger beside the new ones
@@ -332,7 +334,9 @@ class _Page:
                ("Ecliptic version", f"{r['ecliptic']} (the version that began the study)" if r.get("ecliptic")
                 else "not recorded (a study file begun before the version was recorded)"),
                ("Play this study again", again),
-               ("Rebuild this report", command)]
+               ("Rebuild this report", command),
+               ("For a spreadsheet", f"{WIN_RATES} (every win rate, its interval and test), {COMPARISONS} "
+                                     "(every arm against the base), beside this page")]
         return out
 
     def content(self) -> str:
