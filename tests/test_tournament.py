@@ -85,6 +85,15 @@ def test_same_seed_same_results_whatever_the_number_of_workers() -> None:
     assert other.deterministic_json() != one.deterministic_json()
 
 
+def test_the_json_names_the_version_that_played_and_merge_reads_it_back() -> None:
+    import ecliptic
+
+    part = run_tournament("tauceti", 2, ["random"], 2, 3, SHORT, workers=1)
+    data = json.loads(json.dumps(part.to_json()))
+    assert data["ecliptic"] == ecliptic.__version__
+    assert TournamentResult.from_json(data).deterministic_json() == part.deterministic_json()
+
+
 def test_standings_add_up() -> None:
     result = run_tournament("tauceti", 4, ["heuristic:depth=2", "random", "random", "random"], 4, 5, SHORT)
     by_bot = {s.bot: s for s in result.standings}

@@ -281,8 +281,13 @@ class SimulationSummary:
         }
 
     def to_json(self) -> dict[str, Any]:
+        """:meth:`deterministic_json`, the timing, and the Ecliptic version that played the games
+        (with the seed and the config, what a reader needs to play them again)."""
+        from ecliptic import __version__
+
         out = self.deterministic_json()
         out["timing"] = self.timing
+        out["ecliptic"] = __version__
         return out
 
 

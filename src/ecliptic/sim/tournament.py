@@ -246,7 +246,12 @@ class TournamentResult:
         return out
 
     def to_json(self) -> dict[str, Any]:
+        """:meth:`deterministic_json`, the timing, and the Ecliptic version that played (or
+        merged) the games: with the seeds and the config, what a reader needs to play them again."""
+        from ecliptic import __version__
+
         out = self.deterministic_json()
+        out["ecliptic"] = __version__
         out["timing"] = self.timing
         out["timing"]["games"] = [{"seat_decisions": list(r.seat_decisions),
                                    "think_seconds": list(r.think_seconds)} for r in self.results]
