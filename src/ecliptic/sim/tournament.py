@@ -61,6 +61,7 @@ from ecliptic.sim.simulate import (
     RunInterrupted,
     SimulationError,
     check_run,
+    played_as,
     range_text,
     seed_stream,
 )
@@ -798,4 +799,4 @@ def tournament_table(result: TournamentResult) -> Any:
     footer = Text(f"Games = seat-games; {points} and Rank are means ({points}'s 95% CI: --json); "
                   "Rating = openskill Plackett-Luce mu±sigma. "
                   f"Mean rounds {result.mean_rounds:.2f} · {result.seconds:.1f} s wall clock", style="dim")
-    return Group(heading, table, footer)
+    return Group(heading, Text(played_as(result.game, result.config), style="dim"), table, footer)
