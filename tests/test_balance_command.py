@@ -110,7 +110,10 @@ def test_the_summary_is_printed_on_stdout_and_the_messages_on_stderr(tmp_path: P
     assert "8 games played (0 found done)" in result.stderr and f"Report: {out / 'index.html'}" in result.stderr
     assert "games played" not in result.stdout and "Report:" not in result.stdout
     lines = result.stdout.splitlines()
-    assert lines[0] == "Ceres, balance study: 4 games per arm, seed 4, bots random,heuristic"
+    from ecliptic import __version__
+
+    assert lines[0] == ("Ceres, balance study: 4 games per arm, seed 4, bots random,heuristic, "
+                        f"begun with Ecliptic {__version__}")
     results = json.loads((out / "results.json").read_text())
     for arm in results["arms"]:  # the figures of results.json, as the page writes them
         for kind in ("positions", "bots"):
@@ -134,7 +137,7 @@ def test_an_edited_study_file_is_refused_by_resume_and_by_the_report(tmp_path: P
     record["decisions"] = 5 if record["decisions"] != 5 else 6
     rows[2] = json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n"
     path.write_text("".join(rows))
-    for written in ("results.json", "index.html"):
+    for written in ("results.json", "index.html", "win-rates.csv", "comparisons.csv"):
         (out / written).unlink()
     result = balance(*CERES, "--games", "8", "--workers", "1", "--out", str(out), "--resume")
     assert result.exit_code == 2, result.output
@@ -278,3 +281,96 @@ def test_every_backend_and_worker_count_gives_the_same_study(tmp_path: Path, ray
         write_report(tmp_path / name / "games.jsonl", tmp_path / name)
         reports[name] = (tmp_path / name / "results.json").read_bytes()
     assert reports["local"] == reports["in-process"] == reports["ray"]
+
+
+def test_a_content_folder_that_changes_no_value_is_refused_before_any_game(tmp_path: Path) -> None:
+    from ecliptic.games import content_slot
+
+    copy, twin = tmp_path / "copy", tmp_path / "twin"
+    for folder in (copy, twin):
+        folder.mkdir()
+    belt = content_slot("ceres").packaged_texts()["belt.toml"]
+    (copy / "belt.toml").write_text(belt)  # a sed whose pattern matched no line leaves this
+    out = tmp_path / "report"
+    result = balance(*CERES, "--games", "2", "--workers", "1", "--out", str(out), "--content", str(copy))
+    assert result.exit_code == 2, result.output
+    assert f"--content {copy} plays exactly the packaged stand-ins" in result.output
+    assert "Traceback" not in result.output and not out.exists()
+    icy = re.sub(r"(?m)^start_ice = 1\b", "start_ice = 3", belt, count=1)
+    (copy / "belt.toml").write_text(icy)
+    (twin / "belt.toml").write_text(icy)
+    result = balance(*CERES, "--games", "2", "--workers", "1", "--out", str(out), "--content", str(copy),
+                     "--content", str(twin))
+    assert result.exit_code == 2, result.output
+    assert f"--content {twin} and --content {copy} hold the same values" in result.output and not out.exists()
+
+
+def test_the_report_says_how_it_was_made_and_its_command_plays_the_same_study(tmp_path: Path) -> None:
+    import shlex
+
+    from ecliptic import __version__
+
+    out = tmp_path / "report"
+    options = ["--game", "tauceti", "--players", "2", "--bots", "random", "--games", "2", "--seed", "5",
+               "--game-length", "short", "--layout", "preset", "--advanced", "1,3"]
+    result = balance(*options, "--workers", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"begun with Ecliptic {__version__}" in result.stdout
+    results = json.loads((out / "results.json").read_text())
+    assert results["ecliptic"] == __version__
+    command = shlex.split(results["command"])
+    assert command[:2] == ["ecliptic", "balance"] and "--out" not in command  # results.json: wherever the file is
+    page = (out / "index.html").read_text()
+    assert f"{__version__} (the version that began the study)" in page
+    assert f"{results['command']} --out {out}" in page
+    again = tmp_path / "again"
+    replayed = RUNNER.invoke(app, [*command[1:], "--workers", "1", "--out", str(again)])
+    assert replayed.exit_code == 0, replayed.output
+    assert (again / "games.jsonl").read_bytes() == (out / "games.jsonl").read_bytes()
+
+
+def test_the_command_names_a_sweep_and_its_content_folders_but_not_what_the_sweep_sets() -> None:
+    from ecliptic.balance.provenance import study_command
+
+    header = {"game": "ceres", "players": 4, "bots": ["heuristic:epsilon=0.1"], "seed": 1, "games": 4000,
+              "sweep": "comets", "arms": [
+                  {"config": {"expansions": [], "players": 4}, "content": None},
+                  {"config": {"expansions": ["comets"], "players": 4}, "content": None},
+                  {"config": {"expansions": [], "players": 4}, "content": {"folder": "my values", "digest": "d"}},
+                  {"config": {"expansions": ["comets"], "players": 4}, "content": {"folder": "my values",
+                                                                                   "digest": "d"}}]}
+    assert study_command(header, "docs/balance/ceres-4p-comets") == (
+        "ecliptic balance --game ceres --players 4 --bots heuristic:epsilon=0.1 --games 4000 --seed 1 "
+        "--sweep comets --content 'my values' --out docs/balance/ceres-4p-comets")
+    players = {"game": "tauceti", "players": 1, "bots": ["random"], "seed": 2, "games": 10, "sweep": "players",
+               "arms": [{"config": {"game": "full", "layout": "players", "advanced": [2], "players": 1}}]}
+    assert study_command(players, "out") == ("ecliptic balance --game tauceti --bots random --games 10 --seed 2 "
+                                             "--sweep players --advanced 2 --out out")
+
+
+def test_the_report_writes_its_figures_as_csv_for_a_spreadsheet(tmp_path: Path) -> None:
+    import csv
+
+    out = tmp_path / "report"
+    assert balance(*CERES, "--games", "4", "--workers", "1", "--out", str(out)).exit_code == 0
+    results = json.loads((out / "results.json").read_text())
+    with open(out / "win-rates.csv", newline="", encoding="utf-8") as f:
+        rates = list(csv.DictReader(f))
+    arm = results["arms"][1]
+    rows = {(r["arm"], r["kind"], r["name"]): r for r in rates}
+    first = arm["factions"][0]
+    row = rows[(arm["name"], "player", first["name"])]
+    assert float(row["win_rate"]) == first["win_rate"] and float(row["low95"]) == first["interval"][0]
+    assert float(row["mean_points"]) == first["points"]["total"]["mean"]
+    assert row["significant"] in ("yes", "no") and int(row["games_needed"]) == first["games_needed"]
+    assert rows[(arm["name"], "position", "position 0")]["fair_share"] == str(1 / 3)
+    assert len(rates) == sum(len(a["factions"]) + len(a["positions"]) + len(a["bots"]) for a in results["arms"])
+    with open(out / "comparisons.csv", newline="", encoding="utf-8") as f:
+        comparisons = list(csv.DictReader(f))
+    assert len(comparisons) == len(results["comparisons"])
+    assert {c["base"] for c in comparisons} == {"without-comets"}
+    assert "win-rates.csv" in (out / "index.html").read_text()
+    again = tmp_path / "again"
+    assert RUNNER.invoke(app, ["balance", "report", str(out / "games.jsonl"), "--out", str(again)]).exit_code == 0
+    for name in ("win-rates.csv", "comparisons.csv"):
+        assert (again / name).read_bytes() == (out / name).read_bytes()

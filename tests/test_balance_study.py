@@ -367,3 +367,17 @@ def test_resume_refuses_a_file_the_engine_now_plays_differently(tmp_path: Path, 
     with pytest.raises(StudyFileError, match="line 6: game 0 of arm 'advanced-4' plays differently now"):
         run_study(small_study(), path, resume=True)
     assert len(lines(path)) == 6
+
+
+def test_the_header_keeps_the_version_that_began_the_study_and_another_version_resumes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ecliptic
+
+    path = tmp_path / "games.jsonl"
+    run_study(small_study(2, sweep=None), path)
+    assert read_study(path).header["ecliptic"] == ecliptic.__version__
+    monkeypatch.setattr(ecliptic, "__version__", "9.9.9")  # a later Ecliptic that plays the games alike
+    result = run_study(small_study(3, sweep=None), path, resume=True)
+    assert (result.played, result.resumed) == (1, 2)
+    header = read_study(path).header
+    assert header["ecliptic"] != "9.9.9" and header["games"] == 3

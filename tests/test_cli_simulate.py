@@ -83,3 +83,19 @@ def test_the_win_rates_first_column_names_the_seats_as_the_game_does() -> None:
     assert any(line.split()[:2] == ["Faction", "Games"] for line in tau_ceti)
     assert any(line.split()[:2] == ["Player", "Games"] for line in ceres)
     assert not any(line.split()[:1] == ["Faction"] for line in ceres)
+
+
+def test_the_tables_say_the_options_and_version_they_were_played_with() -> None:
+    """The heading named the seed and the bots only: a table shared apart from its command did
+    not say whether its games were short or full, nor which Advanced Rules were in play."""
+    from ecliptic import __version__
+
+    lines = run(*SHORT, "--advanced", "1,3", "--layout", "preset").stdout.splitlines()
+    assert lines[2] == f"Played with --game-length short, --layout preset, --advanced 1,3; Ecliptic {__version__}"
+    ceres = run("--game", "ceres", "--players", "2", "--games", "1", "--workers", "1", "--expansions", "comets")
+    assert f"Played with --expansions comets; Ecliptic {__version__}" in ceres.stdout
+    table = RUNNER.invoke(app, ["tournament", "--bots", "random", "--players", "2", "--games", "2",
+                                "--game-length", "short", "--workers", "1"])
+    assert table.exit_code == 0, table.output
+    assert table.stdout.splitlines()[1] == (f"Played with --game-length short, --layout random, no Advanced Rules; "
+                                            f"Ecliptic {__version__}")

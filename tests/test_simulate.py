@@ -10,6 +10,7 @@ from itertools import islice
 
 import pytest
 
+import ecliptic
 from ecliptic.bots import BotSpecError
 from ecliptic.sim.simulate import (
     GameResult,
@@ -31,7 +32,8 @@ def test_the_same_seed_gives_the_same_summary() -> None:
     b = simulate("tauceti", 2, 4, seed=11, config=SHORT)
     assert a.deterministic_json() == b.deterministic_json()
     assert json.dumps(a.to_json())  # JSON-ready, timing included
-    assert set(a.to_json()) - set(a.deterministic_json()) == {"timing"}
+    assert set(a.to_json()) - set(a.deterministic_json()) == {"timing", "ecliptic"}
+    assert a.to_json()["ecliptic"] == ecliptic.__version__  # which version played them, to play them again
 
 
 def test_a_different_seed_gives_different_games() -> None:

@@ -85,6 +85,30 @@ def test_same_seed_same_results_whatever_the_number_of_workers() -> None:
     assert other.deterministic_json() != one.deterministic_json()
 
 
+def test_the_json_names_the_version_that_played_and_merge_reads_it_back() -> None:
+    import ecliptic
+
+    part = run_tournament("tauceti", 2, ["random"], 2, 3, SHORT, workers=1)
+    data = json.loads(json.dumps(part.to_json()))
+    assert data["ecliptic"] == ecliptic.__version__
+    assert TournamentResult.from_json(data).deterministic_json() == part.deterministic_json()
+
+
+def test_each_bots_mean_gp_has_its_interval_over_the_games_in_the_json() -> None:
+    from ecliptic.balance.stats import Moments
+
+    result = run_tournament("tauceti", 4, ["heuristic:depth=2", "random", "random", "random"], 4, 5, SHORT, workers=1)
+    standings = {s["bot"]: s for s in result.to_json()["standings"]}
+    for bot in ("heuristic:depth=2", "random"):
+        per_game = Moments()  # three random seats in one game share its deal: one value a game
+        for r in result.results:
+            seats = [gp for gp, b in zip(r.gp, r.bots, strict=True) if b == bot]
+            per_game.add(sum(seats) / len(seats))
+        low, high = standings[bot]["mean_gp_ci95"]
+        assert (low, high) == pytest.approx(per_game.interval()) and low <= standings[bot]["mean_gp"] <= high
+    assert "95% CI: --json" in _table_text(result).replace("\n", " ")
+
+
 def test_standings_add_up() -> None:
     result = run_tournament("tauceti", 4, ["heuristic:depth=2", "random", "random", "random"], 4, 5, SHORT)
     by_bot = {s.bot: s for s in result.standings}

@@ -50,7 +50,14 @@ from ecliptic.engine.wording import plural
 from ecliptic.games import GAME_NAMES, ContentPack, get_game, points_name, seat_name
 from ecliptic.present.view import actions as present_actions
 from ecliptic.sim.backends import Backend, BackendError, get_backend
-from ecliptic.sim.simulate import RunInterrupted, SimulationError, SimulationSummary, check_run, range_text
+from ecliptic.sim.simulate import (
+    RunInterrupted,
+    SimulationError,
+    SimulationSummary,
+    check_run,
+    played_as,
+    range_text,
+)
 from ecliptic.sim.simulate import simulate as run_simulation
 from ecliptic.tauceti.battle import canonical_shields
 from ecliptic.tauceti.content import default_content
@@ -664,6 +671,7 @@ def simulation_table(summary: SimulationSummary) -> Group:
         parts.append(Text(stand_ins_line(summary.game, "these games play"), style="yellow"))
     elif summary.content is not None:
         parts.append(Text(f"These games play the files of {summary.content.folder}; {FOLDER_GAPS}", style="dim"))
+    parts.append(Text(played_as(summary.game, summary.config), style="dim"))
     wins = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     first = seat_name(summary.game)
     for col in (first, "Games", "Wins", "Win rate", "95% interval", f"Mean total {points} [95% interval]"):
@@ -1035,6 +1043,10 @@ def serve(
 from ecliptic.balance.command import balance_app  # noqa: E402 (its commands import this module's helpers)
 
 app.add_typer(balance_app, name="balance")
+
+from ecliptic.content_command import content_app  # noqa: E402 (its commands import this module's helpers)
+
+app.add_typer(content_app, name="content")
 
 
 def main() -> None:

@@ -85,6 +85,9 @@ def balance(
     specs = tuple(b.strip() for b in bots.split(",") if b.strip())
     try:
         packs = [_pack(game, folder) for folder in content or []]
+        same = _same_content(game, packs)
+        if same:
+            raise _fail(err, same)
         study = Study(game, specs, games, seed, tuple(with_contents(base_arms(game, players, config, sweep), packs)),
                       sweep)
         study.check()
@@ -122,6 +125,28 @@ def report(
     from ecliptic.cli import _console
 
     write(_console(stderr=True), file, out or file.parent)
+
+
+def _same_content(game: str, packs: list[Any]) -> str | None:
+    """Why a --content folder would compare nothing, in words: a folder whose files are the
+    stand-ins' (an edit that changed no value, such as a ``sed`` whose pattern matched no line)
+    plays the very games of the stand-in arms on the common seeds, and two folders of the same
+    values play each other's; the report would then show "no difference" that is no finding.
+    ``None``: every folder plays values of its own."""
+    from ecliptic.games import ContentPack
+
+    standins = ContentPack.packaged(game).digest
+    seen: dict[str, str] = {}
+    for pack in packs:
+        if pack.digest == standins:
+            return (f"--content {pack.folder} plays exactly the packaged stand-ins (its files change no value): "
+                    f"its arms would repeat the stand-in arms' games; edit a value first (ecliptic content check "
+                    f"{pack.folder} says which files differ)")
+        if pack.digest in seen:
+            return (f"--content {pack.folder} and --content {seen[pack.digest]} hold the same values: their arms "
+                    "would repeat the same games; give each set of values once")
+        seen[pack.digest] = str(pack.folder)
+    return None
 
 
 def _pack(game: str, folder: Path) -> Any:

@@ -21,6 +21,7 @@ from typing import Any
 
 from ecliptic.balance import results as folding
 from ecliptic.balance import stats
+from ecliptic.balance.tables import COMPARISONS, WIN_RATES, write_tables
 from ecliptic.engine.errors import EclipticError
 
 EXTRA = "install the balance extra: pip install 'ecliptic[balance]'"
@@ -97,7 +98,8 @@ def write_report(study_file: Path, out: Path) -> Written:
 
     study = read_study(study_file)
     results = folding.fold(study.header, study.records(), str(study_file))
-    page = render(results, out, command=f"ecliptic balance report {shlex.quote(str(study_file))}")
+    page = render(results, out, command=f"ecliptic balance report {shlex.quote(str(study_file))}",
+                  again=f"{results['command']} --out {shlex.quote(str(study_file.parent))}")
     return Written(page, results)
 
 
@@ -107,20 +109,23 @@ def _require_extra() -> None:
         raise ReportError(f"the report needs {' and '.join(missing)}: {EXTRA}")
 
 
-def render(results: Mapping[str, Any], out: Path, *, command: str) -> Path:
-    """Write ``results.json``, the figures and ``index.html`` of folded results into ``out``."""
+def render(results: Mapping[str, Any], out: Path, *, command: str, again: str | None = None) -> Path:
+    """Write ``results.json``, the figures and ``index.html`` of folded results into ``out``
+    (``command`` rebuilds the report, ``again`` plays the study again: default, the results'
+    ``command`` without ``--out``)."""
     _require_extra()
     try:
-        return _render(results, out, command)
+        return _render(results, out, command, again or str(results.get("command") or "not known"))
     except OSError as exc:  # a folder that is a file, a full disk, no permission: a message, not a traceback
         raise ReportError(f"cannot write the report into {out}: {exc.strerror or exc}") from None
 
 
-def _render(results: Mapping[str, Any], out: Path, command: str) -> Path:
+def _render(results: Mapping[str, Any], out: Path, command: str, again: str) -> Path:
     import jinja2
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(folding.results_json(results), encoding="utf-8")
+    write_tables(results, out)
     figures = out / "figures"
     for old in figures.glob("*.svg") if figures.is_dir() else ():
         old.unlink()  # a figure of an earlier report (another arm) must not linger beside the new ones
@@ -129,7 +134,7 @@ def _render(results: Mapping[str, Any], out: Path, command: str) -> Path:
                              autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters["intervals"] = keep_intervals
     html = env.get_template("report.html.j2").render(
-        title=f"Balance study: {TITLES[results['game']]}", facts=page.facts(command), arms=page.arm_rows(),
+        title=f"Balance study: {TITLES[results['game']]}", facts=page.facts(command, again), arms=page.arm_rows(),
         conclusions=page.conclusions(), notes=page.notes(), sections=page.sections())
     index = out / "index.html"
     index.write_text(html, encoding="utf-8")
@@ -208,7 +213,8 @@ def summary(results: Mapping[str, Any]) -> Any:
     if isinstance(results["games"], int) and played[0] < results["games"]:
         games += f" of the {results['games']:,} asked (unfinished)"
     parts: list[Any] = [Text(f"{TITLES[game]}, balance study: {games} games per arm, seed {results['seed']}, "
-                             f"bots {','.join(map(str, results['bots']))}", style="bold")]
+                             f"bots {','.join(map(str, results['bots']))}, {version_text(results.get('ecliptic'))}",
+                             style="bold")]
     stand_ins = [a for a in arms if not a.get("content")]
     if stand_ins:
         which = ("every arm plays" if len(stand_ins) == len(arms)
@@ -256,6 +262,12 @@ def summary(results: Mapping[str, Any]) -> Any:
         parts.append(Text(f"{len(significant)} of the {len(tested)} comparisons with the base arm are significant "
                           f"after Holm{left} (the report's page lists them).", style="dim"))
     return Group(*parts)
+
+
+def version_text(version: object) -> str:
+    """The Ecliptic version that began the study, in words (a file begun before studies
+    recorded it says so rather than guess)."""
+    return f"begun with Ecliptic {version}" if version else "Ecliptic version not recorded (an older study file)"
 
 
 def stand_ins_line(game: str, which: str) -> str:
@@ -309,7 +321,7 @@ class _Page:
 
     # Header -------------------------------------------------------------------------------
 
-    def facts(self, command: str) -> list[tuple[str, str]]:
+    def facts(self, command: str, again: str) -> list[tuple[str, str]]:
         r = self.r
         played = sorted({a["games"] for a in self.arms})
         games = ", ".join(f"{g:,}" for g in played)
@@ -319,7 +331,12 @@ class _Page:
         out = [("Game", TITLES[self.game]), ("Players", players), ("Bots", ", ".join(map(str, r["bots"]))),
                ("Games per arm", games), ("Seed", str(r["seed"])), ("Sweep", str(r["sweep"] or "none")),
                ("Content", self.content()), ("Base arm", self.label(self.arms[0])),
-               ("Rebuild this report", command)]
+               ("Ecliptic version", f"{r['ecliptic']} (the version that began the study)" if r.get("ecliptic")
+                else "not recorded (a study file begun before the version was recorded)"),
+               ("Play this study again", again),
+               ("Rebuild this report", command),
+               ("For a spreadsheet", f"{WIN_RATES} (every win rate, its interval and test), {COMPARISONS} "
+                                     "(every arm against the base), beside this page")]
         return out
 
     def content(self) -> str:

@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from ecliptic.balance import stats
+from ecliptic.balance.provenance import VERSION_KEY, study_command
 from ecliptic.engine.errors import EclipticError
 
 FORMAT = "ecliptic-balance-results/1"
@@ -182,6 +183,7 @@ def fold(header: Mapping[str, Any], records: Iterable[Mapping[str, Any]], where:
     out_arms = [_arm_results(game, a) for a in arms.values()]
     comparisons = _comparisons(game, list(arms.values()), out_arms)
     return {"format": FORMAT, **{k: header.get(k) for k in ("game", "players", "bots", "seed", "games", "sweep")},
+            "ecliptic": header.get(VERSION_KEY), "command": study_command(header),
             "base": out_arms[0]["name"], "arms": out_arms, "comparisons": comparisons,
             "holm_families": {"fair_share": "each arm's factions, each arm's positions, each arm's bots",
                               "comparisons": _comparison_family(comparisons)},

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from ecliptic.balance.provenance import VERSION_KEY
 from ecliptic.engine import durable
 from ecliptic.engine.errors import EclipticError
 
@@ -275,8 +276,10 @@ def _difference(found: Mapping[str, Any], asked: Mapping[str, Any]) -> str | Non
     """What makes the file's header another study than the one asked, in words; None when it
     is the same study. ``games`` is not compared: a study resumed with more games per arm goes
     on (its tasks extend the same order). Neither is ``checksum`` (a file begun before lines
-    carried one is the same study)."""
-    rest = sorted((set(found) | set(asked)) - set(COMPARED) - {"games", CHECKSUM})
+    carried one is the same study), nor the Ecliptic version that began the study: a resume by
+    another version goes on when it plays the last recorded game as it was recorded (the check
+    of :func:`ecliptic.balance.study.open_study`), and the header keeps the version it began with."""
+    rest = sorted((set(found) | set(asked)) - set(COMPARED) - {"games", CHECKSUM, VERSION_KEY})
     for key in (*COMPARED, *rest):
         mine, theirs = found.get(key), asked.get(key)
         if mine == theirs:

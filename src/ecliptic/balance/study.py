@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ecliptic.balance.probes import GameTask, play_recorded
+from ecliptic.balance.provenance import VERSION_KEY
 from ecliptic.balance.stream import CHECKSUM, StudyFileError, StudyWriter, read_study
 from ecliptic.bots.base import make_bot
 from ecliptic.games import ContentPack, get_game, using_content
@@ -92,8 +93,11 @@ class Study:
     def header(self) -> dict[str, Any]:
         """The study file's first line (the writer adds stream.FORMAT and the line's checksum)."""
         first = self.arms[0]
+        from ecliptic import __version__
+
         return {"game": self.game, "players": first.players, "bots": list(self.bots), "seed": self.seed,
-                "games": self.games, "sweep": self.sweep, "arms": [a.to_json() for a in self.arms]}
+                "games": self.games, "sweep": self.sweep, "arms": [a.to_json() for a in self.arms],
+                VERSION_KEY: __version__}
 
     def tasks(self) -> Iterator[GameTask]:
         """Every game of the study, in the order of the module text (drawn lazily)."""

@@ -281,9 +281,32 @@ class SimulationSummary:
         }
 
     def to_json(self) -> dict[str, Any]:
+        """:meth:`deterministic_json`, the timing, and the Ecliptic version that played the games
+        (with the seed and the config, what a reader needs to play them again)."""
+        from ecliptic import __version__
+
         out = self.deterministic_json()
         out["timing"] = self.timing
+        out["ecliptic"] = __version__
         return out
+
+
+def played_as(game: str, config: Mapping[str, Any]) -> str:
+    """The options the games were played with, in the command line's words, and the Ecliptic
+    version, for the line under a table's heading: without them a table shared apart from its
+    command (full or short games? which Advanced Rules?) could not be played again."""
+    from ecliptic import __version__
+
+    if game == "ceres":
+        expansions = list(config.get("expansions") or [])
+        options = [f"--expansions {','.join(expansions)}" if expansions else "no expansion"]
+    else:
+        advanced = list(config.get("advanced") or [])
+        options = [f"--game-length {config.get('game', 'full')}", f"--layout {config.get('layout', 'players')}",
+                   f"--advanced {','.join(map(str, advanced))}" if advanced else "no Advanced Rules"]
+        if config.get("advanced_specialists"):
+            options.append("--advanced-specialists")
+    return f"Played with {', '.join(options)}; Ecliptic {__version__}"
 
 
 def seed_stream(seed: int, first: int = 0) -> Iterator[int]:

@@ -42,10 +42,13 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import islice, pairwise
 from pathlib import Path
 from typing import Any
 
+from ecliptic.balance.results import SIGNS
+from ecliptic.balance.stats import Moments
 from ecliptic.balance.stats import wilson as wilson  # the tournament's intervals are the report's
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.files import UnreadableFile, read_json
@@ -58,6 +61,7 @@ from ecliptic.sim.simulate import (
     RunInterrupted,
     SimulationError,
     check_run,
+    played_as,
     range_text,
     seed_stream,
 )
@@ -140,6 +144,9 @@ class Standing:
     by_faction: dict[str, int] = field(default_factory=dict)
     decisions: int = 0
     think_seconds: float = 0.0
+    gp_by_game: Moments = field(default_factory=Moments)
+    """The bot's mean points in each game it played, one value a game: its seats in one game
+    share the deal and the dice, so they are not independent values (as simulate's "All")."""
 
     @property
     def win_rate(self) -> float:
@@ -152,6 +159,11 @@ class Standing:
     @property
     def mean_gp(self) -> float:
         return self.gp / self.seat_games if self.seat_games else 0.0
+
+    def gp_interval(self, game: str) -> tuple[float, float]:
+        """The 95% interval of the bot's mean points (Student's t over its games, cut at 0 as
+        simulate and the balance report cut the game's total: ``ecliptic.balance.results.SIGNS``)."""
+        return self.gp_by_game.bounded_interval(SIGNS.get(game, {}).get("total", 0))
 
     @property
     def mean_rank(self) -> float:
@@ -229,7 +241,7 @@ class TournamentResult:
         out: dict[str, Any] = {
             "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
             "bots": list(self.bots), "config": dict(self.config), "mean_rounds": self.mean_rounds,
-            "standings": [s.to_json() for s in self.standings],
+            "standings": [{**s.to_json(), "mean_gp_ci95": list(s.gp_interval(self.game))} for s in self.standings],
             "results": [{"seed": r.seed, "bots": list(r.bots), "factions": list(r.factions),
                          "gp": list(r.gp), "ranks": list(r.ranks), "returns": list(r.returns),
                          "rounds": r.rounds, "decisions": r.decisions} for r in self.results],
@@ -246,7 +258,12 @@ class TournamentResult:
         return out
 
     def to_json(self) -> dict[str, Any]:
+        """:meth:`deterministic_json`, the timing, and the Ecliptic version that played (or
+        merged) the games: with the seeds and the config, what a reader needs to play them again."""
+        from ecliptic import __version__
+
         out = self.deterministic_json()
+        out["ecliptic"] = __version__
         out["timing"] = self.timing
         out["timing"]["games"] = [{"seat_decisions": list(r.seat_decisions),
                                    "think_seconds": list(r.think_seconds)} for r in self.results]
@@ -713,6 +730,9 @@ def standings_of(bots: Sequence[str], results: Sequence[TournamentGame]) -> list
             if r.seat_decisions:
                 s.decisions += r.seat_decisions[seat]
                 s.think_seconds += r.think_seconds[seat]
+        for bot in dict.fromkeys(r.bots):
+            seats = [r.gp[seat] for seat, b in enumerate(r.bots) if b == bot]
+            table[bot].gp_by_game.add(Fraction(sum(Fraction(g) for g in seats), len(seats)))
     for bot, (mu, sigma) in rate(list(table), results).items():
         table[bot].mu, table[bot].sigma = mu, sigma
     return list(table.values())
@@ -776,6 +796,7 @@ def tournament_table(result: TournamentResult) -> Any:
         table.add_row(Text(s.bot), str(s.seat_games), f"{s.wins:.4g}", f"{s.win_rate:.1%}", f"{lo:.1%}–{hi:.1%}",
                       f"{s.mean_gp:.2f}", f"{s.mean_rank:.2f}", f"{s.mu:.1f}±{s.sigma:.1f}",
                       f"{ms[s.bot]:.1f}" if s.decisions else "–")
-    footer = Text(f"Games = seat-games; {points} and Rank are means; Rating = openskill Plackett-Luce mu±sigma. "
+    footer = Text(f"Games = seat-games; {points} and Rank are means ({points}'s 95% CI: --json); "
+                  "Rating = openskill Plackett-Luce mu±sigma. "
                   f"Mean rounds {result.mean_rounds:.2f} · {result.seconds:.1f} s wall clock", style="dim")
-    return Group(heading, table, footer)
+    return Group(heading, Text(played_as(result.game, result.config), style="dim"), table, footer)
