@@ -110,6 +110,15 @@ def test_a_bad_parameter_value_is_refused_with_the_engines_message(params: dict[
         pyspiel.load_game(TC, {"players": 2, **params})
 
 
+@pytest.mark.parametrize("params", [{"advanced": "x"}, {"advanced": "1;two"}, {"players": 7}, {"factions": "Bogus"}])
+def test_a_bad_parameter_value_is_refused_in_one_line_naming_the_game(params: dict[str, Any]) -> None:
+    """The adapter's own check of the Advanced Rules' list says which game it was, as the
+    engine's refusals do: a researcher loading several games in one run reads which one."""
+    with pytest.raises(ValueError) as refusal:
+        pyspiel.load_game(TC, {"players": 2, **params})
+    assert str(refusal.value).startswith(f"{TC}: ") and "\n" not in str(refusal.value)
+
+
 def test_an_unknown_parameter_or_a_wrong_type_is_refused_by_openspiel() -> None:
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'bogus'"):
         pyspiel.load_game(TC, {"bogus": 1})

@@ -140,8 +140,8 @@ class Spec:
 
     def __post_init__(self) -> None:
         self.rules = get_game("tauceti" if self.short_name == TAUCETI else "ceres")
-        self.config = engine_config(self.short_name, self.params)
-        try:
+        try:  # every bad value is refused alike, named by the game it was given to
+            self.config = engine_config(self.short_name, self.params)
             state = self.rules.new_game(self.config, 0)  # checks the config (the seed cannot make it bad)
         except (ValueError, EclipticError) as exc:
             raise ValueError(f"{self.short_name}: {exc}") from None
