@@ -270,6 +270,22 @@ def test_the_index_tool_says_what_an_index_means(capsys: pytest.CaptureFixture[s
     assert "1-4 players" in capsys.readouterr().err
 
 
+def test_the_index_tool_names_the_advanced_rules_as_the_openspiel_parameter_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--advanced all`` and ``1;5`` are the OpenSpiel parameter's forms (docs/adapters-openspiel.md);
+    a list that is not numbers is refused saying how to write it, not with ``int()``'s words."""
+    every = encoder("tauceti", {"players": 2, "advanced": list(range(1, 10))})
+    assert main(["--game", "tauceti", "--players", "2", "--advanced", "all"]) == 0
+    assert capsys.readouterr().out.startswith(f"tauceti: {every.size} values")
+    some = encoder("tauceti", {"players": 2, "advanced": [1, 5]})
+    assert main(["--game", "tauceti", "--players", "2", "--advanced", "1;5", "--index", str(some.size - 1)]) == 0
+    assert capsys.readouterr().out == f"{some.size - 1}: {some.meaning(some.size - 1)}\n"
+    for bad in ("x", "1,,two"):
+        assert main(["--game", "tauceti", "--players", "2", "--advanced", bad]) == 2
+        err = capsys.readouterr().err
+        assert "name the Advanced Rules as numbers" in err and "invalid literal" not in err
+
+
 def test_the_index_tool_piped_into_a_reader_that_stops_ends_without_a_traceback() -> None:
     """``--all | head``: the whole list of Tau Ceti's 3,417 indices is far more than a pipe
     holds, so the tool meets a closed pipe whatever the timing."""
