@@ -684,3 +684,20 @@ def test_the_tensor_of_what_is_not_a_state_of_the_encoders_game_is_refused_clear
     s = ceres.new_game({"players": 2}, 1)
     assert np.array_equal(encoder("ceres", {"players": 2}).tensor(s, 1),
                           encoder("ceres", {"players": 2}).encode(ceres.observe(s, 1)))
+
+
+def test_the_python_example_of_docs_observation_runs_as_written() -> None:
+    """The page's one Python block, run as a reader pastes it; what its comments promise holds
+    (the meaning of index 1234, the slice of the next seat's tracks, the Box)."""
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "observation.md"
+    (block,) = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+    names: dict[str, Any] = {}
+    exec(compile(block, str(doc), "exec"), names)
+    enc = names["enc"]
+    assert names["x"].dtype == np.float32 and names["x"].shape == (enc.size,)
+    assert enc.meaning(1234).startswith("enlightenment.mine[C16]: 1 for each card")
+    assert isinstance(enc.slices["players[+1].tracks"], slice)
+    assert enc.space.shape == (enc.size,) and enc.space.dtype == np.float32
