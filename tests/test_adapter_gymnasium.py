@@ -78,6 +78,14 @@ def test_the_same_seed_plays_the_same_episode_bots_included() -> None:
     assert G.to_json(a.unwrapped.table.state) == G.to_json(b.unwrapped.table.state)
 
 
+def test_a_search_bot_on_an_iteration_budget_replays_from_the_seed() -> None:
+    """docs/adapters.md, Seeds: a time budget cannot replay, an iteration budget does."""
+    a, b = (gymnasium.make("ecliptic/Ceres-v0", opponents="ismcts:20it", players=2) for _ in range(2))
+    assert _learner_game(a, 4)[0] == _learner_game(b, 4)[0]
+    G = get_game("ceres")
+    assert G.to_json(a.unwrapped.table.state) == G.to_json(b.unwrapped.table.state)
+
+
 def test_the_learner_sees_only_its_own_seat_and_acts_only_on_its_turn() -> None:
     env = adapter.EclipticEnv("tauceti", opponents="random", players=2, seat=1)
     obs, info = env.reset(seed=12)
