@@ -410,6 +410,22 @@ def test_openspiels_python_ismcts_plays_a_few_moves(name: str, params: dict[str,
         state.apply_action(action)
 
 
+def test_openspiels_outcome_sampling_mccfr_learns_over_the_deals() -> None:
+    """docs/adapters-openspiel.md: each iteration is a new deal, regrets keyed by the
+    information-state string; the average policy is a distribution over the legal actions."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    game = pyspiel.load_game(CERES, {"players": 2, "seed": 4})
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(5):
+        solver.iteration()
+    policy = solver.average_policy()
+    state = pyspiel.load_game(CERES, {"players": 2, "seed": 4}).new_initial_state()  # the first deal, met
+    probs = policy.action_probabilities(state)
+    assert sorted(probs) == state.legal_actions() and sum(probs.values()) == pytest.approx(1.0)
+    assert state.information_state_string(0) in solver._infostates  # the key it learned under
+
+
 def test_random_sim_test_refuses_reseeded_clones() -> None:
     """Why clones are exact by default: OpenSpiel's test wants a clone equal to its state."""
     game = pyspiel.load_game(CERES, {"players": 2, "expansions": "comets", "reseed_clones": True})
