@@ -35,6 +35,7 @@ import numpy as np
 from ecliptic.adapters._common import (
     RENDER_FPS,
     RENDER_MODES,
+    IllegalActionId,
     Mask,
     Reward,
     Table,
@@ -121,7 +122,7 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
 
     def step(self, action: Any) -> tuple[Tensor, float, bool, bool, dict[str, Any]]:
         if self._done:
-            raise IllegalAction("NOTATION", "no episode is being played (it ended, or never began): call reset()")
+            raise IllegalActionId("NOTATION", "no episode is being played (it ended, or never began): call reset()")
         try:
             self.table.play(action)
         except IllegalAction as refusal:
