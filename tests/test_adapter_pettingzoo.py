@@ -361,20 +361,42 @@ def test_bench_aec_reports_every_figure_and_its_table() -> None:
     assert "chess_v6" in out.getvalue() and "Tau Ceti step: observe" in out.getvalue()
 
 
-def test_the_python_examples_of_docs_adapters_run_as_written() -> None:
+def test_the_python_examples_of_docs_adapters_run_as_written(tmp_path: Any) -> None:
     """The MaskablePPO example needs torch and sb3-contrib, which the project does not install
-    (and its training takes a minute): it is only compiled here; the docs say where it ran."""
+    (and its training takes a minute): it is only compiled here; the docs say where it ran.
+    The plug-in of "A policy as a bot" is run as the plug-in loader would: its ``register``,
+    then the bot ``mine:<weights>`` choosing a legal action of a Ceres game."""
     import re
     from pathlib import Path
+
+    from ecliptic.adapters.observation import encoder
+    from ecliptic.bots import base
 
     doc = Path(__file__).resolve().parents[1] / "docs" / "adapters.md"
     blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
     training = [b for b in blocks if "sb3_contrib" in b]
-    assert len(blocks) == 3 and len(training) == 1
+    plugin = [b for b in blocks if "register_policy" in b]
+    assert len(blocks) == 4 and len(training) == 1 and len(plugin) == 1
+    names: dict[str, Any] = {}
     for block in blocks:
         code = compile(block, str(doc), "exec")
         if block not in training:
-            exec(code, {})
+            exec(code, names if block in plugin else {})
+    G = get_game("ceres")
+    state = G.new_game({"players": 2}, 3)
+    weights = tmp_path / "weights.npy"
+    shape = (len(G.action_space(state)), encoder("ceres", {"players": 2}).size)
+    np.save(weights, np.random.default_rng(0).normal(size=shape))
+    base.load_builtin_bots()
+    saved = dict(base._FACTORIES), dict(base._OWNERS), dict(base._PLANNED)
+    try:
+        names["register"]()
+        bot = base.make_bot(f"mine:{weights}", 0)
+        assert bot.choose(G, state, state.current_player) in G.legal_actions(state)
+    finally:
+        for registry, before in zip((base._FACTORIES, base._OWNERS, base._PLANNED), saved, strict=True):
+            registry.clear()
+            registry.update(before)  # type: ignore[attr-defined]
 
 
 def test_an_environment_pickles_mid_game_and_plays_on_as_the_original() -> None:
