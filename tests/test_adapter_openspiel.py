@@ -471,3 +471,22 @@ def test_the_examples_of_docs_adapters_openspiel_run_as_written(capsys: pytest.C
     assert names["mid2"].history() == names["mid"].history() != []
     exec(compile(second.replace("max_simulations=100", "max_simulations=4"), str(doc), "exec"), names)
     assert names["action"] in names["state"].legal_actions()
+
+
+def test_rl_environment_deals_from_the_games_seed_parameter_not_from_env_seed() -> None:
+    """docs/adapters-openspiel.md, rl_environment: ``seed`` as a game parameter chooses the deals;
+    ``env.seed`` only seeds a chance-event sampler this game never calls."""
+    from open_spiel.python import rl_environment
+
+    def first_deal(seed_param: int | None, env_seed: int | None = None) -> str:
+        kwargs = {"players": 2} if seed_param is None else {"players": 2, "seed": seed_param}
+        env = rl_environment.Environment(CERES, **kwargs)
+        if env_seed is not None:
+            env.seed(env_seed)
+        env.reset()
+        return str(env.get_state)
+
+    assert first_deal(7) == first_deal(7) == str(pyspiel.load_game(CERES, {"players": 2, "seed": 7})
+                                                  .new_initial_state())
+    assert first_deal(7) != first_deal(8)
+    assert first_deal(None, 1) == first_deal(None, 2) == first_deal(0)
