@@ -78,6 +78,14 @@ def test_the_same_seed_plays_the_same_episode_bots_included() -> None:
     assert G.to_json(a.unwrapped.table.state) == G.to_json(b.unwrapped.table.state)
 
 
+def test_a_search_bot_on_an_iteration_budget_replays_from_the_seed() -> None:
+    """docs/adapters.md, Seeds: a time budget cannot replay, an iteration budget does."""
+    a, b = (gymnasium.make("ecliptic/Ceres-v0", opponents="ismcts:20it", players=2) for _ in range(2))
+    assert _learner_game(a, 4)[0] == _learner_game(b, 4)[0]
+    G = get_game("ceres")
+    assert G.to_json(a.unwrapped.table.state) == G.to_json(b.unwrapped.table.state)
+
+
 def test_the_learner_sees_only_its_own_seat_and_acts_only_on_its_turn() -> None:
     env = adapter.EclipticEnv("tauceti", opponents="random", players=2, seat=1)
     obs, info = env.reset(seed=12)
@@ -145,6 +153,9 @@ def test_render_human_prints_the_learners_view_at_reset_and_step(capsys: pytest.
     ({"seat": True}, SeatError, "True is not a seat"),
     ({"opponents": ["random", "random"]}, ValueError, "one per seat"),
     ({"opponents": "grandmaster"}, BotSpecError, "grandmaster"),
+    ({"opponents": 5}, ValueError, r"^opponents is a bot spec .* not 5$"),
+    ({"opponents": ["random", 5, "random"]}, ValueError, r"^opponents is a bot spec .* not \['random', 5, 'random'\]$"),
+    ({"opponents": None}, ValueError, r"^opponents is a bot spec"),
     ({"illegal": "ignore"}, ValueError, "illegal is 'raise' or 'terminate'"),
     ({"reward": "gp"}, ValueError, "reward must be one of"),
     ({"advanced": [12]}, ValueError, "Advanced Rule 12"),

@@ -110,6 +110,15 @@ def test_a_bad_parameter_value_is_refused_with_the_engines_message(params: dict[
         pyspiel.load_game(TC, {"players": 2, **params})
 
 
+@pytest.mark.parametrize("params", [{"advanced": "x"}, {"advanced": "1;two"}, {"players": 7}, {"factions": "Bogus"}])
+def test_a_bad_parameter_value_is_refused_in_one_line_naming_the_game(params: dict[str, Any]) -> None:
+    """The adapter's own check of the Advanced Rules' list says which game it was, as the
+    engine's refusals do: a researcher loading several games in one run reads which one."""
+    with pytest.raises(ValueError) as refusal:
+        pyspiel.load_game(TC, {"players": 2, **params})
+    assert str(refusal.value).startswith(f"{TC}: ") and "\n" not in str(refusal.value)
+
+
 def test_an_unknown_parameter_or_a_wrong_type_is_refused_by_openspiel() -> None:
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'bogus'"):
         pyspiel.load_game(TC, {"bogus": 1})
@@ -401,6 +410,22 @@ def test_openspiels_python_ismcts_plays_a_few_moves(name: str, params: dict[str,
         state.apply_action(action)
 
 
+def test_openspiels_outcome_sampling_mccfr_learns_over_the_deals() -> None:
+    """docs/adapters-openspiel.md: each iteration is a new deal, regrets keyed by the
+    information-state string; the average policy is a distribution over the legal actions."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    game = pyspiel.load_game(CERES, {"players": 2, "seed": 4})
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(5):
+        solver.iteration()
+    policy = solver.average_policy()
+    state = pyspiel.load_game(CERES, {"players": 2, "seed": 4}).new_initial_state()  # the first deal, met
+    probs = policy.action_probabilities(state)
+    assert sorted(probs) == state.legal_actions() and sum(probs.values()) == pytest.approx(1.0)
+    assert state.information_state_string(0) in solver._infostates  # the key it learned under
+
+
 def test_random_sim_test_refuses_reseeded_clones() -> None:
     """Why clones are exact by default: OpenSpiel's test wants a clone equal to its state."""
     game = pyspiel.load_game(CERES, {"players": 2, "expansions": "comets", "reseed_clones": True})
@@ -446,3 +471,22 @@ def test_the_examples_of_docs_adapters_openspiel_run_as_written(capsys: pytest.C
     assert names["mid2"].history() == names["mid"].history() != []
     exec(compile(second.replace("max_simulations=100", "max_simulations=4"), str(doc), "exec"), names)
     assert names["action"] in names["state"].legal_actions()
+
+
+def test_rl_environment_deals_from_the_games_seed_parameter_not_from_env_seed() -> None:
+    """docs/adapters-openspiel.md, rl_environment: ``seed`` as a game parameter chooses the deals;
+    ``env.seed`` only seeds a chance-event sampler this game never calls."""
+    from open_spiel.python import rl_environment
+
+    def first_deal(seed_param: int | None, env_seed: int | None = None) -> str:
+        kwargs = {"players": 2} if seed_param is None else {"players": 2, "seed": seed_param}
+        env = rl_environment.Environment(CERES, **kwargs)
+        if env_seed is not None:
+            env.seed(env_seed)
+        env.reset()
+        return str(env.get_state)
+
+    assert first_deal(7) == first_deal(7) == str(pyspiel.load_game(CERES, {"players": 2, "seed": 7})
+                                                  .new_initial_state())
+    assert first_deal(7) != first_deal(8)
+    assert first_deal(None, 1) == first_deal(None, 2) == first_deal(0)

@@ -384,6 +384,7 @@ def test_the_python_examples_of_docs_adapters_run_as_written(tmp_path: Path, mon
     base.load_builtin_bots()
     monkeypatch.setattr(base, "_FACTORIES", dict(base._FACTORIES))
     monkeypatch.setattr(base, "_OWNERS", dict(base._OWNERS))
+    monkeypatch.setattr(base, "_PLANNED", dict(base._PLANNED))
     names = {}
     exec(compile(plugin[0], str(doc), "exec"), names)
     names["register"]()

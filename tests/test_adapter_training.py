@@ -94,3 +94,40 @@ def test_a_vectors_spec_makes_the_vector_again_and_one_environment_is_refused_cl
     finally:
         vec.close()
         again.close()
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_an_illegal_id_in_a_vector_is_refused_with_the_environments_reason(mode: str) -> None:
+    """``AsyncVectorEnv`` raises a worker's error again as ``type(error)(error)``: the refusal
+    must still be an ``IllegalAction`` that prints the id, its action and the rule (it was
+    ``<exception str() failed>``: the copy had one argument where two were wanted)."""
+    from ecliptic.engine.errors import IllegalAction
+
+    vec = gymnasium.make_vec("ecliptic/Ceres-v0", num_envs=2, vectorization_mode=mode, opponents="random")
+    try:
+        _, info = vec.reset(seed=0)
+        illegal = int(np.flatnonzero(info["action_mask"][0] == 0)[0])
+        legal = int(np.flatnonzero(info["action_mask"][1])[0])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the async vector's own report of the worker's error
+            with pytest.raises(IllegalAction) as refusal:
+                vec.step(np.array([illegal, legal]))
+        assert str(refusal.value).startswith(f"[CR-ACT-1] action id {illegal} (")
+        assert "is not legal now" in str(refusal.value) and refusal.value.rule == "CR-ACT-1"
+    finally:
+        vec.close()
+
+
+def test_a_refusal_made_again_from_itself_is_the_same_refusal() -> None:
+    import pickle
+
+    from ecliptic.adapters._common import Table
+    from ecliptic.engine.errors import IllegalAction
+
+    table = Table("ceres", {"players": 2})
+    table.new_game(0)
+    with pytest.raises(IllegalAction) as refusal:
+        table.play(0)
+    for again in (type(refusal.value)(refusal.value), pickle.loads(pickle.dumps(refusal.value))):
+        assert isinstance(again, IllegalAction) and isinstance(again, ValueError)
+        assert (str(again), again.rule, again.reason) == (str(refusal.value), refusal.value.rule, refusal.value.reason)

@@ -270,6 +270,22 @@ def test_the_index_tool_says_what_an_index_means(capsys: pytest.CaptureFixture[s
     assert "1-4 players" in capsys.readouterr().err
 
 
+def test_the_index_tool_names_the_advanced_rules_as_the_openspiel_parameter_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--advanced all`` and ``1;5`` are the OpenSpiel parameter's forms (docs/adapters-openspiel.md);
+    a list that is not numbers is refused saying how to write it, not with ``int()``'s words."""
+    every = encoder("tauceti", {"players": 2, "advanced": list(range(1, 10))})
+    assert main(["--game", "tauceti", "--players", "2", "--advanced", "all"]) == 0
+    assert capsys.readouterr().out.startswith(f"tauceti: {every.size} values")
+    some = encoder("tauceti", {"players": 2, "advanced": [1, 5]})
+    assert main(["--game", "tauceti", "--players", "2", "--advanced", "1;5", "--index", str(some.size - 1)]) == 0
+    assert capsys.readouterr().out == f"{some.size - 1}: {some.meaning(some.size - 1)}\n"
+    for bad in ("x", "1,,two"):
+        assert main(["--game", "tauceti", "--players", "2", "--advanced", bad]) == 2
+        err = capsys.readouterr().err
+        assert "name the Advanced Rules as numbers" in err and "invalid literal" not in err
+
+
 def test_the_index_tool_piped_into_a_reader_that_stops_ends_without_a_traceback() -> None:
     """``--all | head``: the whole list of Tau Ceti's 3,417 indices is far more than a pipe
     holds, so the tool meets a closed pipe whatever the timing."""
@@ -668,3 +684,20 @@ def test_the_tensor_of_what_is_not_a_state_of_the_encoders_game_is_refused_clear
     s = ceres.new_game({"players": 2}, 1)
     assert np.array_equal(encoder("ceres", {"players": 2}).tensor(s, 1),
                           encoder("ceres", {"players": 2}).encode(ceres.observe(s, 1)))
+
+
+def test_the_python_example_of_docs_observation_runs_as_written() -> None:
+    """The page's one Python block, run as a reader pastes it; what its comments promise holds
+    (the meaning of index 1234, the slice of the next seat's tracks, the Box)."""
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "observation.md"
+    (block,) = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+    names: dict[str, Any] = {}
+    exec(compile(block, str(doc), "exec"), names)
+    enc = names["enc"]
+    assert names["x"].dtype == np.float32 and names["x"].shape == (enc.size,)
+    assert enc.meaning(1234).startswith("enlightenment.mine[C16]: 1 for each card")
+    assert isinstance(enc.slices["players[+1].tracks"], slice)
+    assert enc.space.shape == (enc.size,) and enc.space.dtype == np.float32

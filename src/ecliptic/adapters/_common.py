@@ -28,6 +28,26 @@ from ecliptic.engine.actions import Action, ActionSpace
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.games import GAME_NAMES, get_game
 
+
+class IllegalActionId(IllegalAction):
+    """The adapters' refusal of an action id: an :class:`IllegalAction` (``except IllegalAction``
+    and ``except ValueError`` catch it), which also survives being made again from itself.
+
+    Gymnasium's ``AsyncVectorEnv`` sends a worker's exception to the main process and raises
+    ``type(error)(error)`` there: one argument, the refusal itself. The engine's
+    ``IllegalAction`` wants two (``rule``, ``message``), so that copy could not even be printed
+    (``<exception str() failed>``, an ``IndexError`` instead of the reason). Made from a
+    refusal, this takes its rule and message, so the vector raises what the environment said."""
+
+    def __init__(self, *args: object) -> None:
+        if len(args) == 1 and isinstance(args[0], IllegalAction) and len(args[0].args) == 2:
+            args = args[0].args
+        BaseException.__init__(self, *args)  # the args as given, as the engine's class keeps them
+
+    def __str__(self) -> str:
+        return super().__str__() if len(self.args) == 2 else " ".join(map(str, self.args))
+
+
 Reward = Literal["returns", "points"]
 REWARDS: tuple[Reward, ...] = ("returns", "points")
 """``returns``: the game's returns at the end (``G.utility`` says what they sum to), 0 before;
@@ -173,10 +193,10 @@ class Table:
         index = action_index(action, len(self.space))
         chosen = self.space.action(index)
         if self.over:
-            raise IllegalAction("NOTATION", f"action id {index} ({chosen}): the game is over")
+            raise IllegalActionId("NOTATION", f"action id {index} ({chosen}): the game is over")
         if chosen not in self.legal():  # the list the mask was made from: no second why_not
             refusal = self.game.why_not(self.state, chosen) or IllegalAction("NOTATION", "not offered")
-            raise IllegalAction(refusal.rule, f"action id {index} ({chosen}) is not legal now: {refusal.reason}")
+            raise IllegalActionId(refusal.rule, f"action id {index} ({chosen}) is not legal now: {refusal.reason}")
         self._apply(chosen)
         return chosen
 
@@ -225,15 +245,15 @@ def action_index(action: object, size: int) -> int:
     """``action`` as an action id: any integer type (NumPy's too), not a ``bool``, a float
     or ``None``, in 0..size-1."""
     if isinstance(action, bool | np.bool_) or action is None:
-        raise IllegalAction("NOTATION", f"{action!r} is not an action id: an integer 0..{size - 1}")
+        raise IllegalActionId("NOTATION", f"{action!r} is not an action id: an integer 0..{size - 1}")
     try:
         index = operator.index(action)  # type: ignore[arg-type]
     except TypeError:
         if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and action.dtype.kind in "iu":
             return action_index(action.reshape(()).item(), size)
-        raise IllegalAction("NOTATION", f"{action!r} is not an action id: an integer 0..{size - 1}") from None
+        raise IllegalActionId("NOTATION", f"{action!r} is not an action id: an integer 0..{size - 1}") from None
     if not 0 <= index < size:
-        raise IllegalAction("NOTATION", f"action id {index} is outside 0..{size - 1}")
+        raise IllegalActionId("NOTATION", f"action id {index} is outside 0..{size - 1}")
     return index
 
 

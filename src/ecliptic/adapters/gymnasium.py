@@ -26,7 +26,7 @@ is PettingZoo's other convention, for code that samples without the mask (Gymnas
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import gymnasium
@@ -35,6 +35,7 @@ import numpy as np
 from ecliptic.adapters._common import (
     RENDER_FPS,
     RENDER_MODES,
+    IllegalActionId,
     Mask,
     Reward,
     Table,
@@ -86,7 +87,12 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
         assert learner is not None
         self.seat = learner
         self.others = [s for s in range(self.table.players) if s != learner]
-        specs = [opponents] if isinstance(opponents, str) else list(opponents)
+        given: list[object] = [opponents] if isinstance(opponents, str) else (
+            list(opponents) if _is_list(opponents) else [None])
+        specs = [spec for spec in given if isinstance(spec, str)]
+        if len(specs) != len(given):
+            raise ValueError(f"opponents is a bot spec ('random', 'heuristic', 'ismcts:200it'...) for every other "
+                             f"seat or a list of one per other seat, not {opponents!r}")
         if len(specs) == 1:
             specs *= len(self.others)
         if len(specs) != len(self.others):
@@ -121,7 +127,7 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
 
     def step(self, action: Any) -> tuple[Tensor, float, bool, bool, dict[str, Any]]:
         if self._done:
-            raise IllegalAction("NOTATION", "no episode is being played (it ended, or never began): call reset()")
+            raise IllegalActionId("NOTATION", "no episode is being played (it ended, or never began): call reset()")
         try:
             self.table.play(action)
         except IllegalAction as refusal:
@@ -174,6 +180,12 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}
+
+
+def _is_list(value: object) -> bool:
+    """Something to list bot specs from (a list, a tuple, an array); not a mapping or a bare
+    number, which are refused saying what ``opponents`` is."""
+    return isinstance(value, Iterable) and not isinstance(value, str | bytes | Mapping)
 
 
 def register() -> None:

@@ -385,6 +385,19 @@ def describe(game: str, config: Mapping[str, Any] | None, index: int) -> str:
     return encoder(game, config).meaning(index)
 
 
+def advanced_rules(text: str) -> list[int]:
+    """Tau Ceti's Advanced Rules as a command or a text parameter names them: numbers between
+    ``,`` or ``;`` (``"1,2,5"``, ``"1;2;5"``, the form OpenSpiel's ``load_game`` text needs),
+    or ``"all"``; anything else is refused saying how to write them."""
+    if text.strip().lower() == "all":
+        return list(range(1, 10))
+    try:
+        return [int(part) for part in text.replace(";", ",").split(",") if part.strip()]
+    except ValueError:
+        raise ValueError(f"advanced={text!r}: name the Advanced Rules as numbers, '1,2,5' "
+                         "(or '1;2;5'), or 'all'") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m ecliptic.adapters.observation --game tauceti --players 4 --index 1234``."""
     parser = argparse.ArgumentParser(prog="python -m ecliptic.adapters.observation",
@@ -392,7 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", choices=GAMES, default="tauceti")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--short", action="store_true", help="Tau Ceti: the short game")
-    parser.add_argument("--advanced", default="", help="Tau Ceti: Advanced Rules, e.g. 1,2,5")
+    parser.add_argument("--advanced", default="", help="Tau Ceti: Advanced Rules, e.g. 1,2,5 or all")
     parser.add_argument("--advanced-specialists", action="store_true")
     parser.add_argument("--comets", action="store_true", help="Ceres: with the Comets expansion")
     parser.add_argument("--index", type=int, action="append", help="an index (repeatable)")
@@ -406,7 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.short:
                 config["game"] = "short"
             if args.advanced:
-                config["advanced"] = [int(x) for x in args.advanced.split(",")]
+                config["advanced"] = advanced_rules(args.advanced)
             if args.advanced_specialists:
                 config["advanced_specialists"] = True
         elif args.comets:

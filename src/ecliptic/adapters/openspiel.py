@@ -65,7 +65,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ecliptic.adapters.observation import encoder
+from ecliptic.adapters.observation import advanced_rules, encoder
 from ecliptic.engine.actions import Action, ActionSpace
 from ecliptic.engine.content import content_cache
 from ecliptic.engine.errors import EclipticError, IllegalAction
@@ -97,21 +97,11 @@ def _names(text: str) -> list[str]:
     return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
 
 
-def _advanced(text: str) -> list[int]:
-    if text.strip().lower() == "all":
-        return list(range(1, 10))
-    try:
-        return [int(part) for part in _names(text)]
-    except ValueError:
-        raise ValueError(f"advanced={text!r}: name the Advanced Rules as numbers, '1,2,5' "
-                         "(or '1;2;5'), or 'all'") from None
-
-
 def engine_config(short_name: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """The engine's config table for a loaded game's parameters."""
     config = {k: v for k, v in params.items() if k not in _ADAPTER_ONLY}
     if short_name == TAUCETI:
-        config["advanced"] = _advanced(str(config.get("advanced", "")))
+        config["advanced"] = advanced_rules(str(config.get("advanced", "")))
         config["factions"] = _names(str(config.get("factions", "")))
     else:
         config["expansions"] = _names(str(config.get("expansions", "")))
@@ -140,8 +130,8 @@ class Spec:
 
     def __post_init__(self) -> None:
         self.rules = get_game("tauceti" if self.short_name == TAUCETI else "ceres")
-        self.config = engine_config(self.short_name, self.params)
-        try:
+        try:  # every bad value is refused alike, named by the game it was given to
+            self.config = engine_config(self.short_name, self.params)
             state = self.rules.new_game(self.config, 0)  # checks the config (the seed cannot make it bad)
         except (ValueError, EclipticError) as exc:
             raise ValueError(f"{self.short_name}: {exc}") from None
