@@ -42,6 +42,8 @@ BOUND = 180.0
 """Seconds to wait for a condition before the test fails instead of hanging (the machine may be
 loaded; the conditions come in well under a second when it is not)."""
 PROMPT = "\n> "
+AGAIN = 5.0
+"""Seconds after which :meth:`Play.end` sends its signal again (see there)."""
 CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()=>][0-9A-Za-z]?|\r")
 """Terminal control sequences (readline's, say) and carriage returns: not what is read."""
 
@@ -124,11 +126,23 @@ class Play:
     def signal(self, signum: int) -> None:
         os.killpg(self.proc.pid, signum)
 
-    def end(self) -> int:
-        """Wait for the process to end, reading what it prints meanwhile; its exit status."""
+    def end(self, *, again: int | None = None) -> int:
+        """Wait for the process to end, reading what it prints meanwhile; its exit status.
+
+        With ``again``, that signal is sent once more every :data:`AGAIN` seconds while the
+        process runs: a signal that lands while the game waits at its prompt, in the moment
+        after CPython's ``input()`` let go of the interpreter and before it blocks reading the
+        terminal, is caught by CPython's C handler but its Python handler runs only after the
+        read returns, at the next key typed (a race of CPython's line reading, not of the
+        game; the autosave is current all the same). A second signal wakes the read, and the
+        first one is answered; a test that waited for the first one alone would hang."""
         deadline = time.monotonic() + BOUND
+        resend = time.monotonic() + AGAIN
         while self._read(0.1) and self.proc.poll() is None:
             assert time.monotonic() < deadline, f"the game did not end:\n{self.screen[-3000:]}"
+            if again is not None and time.monotonic() > resend:
+                self.signal(again)
+                resend = time.monotonic() + AGAIN
         code = self.proc.wait(timeout=BOUND)
         while self._read(0):  # the last lines
             pass
@@ -203,7 +217,7 @@ def test_sigterm_saves_the_game_and_leaves_with_143(data: Path) -> None:
     game.type("PASS")
     before = decision(game.wait_for(PROMPT, 2))
     game.signal(signal.SIGTERM)
-    assert game.end() == sess.EXIT_TERMINATED == 128 + signal.SIGTERM
+    assert game.end(again=signal.SIGTERM) == sess.EXIT_TERMINATED == 128 + signal.SIGTERM
     saved = the_autosave(data)
     assert "Asked to stop (SIGTERM): leaving the game." in game.screen
     assert f"The game is saved in {saved}.\nResume it with: ecliptic play --resume autosave" in game.screen
