@@ -114,6 +114,7 @@ BAD_CONFIGS = [
     ("tauceti", {"first_player": "0"}, "first_player: expected int, got '0'"),
     ("tauceti", {"advanced": [True]}, r"advanced\[0\]: expected int, got True"),
     ("tauceti", {"players": 2, "factions": [1, 2]}, r"factions\[0\]: expected str, got 1"),
+    ("tauceti", {"advanced": [1, 1]}, "each Advanced Rule is named once, not 1 twice"),
     ("ceres", {"players": True}, "players: expected int, got True"),
     ("ceres", {"expansions": [1]}, r"expansions\[0\]: expected str, got 1"),
     ("ceres", {"first_player": None}, "first_player: expected int, got None"),

@@ -56,9 +56,11 @@ class Config:
             raise ValueError("each faction can be played by one player only")
         if not 0 <= self.first_player < self.players:
             raise ValueError("first_player must be a seat of this game")
-        for rule in self.advanced:
+        for k, rule in enumerate(self.advanced):
             if not 1 <= rule <= 9:
                 raise ValueError(f"there is no Advanced Rule {rule} (1-9)")
+            if rule in self.advanced[:k]:  # else two configs, two game names, for one game
+                raise ValueError(f"each Advanced Rule is named once, not {rule} twice")
 
     def has(self, advanced_rule: int) -> bool:
         return advanced_rule in self.advanced
