@@ -903,15 +903,9 @@ class GameService:
             if not (await self._who(live, token))[1]:
                 raise Forbidden("the admin token is needed (Authorization: Bearer <token>): only the host "
                                 "gives a seat a new join link")
-            link = auth.new_token()
-            async with live.lock:
-                await self._db(self.storage.replace_link, game_id, seat, auth.token_hash(link))
-                live.seats = await self._db(self.storage.seats, game_id)
-                live.mail_seats = live.mail_seats - {seat}
-                self._seat_changed(live, seat)
-            name = self.seat_infos(live)[seat].name
+            link = await self._new_link(live, seat, keep_token=False)
         await self.notifier.publish(game_id, -1)
-        return models.SeatLink(seat=seat, name=name, token=link, join_link=self.join_link(game_id, seat, link))
+        return link
 
     async def device_link(self, game_id: str, seat: int, token: str | None) -> models.SeatLink:
         """Play on another device: the seat's own token makes a one-use link for the seat. The seat
@@ -921,13 +915,23 @@ class GameService:
             if (await self._who(live, token))[0] != seat:
                 raise Forbidden("this seat's own token is needed (Authorization: Bearer <token>): only the "
                                 "seat's player moves it to another device")
-            link = auth.new_token()
-            async with live.lock:
-                await self._db(self.storage.replace_link, game_id, seat, auth.token_hash(link), keep_token=True)
-                live.seats = await self._db(self.storage.seats, game_id)
-            name = self.seat_infos(live)[seat].name
+            link = await self._new_link(live, seat, keep_token=True)
         await self.notifier.publish(game_id, -1)
-        return models.SeatLink(seat=seat, name=name, token=link, join_link=self.join_link(game_id, seat, link))
+        return link
+
+    async def _new_link(self, live: Live, seat: int, *, keep_token: bool) -> models.SeatLink:
+        """A new join link for ``seat`` (:meth:`Storage.replace_link`), asked by the host (the seat
+        goes to a new person: its email address goes, its sockets are closed) or, ``keep_token``,
+        by the seat itself (it stays this device's until the link is taken)."""
+        token = auth.new_token()
+        async with live.lock:
+            await self._db(self.storage.replace_link, live.row.id, seat, auth.token_hash(token), keep_token=keep_token)
+            live.seats = await self._db(self.storage.seats, live.row.id)
+            if not keep_token:
+                live.mail_seats = live.mail_seats - {seat}
+                self._seat_changed(live, seat)
+        return models.SeatLink(seat=seat, name=self.seat_infos(live)[seat].name, token=token,
+                               join_link=self.join_link(live.row.id, seat, token))
 
     def _seat_changed(self, live: Live, seat: int) -> None:
         """Tell every viewer the seat's news (``joined``), after closing (4403) the seat's
