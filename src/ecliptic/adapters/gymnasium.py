@@ -14,7 +14,9 @@ between two of the learner's decisions. The observation is the float32 tensor of
 fixed action space, given as ``info["action_mask"]`` and by :meth:`EclipticEnv.action_masks`
 (the convention of sb3-contrib's MaskablePPO). The reward is the learner's return at the end
 (``reward="returns"``) or, with ``reward="points"``, the change in its GP (Ceres: VP)
-counted so far since its last decision. The engine ends every game itself within
+counted so far since its last decision, its own hand included: only the learner reads its
+reward, and it sees its hand, so nothing hidden reaches it (PettingZoo's ``rewards``, read by
+every agent, count the public points instead). The engine ends every game itself within
 ``G.max_decisions`` decisions, so an episode is never truncated.
 
 An illegal action id raises :class:`ecliptic.engine.errors.IllegalAction` (a ``ValueError``
