@@ -57,6 +57,33 @@ def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return work
 
 
+@pytest.fixture
+def bot_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The bots and plug-ins a test registers or loads are forgotten after it: the registry is
+    the process's, and a plug-in left loaded would be sent to every later test's workers."""
+    import sys
+
+    from ecliptic.bots import base, plugins
+
+    base.load_builtin_bots()
+    factories, owners = dict(base._FACTORIES), dict(base._OWNERS)
+    loaded, done, installed = list(plugins._loaded), set(plugins._done), plugins._installed
+    modules = set(sys.modules)
+    monkeypatch.delenv(plugins.ENV, raising=False)
+    yield
+    base._FACTORIES.clear()
+    base._FACTORIES.update(factories)
+    base._OWNERS.clear()
+    base._OWNERS.update(owners)
+    plugins._loaded[:] = loaded
+    plugins._done.clear()
+    plugins._done.update(done)
+    plugins._installed = installed
+    for name in set(sys.modules) - modules:
+        if name.startswith("plug_"):
+            del sys.modules[name]
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database of each backend the server supports, so one storage test covers both: a SQLite

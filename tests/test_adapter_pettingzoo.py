@@ -23,6 +23,7 @@ from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 from ecliptic.adapters.pettingzoo import env, raw_env
 from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.rng import Rng
 from ecliptic.games import get_game
 
 api_test_module = importlib.import_module("pettingzoo.test.api_test")  # the module, not its function
@@ -210,11 +211,13 @@ def test_a_whole_random_game_rewards_each_agent_the_engines_returns(game: str, c
 
 
 def test_dense_points_add_up_to_the_score_gained_during_the_game() -> None:
+    """The rewards add up to the final score less the public points of the dealt game: the
+    last step brings every seat to its final total, the hands counted."""
     config = {"players": 2, "game": "short"}
     e = make("tauceti", config, reward="points")
     e.reset(seed=4)
     table = e.unwrapped.table
-    start = table.points()
+    start = table.public_points()
     total = dict.fromkeys(e.agents, 0.0)
     agents = list(e.agents)
     rng = np.random.default_rng(4)
@@ -225,8 +228,46 @@ def test_dense_points_add_up_to_the_score_gained_during_the_game() -> None:
         changed |= reward != 0
         e.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert changed
-    final = table.points()
+    final = [row["total"] for row in table.state.final_scores]
+    assert table.points() == final
     assert [total[a] for a in agents] == [f - s for f, s in zip(final, start, strict=True)]
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_points_rewards_are_the_same_on_every_world_an_agent_cannot_tell_apart(players: int) -> None:
+    """Every agent reads every agent's reward, so with ``reward="points"`` a reward must not
+    change between worlds that ``observe`` does not tell apart for any one seat: at every
+    step the points the rewards are changes of are the same on ``determinize(state, v)``
+    for every viewer ``v``, and each step's rewards are exactly their changes. The true
+    points (a hand counted) fail the first check in the same games: the test can see a leak."""
+    game = get_game("tauceti")
+    config = {"players": players, "game": "short", "advanced": ALL_ADVANCED}
+    leaks_of_true_points = 0
+    for seed in range(3):
+        e = raw_env("tauceti", config=config, reward="points")
+        e.reset(seed=seed)
+        table = e.unwrapped.table
+        rng = np.random.default_rng(seed)
+        det = Rng.from_seed(seed)
+        before = table.public_points()
+        for step, _agent in enumerate(e.agent_iter()):
+            obs, _, done, _, _ = e.last()
+            if done:
+                break
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            now = table.public_points()
+            assert [e.rewards[a] for a in e.agents] == [float(n - b) for n, b in zip(now, before, strict=True)]
+            before = now
+            if step % 5 or table.over:
+                continue
+            for viewer in range(players):
+                world = game.determinize(table.state, viewer, det)
+                assert [game.public_points(world, s) for s in range(players)] == now
+                leaks_of_true_points += any(
+                    game.points_so_far(world, s) != game.points_so_far(table.state, s)
+                    for s in range(players) if s != viewer)
+    if players > 1:
+        assert leaks_of_true_points > 0
 
 
 def test_terminate_illegal_wrapper_ends_the_game_against_the_offender() -> None:

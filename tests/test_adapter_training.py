@@ -131,3 +131,56 @@ def test_a_refusal_made_again_from_itself_is_the_same_refusal() -> None:
     for again in (type(refusal.value)(refusal.value), pickle.loads(pickle.dumps(refusal.value))):
         assert isinstance(again, IllegalAction) and isinstance(again, ValueError)
         assert (str(again), again.rule, again.reason) == (str(refusal.value), refusal.value.rule, refusal.value.reason)
+
+
+SPAWN_PLUGIN = '''
+import os
+from ecliptic.bots import register_bot
+
+
+class LastLegal:
+    """Plays the last legal action and counts its decisions in a file named by its process."""
+
+    def __init__(self, folder):
+        self.folder = folder
+
+    def choose(self, game, state, seat):
+        with open(os.path.join(self.folder, str(os.getpid())), "a") as out:
+            out.write("x")
+        return game.legal_actions(state)[-1]
+
+
+register_bot("lastlegal_spawn", lambda option, seed: LastLegal({folder!r}))
+'''
+
+
+def test_a_plugin_named_in_the_environments_keywords_plays_in_spawn_workers(tmp_path: Any, bot_registry: None) -> None:
+    """A bot registered in code exists only in the process that ran the code; ``plugins=``
+    is a keyword of the environment, so each ``AsyncVectorEnv`` worker (``spawn``: a fresh
+    interpreter) loads the plug-in as it builds its environment, and the bot plays there."""
+    import os
+
+    plays = tmp_path / "plays"
+    plays.mkdir()
+    plugin = tmp_path / "plug_spawn_bots.py"
+    plugin.write_text(SPAWN_PLUGIN.format(folder=str(plays)))
+    vec = gymnasium.make_vec("ecliptic/Ceres-v0", num_envs=2, vectorization_mode="async",
+                             vector_kwargs={"context": "spawn"}, opponents="lastlegal_spawn",
+                             players=2, seat=1, plugins=[str(plugin)])
+    try:
+        _, info = vec.reset(seed=3)
+        for _ in range(5):
+            _, _, _, _, info = vec.step(np.array([int(np.flatnonzero(m)[0]) for m in info["action_mask"]]))
+    finally:
+        vec.close()
+    workers = {int(name) for name in os.listdir(plays)} - {os.getpid()}
+    assert len(workers) == 2  # each worker's env made the plug-in's bot, and it chose there
+
+
+def test_a_plugin_that_is_not_a_target_is_a_clear_error(bot_registry: None) -> None:
+    from ecliptic.bots.plugins import PluginError
+
+    with pytest.raises(ValueError, match=r"^plugins is a plug-in \('mybots', .* or a list of them, not 3$"):
+        adapter.EclipticEnv("ceres", opponents="random", plugins=3)  # type: ignore[arg-type]
+    with pytest.raises(PluginError, match=r"^plug-in 'plug_nowhere_gym'"):
+        adapter.EclipticEnv("ceres", opponents="random", plugins="plug_nowhere_gym")

@@ -8,13 +8,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ecliptic.bots import base, plugins
+from ecliptic.bots import plugins
 from ecliptic.bots.base import BotNameError, BotSpecError, bot_names, make_bot, register_bot
 from ecliptic.bots.plugins import PluginError, load_plugins
 from ecliptic.games import get_game
@@ -63,25 +62,8 @@ def fake_distribution(folder: Path, module: str, name: str, value: str | None = 
 
 
 @pytest.fixture(autouse=True)
-def registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Each test's bots and plug-ins are forgotten after it (the registry is the process's)."""
-    base.load_builtin_bots()
-    factories, owners = dict(base._FACTORIES), dict(base._OWNERS)
-    loaded, done, installed = list(plugins._loaded), set(plugins._done), plugins._installed
-    modules = set(sys.modules)
-    monkeypatch.delenv(plugins.ENV, raising=False)
-    yield
-    base._FACTORIES.clear()
-    base._FACTORIES.update(factories)
-    base._OWNERS.clear()
-    base._OWNERS.update(owners)
-    plugins._loaded[:] = loaded
-    plugins._done.clear()
-    plugins._done.update(done)
-    plugins._installed = installed
-    for name in set(sys.modules) - modules:
-        if name.startswith("plug_"):
-            del sys.modules[name]
+def registry(bot_registry: None) -> None:
+    """Each test's bots and plug-ins are forgotten after it (tests/conftest.py)."""
 
 
 def ecliptic(*args: str, cwd: Path, path: list[Path] = (), env: dict[str, str] | None = None  # type: ignore[assignment]

@@ -218,6 +218,22 @@ def test_points_so_far_is_the_score_the_presentation_shows() -> None:
             game.points_so_far(state, 9)
 
 
+def test_public_points_are_the_spectators_running_score_and_end_at_the_final_scores() -> None:
+    """One mechanism: ``public_points`` is the running score a spectator is shown (no hand
+    counted) at every step, and the final total at the end."""
+    for game, config in _games():
+        state = game.new_game(config, 5)
+        rng = random.Random(5)
+        while not state.is_over:
+            rows = running_score(game.name, state, game.observe(state, None), None)
+            assert [r["total"] for r in rows] == [game.public_points(state, s) for s in range(len(state.players))]
+            game.apply(state, rng.choice(game.legal_actions(state)))
+        assert [game.public_points(state, s) for s in range(len(state.players))] == [
+            row["total"] for row in state.final_scores]
+        with pytest.raises(SeatError):
+            game.public_points(state, 9)
+
+
 @pytest.mark.parametrize("name", ["tauceti", "ceres"])
 def test_an_observation_changed_by_its_reader_does_not_change_the_next_one(name: str) -> None:
     """The observation header's config is encoded once per config; each observation still gets its own."""

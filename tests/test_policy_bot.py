@@ -5,7 +5,6 @@ made a bot by name with ``register_policy``."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -13,19 +12,14 @@ import pytest
 
 from ecliptic.adapters.observation import encoder
 from ecliptic.adapters.policy import Mask, PolicyBot, PolicyError, Tensor, register_policy
-from ecliptic.bots import base
 from ecliptic.bots.base import BotSpecError, make_bot
 from ecliptic.engine.rng import Rng
 from ecliptic.games import get_game
 
 
 @pytest.fixture(autouse=True)
-def registry() -> Iterator[None]:
-    base.load_builtin_bots()
-    factories = dict(base._FACTORIES)
-    yield
-    base._FACTORIES.clear()
-    base._FACTORIES.update(factories)
+def registry(bot_registry: None) -> None:
+    """Each test's policies are forgotten after it (tests/conftest.py)."""
 
 
 def any_allowed(seed: int) -> Any:

@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from browser_support import assert_clean, create_in_lobby, needs_browser, new_page
-from ecliptic.bots import base, plugins
+from ecliptic.bots import plugins
 from ecliptic.bots.plugins import load_plugins
 from ecliptic.engine.actions import Action
 from ecliptic.games import get_game
@@ -43,20 +43,13 @@ register_bot("lastlegal", lambda option, seed: LastLegal())
 
 
 @pytest.fixture
-def host_bot(tmp_path: Path) -> Iterator[str]:
+def host_bot(tmp_path: Path, bot_registry: None) -> str:
     """A plug-in bot (the last legal action, every time) loaded here, as ``serve --plugin`` does;
-    forgotten after the test."""
-    factories, loaded, done = dict(base._FACTORIES), list(plugins._loaded), set(plugins._done)
+    forgotten after the test (tests/conftest.py)."""
     path = tmp_path / "plug_lastlegal.py"
     path.write_text(LAST_LEGAL)
     load_plugins([str(path)])
-    yield "lastlegal"
-    base._FACTORIES.clear()
-    base._FACTORIES.update(factories)
-    plugins._loaded[:] = loaded
-    plugins._done.clear()
-    plugins._done.update(done)
-    sys.modules.pop("plug_lastlegal", None)
+    return "lastlegal"
 
 
 @pytest.fixture

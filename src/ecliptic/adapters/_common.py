@@ -52,7 +52,10 @@ Reward = Literal["returns", "points"]
 REWARDS: tuple[Reward, ...] = ("returns", "points")
 """``returns``: the game's returns at the end (``G.utility`` says what they sum to), 0 before;
 ``points``: each step, the change in the GP (VP in Ceres) a seat has counted so far, so a
-seat's rewards over a game add up to its final score less what it held at the start."""
+seat's rewards over a game add up to its final score less what it held at the start. Where
+every seat reads every reward (PettingZoo) the points are the public ones
+(``G.public_points``: a hand counts only once the game ends); where only the seat reads its
+own (Gymnasium's learner) they are the seat's own count, its hand included."""
 
 RENDER_MODES: tuple[str, ...] = ("ansi", "human", "rgb_array")
 """``ansi``: ``render()`` returns the terminal's drawing of the table as text; ``human``: the
@@ -215,8 +218,14 @@ class Table:
         return [float(r) for r in self.game.returns(self.state)]
 
     def points(self) -> list[int]:
-        """What each seat has counted so far (``G.points_so_far``)."""
+        """What each seat has counted so far (``G.points_so_far``): its own hidden cards
+        included, so fit only for a reward that no other seat reads."""
         return [int(self.game.points_so_far(self.state, s)) for s in range(self.players)]
+
+    def public_points(self) -> list[int]:
+        """What every seat can count of each seat's points (``G.public_points``: hidden
+        cards left out until the game ends): for rewards that every seat reads."""
+        return [int(self.game.public_points(self.state, s)) for s in range(self.players)]
 
     def render(self, seat: int, width: int = 120) -> str:
         """The terminal's drawing of the table as ``seat`` sees it, as plain text ``width``

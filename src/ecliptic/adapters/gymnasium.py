@@ -14,7 +14,9 @@ between two of the learner's decisions. The observation is the float32 tensor of
 fixed action space, given as ``info["action_mask"]`` and by :meth:`EclipticEnv.action_masks`
 (the convention of sb3-contrib's MaskablePPO). The reward is the learner's return at the end
 (``reward="returns"``) or, with ``reward="points"``, the change in its GP (Ceres: VP)
-counted so far since its last decision. The engine ends every game itself within
+counted so far since its last decision, its own hand included: only the learner reads its
+reward, and it sees its hand, so nothing hidden reaches it (PettingZoo's ``rewards``, read by
+every agent, count the public points instead). The engine ends every game itself within
 ``G.max_decisions`` decisions, so an episode is never truncated.
 
 An illegal action id raises :class:`ecliptic.engine.errors.IllegalAction` (a ``ValueError``
@@ -47,6 +49,7 @@ from ecliptic.adapters._common import (
 )
 from ecliptic.adapters.picture import Frame
 from ecliptic.bots.base import Bot, bot_seed, make_bot
+from ecliptic.bots.plugins import load_plugins
 from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.rules import seat_of
 
@@ -65,14 +68,26 @@ class EclipticEnv(gymnasium.Env[Tensor, np.int64]):
     for every other seat (``"random"``, ``"heuristic"``, ``"ismcts:200ms"``...) or a list of
     one per other seat, in seat order; the keywords ``options`` and the table ``config`` are
     the rest of the game's config, as :class:`ecliptic.adapters.pettingzoo.raw_env` takes them
-    (Tau Ceti's game length: ``config={"game": "short"}``)."""
+    (Tau Ceti's game length: ``config={"game": "short"}``).
+
+    ``plugins`` names bot plug-ins to load before the opponents are made (``MODULE``,
+    ``MODULE:FUNCTION`` or ``path/to/bots.py``, as ``--plugin`` takes them): a bot registered
+    in code exists only in the process that ran that code, and ``AsyncVectorEnv`` builds each
+    environment in a fresh worker, which receives the constructor's keywords and nothing
+    else; so the plug-in is named here and each worker loads it as it builds its environment."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}  # noqa: RUF012 - Gymnasium's attribute
 
     def __init__(self, game: str = "tauceti", opponents: str | Sequence[str] = "heuristic", players: int | None = None,
                  seat: int = 0, *, config: Mapping[str, Any] | None = None, reward: Reward = "returns",
-                 illegal: Illegal = "raise", render_mode: str | None = None, **options: Any) -> None:
+                 illegal: Illegal = "raise", render_mode: str | None = None, plugins: str | Sequence[str] = (),
+                 **options: Any) -> None:
         check_render_mode(render_mode)
+        targets = [plugins] if isinstance(plugins, str) else list(plugins) if _is_list(plugins) else None
+        if targets is None or not all(isinstance(t, str) for t in targets):
+            raise ValueError(f"plugins is a plug-in ('mybots', 'mybots:register', 'path/to/bots.py') or a list of "
+                             f"them, not {plugins!r}")
+        load_plugins(targets)  # a plug-in that cannot be loaded: PluginError, one line
         vector_keys = [key for key in MAKE_VEC_KEYS if key in options]
         if vector_keys:
             raise ValueError(f"{', '.join(vector_keys)}: gymnasium.make_vec's keys, not an environment's; this is "

@@ -10,10 +10,11 @@ in Ceres. Each agent observes PettingZoo's classic convention, a dict of
   space (all 0 for an agent whose decision is not pending).
 
 Rewards are the game's returns at the end (``reward="returns"``; ``G.utility`` says what
-they sum to) or, with ``reward="points"``, each seat's change in the GP (Ceres: VP) counted
-so far at every step (which adds up to its final score less what it held when the cards
-were dealt; a seat's points count its own hidden cards, and the AEC ``rewards`` dict shows
-every agent's, so a fair learner reads only its own). The engine ends every game itself
+they sum to) or, with ``reward="points"``, each seat's change in the GP (Ceres: VP) that every seat can
+count at every step (``G.public_points``): the AEC ``rewards`` dict shows every agent's
+reward to every agent, so a card in a hand counts only when the game ends and the hands are
+shown, and a seat's rewards still add up to its final score less its public points when the
+cards were dealt. The engine ends every game itself
 within ``G.max_decisions`` decisions, so no agent is ever truncated.
 
 An id that is not legal now is refused with :class:`ecliptic.engine.errors.IllegalAction`
@@ -120,7 +121,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._points = self.table.points() if self.reward_kind == "points" else []
+        self._points = self.table.public_points() if self.reward_kind == "points" else []
         self._select()
         self._show()
 
@@ -145,7 +146,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.reward_kind == "points":
-            points = self.table.points()
+            points = self.table.public_points()
             for seat, a in enumerate(self.agents):
                 self.rewards[a] = float(points[seat] - self._points[seat])
             self._points = points

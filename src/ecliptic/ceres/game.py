@@ -85,6 +85,11 @@ class Ceres(RulesGame[State, Decision, Content]):
         assert s is not None
         return scoring.score(state, s)["total"]
 
+    def public_points(self, state: State, seat: int) -> int:
+        """The Victory Points of ``seat`` every seat can count: all of Ceres' VP are public,
+        so they are :meth:`points_so_far`."""
+        return self.points_so_far(state, seat)
+
     def observe(self, state: State, player: int | None) -> dict[str, Any]:
         from ecliptic.ceres.observation import observe
 

@@ -66,6 +66,10 @@ class Game(Protocol[S]):
     def points_so_far(self, state: S, seat: int) -> int:
         """The points (GP, VP) ``seat`` has counted so far on the true state: a dense signal."""
 
+    def public_points(self, state: S, seat: int) -> int:
+        """The points of ``seat`` every seat can count (hidden cards left out, the final
+        total once the game is over): a dense signal that may be shown to every seat."""
+
     def action_space(self, state: S) -> ActionSpace: ...
 
     def to_json(self, state: S) -> dict[str, Any]: ...

@@ -1,11 +1,11 @@
 """The running score: the GP (Ceres: VP) counted so far, by source, from the engine's scoring.
 
 Tau Ceti scores cards in hand, which only their holder sees: the engine's
-:func:`ecliptic.tauceti.scoring.score` is asked about a copy of the state in which every hand
-the viewer does not see is empty, so another player's total counts their public facts only
-(face-up cards, TAU, orbitals, cubes, the GP value of their tokens) and never hints at their
-hand. Ceres' Victory Points are all public; its observation already holds them. At the end
-the final scores are shown as the engine counted them.
+:func:`ecliptic.tauceti.scoring.score` leaves out every hand the viewer does not see, so
+another player's total counts their public facts only (face-up cards, TAU, orbitals, cubes,
+the GP value of their tokens) and never hints at their hand. Ceres' Victory Points are all
+public; its observation already holds them. At the end the final scores are shown as the
+engine counted them.
 """
 
 from __future__ import annotations
@@ -26,9 +26,5 @@ def running_score(game_name: str, state: Any, obs: dict[str, Any], seat: int | N
         return [_row(s, dict(row)) for s, row in enumerate(obs["final_scores"])]
     if game_name == "ceres":
         return [_row(p["seat"], dict(p["vp"])) for p in obs["players"]]
-    public = state.clone()
     seen = hands_seen(state, seat)
-    for p in public.players:
-        if p.seat not in seen:
-            p.hand = []
-    return [_row(s, tauceti_scoring.score(public, s)) for s in range(len(public.players))]
+    return [_row(s, tauceti_scoring.score(state, s, hand_seen=s in seen)) for s in range(len(state.players))]

@@ -114,6 +114,17 @@ class TauCeti(RulesGame[State, Decision, Content]):
         assert s is not None
         return scoring.score(state, s)["total"]
 
+    def public_points(self, state: State, seat: int) -> int:
+        """The GP of ``seat`` that every seat can count: its public facts only (face-up
+        cards, TAU, orbitals, cubes, GP tokens), its hand left out while the game runs, and
+        the final total once the game is over (the hands are then shown). A reward read by
+        every seat (PettingZoo's ``rewards``) built from :meth:`points_so_far` would tell a
+        rival the GP of the cards in ``seat``'s hand; this one tells nothing ``observe``
+        hides, and its changes over a game still add up to the final total less the start."""
+        s = seat_of(state, seat, spectator=False)
+        assert s is not None
+        return scoring.score(state, s, hand_seen=bool(state.is_over))["total"]
+
     def observe(self, state: State, player: int | None) -> dict[str, Any]:
         from ecliptic.tauceti.observation import observe
 

@@ -25,14 +25,17 @@ SOURCES = ("tau", "cards", "orbitals", "cubes", "gp_tokens", "assists",
            "virus_crystals", "specialization_raised", "home_crises")
 
 
-def score(state: State, seat: int) -> dict[str, int]:
-    """GP by source for one seat, and the total."""
+def score(state: State, seat: int, hand_seen: bool = True) -> dict[str, int]:
+    """GP by source for one seat, and the total. ``hand_seen=False`` leaves the cards in the
+    seat's hand out: the score as someone who does not see that hand counts it (the hand is
+    the only hidden thing the score reads), for the running score of a rival and the public
+    points (:meth:`ecliptic.tauceti.game.TauCeti.public_points`)."""
     content = state.content
     p = state.players[seat]
     f = content.faction(p.faction)
     out = dict.fromkeys(SOURCES, 0)
     out["tau"] = f.tau_gp[min(p.tau // 10, len(f.tau_gp) - 1)]
-    for card in (*p.hand, *p.face_up):
+    for card in (*(p.hand if hand_seen else ()), *p.face_up):
         gp, dot = content.card_gp(card)
         if dot == f.card_gp_dot:
             out["cards"] += gp
