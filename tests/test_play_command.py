@@ -308,3 +308,45 @@ def test_a_resumed_tau_ceti_game_recalls_its_last_events_and_log_has_them() -> N
     shown = logged.split("\n> ")[0].splitlines()
     assert len(recalled) == sess.RECALLED and shown[-sess.RECALLED:] == recalled
     assert "Zorhkonian passes and earns" in logged  # the whole game so far is in the log
+
+
+# -- 10. a plug-in's bot is a level ------------------------------------------------------------------
+
+LAST_LEGAL = '''
+from ecliptic.bots import register_bot
+
+
+class LastLegal:
+    def choose(self, game, state, seat):
+        return game.legal_actions(state)[-1]
+
+
+def register():
+    register_bot("friendbot", lambda option, seed: LastLegal())
+'''
+
+
+def test_a_plugin_bot_is_picked_by_level_as_the_built_in_levels_are(tmp_path: Path, bot_registry: None) -> None:
+    """A player who installed a friend's bot names it where a level goes, and it plays: seat 1
+    moves first, the last legal action as the plug-in's bot chooses."""
+    plugin = tmp_path / "plug_friend.py"
+    plugin.write_text(LAST_LEGAL)
+    result = run("play", "--plugin", f"{plugin}:register", "--game", "ceres", "--players", "2", "--seed", "3",
+                 "--seat", "2", "--level", "friendbot", input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "You are Player 2, against 1 bot (friendbot)." in result.output
+    [autosave] = files("autosaves")
+    record = GameRecord.load(autosave)
+    ceres = get_game("ceres")
+    start = ceres.new_game(record.config, record.seed)
+    assert record.actions[0] == str(ceres.legal_actions(start)[-1])
+
+
+@pytest.mark.parametrize(("level", "said"), [
+    ("ismcts:200ms", "Error: a level is one name: random, easy, normal, hard, or a bot's name (heuristic, ismcts); "
+                     "a bot with options, or one per seat, is --bots ismcts:200ms"),
+    ("nosuch", "Error: unknown level 'nosuch'; the levels are random, easy, normal, hard, or a bot's name "
+               "(heuristic, ismcts)"),
+], ids=["options", "unknown"])
+def test_a_level_that_is_no_level_is_one_line_naming_the_levels(level: str, said: str) -> None:
+    assert error_line(run("play", "--level", level, input="quit\n")) == said

@@ -42,8 +42,6 @@ BOUND = 180.0
 """Seconds to wait for a condition before the test fails instead of hanging (the machine may be
 loaded; the conditions come in well under a second when it is not)."""
 PROMPT = "\n> "
-AGAIN = 5.0
-"""Seconds after which :meth:`Play.end` sends its signal again (see there)."""
 CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()=>][0-9A-Za-z]?|\r")
 """Terminal control sequences (readline's, say) and carriage returns: not what is read."""
 
@@ -126,23 +124,15 @@ class Play:
     def signal(self, signum: int) -> None:
         os.killpg(self.proc.pid, signum)
 
-    def end(self, *, again: int | None = None) -> int:
+    def end(self) -> int:
         """Wait for the process to end, reading what it prints meanwhile; its exit status.
 
-        With ``again``, that signal is sent once more every :data:`AGAIN` seconds while the
-        process runs: a signal that lands while the game waits at its prompt, in the moment
-        after CPython's ``input()`` let go of the interpreter and before it blocks reading the
-        terminal, is caught by CPython's C handler but its Python handler runs only after the
-        read returns, at the next key typed (a race of CPython's line reading, not of the
-        game; the autosave is current all the same). A second signal wakes the read, and the
-        first one is answered; a test that waited for the first one alone would hang."""
+        A signal is sent once: one that lands while the game waits at its prompt, even in the
+        moment before CPython's ``input()`` blocks reading the terminal, is answered without a
+        key typed (ecliptic/ui/signals.py); a game that missed it would fail here at BOUND."""
         deadline = time.monotonic() + BOUND
-        resend = time.monotonic() + AGAIN
         while self._read(0.1) and self.proc.poll() is None:
             assert time.monotonic() < deadline, f"the game did not end:\n{self.screen[-3000:]}"
-            if again is not None and time.monotonic() > resend:
-                self.signal(again)
-                resend = time.monotonic() + AGAIN
         code = self.proc.wait(timeout=BOUND)
         while self._read(0):  # the last lines
             pass
@@ -211,15 +201,22 @@ def test_kill_9_loses_nothing_and_resume_goes_on_at_the_same_decision(data: Path
     assert GameRecord.load(the_autosave(data)).actions == record.actions  # saved over itself
 
 
-def test_sigterm_saves_the_game_and_leaves_with_143(data: Path) -> None:
+@pytest.mark.parametrize(("signum", "code", "said"), [
+    (signal.SIGTERM, sess.EXIT_TERMINATED, "Asked to stop (SIGTERM): leaving the game."),
+    (signal.SIGHUP, sess.EXIT_HANGUP, "The terminal closed (SIGHUP): leaving the game."),
+], ids=["sigterm", "sighup"])
+def test_one_signal_at_the_prompt_saves_the_game_and_leaves_at_once(data: Path, signum: int, code: int,
+                                                                      said: str) -> None:
+    """The signal is sent once, as the prompt is shown (when the game has just started to
+    wait for a line): the game leaves without a key typed, saved, with 128 + the signal."""
     game = Play(*GAME)
     game.wait_for(PROMPT)
     game.type("PASS")
     before = decision(game.wait_for(PROMPT, 2))
-    game.signal(signal.SIGTERM)
-    assert game.end(again=signal.SIGTERM) == sess.EXIT_TERMINATED == 128 + signal.SIGTERM
+    game.signal(signum)
+    assert game.end() == code == 128 + signum
     saved = the_autosave(data)
-    assert "Asked to stop (SIGTERM): leaving the game." in game.screen
+    assert said in game.screen
     assert f"The game is saved in {saved}.\nResume it with: ecliptic play --resume autosave" in game.screen
     assert "Traceback" not in game.screen and game.errors() == ""
     record = replays_to_its_digest(saved)

@@ -25,7 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ecliptic.bots.base import Bot, BotSpecError, make_bot
+from ecliptic.bots.base import Bot, BotSpecError, check_level, make_bot
 from ecliptic.cli_options import (
     GAME_SEED_CHECK,
     AdvancedOption,
@@ -290,8 +290,9 @@ def play(
     bots: Annotated[str | None, typer.Option(help="Bot for the other seats (random, heuristic, ismcts:200ms, "
                                                   "or a level), or one per seat separated by commas "
                                                   "(default: random, or the bots of --resume's save).")] = None,
-    level: Annotated[Literal["easy", "normal", "hard"] | None, typer.Option(
-        help="How strong the bots are: easy, normal or hard (instead of --bots).")] = None,
+    level: Annotated[str | None, typer.Option(
+        help="How strong the bots are: random, easy, normal or hard, or a bot's name (a plug-in's: "
+             "load it with --plugin, or install it) (instead of --bots).")] = None,
     seed: GameSeedOption = None,
     game: Annotated[str, typer.Option(help="The game: tauceti or ceres.")] = "tauceti",
     game_length: Annotated[GameLength | None, typer.Option(
@@ -322,9 +323,9 @@ def play(
     if bots is not None and level is not None:
         raise _fail(console, f"--bots and --level both choose the bots: give one (--level {level} is "
                              f"--bots {level})")
-    spec = bots or level  # a level names a bot and its budget (ecliptic.bots.LEVELS)
     index = None if seat is None else _seat_index(seat)
     try:
+        spec = bots or (None if level is None else check_level(level))  # a level names a bot and its budget
         if resume is not None:
             given = {name: ctx.params[name] for name in NEW_GAME_OPTIONS if _given(ctx, name)}
             session = _resumed_play(console, resume, spec, index, given)

@@ -59,6 +59,27 @@ LEVELS = {
     "hard": "ismcts:1s",
 }
 """Levels a player chooses from, and the bot (with its budget) each one stands for."""
+BUILT_IN_LEVELS: dict[str, str] = {"random": "random", **LEVELS}
+"""Every level offered everywhere a player picks one (``play --level``, the server's lobby),
+and the bot text each stands for."""
+
+
+def check_level(level: str) -> str:
+    """The level a player names, as :func:`make_bot` takes it: a built-in level
+    (:data:`BUILT_IN_LEVELS`), or a bot by its bare name (a plug-in's: a friend's bot, once
+    installed, is picked as a level is). A bot with options (``ismcts:200ms``) or a list is not
+    a level: :class:`BotSpecError` saying so, or naming the levels and bots there are."""
+    name = level.strip().lower()
+    if name in BUILT_IN_LEVELS:
+        return name
+    known = [n for n in bot_names() if n not in BUILT_IN_LEVELS]
+    choices = f"{', '.join(BUILT_IN_LEVELS)}, or a bot's name ({', '.join(known)})"
+    if ":" in name or "," in name:
+        raise BotSpecError(f"a level is one name: {choices}; a bot with options, or one per seat, is --bots "
+                           f"{level.strip()}")
+    if name not in known:
+        raise BotSpecError(f"unknown level {level.strip()!r}; the levels are {choices}")
+    return name
 
 
 class BotNameError(BotSpecError, RuntimeError):

@@ -18,10 +18,10 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-from ecliptic.bots.base import LEVELS
+from ecliptic.bots.base import BUILT_IN_LEVELS
 
-BUILT_IN: dict[str, str] = {"random": "random", **LEVELS}
-"""The levels every server offers, and the bot each stands for."""
+BUILT_IN: dict[str, str] = BUILT_IN_LEVELS
+"""The levels every server offers, and the bot each stands for (the same as ``play --level``'s)."""
 MAX_NAME = 24
 _NAME = re.compile(rf"[a-z][a-z0-9_-]{{0,{MAX_NAME - 1}}}")
 

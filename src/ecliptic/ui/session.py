@@ -57,6 +57,7 @@ from ecliptic.engine.record import GameRecord, replay, state_digest
 from ecliptic.engine.undo import why_not_undoable
 from ecliptic.engine.wording import plural
 from ecliptic.ui import terminal
+from ecliptic.ui.signals import Redelivery
 
 try:
     import fcntl
@@ -454,6 +455,7 @@ class Session:
         self._leaving = False  # the game is being saved on the way out: signals are ignored
         self._writing = False  # the autosave is being written as the game goes: signals wait
         self._pending: BaseException | None = None  # the signal that waited, raised after
+        self._redelivery = Redelivery()  # a signal at the prompt is answered at once
         self._held: int | None = None  # the descriptor locking the autosave (write_save's hold)
         self._autosave_problem = ""  # why the autosave could not be written, once said
         self._own_last: _OwnAction | None = None  # the human's last action, while undo may take it back
@@ -973,7 +975,8 @@ class Session:
             return
         previous = [(sig, signal.signal(sig, handler)) for sig, handler in handlers if sig is not None]
         try:
-            yield
+            with self._redelivery.watching():  # answered at the prompt too (ui/signals.py)
+                yield
         finally:
             for sig, old in previous:
                 signal.signal(sig, old)
@@ -991,12 +994,15 @@ class Session:
 
     def on_hangup(self, signum: int, frame: FrameType | None) -> None:
         """SIGHUP: leave, saving the game (ignored while it is being saved)."""
+        self._redelivery.answered(signum)
         self._signalled(TerminalClosed("The terminal closed (SIGHUP): leaving the game."))
 
     def on_interrupt(self, signum: int, frame: FrameType | None) -> None:
         """Ctrl-C: leave, saving the game (ignored while it is being saved)."""
+        self._redelivery.answered(signum)
         self._signalled(KeyboardInterrupt())
 
     def on_terminate(self, signum: int, frame: FrameType | None) -> None:
         """SIGTERM: leave, saving the game, as for SIGHUP (ignored while it is being saved)."""
+        self._redelivery.answered(signum)
         self._signalled(Terminated("Asked to stop (SIGTERM): leaving the game."))
