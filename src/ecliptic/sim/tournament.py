@@ -29,7 +29,16 @@ Ctrl-C ends a run with :class:`TournamentInterrupted`, which carries the result 
 finished before it: the first of its range (the results are taken in game order), so an exact
 part that merges with a run of the rest (``--first-game``).
 
-Win rates carry 95% Wilson score intervals; a win shared by k players counts 1/k. Ratings
+Win rates carry 95% Wilson score intervals over the seat-games; a win shared by k players counts
+1/k. The seats of one game are not independent, but for a win rate this errs only on the safe side:
+a game's returns are each in [0, 1] and add up to at most 1, so the wins of one game's seats are
+mutually exclusive (negatively correlated), and the variance of a bot's total over its k seats of a
+game, T, is at most E[T] (1 - E[T]) = k p (1 - k p) <= k p (1 - p), the variance the Wilson interval
+assumes for k independent seat-games (summed over games of any seat counts, by concavity). The
+interval is therefore never too narrow; it is too wide when a bot holds several seats of a game
+(2 of 4 seats at a true 25%: 98.5% coverage over 4,000 simulated 50-game runs, not 95%). The mean
+points are different: a bot's seats of one game share the deal and the dice and can be positively
+correlated, so ``mean_gp_ci95`` takes one value a game. Ratings
 are openskill's Plackett-Luce model (mu, sigma; "ordinal" = mu - 3 sigma), updated once
 per game from the finishing order; a bot that fills several seats of one game gets the
 mean of its seats' updates.
@@ -154,6 +163,8 @@ class Standing:
 
     @property
     def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of :attr:`win_rate` over the seat-games: conservative, never too
+        narrow, when the bot holds several seats of one game (why: the module text)."""
         return wilson(self.wins, self.seat_games)
 
     @property
