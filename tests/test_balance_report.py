@@ -22,7 +22,7 @@ from ecliptic.balance import report as report_module
 from ecliptic.balance.command import balance_app
 from ecliptic.balance.report import ReportError, bins, render, write_report
 from ecliptic.balance.results import ResultsError, fold, results_json
-from ecliptic.balance.stats import holm, rate_difference, share_test
+from ecliptic.balance.stats import holm, rate_difference, share_test, wilson
 from ecliptic.balance.stream import StudyFileError, read_study
 from ecliptic.balance.study import Arm, Study, base_arms, run_study
 
@@ -75,10 +75,29 @@ def test_win_rates_positions_and_margins_by_hand() -> None:
     azars = arm["factions"][0]
     assert azars["points"]["tau"]["mean"] == (9 + 8 + 0 + 4) / 4 and azars["points"]["cards"]["mean"] == 1
     assert list(azars["points"]) == ["tau", "cards", "total"]  # the engine's order, the total last
-    assert azars["p"] == share_test(1.5, 4, 0.25)
+    # the shared win (1/2) varies less than a win or a loss: the games' spread about 1.5/4,
+    # (1 - .375)^2 + (.5 - .375)^2 + 2 (.375)^2 over 4^2 seat-games squared, is the rate's variance
+    n_eff = 0.375 * 0.625 / (0.6875 / 16)
+    assert azars["p"] == pytest.approx(share_test(0.375 * n_eff, n_eff, 0.25))
     assert [f["p_holm"] for f in arm["factions"]] == holm([f["p"] for f in arm["factions"]])
     assert arm["total_points"]["mean"] == pytest.approx(sum(sum(r["points"][s]["total"] for s in range(4))
                                                             for r in records) / 16)
+
+
+def test_a_bot_in_several_seats_of_a_game_has_one_value_a_game() -> None:
+    # "random" fills every seat of every game: its returns add up to 1 a game, exactly 1/4 a
+    # seat-game, which the rules fix; the interval over seat-games (as if independent) had a width
+    records = [tc_record("a", i, [10, 8, 7, 3] if i % 2 else [1, 9, 2, 3]) for i in range(6)]
+    (bot,) = fold(header([("a", 4)]), records)["arms"][0]["bots"]
+    assert (bot["games"], bot["win_rate"]) == (24, 0.25)
+    assert bot["interval"] == [0.25, 0.25] and bot["p"] == 1.0
+    # "heuristic" in seats 0 and 2, "random" in 1 and 3: heuristic wins games 0, 2, 4 (seat 0 or 2)
+    mixed = [tc_record("a", i, [10, 8, 7, 3] if i % 2 == 0 else [1, 9, 2, 3], bots=["heuristic", "random"] * 2)
+             for i in range(6)]
+    bots = {b["name"]: b for b in fold(header([("a", 4)]), mixed)["arms"][0]["bots"]}
+    n_eff = 0.25 * 0.75 / (6 * 0.5 ** 2 / 12 ** 2)  # its games' totals, 1 or 0, about 2 x 1/4
+    assert bots["heuristic"]["interval"] == pytest.approx(list(wilson(0.25 * n_eff, n_eff)))
+    assert bots["heuristic"]["interval"][1] < wilson(3, 12)[1]
 
 
 def test_a_faction_that_never_won_needs_the_games_of_one_at_its_fair_share() -> None:

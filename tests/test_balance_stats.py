@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from fractions import Fraction
 from statistics import NormalDist
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ecliptic.balance.stats import (
     ALPHA,
     Z95,
     Z_POWER,
+    ClusteredRate,
     Moments,
     games_needed,
     games_needed_means,
@@ -188,3 +193,73 @@ def test_games_needed_do_not_collapse_at_a_win_rate_of_0_or_100_percent(edge: fl
     assert games_needed(edge) == games_needed(0.5) == 783
     # means: 2 (1.95996 + 0.84162)^2 x 16 / 1^2 = 251.16
     assert games_needed_means(16.0, 1.0) == 252
+
+
+def _coverage(game: Callable[[random.Random], tuple[int, int]], rate: float, seed: int) -> tuple[float, float]:
+    """How often the 95% intervals of 4,000 runs of 50 games hold the true ``rate``: the naive
+    Wilson interval over seat-games, and the clustered one (one value a game)."""
+    rng = random.Random(seed)
+    naive = clustered = 0
+    for _ in range(4000):
+        c = ClusteredRate()
+        for _ in range(50):
+            c.add(*game(rng))
+        low, high = wilson(float(c.wins), c.n)
+        naive += low <= rate <= high
+        low, high = c.interval()
+        clustered += low <= rate <= high
+    return naive / 4000, clustered / 4000
+
+
+def test_two_seats_of_four_at_a_true_quarter_the_naive_interval_is_too_wide_the_clustered_one_is_not() -> None:
+    # one of the bot's 2 seats wins with chance 2 x 1/4, never both (seeded: always the same runs)
+    naive, clustered = _coverage(lambda rng: (int(rng.random() < 0.5), 2), 0.25, seed=1)
+    assert naive > 0.98 and 0.94 <= clustered <= 0.96
+
+
+def test_seats_that_change_from_game_to_game_the_naive_interval_is_too_narrow_the_clustered_one_is_not() -> None:
+    # half the games the bot holds 1 seat and wins 90% of them, half it holds 3 and wins 10%:
+    # a true 0.5 / 2 = 1/4 a seat-game, its games' totals swinging wider than seat-games do
+    def game(rng: random.Random) -> tuple[int, int]:
+        return (int(rng.random() < 0.9), 1) if rng.random() < 0.5 else (int(rng.random() < 0.1), 3)
+
+    naive, clustered = _coverage(game, 0.25, seed=2)
+    assert naive < 0.92 and 0.94 <= clustered <= 0.96
+
+
+def test_one_seat_a_game_without_shared_wins_is_the_plain_wilson_interval() -> None:
+    c = ClusteredRate()
+    for won in [1, 0, 0, 1, 0, 0, 0, 1, 0, 0]:
+        c.add(won)
+    assert c.effective_n == pytest.approx(10) and c.interval() == pytest.approx(wilson(3, 10))
+    assert c.share_p(0.25) == pytest.approx(share_test(3, 10, 0.25))
+
+
+def test_no_win_and_every_win_keep_the_seat_games_and_reach_the_edge() -> None:
+    lost, won = ClusteredRate(), ClusteredRate()
+    for _ in range(10):
+        lost.add(0, 2)
+        won.add(1)
+    assert lost.interval() == wilson(0, 20) and lost.interval()[0] == 0.0
+    assert won.interval() == wilson(10, 10) and won.interval()[1] == 1.0
+
+
+def test_a_bot_in_every_seat_has_the_rules_exact_rate() -> None:
+    # all 4 seats of every game: its returns add up to 1 a game, a rate of exactly 1/4
+    c = ClusteredRate()
+    for _ in range(30):
+        c.add(1, 4)
+    assert c.interval() == (0.25, 0.25) and c.share_p(0.25) == 1.0 and c.share_p(0.5) == 0.0
+    assert ClusteredRate().interval() == (0.0, 1.0)
+
+
+_games = st.lists(st.tuples(st.integers(1, 4), st.integers(0, 12), st.integers(1, 4)), min_size=1, max_size=40)
+
+
+@given(_games)
+def test_the_clustered_interval_lies_in_0_1_and_holds_the_rate(games: list[tuple[int, int, int]]) -> None:
+    c = ClusteredRate()
+    for seats, won, winners in games:  # a game's returns: 0, 1 or a win shared by ``winners``
+        c.add(Fraction(min(won, winners), winners) if won else 0, seats)
+    low, high = c.interval()
+    assert 0.0 <= low <= c.rate <= high <= 1.0

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from ecliptic.cli import app
 from ecliptic.sim.simulate import SimulationInterrupted
 from ecliptic.sim.tournament import (
+    TournamentGame,
     TournamentInterrupted,
     TournamentResult,
     cycle_length,
@@ -22,6 +23,7 @@ from ecliptic.sim.tournament import (
     ranks_of,
     run_tournament,
     seating,
+    standings_of,
     wilson,
 )
 
@@ -107,6 +109,40 @@ def test_each_bots_mean_gp_has_its_interval_over_the_games_in_the_json() -> None
         low, high = standings[bot]["mean_gp_ci95"]
         assert (low, high) == pytest.approx(per_game.interval()) and low <= standings[bot]["mean_gp"] <= high
     assert "95% CI: --json" in _table_text(result).replace("\n", " ")
+
+
+def _game(index: int, bots: tuple[str, ...], winner: int) -> TournamentGame:
+    returns = tuple(1.0 if seat == winner else 0.0 for seat in range(len(bots)))
+    return TournamentGame(index, index, bots, ("Azars", "Triolor", "Xunon", "Zorhkonian"), (0.0,) * 4, returns,
+                          ranks_of(returns, (0.0,) * 4), 8, 100)
+
+
+def test_a_bot_in_two_of_four_seats_has_one_value_a_game_not_two_seat_games() -> None:
+    # "a" holds seats 0 and 2 of every game; at most one of them wins: a game it wins is 1 of its
+    # 2 seat-games, never 2. Its 40 games: 20 won (rate 1/4), varying as 2 p (1 - 2 p) a game,
+    # less than the 2 p (1 - p) of two independent seat-games, so the naive interval is too wide.
+    games = [_game(i, ("a", "b", "a", "b"), 0 if i % 2 else 1) for i in range(40)]
+    a = {s.bot: s for s in standings_of(["a", "b"], games)}["a"]
+    assert (a.seat_games, a.wins, a.win_rate) == (80, 20, 0.25)
+    n_eff = 0.25 * 0.75 / (40 * 0.5 ** 2 / 80 ** 2)  # the games' totals (1 or 0) about 2 x 1/4
+    assert n_eff == 120
+    assert a.interval == pytest.approx(wilson(0.25 * 120, 120))
+    naive = wilson(20, 80)
+    assert naive[0] < a.interval[0] < 0.25 < a.interval[1] < naive[1]
+
+
+def test_a_bot_whose_seats_change_from_game_to_game_gets_a_wider_interval_than_seat_games() -> None:
+    # "a" wins each game it holds one seat of and none of those it holds three of (with "b" in the
+    # rest): the games' totals swing further than 1/4 a seat-game would, and the interval says so.
+    games = [_game(i, ("a", "b", "b", "b") if i % 2 else ("a", "a", "a", "b"), 0 if i % 2 else 3)
+             for i in range(20)]
+    a = {s.bot: s for s in standings_of(["a", "b"], games)}["a"]
+    assert (a.seat_games, a.wins) == (40, 10)
+    n_eff = 0.25 * 0.75 / ((10 * 0.75 ** 2 + 10 * 0.75 ** 2) / 40 ** 2)
+    assert a.interval == pytest.approx(wilson(0.25 * n_eff, n_eff))
+    naive = wilson(10, 40)
+    assert a.interval[0] < naive[0] and naive[1] < a.interval[1]
+    assert a.to_json()["win_rate_ci95"] == list(a.interval)  # the JSON's interval
 
 
 def test_standings_add_up() -> None:

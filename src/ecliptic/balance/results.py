@@ -30,7 +30,7 @@ from ecliptic.balance import stats
 from ecliptic.balance.provenance import VERSION_KEY, study_command
 from ecliptic.engine.errors import EclipticError
 
-FORMAT = "ecliptic-balance-results/1"
+FORMAT = "ecliptic-balance-results/2"
 DELTA_RATE = 0.05
 """The difference of win rate the "games needed" columns are for: 5 percentage points."""
 DELTA_MEANS = {"total": 1.0, "rounds": 0.5}
@@ -63,16 +63,25 @@ class ResultsError(EclipticError, ValueError):
 
 
 class _Group:
-    """A faction, a position or a bot: its seat-games, returns and points by source."""
+    """A faction, a position or a bot: its seat-games, returns and points by source. Its win
+    rate is one value a game (:class:`stats.ClusteredRate`): a bot's seats of one game are not
+    independent seat-games; a faction's or a position's is one seat a game."""
 
     __slots__ = ("points", "returns")
 
     def __init__(self) -> None:
-        self.returns = stats.Moments()
+        self.returns = stats.ClusteredRate()
         self.points: dict[str, stats.Moments] = {}
 
-    def add(self, ret: float, points: Mapping[str, int]) -> None:
-        self.returns.add(ret)
+    def add_game(self, returns: Sequence[float], points: Sequence[Mapping[str, int]]) -> None:
+        """One game's seats of this group: their returns summed as one value, and each seat's
+        points (the points are means over seat-games: their intervals, one seat a game, are
+        those of factions and positions; a bot's row shows no points)."""
+        self.returns.add(sum((Fraction(r) for r in returns), Fraction(0)), len(returns))
+        for p in points:
+            self._add_points(p)
+
+    def _add_points(self, points: Mapping[str, int]) -> None:
         for source, value in points.items():
             m = self.points.get(source)
             if m is None:
@@ -124,10 +133,15 @@ class _Arm:
     def add(self, r: Mapping[str, Any]) -> None:
         self.games += 1
         points, returns, first = r["points"], r["returns"], r["first_player"]
-        for seat in range(self.players):
-            self.factions.setdefault(r["factions"][seat], _Group()).add(returns[seat], points[seat])
-            self.positions[(seat - first) % self.players].add(returns[seat], points[seat])
-            self.bots.setdefault(r["bots"][seat], _Group()).add(returns[seat], {})
+        seats = range(self.players)
+        for name in dict.fromkeys(r["factions"]):
+            mine = [s for s in seats if r["factions"][s] == name]
+            self.factions.setdefault(name, _Group()).add_game([returns[s] for s in mine], [points[s] for s in mine])
+        for seat in seats:
+            self.positions[(seat - first) % self.players].add_game([returns[seat]], [points[seat]])
+        for name in dict.fromkeys(r["bots"]):
+            mine = [s for s in seats if r["bots"][s] == name]
+            self.bots.setdefault(name, _Group()).add_game([returns[s] for s in mine], [])
         totals = [p["total"] for p in points]
         self.total.add(Fraction(sum(totals), self.players))
         self.rounds.add(r["rounds"])
@@ -297,12 +311,12 @@ def _groups(game: str, named: Sequence[tuple[Json, _Group]], share: float | None
     (no share, no test: a solo game is won or lost against the game, not against players)."""
     rows = []
     for key, g in named:
-        n, wins = g.returns.n, float(Fraction(g.returns.total))
-        low, high = stats.wilson(wins, n)
+        n, wins = g.returns.n, float(Fraction(g.returns.wins))
+        low, high = g.returns.interval()
         rate = wins / n if n else 0.0
         seen = g.points.keys()
         rows.append({**key, "games": n, "wins": wins, "win_rate": rate, "interval": [low, high], "fair_share": share,
-                     "p": stats.share_test(wins, n, share) if n and share is not None else None,
+                     "p": g.returns.share_p(share) if n and share is not None else None,
                      "games_needed": stats.games_needed(rate, DELTA_RATE, share=share),
                      "points": {s: _mean(g.points[s], SIGNS[game].get(s, 0)) for s in _sources(game, seen)}
                      if seen else {}})

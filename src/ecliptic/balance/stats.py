@@ -3,7 +3,9 @@ that the numbers of ``results.json`` never depend on an optional library.
 
 Every test is two-sided at ``ALPHA`` = 0.05; every interval is 95%.
 
-- :func:`wilson` — the interval of a win rate (also the tournament's);
+- :func:`wilson` — the interval of a win rate;
+- :class:`ClusteredRate` — a win rate over seat-games that come in games (a bot or faction in
+  several seats of one game): its Wilson interval at the effective number of seat-games;
 - :func:`share_test` — a win rate against its fair share (1/players);
 - :func:`rate_difference` — two win rates (an arm against the base arm);
 - :class:`Moments` and :func:`mean_difference` — means of GP, VP, rounds (Welch's t);
@@ -42,10 +44,11 @@ test's critical value in 80% of studies."""
 Number = int | float | Fraction
 
 
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``wins / n`` (95% by default). No wins has the
-    lower bound 0 and all wins the upper bound 1 exactly (in floating point the formula lands a
-    rounding error inside, and "won every game" must read as 1)."""
+def wilson(wins: float, n: float, z: float = Z95, *, all_won: bool | None = None) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / n`` (95% by default; ``n`` may be an
+    effective number, :class:`ClusteredRate`). No wins has the lower bound 0 and all wins the
+    upper bound 1 exactly (in floating point the formula lands a rounding error inside, and "won
+    every game" must read as 1; ``all_won`` says so when ``wins`` is a product that may not)."""
     if n <= 0:
         return 0.0, 1.0
     p = wins / n
@@ -53,8 +56,101 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     low = 0.0 if wins <= 0 else max(0.0, centre - half)
-    high = 1.0 if wins >= n else min(1.0, centre + half)
-    return low, high
+    high = 1.0 if (wins >= n if all_won is None else all_won) else min(1.0, centre + half)
+    return max(0.0, min(low, p)), min(1.0, max(high, p))
+
+
+class ClusteredRate:
+    """A win rate over seat-games grouped by game, kept exactly: each game adds the returns of
+    the group's seats in it (``won``, a shared win counting 1/k) and how many seats it had.
+
+    Why: the seats of one game are not independent. Two seats of one bot in a 4-player game
+    cannot both win (the returns of a game add up to 1), so its total of a game varies less
+    than two independent seat-games would, and the Wilson interval over seat-games is too wide
+    (2 of 4 seats at a true 25%: 98.5% coverage over 4,000 simulated 50-game runs, not 95%); and
+    a group whose seat counts differ from game to game can vary more than seat-games would.
+    The games themselves are independent, so the variance of the rate is taken from the spread
+    of the games' totals about the rate (the cluster-robust, "ratio estimator" variance):
+    v = sum_g (won_g - seats_g p)^2 / n^2, n the seat-games. The interval is then Wilson's at
+    the effective number of seat-games n_eff = p (1 - p) / v (the design effect of Kish, as in
+    Korn and Graubard's interval for a proportion of clustered survey data), which keeps what
+    Wilson gives that the Wald interval p +- 1.96 sqrt(v) does not: bounds within [0, 1] that
+    contain the rate and do not collapse to a point at a rate of 0 or 1.
+
+    With one seat a game and no shared win, n_eff = n: the plain Wilson interval, to the last
+    digit. A rate of 0 or 1 has no spread to measure (every seat lost, or won) and keeps
+    n_eff = n: near the edges a bot's seats of one game are nearly independent (their totals
+    vary as k p (1 - k p), about k p). A rate in between with no spread at all (a bot in every
+    seat of every game: exactly 1/players, the rules' constant sum) is known exactly, as
+    :meth:`Moments.interval` gives a mean with no spread."""
+
+    __slots__ = ("cross", "games", "n", "seats_squared", "wins", "wins_squared")
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.n = 0
+        self.wins: Fraction | int = 0
+        self.wins_squared: Fraction | int = 0
+        self.cross: Fraction | int = 0
+        self.seats_squared = 0
+
+    def add(self, won: Number, seats: int = 1) -> None:
+        """One game: the group's ``seats`` in it and their returns summed (``won``)."""
+        v = Fraction(won) if isinstance(won, float) else won
+        self.games += 1
+        self.n += seats
+        self.wins += v
+        self.wins_squared += v * v
+        self.cross += v * seats
+        self.seats_squared += seats * seats
+
+    def __eq__(self, other: object) -> bool:
+        """The same games added (in any order): two tallies of the same games are equal."""
+        if not isinstance(other, ClusteredRate):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    @property
+    def rate(self) -> float:
+        return float(Fraction(self.wins) / self.n) if self.n else 0.0
+
+    @property
+    def variance(self) -> Fraction:
+        """The cluster-robust variance of :attr:`rate` (exact): the games' totals about it."""
+        if not self.n:
+            return Fraction(0)
+        p = Fraction(self.wins) / self.n
+        spread = self.wins_squared - 2 * p * self.cross + p * p * self.seats_squared
+        return Fraction(spread) / (self.n * self.n)
+
+    @property
+    def effective_n(self) -> float:
+        """The seat-games that independent ones would have to be to vary as these did
+        (``inf``: no spread at a rate strictly between 0 and 1, the rate is exact)."""
+        p = Fraction(self.wins) / self.n if self.n else Fraction(0)
+        v = self.variance
+        if not 0 < p < 1:
+            return float(self.n)
+        return math.inf if v == 0 else float(p * (1 - p) / v)
+
+    def interval(self, z: float = Z95) -> tuple[float, float]:
+        """The 95% Wilson interval of :attr:`rate` at :attr:`effective_n` (why: the class text)."""
+        if not self.n:
+            return 0.0, 1.0
+        n_eff = self.effective_n
+        if math.isinf(n_eff):
+            return self.rate, self.rate
+        return wilson(self.rate * n_eff, n_eff, z, all_won=self.wins >= self.n)
+
+    def share_p(self, share: float) -> float:
+        """:func:`share_test` of the rate against ``share`` at :attr:`effective_n` (so that it
+        agrees with :meth:`interval`): the rules' exact rate gives 1 at its share and 0 off it."""
+        if not self.n or not 0 < share < 1:
+            return 1.0
+        n_eff = self.effective_n
+        if math.isinf(n_eff):
+            return 1.0 if self.rate == share else 0.0
+        return share_test(self.rate * n_eff, n_eff, share)
 
 
 def normal_p(z: float) -> float:
@@ -62,7 +158,7 @@ def normal_p(z: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def share_test(wins: float, n: int, share: float) -> float:
+def share_test(wins: float, n: float, share: float) -> float:
     """The p-value of "this win rate is the fair share": the score test, whose statistic is
     (rate - share) / sqrt(share (1 - share) / n) with the variance the fair share implies.
 

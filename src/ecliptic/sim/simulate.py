@@ -23,7 +23,9 @@ not grow with the number of games, so ``--games 100000000000`` is bounded by tim
 list.
 
 How sure the figures are: every win rate and mean comes with its 95% interval, computed by the
-balance studio's statistics (:mod:`ecliptic.balance.stats`: Wilson's interval for a win rate,
+balance studio's statistics (:mod:`ecliptic.balance.stats`: Wilson's interval for a win rate, at the effective number of
+games its games' spread gives (:class:`~ecliptic.balance.stats.ClusteredRate`: a shared win varies
+less than a win or a loss),
 Student's t for a mean, cut at 0 on the side a score source cannot cross as
 :data:`ecliptic.balance.results.SIGNS` says), so ``ecliptic simulate`` and ``ecliptic balance``
 never disagree about the same games. A faction's values are one per game (a faction has one seat
@@ -44,7 +46,7 @@ from itertools import islice
 from typing import Any, Generic, Protocol, TypeVar
 
 from ecliptic.balance.results import SIGNS
-from ecliptic.balance.stats import Moments, wilson
+from ecliptic.balance.stats import ClusteredRate, Moments
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.errors import EclipticError
 from ecliptic.engine.rng import Rng
@@ -173,6 +175,8 @@ class FactionStats:
     """Summed GP by source over this faction's games (see :meth:`mean_gp`)."""
     points: dict[str, Moments] = field(default_factory=dict, repr=False)
     """The same GP as moments, one value a game (a faction has one seat a game): their intervals."""
+    returns: ClusteredRate = field(default_factory=ClusteredRate, repr=False)
+    """The faction's return of each game, one value a game: the interval of its win rate."""
 
     @property
     def win_rate(self) -> float:
@@ -180,8 +184,8 @@ class FactionStats:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """The 95% Wilson interval of the win rate (a shared win counts 1/k), the balance report's."""
-        return wilson(self.wins, self.games)
+        """The 95% interval of the win rate (a shared win counts 1/k), the balance report's."""
+        return self.returns.interval()
 
     def mean_gp(self) -> dict[str, float]:
         return {k: v / self.games for k, v in self.gp.items()} if self.games else {}
@@ -390,8 +394,9 @@ class Tally:
         for seat, name in enumerate(r.factions):
             stats = self.factions.setdefault(name, FactionStats())
             stats.games += 1
-            if seat in r.winners:
-                stats.wins += 1 / len(r.winners)
+            won = Fraction(1, len(r.winners)) if seat in r.winners else Fraction(0)
+            stats.wins += float(won)
+            stats.returns.add(won)
             for source, gp in r.scores[seat].items():
                 stats.gp[source] = stats.gp.get(source, 0.0) + gp
                 self.total_gp[source] = self.total_gp.get(source, 0.0) + gp
