@@ -229,3 +229,32 @@ def test_a_seat_moved_to_another_device_or_given_to_someone_else_leaves_the_old_
         "The host gave this seat to someone else. You are watching.")
     assert held_tokens(phone, gid) == {}
     assert_clean(laptop, phone)
+
+
+def test_a_hot_seat_page_whose_seat_is_given_away_says_so_and_plays_its_other_seats(
+        server_site: Site, chromium: Any) -> None:
+    """One browser plays both seats (hot-seat). The host gives seat 2 to someone else: that
+    seat's socket is closed with 4403, and the page forgets that seat's token, says which seat
+    went and why, and plays on with seat 1, the seat it still holds (it went blank, or kept a
+    token that opens nothing, before)."""
+    w = new_page(chromium)
+    game_id = create_in_lobby(w, server_site.url, "ceres", ["person", "person"])
+    admin = w.page.evaluate("""(id) => JSON.parse(localStorage.getItem('ecliptic.games')).find((g) => g.id === id)
+      .admin""", game_id)
+    w.page.click("#hotseat-link")
+    w.page.wait_for_selector("#pass-screen:not([hidden])")
+    w.page.click("#pass-ready")
+    wait_loaded(w)
+    assert sorted(held_tokens(w, game_id)) == ["0", "1"]
+    playing = w.page.evaluate("() => document.body.dataset.seat")
+    with server_site.api() as api:
+        gone = int(playing)  # the seat the page plays now: its socket is the one closed
+        r = api.post(f"/api/games/{game_id}/seats/{gone}/link", headers={"Authorization": f"Bearer {admin}"})
+        assert r.status_code == 200, r.text
+    notice = w.page.locator("#notice")
+    notice.wait_for()
+    w.page.wait_for_function(f"() => document.body.dataset.seat === '{1 - gone}'")
+    assert notice.inner_text() == (f"Seat {gone + 1} (Player {gone + 1}): the host gave this seat to someone else. "
+                                   f"This browser plays Player {2 - gone} still.")
+    assert sorted(held_tokens(w, game_id)) == [str(1 - gone)]
+    assert_clean(w)
