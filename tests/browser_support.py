@@ -204,10 +204,11 @@ def screenshot(w: Watched, name: str) -> Path:
 def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: int | None = None,
                     choices: dict[str, str] | None = None, checks: tuple[str, ...] = (),
                     levels: dict[int, str] | None = None, suggestions: bool = False,
-                    clock_seconds: int | None = None) -> str:
+                    clock_seconds: int | None = None, my_seat: str | None = None) -> str:
     """Fill the lobby's form (``seats``: "person" or "bot" per seat), create the game and
     return its id. ``choices`` picks a value in a config select by its option name; ``checks``
-    ticks checkboxes by their aria-label."""
+    ticks checkboxes by their aria-label; ``my_seat`` is the "You play" choice (a seat index as
+    text, or "none"; the first person seat if not given)."""
     page = w.page
     page.goto(url + "/")
     page.select_option("#game", game)
@@ -228,6 +229,8 @@ def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: 
         page.check("#suggestions")
     if clock_seconds is not None:
         page.select_option("#clock", str(clock_seconds))
+    if my_seat is not None:
+        page.select_option("#my-seat", my_seat)
     page.click("#create-button")
     page.wait_for_selector("#created h3")
     heading = page.locator("#created h3").inner_text()

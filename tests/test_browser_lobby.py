@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from browser_support import Site, assert_clean, create_in_lobby, needs_browser, new_page, no_null_text, wait_loaded
 
 pytestmark = needs_browser
@@ -88,7 +90,7 @@ def test_the_created_box_shows_no_null_whatever_the_seats(server_site: Site, chr
         assert f"Game {game_id} created" in text
         assert not re.search(r"\b(null|undefined)\b", text), (seats, text)
         people = seats.count("person")
-        # The first person's seat is the creator's, taken here: only the others' links are handed out.
+        # The first person's seat is the creator's unless chosen, taken here: only the others' links are handed out.
         assert box.locator("input.join-link").count() == max(people - 1, 0)
         assert box.locator("#hotseat-link").count() == (1 if people > 1 else 0)
         assert box.locator(f"a[href='/watch/{game_id}']").count() == (1 if people == 0 else 0)
@@ -229,3 +231,63 @@ def test_a_seat_moved_to_another_device_or_given_to_someone_else_leaves_the_old_
         "The host gave this seat to someone else. You are watching.")
     assert held_tokens(phone, gid) == {}
     assert_clean(laptop, phone)
+
+
+def test_a_hot_seat_page_whose_seat_is_given_away_says_so_and_plays_its_other_seats(
+        server_site: Site, chromium: Any) -> None:
+    """One browser plays both seats (hot-seat). The host gives seat 2 to someone else: that
+    seat's socket is closed with 4403, and the page forgets that seat's token, says which seat
+    went and why, and plays on with seat 1, the seat it still holds (it went blank, or kept a
+    token that opens nothing, before)."""
+    w = new_page(chromium)
+    game_id = create_in_lobby(w, server_site.url, "ceres", ["person", "person"])
+    admin = w.page.evaluate("""(id) => JSON.parse(localStorage.getItem('ecliptic.games')).find((g) => g.id === id)
+      .admin""", game_id)
+    w.page.click("#hotseat-link")
+    w.page.wait_for_selector("#pass-screen:not([hidden])")
+    w.page.click("#pass-ready")
+    wait_loaded(w)
+    assert sorted(held_tokens(w, game_id)) == ["0", "1"]
+    playing = w.page.evaluate("() => document.body.dataset.seat")
+    with server_site.api() as api:
+        gone = int(playing)  # the seat the page plays now: its socket is the one closed
+        r = api.post(f"/api/games/{game_id}/seats/{gone}/link", headers={"Authorization": f"Bearer {admin}"})
+        assert r.status_code == 200, r.text
+    notice = w.page.locator("#notice")
+    notice.wait_for()
+    w.page.wait_for_function(f"() => document.body.dataset.seat === '{1 - gone}'")
+    assert notice.inner_text() == (f"Seat {gone + 1} (Player {gone + 1}): the host gave this seat to someone else. "
+                                   f"This browser plays Player {2 - gone} still.")
+    assert sorted(held_tokens(w, game_id)) == [str(1 - gone)]
+    assert_clean(w)
+
+
+@pytest.mark.parametrize(("my_seat", "held", "said"), [("2", ["2"], "You play seat 3."),
+                                                     ("none", [], "You only host: this browser plays no seat.")],
+                         ids=["seat-3", "only-host"])
+def test_the_creator_chooses_the_seat_they_play_or_none(
+        server_site: Site, chromium: Any, my_seat: str, held: list[str], said: str) -> None:
+    """"You play" picks the creator's seat among the person seats (the bot seat is not offered),
+    or none for a host who only hosts: this browser takes that seat alone and keeps the other
+    person seats' links, never their tokens."""
+    w = new_page(chromium)
+    w.page.goto(server_site.url + "/")
+    w.page.select_option("#game", "ceres")
+    w.page.wait_for_selector("#create[data-game='ceres']")
+    w.page.select_option("#players", "4")
+    for seat, kind in enumerate(["person", "bot", "person", "person"]):
+        w.page.locator(f"#seats .seat[data-seat='{seat}'] select.kind").select_option(kind)
+    offered = w.page.locator("#my-seat option").evaluate_all("(os) => os.map((o) => o.value)")
+    assert offered == ["0", "2", "3", "none"]
+    game_id = create_in_lobby(w, server_site.url, "ceres", ["person", "bot", "person", "person"], my_seat=my_seat)
+    assert sorted(held_tokens(w, game_id)) == held
+    box = w.page.locator("#created")
+    assert said in box.inner_text()
+    assert box.locator("input.join-link").count() == 3 - len(held)
+    links = w.page.evaluate("""(id) => Object.keys(JSON.parse(localStorage.getItem('ecliptic.games'))
+      .find((g) => g.id === id).links).sort()""", game_id)
+    assert links == sorted({"0", "2", "3"} - set(held))
+    with server_site.api() as api:
+        joined = [s["joined"] for s in api.get(f"/api/games/{game_id}").json()["seats"]]
+    assert [joined[i] for i in (0, 2, 3)] == [str(i) in held for i in (0, 2, 3)]
+    assert_clean(w)

@@ -780,3 +780,40 @@ def test_a_failed_email_no_longer_due_is_not_tried_again(database_url: str, capl
         settled(c, play.gid)
         assert box.tries == 1 and box.received == []
         assert any("is not tried again: it is no longer due" in r.getMessage() for r in caplog.records)
+
+
+def _send_at_once(storages: list[Storage], address: str) -> list[object]:
+    """Each storage asks to email ``address`` (limit 2 an hour) at one moment, from a thread of
+    its own: what each was answered, or the error it met."""
+    barrier = threading.Barrier(len(storages))
+    got: list[object] = []
+
+    def send(storage: Storage) -> None:
+        barrier.wait()
+        try:
+            got.append(storage.permit_mail(address, 2, now=5000.0))
+        except Exception as exc:
+            got.append(exc)
+
+    senders = [threading.Thread(target=send, args=(s,)) for s in storages]
+    for t in senders:
+        t.start()
+    for t in senders:
+        t.join()
+    return got
+
+
+def test_the_per_address_limit_holds_for_two_servers_sending_at_once(database_url: str) -> None:
+    """Two servers (two storages on one database, three senders each) ask at the same moment
+    to email one address whose limit is 2 an hour: exactly two emails are let go, each other
+    sender is told the limit, and none fails. Rounds of fresh addresses, so the moment repeats."""
+    first = Storage(database_url)
+    first.migrate()
+    second = Storage(database_url)
+    try:
+        for round_ in range(12):
+            got = _send_at_once([first, second] * 3, f"racer{round_}@example.org")
+            assert sorted(type(g).__name__ for g in got) == ["MailSkip"] * 4 + ["str"] * 2, got
+    finally:
+        first.close()
+        second.close()

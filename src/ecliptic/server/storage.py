@@ -398,6 +398,14 @@ class Storage:
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
             yield conn
 
+    def _lock_address(self, conn: Connection, hashed: str) -> None:
+        """Hold ``hashed``'s address until the transaction ends. SQLite's ``BEGIN IMMEDIATE``
+        (:meth:`_locked`) already holds the whole database; PostgreSQL has no row to lock ``FOR
+        UPDATE`` before an address's first email, so a transaction-level advisory lock keyed by
+        the address's hash stands for it (the key: its first 63 bits)."""
+        if not self.is_sqlite:
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": int(hashed[:16], 16) >> 1})
+
     def _seat_for_update(self, conn: Connection, game_id: str, seat: int) -> Any:
         return conn.execute(seats.select().where(seats.c.game_id == game_id, seats.c.seat == seat)
                             .with_for_update()).first()
@@ -612,11 +620,13 @@ class Storage:
     def permit_mail(self, address: str, per_hour: int, now: float | None = None) -> str | MailSkip:
         """Let one email to ``address`` go: the token of its unsubscribe link (stored hashed, with
         the address's hash, which the limit counts), or why not. A blocked address's rows are
-        deleted on the way (it unsubscribed: it is no longer anyone's to keep). Between processes
-        the count is not locked: two sending at the same moment may pass the limit by one each."""
+        deleted on the way (it unsubscribed: it is no longer anyone's to keep). The count and the
+        insert are one locked step for the address (:meth:`_lock_address`), so two processes
+        sending to one address at the same moment cannot both pass its limit."""
         now = time.time() if now is None else now
         hashed = address_hash(address)
-        with self._tx() as conn:
+        with self._locked() as conn:
+            self._lock_address(conn, hashed)
             if conn.execute(sa.select(mail_blocked.c.address_hash)
                             .where(mail_blocked.c.address_hash == hashed)).first() is not None:
                 conn.execute(seat_mail.delete().where(seat_mail.c.address_hash == hashed))

@@ -141,7 +141,10 @@ function renderNotice() {
   if (!n) { box.replaceChildren(); return; }
   const info = n.seat !== undefined && S.gv ? (S.gv.seats || [])[n.seat] : null;
   const seat = info && info.name ? `seat ${n.seat + 1} (${info.name})` : `seat ${(n.seat ?? 0) + 1}`;
-  const text = n.kind === "used" || n.kind === "taken-away"
+  const text = n.kind === "taken-away" && n.still
+    ? `${seat[0].toUpperCase()}${seat.slice(1)}: ${n.text[0].toLowerCase()}${n.text.slice(1)} `
+      + `This browser plays ${n.still.map(seatName).join(" and ")} still.`
+    : n.kind === "used" || n.kind === "taken-away"
     ? `${n.text} You are watching.`
     : n.kind === "bad-token"
     ? "This join link's token is not one of this game's seats, so you are watching. Ask for your join link again."
@@ -191,15 +194,21 @@ function connect() {
   ws.addEventListener("close", (e) => {
     if (gen !== S.wsGen) return;
     S.wsOpen = false;
-    if (e.code === 4403 && S.seat !== null && !S.hotseat) {
+    if (e.code === 4403 && S.seat !== null) {
       // The seat's token opens it no more: the host gave it to someone else, or it moved to another
-      // device. The page forgets the token and watches, saying why, instead of going blank.
+      // device. The page forgets the token and says why, instead of going blank: a single seat's
+      // page watches; a hot-seat page plays on with the other seats it holds, or watches if none.
       const reason = e.reason || "this seat's token no longer opens it";
-      forgetSeat(GAME_ID, S.seat);
-      delete S.tokens[S.seat];
-      S.notice = { kind: "taken-away", text: `${reason[0].toUpperCase()}${reason.slice(1)}.`, seat: S.seat };
-      S.seat = null;
-      document.body.dataset.seat = "";
+      const lost = S.seat;
+      forgetSeat(GAME_ID, lost);
+      delete S.tokens[lost];
+      const left = Object.keys(S.tokens).map(Number).sort((a, b) => a - b);
+      const still = S.hotseat && left.length ? left : null;
+      S.notice = { kind: "taken-away", text: `${reason[0].toUpperCase()}${reason.slice(1)}.`, seat: lost, still };
+      S.passTo = null;
+      S.seat = still ? (S.gv && still.includes(S.gv.current_seat) ? S.gv.current_seat : still[0]) : null;
+      if (!still) S.hotseat = false;
+      document.body.dataset.seat = S.seat === null ? "" : String(S.seat);
       renderNotice();
       api(gameUrl()).then((gv) => show(gv, true)).catch(() => { /* the socket brings the view */ });
       connect();

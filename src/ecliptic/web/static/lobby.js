@@ -38,6 +38,7 @@ function seatCount() { return Number($("players").value); }
 function renderSeats() {
   const box = $("seats");
   const previous = [...box.querySelectorAll(".seat")].map(readSeat);
+  const mine = $("my-seat") ? $("my-seat").value : null;
   box.replaceChildren(el("legend", { text: "Seats" }));
   const perSeat = options.options.filter((o) => o.kind === "per_seat");
   for (let i = 0; i < seatCount(); i++) {
@@ -58,11 +59,27 @@ function renderSeats() {
     const row = el("div", { class: "seat row", dataset: { seat: i } },
       el("span", { class: "seat-no", text: `Seat ${i + 1}` }), kind, name, level, ...extras);
     const sync = () => { level.hidden = kind.value !== "bot"; name.hidden = kind.value === "bot"; };
-    kind.addEventListener("change", sync);
+    kind.addEventListener("change", () => { sync(); renderMySeat(); });
     sync();
     box.append(row);
   }
+  box.append(el("label", { id: "my-seat-label" }, "You play ",
+    el("select", { id: "my-seat", "aria-label": "the seat you play" })));
+  renderMySeat(mine);
   renderSeatChoices();
+}
+
+// Which seat the creator plays: one of the person seats (the first, unless chosen), or none (a
+// host who only hosts: a game of friends, or of friends and bots). Only that seat is taken in
+// this browser; every other person seat's link is kept to hand out.
+function renderMySeat(was = $("my-seat").value) {
+  const select = $("my-seat");
+  const persons = [...document.querySelectorAll("#seats .seat")]
+    .filter((row) => row.querySelector(".kind").value === "person").map((row) => row.dataset.seat);
+  const keep = was === "none" || persons.includes(was) ? was : (persons[0] ?? "none");
+  select.replaceChildren(...persons.map((seat) => el("option", { value: seat, text: `Seat ${Number(seat) + 1}` })),
+    el("option", { value: "none", text: "none: I only host" }));
+  select.value = keep;
 }
 
 function readSeat(row) {
@@ -158,8 +175,8 @@ async function create() {
       suggestions, seats: {}, links: {} };
     const persons = created.seats.filter((s) => s.join_link);
     for (const s of persons) entry.links[s.seat] = { link: s.join_link, name: s.name };
-    if (persons.length) {   // the creator's own seat: the first person's
-      const mine = persons[0];
+    const mine = persons.find((p) => String(p.seat) === $("my-seat").value);
+    if (mine) {   // the creator's own seat, as chosen ("You play"); none for a host who only hosts
       const taken = await api(`/api/games/${created.id}/seats/${mine.seat}/take`, { method: "POST", token: mine.token });
       entry.seats[mine.seat] = { token: taken.token, name: mine.name };
       delete entry.links[mine.seat];
@@ -222,6 +239,12 @@ function forgetLink(id, seat) {
   rememberGame({ ...entry, links });
 }
 
+function mineText(created, entry) {
+  const mine = Object.keys(entry.seats).map(Number);
+  if (mine.length) return `You play seat ${mine[0] + 1}.`;
+  return created.seats.some((s) => s.join_link) ? "You only host: this browser plays no seat." : "";
+}
+
 function showCreated(created, entry) {
   const box = $("created");
   box.hidden = false;
@@ -244,7 +267,7 @@ function showCreated(created, entry) {
   if (hotseat) hotseat.addEventListener("click", (e) => { e.preventDefault(); takeAll(created.id); });
   fill(box,
     el("h3", { text: `Game ${created.id} created` }),
-    el("p", { class: "help", text: "You play the first person's seat. Give each other player their own join link: "
+    el("p", { class: "help", text: `${mineText(created, entry)} Give each other player their own join link: `
       + "it seats one person, once (the secret after # never reaches a server log)." }),
     el("ul", {}, rows),
     hotseat ? el("p", {}, hotseat) : null,
