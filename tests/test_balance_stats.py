@@ -248,9 +248,21 @@ def test_a_bot_in_every_seat_has_the_rules_exact_rate() -> None:
     # all 4 seats of every game: its returns add up to 1 a game, a rate of exactly 1/4
     c = ClusteredRate()
     for _ in range(30):
-        c.add(1, 4)
-    assert c.interval() == (0.25, 0.25) and c.share_p(0.25) == 1.0 and c.share_p(0.5) == 0.0
+        c.add(1, 4, players=4)
+    assert c.exact and c.interval() == (0.25, 0.25) and c.share_p(0.25) == 1.0 and c.share_p(0.5) == 0.0
     assert ClusteredRate().interval() == (0.0, 1.0)
+
+
+def test_games_that_happen_not_to_vary_claim_no_certainty() -> None:
+    # three games, each a win shared by two: no spread seen, but the next game may differ
+    ties, half_table, solo = ClusteredRate(), ClusteredRate(), ClusteredRate()
+    for _ in range(3):
+        ties.add(Fraction(1, 2), 1, players=4)
+        half_table.add(1, 2, players=4)  # won every game it held 2 of 4 seats of
+        solo.add(1, 1, players=1)  # a solo game won every time: no constant sum
+    assert not ties.exact and ties.interval() == wilson(1.5, 3)
+    assert not half_table.exact and half_table.interval() == wilson(3, 6)
+    assert not solo.exact and solo.interval() == wilson(3, 3)
 
 
 _games = st.lists(st.tuples(st.integers(1, 4), st.integers(0, 12), st.integers(1, 4)), min_size=1, max_size=40)
@@ -260,6 +272,6 @@ _games = st.lists(st.tuples(st.integers(1, 4), st.integers(0, 12), st.integers(1
 def test_the_clustered_interval_lies_in_0_1_and_holds_the_rate(games: list[tuple[int, int, int]]) -> None:
     c = ClusteredRate()
     for seats, won, winners in games:  # a game's returns: 0, 1 or a win shared by ``winners``
-        c.add(Fraction(min(won, winners), winners) if won else 0, seats)
+        c.add(Fraction(min(won, winners), winners) if won else 0, seats, players=4)
     low, high = c.interval()
     assert 0.0 <= low <= c.rate <= high <= 1.0

@@ -699,7 +699,8 @@ def simulation_table(summary: SimulationSummary) -> Group:
                    *(Text(_mean_with_interval(mean, interval, "\n"), style=style) for mean, interval in cells),
                    end_section=len(sources) > 1 and source == sources[-2])
     parts += [wins, gp, Text(
-        "95% intervals, as in ecliptic balance: Wilson's for a win rate (a win shared by k players counts 1/k), "
+        "95% intervals, as in ecliptic balance: Wilson's for a win rate (a win shared by k players counts 1/k; "
+        "at the effective number of games, as a shared win varies less), "
         "Student's t for a mean, cut at 0 where a source cannot cross it. All: the mean over every seat, its "
         "interval over the games' means of their seats.", style="dim")]
     return Group(*parts)

@@ -469,7 +469,11 @@ class _Page:
         comparisons = len(self.r["comparisons"])
         out = [
             "Intervals are 95%: Wilson's score interval for a win rate, Student's t for a mean. A win shared by k "
-            "players counts 1/k for each of them.",
+            "players counts 1/k for each of them. A win rate's interval takes each game as one value (the seats of "
+            "a game are not independent: a bot in two seats of a game wins in one at most): Wilson's at the "
+            "effective number of seat-games, p(1 − p) over the variance the spread of the games' totals gives; "
+            "with one seat a game and no shared win it is the plain Wilson interval, and a bot in every seat has "
+            "exactly 1/players.",
             "The interval of a mean is cut at 0 where the quantity cannot cross it (the t interval of few or "
             "skewed values would reach values no game can have): " + (
                 "from below for a count (rounds, decisions, margins, crises prevented, rounds without a crisis) and "
@@ -481,9 +485,9 @@ class _Page:
             + " An interval is not cut where a game of the arm had a value across 0 (a content printing a "
             "negative value).",
             "A win rate is tested against its fair share (1/players) by the score test (the test the Wilson "
-            "interval inverts), two-sided at 5%; the p-values are corrected by Holm's method over the factions of "
-            "an arm, and separately over its positions and over its bots. A bot's games are its seats: a bot in "
-            "two seats of a game counts two.",
+            "interval inverts, at the same effective number), two-sided at 5%; the p-values are corrected by Holm's "
+            "method over the factions of an arm, and separately over its positions and over its bots. A bot's "
+            "games are its seats: a bot in two seats of a game counts two games.",
             f"Games for ±5 points: the games (in which that faction, position or bot plays) a two-sided test at 5% "
             f"needs to detect a win rate 5 percentage points away from the one measured, with power "
             f"{stats.POWER:.0%}: n = ((1.96 √(p₀q₀) + 0.84 √(p₁q₁)) / 0.05)², p₁ = p₀ ± 0.05 toward ½, where p₀ is "

@@ -73,11 +73,11 @@ class _Group:
         self.returns = stats.ClusteredRate()
         self.points: dict[str, stats.Moments] = {}
 
-    def add_game(self, returns: Sequence[float], points: Sequence[Mapping[str, int]]) -> None:
-        """One game's seats of this group: their returns summed as one value, and each seat's
-        points (the points are means over seat-games: their intervals, one seat a game, are
-        those of factions and positions; a bot's row shows no points)."""
-        self.returns.add(sum((Fraction(r) for r in returns), Fraction(0)), len(returns))
+    def add_game(self, returns: Sequence[float], points: Sequence[Mapping[str, int]], players: int) -> None:
+        """One game's seats of this group (of its ``players``): their returns summed as one value,
+        and each seat's points (the points are means over seat-games: their intervals, one seat a
+        game, are those of factions and positions; a bot's row shows no points)."""
+        self.returns.add(sum((Fraction(r) for r in returns), Fraction(0)), len(returns), players)
         for p in points:
             self._add_points(p)
 
@@ -136,12 +136,13 @@ class _Arm:
         seats = range(self.players)
         for name in dict.fromkeys(r["factions"]):
             mine = [s for s in seats if r["factions"][s] == name]
-            self.factions.setdefault(name, _Group()).add_game([returns[s] for s in mine], [points[s] for s in mine])
+            self.factions.setdefault(name, _Group()).add_game([returns[s] for s in mine], [points[s] for s in mine],
+                                                        self.players)
         for seat in seats:
-            self.positions[(seat - first) % self.players].add_game([returns[seat]], [points[seat]])
+            self.positions[(seat - first) % self.players].add_game([returns[seat]], [points[seat]], self.players)
         for name in dict.fromkeys(r["bots"]):
             mine = [s for s in seats if r["bots"][s] == name]
-            self.bots.setdefault(name, _Group()).add_game([returns[s] for s in mine], [])
+            self.bots.setdefault(name, _Group()).add_game([returns[s] for s in mine], [], self.players)
         totals = [p["total"] for p in points]
         self.total.add(Fraction(sum(totals), self.players))
         self.rounds.add(r["rounds"])

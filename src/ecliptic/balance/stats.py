@@ -80,11 +80,12 @@ class ClusteredRate:
     With one seat a game and no shared win, n_eff = n: the plain Wilson interval, to the last
     digit. A rate of 0 or 1 has no spread to measure (every seat lost, or won) and keeps
     n_eff = n: near the edges a bot's seats of one game are nearly independent (their totals
-    vary as k p (1 - k p), about k p). A rate in between with no spread at all (a bot in every
-    seat of every game: exactly 1/players, the rules' constant sum) is known exactly, as
-    :meth:`Moments.interval` gives a mean with no spread."""
+    vary as k p (1 - k p), about k p). A group in every seat of every game (one bot playing
+    itself) has exactly 1/players, the rules' constant sum: its interval is that rate. Any other
+    rate with no spread in its games (a few games, each a shared win of 1/2) keeps n_eff = n: the
+    games seen did not vary, but the next one may, and the interval must not claim certainty."""
 
-    __slots__ = ("cross", "games", "n", "seats_squared", "wins", "wins_squared")
+    __slots__ = ("cross", "games", "n", "partial_tables", "seats_squared", "wins", "wins_squared")
 
     def __init__(self) -> None:
         self.games = 0
@@ -93,10 +94,13 @@ class ClusteredRate:
         self.wins_squared: Fraction | int = 0
         self.cross: Fraction | int = 0
         self.seats_squared = 0
+        self.partial_tables = 0
 
-    def add(self, won: Number, seats: int = 1) -> None:
-        """One game: the group's ``seats`` in it and their returns summed (``won``)."""
+    def add(self, won: Number, seats: int = 1, players: int | None = None) -> None:
+        """One game: the group's ``seats`` in it and their returns summed (``won``); ``players``,
+        the seats of the game, says whether the group held all of them (``None``: not all)."""
         v = Fraction(won) if isinstance(won, float) else won
+        self.partial_tables += seats != players
         self.games += 1
         self.n += seats
         self.wins += v
@@ -124,14 +128,21 @@ class ClusteredRate:
         return Fraction(spread) / (self.n * self.n)
 
     @property
+    def exact(self) -> bool:
+        """Every seat of every game was the group's and won part of it: its rate is the rules'
+        (1/players), no estimate (a solo game's rate of 0 or 1 is one)."""
+        return self.games > 0 and not self.partial_tables and self.variance == 0 and 0 < self.wins < self.n
+
+    @property
     def effective_n(self) -> float:
         """The seat-games that independent ones would have to be to vary as these did
-        (``inf``: no spread at a rate strictly between 0 and 1, the rate is exact)."""
+        (``inf`` for an :attr:`exact` rate; the seat-games themselves where the games showed
+        no spread to measure: a rate of 0 or 1, or every game the same)."""
+        if self.exact:
+            return math.inf
         p = Fraction(self.wins) / self.n if self.n else Fraction(0)
         v = self.variance
-        if not 0 < p < 1:
-            return float(self.n)
-        return math.inf if v == 0 else float(p * (1 - p) / v)
+        return float(p * (1 - p) / v) if 0 < p < 1 and v > 0 else float(self.n)
 
     def interval(self, z: float = Z95) -> tuple[float, float]:
         """The 95% Wilson interval of :attr:`rate` at :attr:`effective_n` (why: the class text)."""
@@ -144,7 +155,7 @@ class ClusteredRate:
 
     def share_p(self, share: float) -> float:
         """:func:`share_test` of the rate against ``share`` at :attr:`effective_n` (so that it
-        agrees with :meth:`interval`): the rules' exact rate gives 1 at its share and 0 off it."""
+        agrees with :meth:`interval`): an :attr:`exact` rate gives 1 at its share, 0 off it."""
         if not self.n or not 0 < share < 1:
             return 1.0
         n_eff = self.effective_n

@@ -23,14 +23,13 @@ not grow with the number of games, so ``--games 100000000000`` is bounded by tim
 list.
 
 How sure the figures are: every win rate and mean comes with its 95% interval, computed by the
-balance studio's statistics (:mod:`ecliptic.balance.stats`: Wilson's interval for a win rate, at the effective number of
-games its games' spread gives (:class:`~ecliptic.balance.stats.ClusteredRate`: a shared win varies
-less than a win or a loss),
-Student's t for a mean, cut at 0 on the side a score source cannot cross as
-:data:`ecliptic.balance.results.SIGNS` says), so ``ecliptic simulate`` and ``ecliptic balance``
-never disagree about the same games. A faction's values are one per game (a faction has one seat
-a game); the figures over all seats take each game's mean over its seats as one value, as the
-seats of one game are not independent of each other.
+balance studio's statistics (:mod:`ecliptic.balance.stats`: Wilson's interval for a win rate at
+the effective number of games its games' spread gives, :class:`~ecliptic.balance.stats.ClusteredRate`,
+as a shared win varies less than a win or a loss; Student's t for a mean, cut at 0 on the side a
+score source cannot cross as :data:`ecliptic.balance.results.SIGNS` says), so ``ecliptic simulate``
+and ``ecliptic balance`` never disagree about the same games. A faction's values are one per
+game (a faction has one seat a game); the figures over all seats take each game's mean over its
+seats as one value, as the seats of one game are not independent of each other.
 """
 
 from __future__ import annotations

@@ -745,7 +745,7 @@ def standings_of(bots: Sequence[str], results: Sequence[TournamentGame]) -> list
             seats = [r.gp[seat] for seat, b in enumerate(r.bots) if b == bot]
             table[bot].gp_by_game.add(Fraction(sum(Fraction(g) for g in seats), len(seats)))
             won = [Fraction(r.returns[seat]) for seat, b in enumerate(r.bots) if b == bot]
-            table[bot].wins_by_game.add(sum(won, Fraction(0)), len(won))
+            table[bot].wins_by_game.add(sum(won, Fraction(0)), len(won), len(r.bots))
     for bot, (mu, sigma) in rate(list(table), results).items():
         table[bot].mu, table[bot].sigma = mu, sigma
     return list(table.values())
