@@ -60,7 +60,22 @@ def wilson(wins: float, n: float, z: float = Z95, *, all_won: bool | None = None
     return max(0.0, min(low, p)), min(1.0, max(high, p))
 
 
-class ClusteredRate:
+class _Tally:
+    """Exact running sums (:class:`ClusteredRate`, :class:`Moments`): two tallies of the same
+    games, added in any order, are equal (a study run locally and on Ray gives equal results)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        names: tuple[str, ...] = type(self).__slots__
+        return all(getattr(self, k) == getattr(other, k) for k in names)
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable: equal by value, so not hashable)
+
+
+class ClusteredRate(_Tally):
     """A win rate over seat-games grouped by game, kept exactly: each game adds the returns of
     the group's seats in it (``won``, a shared win counting 1/k) and how many seats it had.
 
@@ -107,12 +122,6 @@ class ClusteredRate:
         self.wins_squared += v * v
         self.cross += v * seats
         self.seats_squared += seats * seats
-
-    def __eq__(self, other: object) -> bool:
-        """The same games added (in any order): two tallies of the same games are equal."""
-        if not isinstance(other, ClusteredRate):
-            return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
 
     @property
     def rate(self) -> float:
@@ -229,7 +238,7 @@ def _p_or_certain(shift: float, se: float) -> float:
     return 1.0 if shift == 0 else 0.0
 
 
-class Moments:
+class Moments(_Tally):
     """The count, sum and sum of squares of a measure (GP, rounds), kept exactly (integers or
     fractions), so that the mean and variance do not depend on the order the games are added in:
     a study file interleaves its arms in whatever order the games finished. Also the least and
@@ -253,12 +262,6 @@ class Moments:
             self.least = v
         if self.most is None or v > self.most:
             self.most = v
-
-    def __eq__(self, other: object) -> bool:
-        """The same values added (in any order): two tallies of the same games are equal."""
-        if not isinstance(other, Moments):
-            return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
 
     @property
     def mean(self) -> float:

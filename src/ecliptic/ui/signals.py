@@ -77,6 +77,8 @@ class Redelivery:
         if threading.current_thread() is not threading.main_thread():
             yield
             return
+        with self._lock:  # a handler run outside (called directly) answers no delivery to come
+            self._answered.clear()
         read_end, write_end = os.pipe()
         stop_read, stop_write = os.pipe()
         os.set_blocking(read_end, False)
