@@ -22,9 +22,11 @@ from ecliptic.server.storage import UNCLAIMED, ActionRow, GameRow, SeatRow, Stor
 from server_helpers import bearer, create, live, recv, recv_until, server, service, tokens
 
 
-def finished_game(c: TestClient, clock_seconds: float | None = None, suggestions: bool = False) -> dict[str, Any]:
+def finished_game(c: TestClient, clock_seconds: float | None = None, suggestions: bool = False,
+                  bob_came: bool = True) -> dict[str, Any]:
     """A finished Ceres game of Ann, Bob and an easy bot, stored as the server stores one (played
-    by random bots here: no bot pool to start), in the shape of ``POST /api/games``' answer."""
+    by random bots here: no bot pool to start), in the shape of ``POST /api/games``' answer.
+    Unless ``bob_came``, Bob never took his seat: it has its join link only (and no token)."""
     rules, config, seed = get_game("ceres"), {"players": 3}, 3
     state = rules.new_game(config, seed)
     bots = [RandomBot(seed * 10 + i) for i in range(3)]
@@ -40,7 +42,9 @@ def finished_game(c: TestClient, clock_seconds: float | None = None, suggestions
     row = GameRow(gid, "ceres", config, seed, 3, clock_seconds, "over", now, now, auth.token_hash(admin),
                   suggestions=suggestions)
     seats = [SeatRow(0, "person", "Ann", auth.token_hash(keys[0]), None, "person"),
-             SeatRow(1, "person", "Bob", auth.token_hash(keys[1]), None, "bot"),  # (handed to a bot at the end)
+             SeatRow(1, "person", "Bob", auth.token_hash(keys[1]), None, "bot")  # (handed to a bot at the end)
+             if bob_came else SeatRow(1, "person", "Bob", None, None, "bot", link_hash=auth.token_hash(keys[1]),
+                                      joined=False),
              SeatRow(2, "bot", "Bot (easy)", None, "easy", "bot")]
     service(c).storage.create_game(row, seats, log)
     assert c.get(f"/api/games/{gid}").json()["status"] == "over"
@@ -78,6 +82,34 @@ def test_the_engine_config_decides_the_next_first_player() -> None:
         "players": 4, "game": "short", "first_player": 0}
     assert rematch_config(tc, {"players": 2})["first_player"] == 1  # the engine's default is seat 0
     assert rematch_config(get_game("ceres"), {"players": 3, "first_player": 1})["first_player"] == 2
+
+
+def test_the_host_gets_the_join_link_of_a_seat_whose_person_never_came(database_url: str) -> None:
+    """Bob never took his seat: he has no token to make his new one from, so the rematch's seat
+    gets a join link, given to the admin (only), the same one each time until it is taken."""
+    with server(database_url) as c:
+        created = finished_game(c, bob_came=False)
+        gid, keys, admin = created["id"], tokens(created), created["admin_token"]
+        made = rematch(c, gid, keys[0])
+        assert made.status_code == 201 and made.json()["links"] == []  # (Ann is no host)
+        new_id = made.json()["id"]
+        asked = rematch(c, gid, admin)
+        assert asked.status_code == 200, asked.text
+        links = asked.json()["links"]
+        assert [(link["seat"], link["name"]) for link in links] == [(1, "Bob")]
+        link = links[0]
+        assert link["join_link"] == f"/play/{new_id}#seat=1&token={link['token']}"
+        assert link["token"] != keys[1]  # (the old link opens nothing in the new game)
+        assert rematch(c, gid, admin).json()["links"] == links  # a retry, another tab: the same link
+        assert [s["joined"] for s in c.get(f"/api/games/{new_id}").json()["seats"]][:2] == [True, False]
+        taken = c.post(f"/api/games/{new_id}/seats/1/take", headers=bearer(link["token"]))
+        assert taken.status_code == 200, taken.text
+        bob = taken.json()["token"]
+        assert c.get(f"/api/games/{new_id}", headers=bearer(bob)).json()["seat"] == 1
+        again = c.post(f"/api/games/{new_id}/seats/1/take", headers=bearer(link["token"]))
+        assert again.status_code == 403 and again.json()["error"] == "link_used"
+        assert rematch(c, gid, admin).json()["links"] == []  # taken: nothing to hand out
+        assert c.get(f"/api/games/{new_id}", headers=bearer(bob)).json()["seat"] == 1
 
 
 def test_a_second_request_a_retry_or_another_seat_gets_the_same_rematch(database_url: str) -> None:

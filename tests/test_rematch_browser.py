@@ -5,9 +5,10 @@ their own new token (kept as a join link's is, so the lobby's "My games" lists t
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
-from browser_support import Site, assert_clean, needs_browser, new_page, view_of, wait_loaded
+from browser_support import Site, assert_clean, create_in_lobby, needs_browser, new_page, view_of, wait_loaded
 
 pytestmark = needs_browser
 
@@ -100,3 +101,56 @@ def test_a_friend_who_left_before_the_rematch_finds_it_in_the_lobby(server_site:
     wait_loaded(bob)
     assert (view_of(bob)["id"], view_of(bob)["seat"]) == (new_id, 1)
     assert_clean(bob)
+
+
+def test_the_host_gets_a_new_link_for_the_seat_whose_person_never_came(server_site: Site, chromium: Any) -> None:
+    """Ann hosts and plays seat 1; Bob never took his link, so Ann handed his seat to a bot and
+    finished. Her "Play again" keeps a join link for Bob's seat in the new game (he has no old
+    token to make his own from), her lobby lists it to hand out, and it seats Bob."""
+    ann = new_page(chromium)
+    gid = create_in_lobby(ann, server_site.url, "ceres", ["person", "person"], seed=5, my_seat="0")
+    entry = ann.page.evaluate("""(id) => JSON.parse(localStorage.getItem('ecliptic.games')).find((g) => g.id === id)""",
+                              gid)
+    admin, mine = entry["admin"], entry["seats"]["0"]["token"]
+    rng = random.Random(5)
+    with server_site.api() as api:
+        handed = api.post(f"/api/games/{gid}/seats/1/bot", headers={"Authorization": f"Bearer {admin}"},
+                          json={"bot": True, "level": "random"})
+        assert handed.status_code == 200, handed.text
+        for _ in range(2000):
+            view = api.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {mine}"}).json()
+            if view["status"] == "over":
+                break
+            if view["current_seat"] != 0:
+                time.sleep(0.02)  # (the bot plays Bob's seat on the server)
+                continue
+            choice = rng.choice(view["legal_actions"])["notation"]
+            r = api.post(f"/api/games/{gid}/actions", headers={"Authorization": f"Bearer {mine}"},
+                         json={"action": choice, "expected_index": view["index"]})
+            assert r.status_code in (200, 409), r.text  # (409: the bot came first)
+        assert view["status"] == "over"
+    ann.page.goto(f"{server_site.url}/play/{gid}#seat=0")
+    wait_loaded(ann)
+    ann.page.click("#play-again")
+    ann.page.wait_for_url(lambda url: "/play/" in url and gid not in url and url.endswith("#seat=0"))
+    new_id = ann.page.url.split("/play/")[1].split("#")[0]
+    kept = ann.page.evaluate("""(id) => JSON.parse(localStorage.getItem('ecliptic.games')).find((g) => g.id === id)""",
+                             new_id)
+    assert list(kept["links"]) == ["1"] and kept["admin"] and list(kept["seats"]) == ["0"]
+    # Had Ann's page closed before it kept them, her lobby finds the same from the finished game.
+    ann.page.evaluate("""(id) => localStorage.setItem('ecliptic.games', JSON.stringify(
+      JSON.parse(localStorage.getItem('ecliptic.games')).filter((g) => g.id !== id)))""", new_id)
+    ann.page.goto(server_site.url + "/")
+    invitation = ann.page.locator(f"#my-games li[data-id='{new_id}'] li.invitation[data-seat='1']")
+    invitation.wait_for()
+    assert "Seat 2 (Player 2): not joined yet" in invitation.inner_text()  # (the lobby names seats so)
+    link = invitation.locator("input.join-link").input_value()
+    assert link == server_site.url + kept["links"]["1"]["link"]
+    bob = new_page(chromium)
+    bob.page.goto(link)
+    wait_loaded(bob)
+    assert (view_of(bob)["id"], view_of(bob)["seat"]) == (new_id, 1)
+    ann.page.reload()
+    ann.page.locator(f"#my-games li[data-id='{new_id}'] li.invitation[data-seat='1'] .joined",
+                     has_text="has joined").wait_for()
+    assert_clean(ann, bob)

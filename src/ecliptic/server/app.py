@@ -352,9 +352,9 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
     async def post_chat(game_id: str, body: models.ChatRequest, svc: Service, token: Token) -> models.ChatMessage:
         return await svc.post_chat(game_id, token, body.text)
 
-    @app.post("/api/games/{game_id}/rematch", response_model=models.Rematch, status_code=201,
-              responses={200: {"model": models.Rematch, "description": "the rematch made before, the same one"}})
-    async def rematch(game_id: str, svc: Service, token: Token, response: Response) -> models.Rematch:
+    @app.post("/api/games/{game_id}/rematch", response_model=models.RematchMade, status_code=201,
+              responses={200: {"model": models.RematchMade, "description": "the rematch made before, the same one"}})
+    async def rematch(game_id: str, svc: Service, token: Token, response: Response) -> models.RematchMade:
         """Play again: the finished game's rematch (made by the first request, 201; found by
         every later one, 200), with the asker's own new token."""
         made, answer = await svc.rematch(game_id, token)

@@ -353,6 +353,12 @@ def rematch_admin_token(token: str, game_id: str) -> str:
     return auth.derived_token(token, f"rematch {game_id} admin")
 
 
+def rematch_link_token(admin_token: str, game_id: str, seat: int) -> str:
+    """The join link's token of ``seat`` in the rematch ``game_id``, made from the finished game's
+    admin token: for a seat whose person never came (no old token to make its own from)."""
+    return auth.derived_token(admin_token, f"rematch {game_id} seat {seat} link")
+
+
 def plain(data: Any) -> Any:
     """JSON-ready data (tuples become lists; anything else is a bug shown as text)."""
     return json.loads(json.dumps(data, default=str))
@@ -1218,7 +1224,7 @@ class GameService:
 
     # -- play again: the rematch ----------------------------------------------------------
 
-    async def rematch(self, game_id: str, token: str | None) -> tuple[bool, models.Rematch]:
+    async def rematch(self, game_id: str, token: str | None) -> tuple[bool, models.RematchMade]:
         """The finished game's rematch, made by the first request of a seat or the admin
         (``True``) and found by every later one: the same game, config (the next seat first),
         seats, bots, clock and options, a new seed. The answer holds the asker's own new token
@@ -1245,15 +1251,16 @@ class GameService:
                 given.update({c.seat: c.token for c in self.hub.connections(game_id)
                               if c.seat is not None and c.token is not None and c.seat != seat})
             tokens, admin_token = await self._issue(new_id, given, token if admin else None)
+            links = await self._rematch_links(live, new_id, token) if admin else []
             if made:
                 await self.live(new_id)  # replays it and starts its bots or clock
             if learnt:
                 self._send_rematch(live, self.hub.connections(game_id), tokens)
             if made:
                 await self.notifier.publish(game_id, -1)  # (other processes tell their viewers)
-        answer = self._rematch_info(new_id, seat, tokens.get(seat) if seat is not None else None)
-        answer.admin_token = admin_token
-        return made, answer
+        info = self._rematch_info(new_id, seat, tokens.get(seat) if seat is not None else None)
+        return made, models.RematchMade(**info.model_dump(exclude={"admin_token"}), admin_token=admin_token,
+                                        links=links)
 
     async def rematch_for(self, live: Live, seat: int, token: str) -> models.Rematch:
         """The rematch as ``seat`` (which showed ``token``) is told of it, its new token included."""
@@ -1286,6 +1293,25 @@ class GameService:
             raise NotFound(f"there is no game {row.id!r}") from None
         live.row = replace(live.row, rematch_id=stored)
         return stored == new_id
+
+    async def _rematch_links(self, live: Live, new_id: str, admin: str) -> list[models.SeatLink]:
+        """The join links, for the host to hand out, of the rematch's seats whose person never
+        took their seat of the finished game (it had no token: nothing to make the seat's own
+        from). The same links every time the admin asks, stored where the seat has neither a
+        token nor a link yet; a link taken meanwhile, or one the host replaced, is not given again."""
+        open_seats = [s.seat for s in live.seats if s.kind == PERSON and s.token_hash is None]
+        if not open_seats:
+            return []
+        tokens = {seat: rematch_link_token(admin, new_id, seat) for seat in open_seats}
+        hashes = {seat: auth.token_hash(t) for seat, t in tokens.items()}
+        await self._db(self.storage.offer_links, new_id, hashes)
+        stored = await self._db(self.storage.seats, new_id)
+        new = self._live.get(new_id)
+        if new is not None:
+            new.seats = stored
+        return [models.SeatLink(seat=s.seat, name=s.name, token=tokens[s.seat],
+                                join_link=self.join_link(new_id, s.seat, tokens[s.seat]))
+                for s in stored if s.seat in hashes and s.link_hash == hashes[s.seat]]
 
     async def _issue(self, new_id: str, old_tokens: dict[int, str],
                      admin: str | None) -> tuple[dict[int, str], str | None]:

@@ -102,6 +102,15 @@ class Rematch(BaseModel):
     admin_token: str | None = Field(default=None, description="the new game's admin token: to the admin only")
 
 
+class RematchMade(Rematch):
+    """The answer to "Play again" (``POST .../rematch``): the rematch, and for the admin the
+    links to hand out."""
+
+    links: list[SeatLink] = Field(default_factory=list, description=(
+        "to the admin only: the join links of the seats whose person never took their seat of the "
+        "finished game, to hand out (a seat's person who did gets its own new token)"))
+
+
 class GameSummary(BaseModel):
     id: str
     game: str

@@ -375,6 +375,17 @@ class Storage:
                 conn.execute(games.update().where(games.c.id == game_id, games.c.admin_hash == UNCLAIMED)
                              .values(admin_hash=admin_hash))
 
+    def offer_links(self, game_id: str, hashes: dict[int, str]) -> None:
+        """Give the person seats of ``hashes`` a join link (its token's hash) where the seat has
+        neither a token nor a link yet: a rematch's seat whose person never came to the finished
+        game, when its host asks (``GameService.rematch``). Never replaces what is stored."""
+        with self._tx() as conn:
+            for seat, link_hash in sorted(hashes.items()):
+                conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat,
+                                                  seats.c.kind == "person", seats.c.token_hash.is_(None),
+                                                  seats.c.link_hash.is_(None))
+                             .values(link_hash=link_hash, joined=False))
+
     def game(self, game_id: str) -> GameRow | None:
         with self._tx() as conn:
             row = conn.execute(games.select().where(games.c.id == game_id)).first()

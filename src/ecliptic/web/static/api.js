@@ -70,6 +70,19 @@ export function keepRematch(r, finished, known = {}) {
     suggestions: !!(known.suggestions ?? old.suggestions), seats: { [r.seat]: { token: r.token, name: known.name } } });
 }
 
+// The host's part of a rematch (`made`: the answer to the admin's POST .../rematch): the new
+// game's admin token, and the join links of the seats whose person never came to the finished
+// game, kept to hand out as a new game's links are (the lobby lists them under the game).
+export function keepHostRematch(id, made, finished) {
+  if (!made || !made.admin_token) return;
+  const entry = gameEntry(id) || {};
+  const old = gameEntry(finished) || {};
+  const links = { ...(entry.links || {}) };
+  for (const l of made.links || []) links[l.seat] = { link: l.join_link, name: l.name };
+  rememberGame({ id, game: entry.game ?? old.game, created: entry.created ?? Date.now(),
+    suggestions: !!(entry.suggestions ?? old.suggestions), admin: made.admin_token, links });
+}
+
 // What the holder of `token` in the finished game `id` is told of its rematch (its own new
 // token, in the game's view), kept with keepRematch; null when there is none for it.
 export async function fetchRematch(id, token, suggestions = undefined) {

@@ -4,7 +4,7 @@
 // invitation: the page takes the seat with it (POST .../take), keeps the seat's NEW token in
 // localStorage and drops the link from the address; the token goes to the server in a header or
 // the WebSocket's first message only. A link used already says so and the page watches.
-import { api, ApiError, el, fill, fetchRematch, gameEntry, keepRematch, rememberGame, rememberSeatToken, forgetSeat, gameTitle, seatName as seatNameIn, tableName, standIn, clockText, undoNote, playedBy } from "/static/api.js";
+import { api, ApiError, el, fill, fetchRematch, gameEntry, keepHostRematch, keepRematch, rememberGame, rememberSeatToken, forgetSeat, gameTitle, seatName as seatNameIn, tableName, standIn, clockText, undoNote, playedBy } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { mountMail } from "/static/mail.js";
@@ -742,8 +742,7 @@ async function collectRematchTokens(id) {
   const admin = adminToken();
   if (admin) {
     try {
-      const made = await api(gameUrl("/rematch"), { method: "POST", token: admin });
-      if (made.admin_token) rememberGame({ id, admin: made.admin_token });
+      keepHostRematch(id, await api(gameUrl("/rematch"), { method: "POST", token: admin }), GAME_ID);
     } catch { /* the new game has no admin in this browser */ }
   }
 }

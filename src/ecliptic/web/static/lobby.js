@@ -3,7 +3,7 @@
 // A join link is an invitation taken once (docs/web.md): the creator's browser takes the first
 // person seat's link (the creator's own seat) and keeps the others' LINKS to hand out, never a
 // token that plays another seat. "Play here" (or hot-seat) on another seat takes its link here.
-import { api, el, fill, fetchRematch, myGames, gameEntry, rememberGame, forgetGame, gameTitle } from "/static/api.js";
+import { api, el, fill, fetchRematch, keepHostRematch, myGames, gameEntry, rememberGame, forgetGame, gameTitle } from "/static/api.js";
 
 const $ = (id) => document.getElementById(id);
 let options = null;   // the GameOptions of the chosen game
@@ -278,13 +278,21 @@ function showCreated(created, entry) {
 
 // A friend who left a finished game before its rematch was made (Play again, docs/web.md) finds
 // the rematch here: the finished game's view, asked with the seat's old token, holds that seat's
-// new token, which is kept as the game page keeps it.
+// new token, which is kept as the game page keeps it. The host finds the new game's admin token
+// and the join links of the seats whose person never came, by asking with the admin token.
 async function collectRematches(mine, summaries) {
   const known = new Set(mine.map((g) => g.id));
   let found = false;
   await Promise.all(mine.map(async (g) => {
     const next = (summaries[g.id] || {}).rematch;
-    if (!next || known.has(next)) return;
+    if (!next) return;
+    if (g.admin && !(gameEntry(next) || {}).admin) {
+      try {
+        keepHostRematch(next, await api(`/api/games/${g.id}/rematch`, { method: "POST", token: g.admin }), g.id);
+        found = true;
+      } catch { /* the new game has no admin in this browser */ }
+    }
+    if (known.has(next)) return;
     for (const held of Object.values(g.seats || {})) {
       if (!held || !held.token) continue;
       try {
