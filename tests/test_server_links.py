@@ -16,6 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ecliptic.server import auth
 from ecliptic.server.games import rematch_token
+from ecliptic.server.notify import LocalNotifier
 from ecliptic.server.storage import Storage, Take
 from server_helpers import WAIT, bearer, create, eventually, recv, recv_until, server, service, take_seat
 
@@ -255,3 +256,34 @@ def test_a_rematch_after_links_were_taken_derives_from_the_tokens_the_people_hol
         assert bob["token"] == rematch_token(held[1], made["id"], 1)
         assert c.get(f"/api/games/{made['id']}", headers=bearer(bob["token"])).json()["seat"] == 1
         assert [s["joined"] for s in c.get(f"/api/games/{made['id']}").json()["seats"]] == [True, True]
+
+
+def test_a_seat_given_away_through_another_server_is_refused_before_its_notice_comes(database_url: str) -> None:
+    """Server ``b`` has the game loaded and never hears from ``a`` (its notifier is its own). Ann
+    plays through ``b``; then, through ``a``, Bob's seat moves to another device and the host
+    gives Ann's seat a new link. ``b`` still refuses Bob's old token an action and Ann's an
+    undo, each with why, because the database decides; nothing is stored."""
+    with server(database_url) as a, server(database_url, notifier=LocalNotifier()) as b:
+        created = create(a, seats=TWO)
+        gid, admin = created["id"], created["admin_token"]
+        keys = links(created)
+        assert b.get(f"/api/games/{gid}").json()["current_seat"] == 0  # (seed 7)
+        view = b.get(f"/api/games/{gid}", headers=bearer(keys[0])).json()
+        played = b.post(f"/api/games/{gid}/actions", headers=bearer(keys[0]),
+                        json={"action": view["legal_actions"][0]["notation"], "expected_index": 0})
+        assert played.status_code == 200, played.text
+        assert b.get(f"/api/games/{gid}", headers=bearer(keys[0])).json()["undoable"]
+        bob = b.get(f"/api/games/{gid}", headers=bearer(keys[1])).json()
+        assert bob["current_seat"] == 1 and bob["legal_actions"]
+        moved = a.post(f"/api/games/{gid}/seats/1/device-link", headers=bearer(keys[1]))
+        assert moved.status_code == 200, moved.text
+        take_seat(a, gid, 1, moved.json()["token"])  # (taken on the other device: the seat is its now)
+        assert relink(a, gid, 0, admin).status_code == 200
+        before = stored(a, gid)
+        act = b.post(f"/api/games/{gid}/actions", headers=bearer(keys[1]),
+                     json={"action": bob["legal_actions"][0]["notation"], "expected_index": 1})
+        refused(act, 403, "seat_moved")
+        undo = b.post(f"/api/games/{gid}/undo", headers=bearer(keys[0]), json={"expected_index": 1})
+        refused(undo, 403, "link_replaced")
+        assert [r.index for r in service(a).storage.actions(gid)] == [0] and stored(a, gid) == before
+        assert b.get(f"/api/games/{gid}").json()["index"] == 1

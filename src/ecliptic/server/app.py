@@ -269,14 +269,14 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
     async def post_action(game_id: str, body: models.ActionRequest, svc: Service, token: Token) -> models.ActionDone:
         live = await svc.live(game_id)
         seat = await svc.authenticate(live, token)
-        index, events = await svc.submit(game_id, seat, body.action, body.expected_index)
+        index, events = await svc.submit(game_id, seat, body.action, body.expected_index, token=token)
         return models.ActionDone(index=index, events=[models.EventOut(**e) for e in events])
 
     @app.post("/api/games/{game_id}/undo", response_model=models.UndoDone)
     async def undo(game_id: str, body: models.UndoRequest, svc: Service, token: Token) -> models.UndoDone:
         live = await svc.live(game_id)
         seat = await svc.authenticate(live, token)
-        return models.UndoDone(index=await svc.undo(game_id, seat, body.expected_index))
+        return models.UndoDone(index=await svc.undo(game_id, seat, body.expected_index, token=token))
 
     @app.post("/api/games/{game_id}/seats/{seat}/bot", response_model=models.SeatInfo)
     async def hand_over(game_id: str, seat: int, body: models.SeatHandover, svc: Service,

@@ -59,7 +59,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from email.message import EmailMessage
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from ecliptic.engine.actions import Action
 from ecliptic.engine.errors import IllegalAction
@@ -85,6 +85,7 @@ from ecliptic.server.storage import (
     Conflict,
     GameRow,
     MailSkip,
+    SeatGone,
     SeatRow,
     Storage,
     Take,
@@ -732,10 +733,11 @@ class GameService:
     # -- actions ---------------------------------------------------------------------
 
     async def submit(self, game_id: str, seat: int, action: str | int, expected_index: int,
-                     actor: str = PERSON) -> tuple[int, list[dict[str, Any]]]:
+                     actor: str = PERSON, token: str | None = None) -> tuple[int, list[dict[str, Any]]]:
         """Apply ``seat``'s action: 409 if ``expected_index`` is stale, 403 if it is not the
         seat's decision (or a bot plays the seat), 422 if the rules refuse it. Committed
-        before it is acknowledged or broadcast; a refusal stores and sends nothing."""
+        before it is acknowledged or broadcast; a refusal stores and sends nothing. ``token``:
+        the person's, which the database must still hold for the seat (:meth:`_holder`)."""
         async with self._using(game_id) as live:
             async with live.lock:
                 if expected_index != live.index:
@@ -762,10 +764,13 @@ class GameService:
                 row = ActionRow(live.index, seat, str(parsed), actor, undoable)
                 # Shielded and awaited by close(): a shutdown that cancels the caller still lets the
                 # commit and the live state end in agreement.
-                commit = asyncio.ensure_future(self._commit(live, row, after, events))
+                commit = asyncio.ensure_future(self._commit(live, row, after, events, self._holder(token)))
                 self._commits.add(commit)
                 commit.add_done_callback(self._commits.discard)
-                await asyncio.shield(commit)
+                try:
+                    await asyncio.shield(commit)
+                except SeatGone:
+                    await self._refuse_gone(live, token)
                 index = live.index
             await self.notifier.publish(game_id, index)
             await self._after_change(live)
@@ -779,10 +784,27 @@ class GameService:
         except IllegalAction as exc:
             raise Refused(exc.reason, rule=exc.rule) from None
 
-    async def _commit(self, live: Live, row: ActionRow, after: Any, events: list[Event]) -> None:
+    @staticmethod
+    def _holder(token: str | None) -> str | None:
+        """The hash the database must hold for the acting seat: a person's action is stored only
+        while its token opens the seat there too, so a seat given away (or moved) through another
+        server process is refused here before that process's notice arrives."""
+        return None if token is None else auth.token_hash(token)
+
+    async def _refuse_gone(self, live: Live, token: str | None) -> NoReturn:
+        """Refuse an action whose token the database no longer holds for its seat, saying why,
+        after bringing this process's seats (and their WebSockets) up to the database."""
+        await self._reload_seats(live)
+        if token is not None:
+            await self._refuse_spent(live, token)
+        raise Forbidden("this token no longer opens the seat")
+
+    async def _commit(self, live: Live, row: ActionRow, after: Any, events: list[Event],
+                      seat_hash: str | None) -> None:
         wake = next_wake(after, live.seats, live.row.clock_seconds, time.time())
         try:
-            await self._db(self.storage.append_action, live.row.id, row, game_over=after.is_over, wake_at=wake)
+            await self._db(self.storage.append_action, live.row.id, row, game_over=after.is_over, wake_at=wake,
+                           seat_hash=seat_hash)
         except Conflict:
             self._spawn(self.sync(live.row.id, -1))
             raise Stale("another action was stored at this index first", index=row.index) from None
@@ -803,7 +825,7 @@ class GameService:
 
     # -- undo --------------------------------------------------------------------------
 
-    async def undo(self, game_id: str, seat: int, expected_index: int) -> int:
+    async def undo(self, game_id: str, seat: int, expected_index: int, token: str | None = None) -> int:
         async with self._using(game_id) as live:
             async with live.lock:
                 if expected_index != live.index:
@@ -830,10 +852,13 @@ class GameService:
                     raise Refused(f"that action cannot be taken back: {reason}", rule="UNDO")
                 wake = next_wake(before, live.seats, live.row.clock_seconds, time.time())
                 try:
-                    await self._db(self.storage.undo_last, game_id, last.index, wake_at=wake)
+                    await self._db(self.storage.undo_last, game_id, last.index, wake_at=wake,
+                                   seat_hash=self._holder(token))
                 except Conflict:
                     self._spawn(self.sync(game_id, -1))
                     raise Stale("the log changed first", index=live.index) from None
+                except SeatGone:
+                    await self._refuse_gone(live, token)
                 live.state, live.events = before, events
                 live.log.pop()
                 live.row = replace(live.row, wake_at=wake)
@@ -1449,6 +1474,16 @@ class GameService:
             if known is None and live.row.rematch_id is not None:  # made by another process
                 await self._announce_rematch(live, self.hub.connections(game_id))
 
+    async def _reload_seats(self, live: Live) -> None:
+        """The seats as the database has them, each changed one told to every viewer (a seat
+        taken, or given a new link, through another process)."""
+        seats = await self._db(self.storage.seats, live.row.id)
+        if seats != live.seats:
+            changed = [new.seat for new, old in zip(seats, live.seats, strict=True) if new != old]
+            live.seats = seats
+            for seat in changed:
+                self._seat_changed(live, seat)
+
     async def _sync(self, live: Live, index: int) -> None:
         game_id = live.row.id
         async with live.lock:
@@ -1458,12 +1493,7 @@ class GameService:
                 # log; its undo notice (a smaller index) brings the full reload first.
                 return
             rows = await self._db(self.storage.actions, game_id)
-            seats = await self._db(self.storage.seats, game_id)
-            if seats != live.seats:  # (a seat taken, or given a new link, through another process)
-                changed = [new.seat for new, old in zip(seats, live.seats, strict=True) if new != old]
-                live.seats = seats
-                for seat in changed:
-                    self._seat_changed(live, seat)
+            await self._reload_seats(live)
             row = await self._db(self.storage.game, game_id)
             if row is not None:  # its wake time (a deadline) and rematch as the other process stored them
                 live.row = replace(live.row, wake_at=row.wake_at, rematch_id=live.row.rematch_id or row.rematch_id)

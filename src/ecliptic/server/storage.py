@@ -200,6 +200,12 @@ class Conflict(Exception):
     """Another action (or undo) was stored first: the caller's expected index is stale."""
 
 
+class SeatGone(Exception):
+    """The seat's token in the database is not the one the action came with: another server
+    process gave the seat to someone else, or it moved to another device, and this process had
+    not heard yet. Nothing was stored."""
+
+
 class Keep(Enum):
     """``wake_at=KEEP``: leave the stored wake time as it is."""
 
@@ -421,6 +427,11 @@ class Storage:
         return conn.execute(seats.select().where(seats.c.game_id == game_id, seats.c.seat == seat)
                             .with_for_update()).first()
 
+    def _check_holder(self, conn: Connection, game_id: str, seat: int, token_hash: str) -> None:
+        row = self._seat_for_update(conn, game_id, seat)
+        if row is None or row.token_hash != token_hash:
+            raise SeatGone(seat)
+
     @staticmethod
     def _spend(conn: Connection, game_id: str, seat: int, token_hash: str | None, reason: str) -> None:
         if token_hash is None or token_hash == UNCLAIMED:
@@ -521,12 +532,17 @@ class Storage:
                                 .order_by(actions.c.action_index)).all()
         return [ActionRow(r.action_index, r.seat, r.notation, r.actor, r.undoable) for r in rows]
 
-    def append_action(self, game_id: str, row: ActionRow, *, game_over: bool, wake_at: Wake = KEEP) -> None:
+    def append_action(self, game_id: str, row: ActionRow, *, game_over: bool, wake_at: Wake = KEEP,
+                      seat_hash: str | None = None) -> None:
         """Store the action at ``row.index`` (and the game's wake time for the next decision),
         or :class:`Conflict` if that index is taken (or would leave a gap): committed when this
-        returns."""
+        returns. ``seat_hash``: a person's action, stored only while the seat's token is still
+        the one of that hash (else :class:`SeatGone`), read under the lock that giving the seat
+        away takes, so no other process's change of hands comes between the check and the write."""
         try:
-            with self._tx() as conn:
+            with self._locked() if seat_hash is not None else self._tx() as conn:
+                if seat_hash is not None:
+                    self._check_holder(conn, game_id, row.seat, seat_hash)
                 last = conn.execute(sa.select(sa.func.max(actions.c.action_index))
                                     .where(actions.c.game_id == game_id)).scalar()
                 if (-1 if last is None else int(last)) != row.index - 1:
@@ -542,16 +558,19 @@ class Storage:
         except IntegrityError:
             raise Conflict(row.index) from None
 
-    def undo_last(self, game_id: str, index: int, *, wake_at: Wake = KEEP) -> None:
+    def undo_last(self, game_id: str, index: int, *, wake_at: Wake = KEEP, seat_hash: str | None = None) -> None:
         """Take back the action at ``index``, which must be the last one (else
         :class:`Conflict`): moved to ``undone``, deleted from the log, with the game's new
-        wake time, in one transaction."""
-        with self._tx() as conn:
+        wake time, in one transaction; with ``seat_hash``, only while the action's seat still has
+        that token (:meth:`append_action`)."""
+        with self._locked() if seat_hash is not None else self._tx() as conn:
             rows = conn.execute(actions.select().where(actions.c.game_id == game_id,
                                                        actions.c.action_index >= index)).all()
             if len(rows) != 1 or rows[0].action_index != index:
                 raise Conflict(index)
             r = rows[0]
+            if seat_hash is not None:
+                self._check_holder(conn, game_id, r.seat, seat_hash)
             conn.execute(undone.insert().values(game_id=game_id, action_index=index, seat=r.seat,
                                                 notation=r.notation, undone_at=time.time()))
             deleted = conn.execute(actions.delete().where(actions.c.game_id == game_id,
