@@ -22,6 +22,7 @@ from ecliptic.balance.stats import (
     ALPHA,
     Z95,
     Z_POWER,
+    ClusteredMean,
     ClusteredRate,
     Moments,
     games_needed,
@@ -275,3 +276,64 @@ def test_the_clustered_interval_lies_in_0_1_and_holds_the_rate(games: list[tuple
         c.add(Fraction(min(won, winners), winners) if won else 0, seats, players=4)
     low, high = c.interval()
     assert 0.0 <= low <= c.rate <= high <= 1.0
+
+
+# -- a mean over seat-games grouped by game -----------------------------------------------------
+
+
+def test_the_clustered_mean_with_one_seat_a_game_is_the_t_interval_of_the_values() -> None:
+    values = [3, 7, 7, 12, 0, 5, 9]
+    m, plain = ClusteredMean(), Moments()
+    for v in values:
+        m.add([v])
+        plain.add(v)
+    assert m.mean == plain.mean and m.interval() == pytest.approx(plain.interval(), rel=1e-12)
+    assert m.bounded_interval(1) == pytest.approx(plain.bounded_interval(1), rel=1e-12)
+
+
+def test_the_clustered_mean_with_equal_seats_a_game_is_the_t_interval_of_the_games_means() -> None:
+    games = [[3, 5, 4], [10, 2, 6], [0, 0, 9], [7, 7, 7]]
+    m, means = ClusteredMean(), Moments()
+    for seats in games:
+        m.add(seats)
+        means.add(Fraction(sum(seats), len(seats)))
+    assert m.mean == means.mean and m.interval() == pytest.approx(means.interval(), rel=1e-12)
+
+
+def test_the_clustered_mean_is_the_seat_games_mean_when_the_seats_a_game_vary() -> None:
+    # 20 games of 1 seat at 10 points, 20 of 3 seats at 0: the seat-games' mean is 200 / 80 = 2.5.
+    # The mean of the games' means (5.0) is another quantity; its interval misses 2.5.
+    m, means = ClusteredMean(), Moments()
+    for i in range(40):
+        seats = [10] if i % 2 else [0, 0, 0]
+        m.add(seats)
+        means.add(Fraction(sum(seats), len(seats)))
+    assert m.mean == 2.5 and means.mean == 5.0
+    low, high = m.interval()
+    assert low < 2.5 < high and (high + low) / 2 == pytest.approx(2.5)
+    assert not means.interval()[0] <= 2.5 <= means.interval()[1]
+    # v = G / (G - 1) sum (x_g - k_g m)^2 / n^2: 20 games (10 - 2.5)^2 and 20 games (0 - 7.5)^2.
+    v = 40 / 39 * (20 * 7.5 ** 2 + 20 * 7.5 ** 2) / 80 ** 2
+    assert high - 2.5 == pytest.approx(t_quantile(39) * math.sqrt(v))
+
+
+def test_the_clustered_mean_does_not_depend_on_the_order_of_the_games() -> None:
+    games = [[1, 2], [Fraction(7, 2)], [0, 4, 4], [2.5]]
+    a, b = ClusteredMean(), ClusteredMean()
+    for g in games:
+        a.add(g)
+    for g in reversed(games):
+        b.add(g)
+    assert a == b and a.interval() == b.interval()
+
+
+@given(st.lists(st.lists(st.integers(-5, 30), min_size=1, max_size=4), min_size=1, max_size=30))
+def test_the_clustered_mean_interval_holds_the_mean_and_is_cut_only_where_no_value_crosses(
+        games: list[list[int]]) -> None:
+    m = ClusteredMean()
+    for seats in games:
+        m.add(seats)
+    low, high = m.interval()
+    assert low <= m.mean + 1e-9 and m.mean - 1e-9 <= high
+    cut_low, _ = m.bounded_interval(1)
+    assert cut_low == (max(low, 0.0) if min(min(g) for g in games) >= 0 else low)

@@ -96,6 +96,22 @@ def test_the_json_names_the_version_that_played_and_merge_reads_it_back() -> Non
     assert TournamentResult.from_json(data).deterministic_json() == part.deterministic_json()
 
 
+def test_a_bots_mean_gp_interval_is_about_its_seat_games_mean_when_its_seats_a_game_vary() -> None:
+    # "a" holds 1 seat of the odd games (10 GP) and 3 of the even ones (0 GP each): its mean over
+    # seat-games is 200 / 80 = 2.5, the figure shown; a mean of its games' means would be 5.0.
+    def game(i: int) -> TournamentGame:
+        bots = ("a", "b", "b", "b") if i % 2 else ("a", "a", "a", "b")
+        gp = (10.0, 0.0, 0.0, 0.0) if i % 2 else (0.0, 0.0, 0.0, 10.0)
+        returns = (1.0, 0.0, 0.0, 0.0) if i % 2 else (0.0, 0.0, 0.0, 1.0)
+        return TournamentGame(i, i, bots, ("Azars", "Triolor", "Xunon", "Zorhkonian"), gp, returns,
+                              ranks_of(returns, gp), 8, 100)
+
+    a = {s.bot: s for s in standings_of(["a", "b"], [game(i) for i in range(40)])}["a"]
+    assert (a.seat_games, a.mean_gp) == (80, 2.5)
+    low, high = a.gp_interval("tauceti")
+    assert 0 < low < 2.5 < high and (low + high) / 2 == pytest.approx(2.5)
+
+
 def test_each_bots_mean_gp_has_its_interval_over_the_games_in_the_json() -> None:
     from ecliptic.balance.stats import Moments
 

@@ -9,6 +9,7 @@ Every test is two-sided at ``ALPHA`` = 0.05; every interval is 95%.
 - :func:`share_test` — a win rate against its fair share (1/players);
 - :func:`rate_difference` — two win rates (an arm against the base arm);
 - :class:`Moments` and :func:`mean_difference` — means of GP, VP, rounds (Welch's t);
+- :class:`ClusteredMean` — a mean over seat-games that come in games (a bot's points);
 - :func:`holm` — Holm's step-down correction of a family of p-values;
 - :func:`games_needed`, :func:`games_needed_two_arms`, :func:`games_needed_means` — how many
   games a difference of a given size needs to be detected (power ``POWER`` = 0.8).
@@ -289,12 +290,87 @@ class Moments(_Tally):
         games 0, a few 1) reaches values no game can give, e.g. 0.12 [-0.17, 0.42] GP of
         Resource cubes. Cut only when every value added keeps to that side: a value across it
         (an owner's content printing a negative GP) shows the quantity is not bounded there."""
-        low, high = self.interval()
-        if sign > 0 and self.least is not None and self.least >= 0:
-            low = max(low, 0.0)
-        elif sign < 0 and self.most is not None and self.most <= 0:
-            high = min(high, 0.0)
-        return low, high
+        return _cut_at_zero(self.interval(), sign, self.least, self.most)
+
+
+class ClusteredMean(_Tally):
+    """The mean of a measure over seat-games that come in games (a bot's points, in a
+    tournament where it holds 1 seat of one game and 2 of the next), kept exactly.
+
+    Why not :class:`Moments` of each game's mean of its seats: that is a mean of games, and
+    where the seats per game vary it is not the seat-games' mean that is reported beside it, so
+    the interval need not contain the mean. Here the estimate is the seat-games' mean
+    m = sum_g x_g / n (x_g the game's total over the group's seats, n the seat-games), and its
+    variance is taken from the spread of the games' totals about it, as for
+    :class:`ClusteredRate` (the games are independent, their seats need not be):
+    v = G / (G - 1) sum_g (x_g - seats_g m)^2 / n^2, G the games; the interval is Student's t
+    at G - 1 degrees of freedom. With one seat a game it is :meth:`Moments.interval` exactly."""
+
+    __slots__ = ("cross", "games", "least", "most", "n", "seats_squared", "squares", "total")
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.n = 0
+        self.total: Fraction | int = 0
+        self.squares: Fraction | int = 0
+        self.cross: Fraction | int = 0
+        self.seats_squared = 0
+        self.least: Fraction | int | None = None
+        self.most: Fraction | int | None = None
+
+    def add(self, values: Sequence[Number]) -> None:
+        """One game: the measure of each of the group's seats in it."""
+        exact = [(int(v) if v.is_integer() else Fraction(v)) if isinstance(v, float) else v for v in values]
+        x = sum(exact, Fraction(0))
+        x = int(x) if x.denominator == 1 else x
+        k = len(exact)
+        self.games += 1
+        self.n += k
+        self.total += x
+        self.squares += x * x
+        self.cross += x * k
+        self.seats_squared += k * k
+        for v in exact:
+            if self.least is None or v < self.least:
+                self.least = v
+            if self.most is None or v > self.most:
+                self.most = v
+
+    @property
+    def mean(self) -> float:
+        return float(Fraction(self.total) / self.n) if self.n else 0.0
+
+    @property
+    def variance(self) -> float:
+        """The cluster-robust variance of :attr:`mean` (0 for fewer than two games)."""
+        if self.games < 2:
+            return 0.0
+        m = Fraction(self.total) / self.n
+        spread = self.squares - 2 * m * self.cross + m * m * self.seats_squared
+        return float(Fraction(spread) * self.games / ((self.games - 1) * self.n * self.n))
+
+    def interval(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`mean` (Student's t, G - 1 degrees of freedom); the mean
+        itself when there is no spread."""
+        if self.games < 2:
+            return self.mean, self.mean
+        half = t_quantile(self.games - 1) * math.sqrt(self.variance)
+        return self.mean - half, self.mean + half
+
+    def bounded_interval(self, sign: int) -> tuple[float, float]:
+        """:meth:`interval` cut at 0 on the side ``sign`` says the measure cannot cross, when
+        every seat's value kept to that side (:meth:`Moments.bounded_interval`)."""
+        return _cut_at_zero(self.interval(), sign, self.least, self.most)
+
+
+def _cut_at_zero(interval: tuple[float, float], sign: int, least: Number | None,
+                 most: Number | None) -> tuple[float, float]:
+    low, high = interval
+    if sign > 0 and least is not None and least >= 0:
+        low = max(low, 0.0)
+    elif sign < 0 and most is not None and most <= 0:
+        high = min(high, 0.0)
+    return low, high
 
 
 def mean_difference(arm: Moments, base: Moments) -> Difference:

@@ -37,7 +37,8 @@ to game can vary more than seat-games would. So the win rate's interval takes ea
 the bot's returns as one value (:class:`ecliptic.balance.stats.ClusteredRate`: Wilson's interval at
 the effective number of seat-games, the balance report's), as the mean points do: a bot's seats of
 one game share the deal and the dice and can be positively correlated, so ``mean_gp_ci95``
-takes one value a game too. Ratings are openskill's Plackett-Luce model (mu, sigma; "ordinal" =
+takes one value a game too, about ``mean_gp``, the seat-games' mean, however many seats the bot
+held in each game (:class:`ecliptic.balance.stats.ClusteredMean`). Ratings are openskill's Plackett-Luce model (mu, sigma; "ordinal" =
 mu - 3 sigma), updated once per game from the finishing order; a bot that fills several seats of
 one game gets the mean of its seats' updates.
 """
@@ -55,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from ecliptic.balance.results import SIGNS
-from ecliptic.balance.stats import ClusteredRate, Moments
+from ecliptic.balance.stats import ClusteredMean, ClusteredRate
 from ecliptic.balance.stats import wilson as wilson  # the report's Wilson interval (ClusteredRate's)
 from ecliptic.bots.base import bot_seed, make_bot
 from ecliptic.engine.files import UnreadableFile, read_json
@@ -151,9 +152,10 @@ class Standing:
     by_faction: dict[str, int] = field(default_factory=dict)
     decisions: int = 0
     think_seconds: float = 0.0
-    gp_by_game: Moments = field(default_factory=Moments)
-    """The bot's mean points in each game it played, one value a game: its seats in one game
-    share the deal and the dice, so they are not independent values (as simulate's "All")."""
+    gp_by_game: ClusteredMean = field(default_factory=ClusteredMean)
+    """The bot's points, its seats of each game it played as one value: its seats in one game
+    share the deal and the dice, so they are not independent values; the interval is that of
+    :attr:`mean_gp`, the seat-games' mean, however many seats the bot held in each game."""
     wins_by_game: ClusteredRate = field(default_factory=ClusteredRate)
     """The bot's returns summed over its seats of each game it played, one value a game: the
     interval of its win rate (why: the module text)."""
@@ -172,8 +174,8 @@ class Standing:
         return self.gp / self.seat_games if self.seat_games else 0.0
 
     def gp_interval(self, game: str) -> tuple[float, float]:
-        """The 95% interval of the bot's mean points (Student's t over its games, cut at 0 as
-        simulate and the balance report cut the game's total: ``ecliptic.balance.results.SIGNS``)."""
+        """The 95% interval of :attr:`mean_gp` (Student's t over its games, :class:`ClusteredMean`;
+        cut at 0 as simulate and the balance report cut the game's total: ``ecliptic.balance.results.SIGNS``)."""
         return self.gp_by_game.bounded_interval(SIGNS.get(game, {}).get("total", 0))
 
     @property
@@ -742,8 +744,7 @@ def standings_of(bots: Sequence[str], results: Sequence[TournamentGame]) -> list
                 s.decisions += r.seat_decisions[seat]
                 s.think_seconds += r.think_seconds[seat]
         for bot in dict.fromkeys(r.bots):
-            seats = [r.gp[seat] for seat, b in enumerate(r.bots) if b == bot]
-            table[bot].gp_by_game.add(Fraction(sum(Fraction(g) for g in seats), len(seats)))
+            table[bot].gp_by_game.add([r.gp[seat] for seat, b in enumerate(r.bots) if b == bot])
             won = [Fraction(r.returns[seat]) for seat, b in enumerate(r.bots) if b == bot]
             table[bot].wins_by_game.add(sum(won, Fraction(0)), len(won), len(r.bots))
     for bot, (mu, sigma) in rate(list(table), results).items():
