@@ -25,6 +25,7 @@ from ecliptic.balance.stats import (
     ClusteredMean,
     ClusteredRate,
     Moments,
+    clustered_rate_difference,
     games_needed,
     games_needed_means,
     games_needed_two_arms,
@@ -337,3 +338,42 @@ def test_the_clustered_mean_interval_holds_the_mean_and_is_cut_only_where_no_val
     assert low <= m.mean + 1e-9 and m.mean - 1e-9 <= high
     cut_low, _ = m.bounded_interval(1)
     assert cut_low == (max(low, 0.0) if min(min(g) for g in games) >= 0 else low)
+
+
+# -- two clustered win rates ---------------------------------------------------------------------
+
+
+def _rate(results: list[Fraction | int], seats: int = 1, players: int = 4) -> ClusteredRate:
+    c = ClusteredRate()
+    for won in results:
+        c.add(won, seats, players)
+    return c
+
+
+def test_two_clustered_rates_of_one_seat_a_game_without_ties_are_newcombes_difference() -> None:
+    arm, base = _rate([1] * 56 + [0] * 14), _rate([1] * 48 + [0] * 32)
+    d, plain = clustered_rate_difference(arm, base, null=0.1), rate_difference(56, 70, 48, 80, null=0.1)
+    assert (d.value, d.low, d.high, d.p) == pytest.approx((plain.value, plain.low, plain.high, plain.p), rel=1e-12)
+
+
+def test_shared_wins_make_the_clustered_difference_narrower_than_over_seat_games() -> None:
+    # Half the arm's wins are shared by 2: returns of 1/2 vary less than wins and losses do.
+    arm = _rate([1] * 20 + [Fraction(1, 2)] * 40 + [0] * 40)
+    base = _rate([1] * 25 + [0] * 75)
+    d = clustered_rate_difference(arm, base)
+    naive = rate_difference(40, 100, 25, 100)
+    assert d.value == pytest.approx(naive.value)
+    assert d.high - d.low < naive.high - naive.low and d.p < naive.p
+    assert (d.low, d.high) != pytest.approx((naive.low, naive.high))
+
+
+def test_a_rate_the_rules_fix_adds_no_variance_to_the_difference() -> None:
+    # A bot in every seat: exactly 1/4, no estimate; only the other side's spread counts.
+    mirror = _rate([1] * 30, seats=4)
+    other = _rate([1] * 30 + [0] * 70)
+    d = clustered_rate_difference(other, mirror)
+    assert mirror.exact and d.value == pytest.approx(0.05)
+    low, high = other.interval()
+    assert (d.low, d.high) == pytest.approx((low - 0.25, high - 0.25))
+    assert d.p == pytest.approx(normal_p(0.05 / math.sqrt(0.3 * 0.7 / 100)))
+    assert clustered_rate_difference(ClusteredRate(), other).p == 1.0

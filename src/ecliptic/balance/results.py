@@ -391,7 +391,8 @@ def _comparisons(game: str, arms: Sequence[_Arm], results: Sequence[Json]) -> li
                 other = theirs.get(_group_name(g))
                 if other is None or not g["games"] or not other["games"]:
                     continue
-                d = stats.rate_difference(g["wins"], g["games"], other["wins"], other["games"], null)
+                d = stats.clustered_rate_difference(_group_of(arm, key, g).returns,
+                                                    _group_of(base, key, other).returns, null)
                 needed = stats.games_needed_two_arms(other["win_rate"], DELTA_RATE, share=1 / base.players)
                 rows.append(_row(res, "win_rate", _group_name(g), other["win_rate"], g["win_rate"], d, needed,
                                  DELTA_RATE))
@@ -408,6 +409,11 @@ def _comparisons(game: str, arms: Sequence[_Arm], results: Sequence[Json]) -> li
         if r["constant"]:  # known exactly: a difference there is certain, none is certainly none
             r["p_holm"], r["significant"] = None, r["difference"] != r["null"]
     return rows
+
+
+def _group_of(arm: _Arm, key: str, row: Mapping[str, Any]) -> _Group:
+    """The faction's or position's tally behind a row of :func:`_groups`."""
+    return arm.factions[row["name"]] if key == "factions" else arm.positions[row["position"]]
 
 
 def _group_name(g: Mapping[str, Any]) -> str:

@@ -7,7 +7,8 @@ Every test is two-sided at ``ALPHA`` = 0.05; every interval is 95%.
 - :class:`ClusteredRate` — a win rate over seat-games that come in games (a bot or faction in
   several seats of one game): its Wilson interval at the effective number of seat-games;
 - :func:`share_test` — a win rate against its fair share (1/players);
-- :func:`rate_difference` — two win rates (an arm against the base arm);
+- :func:`rate_difference`, :func:`clustered_rate_difference` — two win rates (an arm against
+  the base arm);
 - :class:`Moments` and :func:`mean_difference` — means of GP, VP, rounds (Welch's t);
 - :class:`ClusteredMean` — a mean over seat-games that come in games (a bot's points);
 - :func:`holm` — Holm's step-down correction of a family of p-values;
@@ -222,13 +223,37 @@ def rate_difference(wins: float, n: int, base_wins: float, base_n: int, null: fl
     if n <= 0 or base_n <= 0:
         return Difference(0.0, -1.0, 1.0, 1.0, null)
     p1, p2 = wins / n, base_wins / base_n
-    l1, u1 = wilson(wins, n)
-    l2, u2 = wilson(base_wins, base_n)
+    return _newcombe((p1, wilson(wins, n), p1 * (1 - p1) / n), (p2, wilson(base_wins, base_n), p2 * (1 - p2) / base_n),
+                     null)
+
+
+def clustered_rate_difference(arm: ClusteredRate, base: ClusteredRate, null: float = 0.0) -> Difference:
+    """:func:`rate_difference` of two :class:`ClusteredRate`: each side's Wilson interval and
+    variance at its effective number of seat-games, so that a comparison between arms is as
+    sure as the rows it compares (a shared win, which varies less than a win or a loss, makes
+    it narrower than over seat-games; a bot's seats of one game count as the game they are).
+    With one seat a game and no shared win it is :func:`rate_difference` to the last digit."""
+    if not arm.n or not base.n:
+        return Difference(0.0, -1.0, 1.0, 1.0, null)
+    return _newcombe(_side(arm), _side(base), null)
+
+
+def _side(c: ClusteredRate) -> tuple[float, tuple[float, float], float]:
+    """A rate, its interval and its variance at its effective number of seat-games (none for an
+    exact rate: the rules fix it)."""
+    n_eff = c.effective_n
+    p = c.rate
+    return p, c.interval(), 0.0 if math.isinf(n_eff) else p * (1 - p) / n_eff
+
+
+def _newcombe(arm: tuple[float, tuple[float, float], float], base: tuple[float, tuple[float, float], float],
+              null: float) -> Difference:
+    """Newcombe's hybrid interval from each side's rate, interval and variance; the unpooled z-test."""
+    (p1, (l1, u1), v1), (p2, (l2, u2), v2) = arm, base
     d = p1 - p2
     low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    se = math.sqrt(p1 * (1 - p1) / n + p2 * (1 - p2) / base_n)
-    return Difference(d, max(-1.0, low), min(1.0, high), _p_or_certain(d - null, se), null)
+    return Difference(d, max(-1.0, low), min(1.0, high), _p_or_certain(d - null, math.sqrt(v1 + v2)), null)
 
 
 def _p_or_certain(shift: float, se: float) -> float:

@@ -38,9 +38,9 @@ the bot's returns as one value (:class:`ecliptic.balance.stats.ClusteredRate`: W
 the effective number of seat-games, the balance report's), as the mean points do: a bot's seats of
 one game share the deal and the dice and can be positively correlated, so ``mean_gp_ci95``
 takes one value a game too, about ``mean_gp``, the seat-games' mean, however many seats the bot
-held in each game (:class:`ecliptic.balance.stats.ClusteredMean`). Ratings are openskill's Plackett-Luce model (mu, sigma; "ordinal" =
-mu - 3 sigma), updated once per game from the finishing order; a bot that fills several seats of
-one game gets the mean of its seats' updates.
+held in each game (:class:`ecliptic.balance.stats.ClusteredMean`). Ratings are openskill's
+Plackett-Luce model (mu, sigma; "ordinal" = mu - 3 sigma), updated once per game from the
+finishing order; a bot that fills several seats of one game gets the mean of its seats' updates.
 """
 
 from __future__ import annotations
