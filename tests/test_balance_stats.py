@@ -377,3 +377,26 @@ def test_a_rate_the_rules_fix_adds_no_variance_to_the_difference() -> None:
     assert (d.low, d.high) == pytest.approx((low - 0.25, high - 0.25))
     assert d.p == pytest.approx(normal_p(0.05 / math.sqrt(0.3 * 0.7 / 100)))
     assert clustered_rate_difference(ClusteredRate(), other).p == 1.0
+
+
+def test_with_shared_wins_the_seat_games_difference_is_too_wide_the_clustered_one_is_not() -> None:
+    # Two arms of 200 games, one faction's seat each: 15% (10%) wins, 30% wins shared by 2, the
+    # rest lost; the true difference 0.05. 1,000 seeded runs of both intervals.
+    rng = random.Random(3)
+
+    def arm(p_win: float) -> tuple[ClusteredRate, float]:
+        c, wins = ClusteredRate(), Fraction(0)
+        for _ in range(200):
+            u = rng.random()
+            won = 1 if u < p_win else Fraction(1, 2) if u < p_win + 0.3 else 0
+            c.add(won, 1, 4)
+            wins += won
+        return c, float(wins)
+
+    clustered = naive = 0
+    for _ in range(1000):
+        (a, wa), (b, wb) = arm(0.15), arm(0.10)
+        d, e = clustered_rate_difference(a, b), rate_difference(wa, 200, wb, 200)
+        clustered += d.low <= 0.05 <= d.high
+        naive += e.low <= 0.05 <= e.high
+    assert naive / 1000 > 0.98 and 0.94 <= clustered / 1000 <= 0.96
