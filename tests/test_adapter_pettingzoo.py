@@ -10,7 +10,12 @@ import contextlib
 import copy
 import importlib
 import io
+import json
+import os
 import re
+import shlex
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -439,6 +444,31 @@ def test_the_python_examples_of_docs_adapters_run_as_written(tmp_path: Path, mon
     state = game.new_game({"players": 2}, 3)
     while not state.is_over:  # the engine refuses any illegal action
         game.apply(state, bot.choose(game, state, state.current_player))
+
+
+def test_the_policy_plugin_commands_of_docs_adapters_run_as_written(tmp_path: Path) -> None:
+    """"A policy as a bot": the plug-in block saved as mypolicy.py, then the shell block's lines
+    as a reader types them in that folder: the trial weights (their shape must be the 2-player
+    Ceres tensor's and action space's, or the policy's product fails) and ``ecliptic simulate``
+    with two games. The ``serve`` line starts a server and is left out."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "adapters.md").read_text()
+    section = doc.split("## A policy as a bot")[1].split("\n## ")[0]
+    (plugin,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    (shell,) = re.findall(r"```sh\n(.*?)```", section, re.S)
+    (tmp_path / "mypolicy.py").write_text(plugin)
+    lines = [shlex.split(line) for line in shell.splitlines() if line.strip()]
+    trial = [line for line in lines if line[0] == "python"]
+    simulate = [line for line in lines if line[:2] == ["ecliptic", "simulate"]]
+    assert len(trial) == 1 and len(simulate) == 1, shell
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    commands = [[sys.executable, *trial[0][1:]],
+                [sys.executable, "-c", "from ecliptic.entry import main; main()", *simulate[0][1:], "--games", "2",
+                 "--json"]]
+    for command in commands:
+        done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=tmp_path, env=env)
+        assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 2 and summary["bot"] == "mine:weights.npy"
 
 
 def test_an_environment_pickles_mid_game_and_plays_on_as_the_original() -> None:

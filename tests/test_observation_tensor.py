@@ -270,6 +270,19 @@ def test_the_index_tool_says_what_an_index_means(capsys: pytest.CaptureFixture[s
     assert "1-4 players" in capsys.readouterr().err
 
 
+def test_the_index_tool_refuses_the_other_games_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--comets`` with Tau Ceti (or ``--short``, ``--advanced``, ``--advanced-specialists``
+    with Ceres) changed nothing and the tool answered for a config not asked about: it is
+    refused in one line, nothing printed on the output."""
+    cases = [(["--game", "tauceti", "--comets"], "--comets is an option of Ceres, not of --game tauceti"),
+             (["--game", "ceres", "--short", "--advanced", "1"], "--short, --advanced are options of Tau Ceti"),
+             (["--game", "ceres", "--advanced-specialists", "--index", "3"], "--advanced-specialists")]
+    for argv, stray in cases:
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and stray in err and err.count("\n") == 1
+
+
 def test_the_index_tool_names_the_advanced_rules_as_the_openspiel_parameter_does(
         capsys: pytest.CaptureFixture[str]) -> None:
     """``--advanced all`` and ``1;5`` are the OpenSpiel parameter's forms (docs/adapters-openspiel.md);

@@ -411,6 +411,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--index", type=int, action="append", help="an index (repeatable)")
     parser.add_argument("--all", action="store_true", help="list every index")
     args = parser.parse_args(argv)
+    # An option of the other game would change nothing: say so rather than answer for a config
+    # the reader did not ask about (``--game tauceti --comets`` is not Tau Ceti with the Comets).
+    others = {"tauceti": [("--comets", args.comets)],
+              "ceres": [("--short", args.short), ("--advanced", bool(args.advanced)),
+                        ("--advanced-specialists", args.advanced_specialists)]}[args.game]
+    stray = [flag for flag, given in others if given]
+    if stray:
+        other = "Ceres" if args.game == "tauceti" else "Tau Ceti"
+        what = "is an option" if len(stray) == 1 else "are options"
+        print(f"error: {', '.join(stray)} {what} of {other}, not of --game {args.game}", file=sys.stderr)
+        return 2
     config: dict[str, Any] = {}
     if args.players is not None:
         config["players"] = args.players
