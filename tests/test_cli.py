@@ -424,3 +424,24 @@ def test_a_piped_simulate_table_is_the_same_whatever_columns_says() -> None:
         outputs.append(result.stdout.splitlines()[:-1])  # the last line is timing
     assert outputs[0] == outputs[1]
     assert any(line.split()[:2] == ["Specialization", "raised"] and len(line.split()) == 7 for line in outputs[0])
+
+
+def _commands(cmd: Any, path: list[str]) -> Iterator[list[str]]:
+    yield path
+    for name, sub in getattr(cmd, "commands", {}).items():
+        yield from _commands(sub, [*path, name])
+
+
+@pytest.mark.parametrize("columns", ["80", "100"])
+def test_every_commands_help_is_read_whole_in_a_narrow_terminal(columns: str) -> None:
+    """At 80 columns the options' help had 17 characters a line and its words were cut ("…"):
+    the empty "--no-advanced-specialists" column of a flag that is off by default took the room.
+    A flag that is off by default is now one switch, and no option's help loses a word."""
+    from typer.main import get_command
+
+    for path in _commands(get_command(app), []):
+        result = RUNNER.invoke(app, [*path, "--help"], env={"COLUMNS": columns})
+        assert result.exit_code == 0, (path, result.output)
+        cut = [line for line in result.output.splitlines() if "…" in line]
+        assert not cut, (" ".join(path), cut)
+        assert "--no-" not in result.output, " ".join(path)

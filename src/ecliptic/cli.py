@@ -301,8 +301,8 @@ def play(
                                                        "rulebook's setup, the default), at random, or the "
                                                        "preset map.")] = None,
     advanced: AdvancedOption = None,
-    advanced_specialists: Annotated[bool, typer.Option(help="Tau Ceti: shuffle the Advanced Specialists "
-                                                            "into the Specialist deck.")] = False,
+    advanced_specialists: Annotated[bool, typer.Option(
+        "--advanced-specialists", help="Tau Ceti: shuffle the Advanced Specialists into the Specialist deck.")] = False,
     expansions: ExpansionsOption = None,
     seat: Annotated[int | None, typer.Option(help="Your seat, counting from 1 as the rulebooks do: seat 1 is "
                                                   "the first player of round 1 (default: 1, or the seat "
@@ -503,8 +503,8 @@ def _option_value(name: str, value: Any) -> Any:
 
 # -- simulate ------------------------------------------------------------------------
 
-CONTENT_HELP = ("A folder of the game's content files with an owner's printed values (docs/content-stand-ins.md, "
-                "'Playing your printed values'); a file it lacks is the packaged stand-in.")
+CONTENT_HELP = ("A folder of the game's content files with an owner's printed values (see content-stand-ins.md "
+                "in docs/, 'Playing your printed values'); a file it lacks is the packaged stand-in.")
 
 
 def _content_pack(err: Console, game: str, folder: Path | None) -> ContentPack | None:
@@ -722,9 +722,9 @@ def simulation_footer(summary: SimulationSummary) -> Text:
 
 @app.command()
 def tournament(
-    bots: Annotated[str, typer.Option(help="Bots at the table, separated by commas "
-                                           "(e.g. heuristic,random,random,random or random,heuristic,ismcts:200ms); "
-                                           "repeated in turn when fewer than the players.")],
+    bots: Annotated[str, typer.Option(help="Bots at the table, separated by commas (e.g. heuristic,random "
+                                           "or heuristic,ismcts:1s), repeated in turn when fewer than the "
+                                           "players.")],
     game: Annotated[str, typer.Option(help="The game to play.")] = "tauceti",
     players: Annotated[int, typer.Option(min=1, max=4, help="Players per game.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
@@ -894,8 +894,9 @@ app.add_typer(scenario_app, name="scenario")
 @stops_on_ctrl_c("the scenarios were stopped before their report")
 def scenario_run(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files, or folders to search for *.yaml.")],
-    verbose: Annotated[bool, typer.Option(help="Under a scenario that crashed (the engine failing, or a file "
-                                               "that cannot be loaded), also print the Python traceback.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", help="Under a scenario that crashed (the engine failing, or "
+                                                          "a file that cannot be loaded), also print the Python "
+                                                          "traceback.")] = False,
 ) -> None:
     """Run scenario files; exit 1 when any fails, naming the step and the field at fault."""
     from ecliptic.scenario import all_passed, format_report, run_paths
@@ -912,15 +913,16 @@ def scenario_run(
 @stops_on_ctrl_c("the benchmark was stopped before its figures")
 def bench(
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
-    quick: Annotated[bool, typer.Option(help="A few seconds of measuring instead of a minute.")] = False,
-    memory: Annotated[bool, typer.Option(help="Also measure resident memory over --games simulated games "
-                                              "(default 10,000: several minutes).")] = False,
-    parallel: Annotated[bool, typer.Option(help="Also time simulate with 1 and with --workers processes.")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="A few seconds of measuring instead of a minute.")] = False,
+    memory: Annotated[bool, typer.Option("--memory", help="Also measure resident memory over --games simulated "
+                                                          "games (default 10,000: several minutes).")] = False,
+    parallel: Annotated[bool, typer.Option("--parallel",
+                                           help="Also time simulate with 1 and with --workers processes.")] = False,
     games: Annotated[int | None, typer.Option(min=1, help="Games for --memory and --parallel.")] = None,
     workers: Annotated[int | None, typer.Option(min=2, help="Workers for --parallel (default: all cores, "
                                                             "at least 2).")] = None,
-    aec: Annotated[bool, typer.Option(help="Also measure PettingZoo AEC steps/s (tensor + mask + step) beside "
-                                           "chess_v6 and OpenSpiel (needs the rl extra).")] = False,
+    aec: Annotated[bool, typer.Option("--aec", help="Also measure PettingZoo AEC steps/s (tensor + mask + step) "
+                                                    "beside chess_v6 and OpenSpiel (needs the rl extra).")] = False,
 ) -> None:
     """Measure the engine on one core beside python-chess and OpenSpiel: playouts, clones,
     sizes (docs/performance.md). The benchmarks live in the source checkout's benchmarks/."""
@@ -949,7 +951,7 @@ def bench(
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A save file or game record (a finished game is kept in the "
                                                "data folder's finished/), or 'autosave': the game left last.")],
-    check: Annotated[bool, typer.Option(help="Replay and compare with the saved final state.")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Replay and compare with the saved final state.")] = False,
 ) -> None:
     """Print a saved game's public log, round by round; --check verifies the save."""
     console = _console()

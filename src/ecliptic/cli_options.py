@@ -65,7 +65,8 @@ GameLengthOption = Annotated[GameLength, typer.Option(help="Tau Ceti: short (8 r
 LayoutOption = Annotated[Layout, typer.Option(help="Tau Ceti: how the tiles are laid out.")]
 AdvancedOption = Annotated[str | None, typer.Option(help="Tau Ceti Advanced Rules: numbers separated by commas "
                                                          "(1,3,6) or 'all'.")]
-AdvancedSpecialistsOption = Annotated[bool, typer.Option(help="Tau Ceti: with the Advanced Specialists.")]
+AdvancedSpecialistsOption = Annotated[bool, typer.Option("--advanced-specialists",
+                                                         help="Tau Ceti: with the Advanced Specialists.")]
 ExpansionsOption = Annotated[str | None, typer.Option(help="Ceres expansions, e.g. 'comets'.")]
 
 BackendName = Annotated[str, typer.Option(

@@ -43,16 +43,17 @@ def balance(
     game: Annotated[str, typer.Option(help="The game to study.")] = "tauceti",
     players: Annotated[int | None, typer.Option(min=1, max=4, help="Players per game (default 4; the players sweep "
                                                                    "plays 1-4).")] = None,
-    bots: Annotated[str, typer.Option(help="Bots, separated by commas (e.g. heuristic or heuristic,ismcts:200it); "
-                                           "they rotate over the seats.")] = "heuristic",
+    bots: Annotated[str, typer.Option(help="Bots, separated by commas (e.g. heuristic, or heuristic,ismcts:200it "
+                                           "for two); they rotate over the seats.")] = "heuristic",
     games: Annotated[int, typer.Option(min=1, help="Games per arm (variant).")] = 1000,
     seed: RunSeedOption = 1,
     out: Annotated[Path, typer.Option(help="The report folder: games.jsonl, results.json, index.html, "
                                            "figures/.")] = Path("balance-report"),
     sweep: Annotated[str | None, typer.Option(help="Compare variants: advanced (Tau Ceti's Advanced Rules), "
                                                    "players (1-4), comets (Ceres without and with Comets).")] = None,
-    content: Annotated[list[Path] | None, typer.Option(help="A folder of printed values (docs/content-stand-ins.md), "
-                                                            "played beside the stand-ins; may be repeated.")] = None,
+    content: Annotated[list[Path] | None, typer.Option(help="A folder of printed values (see content-stand-ins.md "
+                                                            "in docs/), played beside the stand-ins; may be "
+                                                            "repeated.")] = None,
     game_length: GameLengthOption = "full",
     layout: LayoutOption = "players",
     advanced: AdvancedOption = None,
@@ -61,7 +62,7 @@ def balance(
     backend: BackendName = "local",
     address: RayAddress = None,
     workers: Workers = None,
-    resume: Annotated[bool, typer.Option(help="Continue the study in --out where it stopped.")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the study in --out where it stopped.")] = False,
     plugin: PluginOption = None,
 ) -> None:
     """Play a balance study and write its report: win rates per faction and seat with 95% intervals,
