@@ -77,6 +77,12 @@ class _Tally:
     __hash__ = None  # type: ignore[assignment]  # (mutable: equal by value, so not hashable)
 
 
+def _spread_about(ratio: Fraction, squares: Number, cross: Number, seats_squared: int) -> Fraction:
+    """sum_g (x_g - seats_g ratio)^2 from the running sums of x_g^2, x_g seats_g and seats_g^2:
+    the games' totals about the ratio estimate, for :class:`ClusteredRate` and :class:`ClusteredMean`."""
+    return Fraction(squares) - 2 * ratio * Fraction(cross) + ratio * ratio * seats_squared
+
+
 class ClusteredRate(_Tally):
     """A win rate over seat-games grouped by game, kept exactly: each game adds the returns of
     the group's seats in it (``won``, a shared win counting 1/k) and how many seats it had.
@@ -135,7 +141,7 @@ class ClusteredRate(_Tally):
         if not self.n:
             return Fraction(0)
         p = Fraction(self.wins) / self.n
-        spread = self.wins_squared - 2 * p * self.cross + p * p * self.seats_squared
+        spread = _spread_about(p, self.wins_squared, self.cross, self.seats_squared)
         return Fraction(spread) / (self.n * self.n)
 
     @property
@@ -386,7 +392,7 @@ class ClusteredMean(_MeanTally):
         if self.games < 2:
             return 0.0
         m = Fraction(self.total) / self.n
-        spread = self.squares - 2 * m * self.cross + m * m * self.seats_squared
+        spread = _spread_about(m, self.squares, self.cross, self.seats_squared)
         return float(Fraction(spread) * self.games / ((self.games - 1) * self.n * self.n))
 
     def interval(self) -> tuple[float, float]:
