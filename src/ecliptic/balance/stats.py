@@ -77,6 +77,12 @@ class _Tally:
     __hash__ = None  # type: ignore[assignment]  # (mutable: equal by value, so not hashable)
 
 
+def _spread_about(ratio: Fraction, squares: Number, cross: Number, seats_squared: int) -> Fraction:
+    """sum_g (x_g - seats_g ratio)^2 from the running sums of x_g^2, x_g seats_g and seats_g^2:
+    the games' totals about the ratio estimate, for :class:`ClusteredRate` and :class:`ClusteredMean`."""
+    return Fraction(squares) - 2 * ratio * Fraction(cross) + ratio * ratio * seats_squared
+
+
 class ClusteredRate(_Tally):
     """A win rate over seat-games grouped by game, kept exactly: each game adds the returns of
     the group's seats in it (``won``, a shared win counting 1/k) and how many seats it had.
@@ -135,7 +141,7 @@ class ClusteredRate(_Tally):
         if not self.n:
             return Fraction(0)
         p = Fraction(self.wins) / self.n
-        spread = self.wins_squared - 2 * p * self.cross + p * p * self.seats_squared
+        spread = _spread_about(p, self.wins_squared, self.cross, self.seats_squared)
         return Fraction(spread) / (self.n * self.n)
 
     @property
@@ -264,7 +270,45 @@ def _p_or_certain(shift: float, se: float) -> float:
     return 1.0 if shift == 0 else 0.0
 
 
-class Moments(_Tally):
+def _widen(least: Fraction | int | None, most: Fraction | int | None,
+           v: Fraction | int) -> tuple[Fraction | int, Fraction | int]:
+    """The least and most value seen, ``v`` included."""
+    return (v if least is None or v < least else least), (v if most is None or v > most else most)
+
+
+class _MeanTally(_Tally):
+    """What :class:`Moments` and :class:`ClusteredMean` share: the mean of their ``total`` over
+    ``n``, the least and most value seen, and the interval cut at 0 where no value crossed it."""
+
+    __slots__ = ()
+    n: int
+    total: Fraction | int
+    least: Fraction | int | None
+    most: Fraction | int | None
+
+    @property
+    def mean(self) -> float:
+        return float(Fraction(self.total) / self.n) if self.n else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def bounded_interval(self, sign: int) -> tuple[float, float]:
+        """:meth:`interval` cut at 0 on the side the quantity cannot cross: ``sign`` 1 for one
+        that is never negative (a count, points gained), -1 for one never positive (a deduction),
+        0 for neither (nothing cut). Why: the t interval of a mean of few or skewed values (most
+        games 0, a few 1) reaches values no game can give, e.g. 0.12 [-0.17, 0.42] GP of
+        Resource cubes. Cut only when every value added keeps to that side: a value across it
+        (an owner's content printing a negative GP) shows the quantity is not bounded there."""
+        low, high = self.interval()
+        if sign > 0 and self.least is not None and self.least >= 0:
+            low = max(low, 0.0)
+        elif sign < 0 and self.most is not None and self.most <= 0:
+            high = min(high, 0.0)
+        return low, high
+
+
+class Moments(_MeanTally):
     """The count, sum and sum of squares of a measure (GP, rounds), kept exactly (integers or
     fractions), so that the mean and variance do not depend on the order the games are added in:
     a study file interleaves its arms in whatever order the games finished. Also the least and
@@ -284,14 +328,7 @@ class Moments(_Tally):
         self.n += 1
         self.total += v
         self.squares += v * v
-        if self.least is None or v < self.least:
-            self.least = v
-        if self.most is None or v > self.most:
-            self.most = v
-
-    @property
-    def mean(self) -> float:
-        return float(Fraction(self.total) / self.n) if self.n else 0.0
+        self.least, self.most = _widen(self.least, self.most, v)
 
     @property
     def variance(self) -> float:
@@ -308,17 +345,8 @@ class Moments(_Tally):
         half = t_quantile(self.n - 1) * math.sqrt(self.variance / self.n)
         return self.mean - half, self.mean + half
 
-    def bounded_interval(self, sign: int) -> tuple[float, float]:
-        """:meth:`interval` cut at 0 on the side the quantity cannot cross: ``sign`` 1 for one
-        that is never negative (a count, points gained), -1 for one never positive (a deduction),
-        0 for neither (nothing cut). Why: the t interval of a mean of few or skewed values (most
-        games 0, a few 1) reaches values no game can give, e.g. 0.12 [-0.17, 0.42] GP of
-        Resource cubes. Cut only when every value added keeps to that side: a value across it
-        (an owner's content printing a negative GP) shows the quantity is not bounded there."""
-        return _cut_at_zero(self.interval(), sign, self.least, self.most)
 
-
-class ClusteredMean(_Tally):
+class ClusteredMean(_MeanTally):
     """The mean of a measure over seat-games that come in games (a bot's points, in a
     tournament where it holds 1 seat of one game and 2 of the next), kept exactly.
 
@@ -356,14 +384,7 @@ class ClusteredMean(_Tally):
         self.cross += x * k
         self.seats_squared += k * k
         for v in exact:
-            if self.least is None or v < self.least:
-                self.least = v
-            if self.most is None or v > self.most:
-                self.most = v
-
-    @property
-    def mean(self) -> float:
-        return float(Fraction(self.total) / self.n) if self.n else 0.0
+            self.least, self.most = _widen(self.least, self.most, v)
 
     @property
     def variance(self) -> float:
@@ -371,7 +392,7 @@ class ClusteredMean(_Tally):
         if self.games < 2:
             return 0.0
         m = Fraction(self.total) / self.n
-        spread = self.squares - 2 * m * self.cross + m * m * self.seats_squared
+        spread = _spread_about(m, self.squares, self.cross, self.seats_squared)
         return float(Fraction(spread) * self.games / ((self.games - 1) * self.n * self.n))
 
     def interval(self) -> tuple[float, float]:
@@ -381,21 +402,6 @@ class ClusteredMean(_Tally):
             return self.mean, self.mean
         half = t_quantile(self.games - 1) * math.sqrt(self.variance)
         return self.mean - half, self.mean + half
-
-    def bounded_interval(self, sign: int) -> tuple[float, float]:
-        """:meth:`interval` cut at 0 on the side ``sign`` says the measure cannot cross, when
-        every seat's value kept to that side (:meth:`Moments.bounded_interval`)."""
-        return _cut_at_zero(self.interval(), sign, self.least, self.most)
-
-
-def _cut_at_zero(interval: tuple[float, float], sign: int, least: Number | None,
-                 most: Number | None) -> tuple[float, float]:
-    low, high = interval
-    if sign > 0 and least is not None and least >= 0:
-        low = max(low, 0.0)
-    elif sign < 0 and most is not None and most <= 0:
-        high = min(high, 0.0)
-    return low, high
 
 
 def mean_difference(arm: Moments, base: Moments) -> Difference:

@@ -372,11 +372,7 @@ class Storage:
         come back (``GameService.rematch``). A hash once stored is never replaced, and a seat the host
         gave a join link meanwhile (:meth:`replace_link`: a new person) is claimed by that link only."""
         with self._tx() as conn:
-            for seat, token_hash in sorted(hashes.items()):
-                conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat,
-                                                  seats.c.kind == "person", seats.c.token_hash.is_(None),
-                                                  seats.c.link_hash.is_(None))
-                             .values(token_hash=token_hash, joined=True))
+            _fill_empty_seats(conn, game_id, hashes, token_hash=True)
             if admin_hash is not None:
                 conn.execute(games.update().where(games.c.id == game_id, games.c.admin_hash == UNCLAIMED)
                              .values(admin_hash=admin_hash))
@@ -386,11 +382,7 @@ class Storage:
         neither a token nor a link yet: a rematch's seat whose person never came to the finished
         game, when its host asks (``GameService.rematch``). Never replaces what is stored."""
         with self._tx() as conn:
-            for seat, link_hash in sorted(hashes.items()):
-                conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat,
-                                                  seats.c.kind == "person", seats.c.token_hash.is_(None),
-                                                  seats.c.link_hash.is_(None))
-                             .values(link_hash=link_hash, joined=False))
+            _fill_empty_seats(conn, game_id, hashes, token_hash=False)
 
     def game(self, game_id: str) -> GameRow | None:
         with self._tx() as conn:
@@ -724,6 +716,17 @@ class Storage:
             rows = conn.execute(chat.select().where(chat.c.game_id == game_id)
                                 .order_by(chat.c.id.desc()).limit(limit)).all()
         return [ChatRow(r.id, r.seat, r.name, r.text, r.created_at) for r in reversed(rows)]
+
+
+def _fill_empty_seats(conn: Connection, game_id: str, hashes: dict[int, str], *, token_hash: bool) -> None:
+    """Store each hash of ``hashes`` as its person seat's token (``token_hash``: the seat is
+    joined) or join link, only where the seat has neither yet: one statement a seat, whose
+    condition the database checks, so what another process stored first is never replaced."""
+    for seat, hashed in sorted(hashes.items()):
+        values = {"token_hash": hashed, "joined": True} if token_hash else {"link_hash": hashed, "joined": False}
+        conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat,
+                                          seats.c.kind == "person", seats.c.token_hash.is_(None),
+                                          seats.c.link_hash.is_(None)).values(**values))
 
 
 def _insert_game(conn: Connection, game: GameRow, seat_rows: list[SeatRow], log: Sequence[ActionRow]) -> None:
