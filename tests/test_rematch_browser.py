@@ -144,6 +144,8 @@ def test_the_host_gets_a_new_link_for_the_seat_whose_person_never_came(server_si
     invitation = ann.page.locator(f"#my-games li[data-id='{new_id}'] li.invitation[data-seat='1']")
     invitation.wait_for()
     assert "Seat 2 (Player 2): not joined yet" in invitation.inner_text()  # (the lobby names seats so)
+    # The finished game's own link is not offered any more: nobody comes to a game that is over.
+    assert ann.page.locator(f"#my-games li[data-id='{gid}'] li.invitation").count() == 0
     link = invitation.locator("input.join-link").input_value()
     assert link == server_site.url + kept["links"]["1"]["link"]
     bob = new_page(chromium)

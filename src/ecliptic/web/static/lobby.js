@@ -347,7 +347,8 @@ async function renderMyGames() {
 // (the old link and the seat's token stop working: POST .../link with the admin token).
 function invitations(g, summary) {
   const held = Object.entries(g.links || {});
-  if (!held.length) return null;
+  // A finished game has no seat left to come to: its links are not offered (its rematch's are).
+  if (!held.length || (summary && summary.status === "over")) return null;
   const joined = (seat) => (((summary && summary.seats) || [])[seat] || {}).joined;
   return el("ul", { class: "invitations" }, held.map(([seat, l]) => {
     const n = Number(seat);
