@@ -287,3 +287,15 @@ def test_a_seat_given_away_through_another_server_is_refused_before_its_notice_c
         refused(undo, 403, "link_replaced")
         assert [r.index for r in service(a).storage.actions(gid)] == [0] and stored(a, gid) == before
         assert b.get(f"/api/games/{gid}").json()["index"] == 1
+
+
+def test_a_seat_given_away_through_another_server_says_nothing_in_its_name_there(database_url: str) -> None:
+    with server(database_url) as a, server(database_url, notifier=LocalNotifier()) as b:
+        created = create(a, seats=TWO)
+        gid, keys = created["id"], links(created)
+        assert b.get(f"/api/games/{gid}", headers=bearer(keys[0])).json()["seat"] == 0  # (loaded in b)
+        assert relink(a, gid, 0, created["admin_token"]).status_code == 200
+        said = b.post(f"/api/games/{gid}/chat", headers=bearer(keys[0]), json={"text": "still here"})
+        refused(said, 403, "link_replaced")
+        assert service(a).storage.chat(gid) == []
+        assert b.post(f"/api/games/{gid}/chat", headers=bearer(keys[1]), json={"text": "hi"}).status_code == 201

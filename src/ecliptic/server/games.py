@@ -786,9 +786,10 @@ class GameService:
 
     @staticmethod
     def _holder(token: str | None) -> str | None:
-        """The hash the database must hold for the acting seat: a person's action is stored only
-        while its token opens the seat there too, so a seat given away (or moved) through another
-        server process is refused here before that process's notice arrives."""
+        """The hash the database must hold for the acting seat: a person's action (or chat
+        message) is stored only while its token opens the seat there too, so a seat given away
+        (or moved) through another server process is refused here before that process's notice
+        arrives."""
         return None if token is None else auth.token_hash(token)
 
     async def _refuse_gone(self, live: Live, token: str | None) -> NoReturn:
@@ -1389,14 +1390,17 @@ class GameService:
     async def post_chat(self, game_id: str, token: str | None, text: str) -> models.ChatMessage:
         async with self._using(game_id) as live:
             if (await self._who(live, token))[1]:
-                seat, name = None, "admin"
+                seat, name, holder = None, "admin", None
             else:
                 seat = await self.authenticate(live, token)
-                name = self.seat_infos(live)[seat].name
+                name, holder = self.seat_infos(live)[seat].name, self._holder(token)
             text = text.strip()
             if not text:
                 raise Invalid("a chat message cannot be empty")
-            row = await self._db(self.storage.add_chat, game_id, seat, name, text)
+            try:
+                row = await self._db(self.storage.add_chat, game_id, seat, name, text, seat_hash=holder)
+            except SeatGone:
+                await self._refuse_gone(live, token)
         message = models.ChatMessage(id=row.id, seat=row.seat, name=row.name, text=row.text,
                                      created_at=row.created_at)
         payload = {"type": "chat", **message.model_dump()}

@@ -703,9 +703,14 @@ class Storage:
 
     # -- chat ----------------------------------------------------------------------------
 
-    def add_chat(self, game_id: str, seat: int | None, name: str, text: str) -> ChatRow:
+    def add_chat(self, game_id: str, seat: int | None, name: str, text: str, *,
+                 seat_hash: str | None = None) -> ChatRow:
+        """Store a chat message; with ``seat_hash``, only while the seat still has that token
+        (:meth:`append_action`: a seat given away cannot speak under its name)."""
         now = time.time()
-        with self._tx() as conn:
+        with self._locked() if seat_hash is not None else self._tx() as conn:
+            if seat is not None and seat_hash is not None:
+                self._check_holder(conn, game_id, seat, seat_hash)
             result = conn.execute(chat.insert().values(game_id=game_id, seat=seat, name=name, text=text,
                                                        created_at=now).returning(chat.c.id))
             chat_id = int(result.scalar_one())
