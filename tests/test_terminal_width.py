@@ -67,3 +67,23 @@ def test_a_menu_item_wrapped_at_80_columns_goes_on_under_its_text_not_under_its_
     assert len(items) > len(legal)  # some items do wrap at 80 columns (BUY's)
     for line in items:
         assert re.match(r"^ *\d+ ", line) or line.startswith(" " * (width + 1)), line
+
+
+def test_the_tau_ceti_board_at_80_columns_cuts_no_word() -> None:
+    """The star system's table had seven columns; at 80 Rich cut what could not wrap
+    (``Zorhkon…``, ``Orbita…``, ``quark-g…``). Random 4-player games, seen every 40 decisions."""
+    from ecliptic.bots.random_bot import RandomBot
+
+    game = TauCeti()
+    seen = 0
+    for seed in (0, 3):
+        state = game.new_game({"players": 4, "layout": "preset"}, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        for step in range(240):
+            if step % 40 == 0:
+                cut = [line for line in shown(terminal.render_board(game.observe(state, 0), 0), 80) if "…" in line]
+                assert not cut, (seed, step, cut)
+                seen += 1
+            seat = state.current_player
+            game.apply(state, bots[seat].choose(game, state, seat))
+    assert seen == 12

@@ -202,24 +202,36 @@ def _planet_text(obs: Obs, tile: str) -> Text:
 
 
 def map_table(obs: Obs) -> Table:
-    """Every placed tile: position, name, starships, cubes, orbitals, Exploration points
-    (``?`` = a face-down Knowledge token) and, on planets, the commodity and crises."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
-    for col in ("Hex", "Sector", "Ships", "Cubes", "Orbitals", "Points", "Planet"):
-        table.add_column(col, no_wrap=col in ("Hex", "Sector"))
+    """Every placed tile: position, name (on a planet, its commodity and crises under it),
+    starships, cubes, orbitals and Exploration points (``?`` = a face-down Knowledge token).
+
+    Why the planet is not a column of its own: at 80 columns seven columns left Rich no room
+    but to cut words (``Zorhkon…``, ``quark-g…``); each column here keeps room for the longest
+    word it shows, and what is left wraps."""
     ships: dict[str, list[str]] = {}
     for p in obs["players"]:
         ships.setdefault(p["position"], []).append(p["faction"])
+    rows: list[list[Text]] = []
     for tile in sorted(obs["layout"], key=_sort_key):
         q, r = obs["layout"][tile]
         name = tile_name(tile)
         label = Text(tile, style=_tile_style(tile))
         if name not in (tile, f"Sector {tile}"):
             label.append(f" {name}")
+        planet = _planet_text(obs, tile)
+        if planet:
+            label.append("\n")
+            label.append_text(planet)
         ship_text = Text(" ").join(faction_text(f) for f in ships.get(tile, []))
         orbitals = [_seat_faction(obs, s) for s in obs["orbitals"].get(tile, [])]
-        table.add_row(f"{q},{r}", label, ship_text, _counts(obs["cubes"].get(tile, [])),
-                      _counts(orbitals), _points_text(obs, tile), _planet_text(obs, tile))
+        rows.append([Text(f"{q},{r}"), label, ship_text, _counts(obs["cubes"].get(tile, [])),
+                     _counts(orbitals), _points_text(obs, tile)])
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
+    for n, col in enumerate(("Hex", "Sector", "Ships", "Cubes", "Orbitals", "Points")):
+        longest = max(len(w) for w in [col, *(w for row in rows for w in row[n].plain.split())])
+        table.add_column(col, no_wrap=col == "Hex", min_width=longest)
+    for row in rows:
+        table.add_row(*row)
     return table
 
 
