@@ -273,10 +273,10 @@ def test_a_game_is_never_unloaded_in_the_middle_of_a_request_or_with_its_lock_he
         entered, release = threading.Event(), threading.Event()
         add_chat = svc.storage.add_chat
 
-        def slow_add_chat(*args: Any) -> Any:
+        def slow_add_chat(*args: Any, **kwargs: Any) -> Any:
             entered.set()
             release.wait(WAIT)
-            return add_chat(*args)
+            return add_chat(*args, **kwargs)
 
         svc.storage.add_chat = slow_add_chat  # type: ignore[method-assign]
         answer: dict[str, int] = {}
