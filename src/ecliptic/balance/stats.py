@@ -141,8 +141,7 @@ class ClusteredRate(_Tally):
         if not self.n:
             return Fraction(0)
         p = Fraction(self.wins) / self.n
-        spread = _spread_about(p, self.wins_squared, self.cross, self.seats_squared)
-        return Fraction(spread) / (self.n * self.n)
+        return _spread_about(p, self.wins_squared, self.cross, self.seats_squared) / (self.n * self.n)
 
     @property
     def exact(self) -> bool:
@@ -270,6 +269,11 @@ def _p_or_certain(shift: float, se: float) -> float:
     return 1.0 if shift == 0 else 0.0
 
 
+def _exact(v: Number) -> Fraction | int:
+    """A value kept exactly: a float becomes the integer or fraction it is."""
+    return (int(v) if v.is_integer() else Fraction(v)) if isinstance(v, float) else v
+
+
 def _widen(least: Fraction | int | None, most: Fraction | int | None,
            v: Fraction | int) -> tuple[Fraction | int, Fraction | int]:
     """The least and most value seen, ``v`` included."""
@@ -324,7 +328,7 @@ class Moments(_MeanTally):
         self.most: Fraction | int | None = None
 
     def add(self, x: Number) -> None:
-        v = (int(x) if x.is_integer() else Fraction(x)) if isinstance(x, float) else x
+        v = _exact(x)
         self.n += 1
         self.total += v
         self.squares += v * v
@@ -373,7 +377,7 @@ class ClusteredMean(_MeanTally):
 
     def add(self, values: Sequence[Number]) -> None:
         """One game: the measure of each of the group's seats in it."""
-        exact = [(int(v) if v.is_integer() else Fraction(v)) if isinstance(v, float) else v for v in values]
+        exact = [_exact(v) for v in values]
         x = sum(exact, Fraction(0))
         x = int(x) if x.denominator == 1 else x
         k = len(exact)
@@ -393,7 +397,7 @@ class ClusteredMean(_MeanTally):
             return 0.0
         m = Fraction(self.total) / self.n
         spread = _spread_about(m, self.squares, self.cross, self.seats_squared)
-        return float(Fraction(spread) * self.games / ((self.games - 1) * self.n * self.n))
+        return float(spread * self.games / ((self.games - 1) * self.n * self.n))
 
     def interval(self) -> tuple[float, float]:
         """The 95% interval of :attr:`mean` (Student's t, G - 1 degrees of freedom); the mean

@@ -853,7 +853,7 @@ class GameService:
                     raise Refused(f"that action cannot be taken back: {reason}", rule="UNDO")
                 wake = next_wake(before, live.seats, live.row.clock_seconds, time.time())
                 try:
-                    await self._db(self.storage.undo_last, game_id, last.index, wake_at=wake,
+                    await self._db(self.storage.undo_last, game_id, last.index, wake_at=wake, seat=seat,
                                    seat_hash=self._holder(token))
                 except Conflict:
                     self._spawn(self.sync(game_id, -1))

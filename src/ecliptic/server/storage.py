@@ -419,10 +419,20 @@ class Storage:
         return conn.execute(seats.select().where(seats.c.game_id == game_id, seats.c.seat == seat)
                             .with_for_update()).first()
 
-    def _check_holder(self, conn: Connection, game_id: str, seat: int, token_hash: str) -> None:
-        row = self._seat_for_update(conn, game_id, seat)
-        if row is None or row.token_hash != token_hash:
-            raise SeatGone(seat)
+    @contextmanager
+    def _as_seat(self, game_id: str, seat: int | None, seat_hash: str | None) -> Iterator[Connection]:
+        """A transaction for a seat's write: with ``seat_hash``, under the lock that giving a seat
+        away takes (:meth:`_locked`), and only while the seat's token is still that hash (else
+        :class:`SeatGone`, nothing written); without it (a bot's move, the admin's message), plain."""
+        if seat is None or seat_hash is None:
+            with self._tx() as conn:
+                yield conn
+            return
+        with self._locked() as conn:
+            row = self._seat_for_update(conn, game_id, seat)
+            if row is None or row.token_hash != seat_hash:
+                raise SeatGone(seat)
+            yield conn
 
     @staticmethod
     def _spend(conn: Connection, game_id: str, seat: int, token_hash: str | None, reason: str) -> None:
@@ -532,9 +542,7 @@ class Storage:
         the one of that hash (else :class:`SeatGone`), read under the lock that giving the seat
         away takes, so no other process's change of hands comes between the check and the write."""
         try:
-            with self._locked() if seat_hash is not None else self._tx() as conn:
-                if seat_hash is not None:
-                    self._check_holder(conn, game_id, row.seat, seat_hash)
+            with self._as_seat(game_id, row.seat, seat_hash) as conn:
                 last = conn.execute(sa.select(sa.func.max(actions.c.action_index))
                                     .where(actions.c.game_id == game_id)).scalar()
                 if (-1 if last is None else int(last)) != row.index - 1:
@@ -550,19 +558,18 @@ class Storage:
         except IntegrityError:
             raise Conflict(row.index) from None
 
-    def undo_last(self, game_id: str, index: int, *, wake_at: Wake = KEEP, seat_hash: str | None = None) -> None:
+    def undo_last(self, game_id: str, index: int, *, wake_at: Wake = KEEP, seat: int | None = None,
+                  seat_hash: str | None = None) -> None:
         """Take back the action at ``index``, which must be the last one (else
         :class:`Conflict`): moved to ``undone``, deleted from the log, with the game's new
-        wake time, in one transaction; with ``seat_hash``, only while the action's seat still has
-        that token (:meth:`append_action`)."""
-        with self._locked() if seat_hash is not None else self._tx() as conn:
+        wake time, in one transaction; with ``seat_hash``, only while ``seat`` (the action's) still
+        has that token (:meth:`append_action`)."""
+        with self._as_seat(game_id, seat, seat_hash) as conn:
             rows = conn.execute(actions.select().where(actions.c.game_id == game_id,
                                                        actions.c.action_index >= index)).all()
             if len(rows) != 1 or rows[0].action_index != index:
                 raise Conflict(index)
             r = rows[0]
-            if seat_hash is not None:
-                self._check_holder(conn, game_id, r.seat, seat_hash)
             conn.execute(undone.insert().values(game_id=game_id, action_index=index, seat=r.seat,
                                                 notation=r.notation, undone_at=time.time()))
             deleted = conn.execute(actions.delete().where(actions.c.game_id == game_id,
@@ -708,9 +715,7 @@ class Storage:
         """Store a chat message; with ``seat_hash``, only while the seat still has that token
         (:meth:`append_action`: a seat given away cannot speak under its name)."""
         now = time.time()
-        with self._locked() if seat_hash is not None else self._tx() as conn:
-            if seat is not None and seat_hash is not None:
-                self._check_holder(conn, game_id, seat, seat_hash)
+        with self._as_seat(game_id, seat, seat_hash) as conn:
             result = conn.execute(chat.insert().values(game_id=game_id, seat=seat, name=name, text=text,
                                                        created_at=now).returning(chat.c.id))
             chat_id = int(result.scalar_one())
