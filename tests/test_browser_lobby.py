@@ -223,6 +223,8 @@ def test_a_seat_moved_to_another_device_or_given_to_someone_else_leaves_the_old_
     assert notice.inner_text() == "This seat was moved to another device. You are watching."
     laptop.page.wait_for_function("() => document.body.dataset.seat === ''")
     assert held_tokens(laptop, gid) == {}
+    # (the phone's socket is open first: the host's new link then closes it, with the host's words)
+    phone.page.wait_for_function("() => Number(document.body.dataset.hellos || 0) >= 1")
     with server_site.api() as api:
         r = api.post(f"/api/games/{gid}/seats/0/link", headers={"Authorization": f"Bearer {created['admin_token']}"})
         assert r.status_code == 200, r.text

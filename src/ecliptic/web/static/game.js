@@ -204,7 +204,8 @@ function connect() {
       delete S.tokens[lost];
       const left = Object.keys(S.tokens).map(Number).sort((a, b) => a - b);
       const still = S.hotseat && left.length ? left : null;
-      S.notice = { kind: "taken-away", text: `${reason[0].toUpperCase()}${reason.slice(1)}.`, seat: lost, still };
+      const said = `${reason[0].toUpperCase()}${reason.slice(1)}`;   // (a refused hello's reason ends with its own ".")
+      S.notice = { kind: "taken-away", text: said.endsWith(".") ? said : `${said}.`, seat: lost, still };
       S.passTo = null;
       S.seat = still ? (S.gv && still.includes(S.gv.current_seat) ? S.gv.current_seat : still[0]) : null;
       if (!still) S.hotseat = false;
