@@ -16,11 +16,15 @@ pytestmark = needs_browser
 def test_a_stranger_sits_down_at_an_open_seat_from_the_lobby_and_plays_it_under_their_name(
         server_site: Site, chromium: Any) -> None:
     host = new_page(chromium)
-    gid = create_in_lobby(host, server_site.url, "ceres", ["person", "open"])
+    gid = create_in_lobby(host, server_site.url, "tauceti", ["person", "open"], seed=55,
+                          choices={"game": "short", "layout": "preset", "first_player": "1"})
     created = host.page.locator("#created").inner_text()
     assert "open to anyone: whoever sits down first from the lobby's open tables plays it" in created, created
     host.page.goto(f"{server_site.url}/play/{gid}#seat=0")
     wait_loaded(host)
+    # The open seat is to decide first: the host's page says the game waits for someone to sit down.
+    host.page.wait_for_selector("#thinking:has-text('Seat 2 is open to anyone: the game waits for someone "
+                                "to sit down at it')")
 
     cleo = new_page(chromium)   # a stranger's own browser: it holds nothing of this game
     page = cleo.page
@@ -39,7 +43,7 @@ def test_a_stranger_sits_down_at_an_open_seat_from_the_lobby_and_plays_it_under_
     assert list(stored["seats"]) == ["1"] and "admin" not in stored and not stored.get("links")
     assert view_of(cleo)["seat"] == 1
     # The host's page is told who sat down, without a reload.
-    host.page.wait_for_function("() => document.body.innerText.includes('Cleo')")
+    host.page.wait_for_selector("#thinking:has-text('Cleo is deciding')")
     # The table is full now: no lobby offers it, Cleo's name is remembered for the next table.
     page.goto(server_site.url + "/")
     page.locator("#open-tables li").first.wait_for()
