@@ -26,6 +26,10 @@ def storage(database_url: str) -> Iterator[Storage]:
     s.close()
 
 
+HEAD = "0007"
+"""The newest migration's revision."""
+
+
 def new_game(s: Storage, game_id: str = "g1", created_at: float = 1.0) -> str:
     token = auth.new_token()
     s.create_game(GameRow(game_id, "ceres", {"players": 2}, 2**62 + 5, 2, None, "playing", created_at, None,
@@ -100,7 +104,7 @@ def test_two_processes_migrating_a_new_database_at_once_take_turns(database_url:
     assert errors == []
     s = Storage(database_url)
     with s.engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0006"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == HEAD
     s.close()
 
 
@@ -116,13 +120,13 @@ def test_a_start_is_told_which_revision_the_schema_came_from(database_url: str,
     with caplog.at_level(logging.INFO, logger="ecliptic.server"):
         with server(database_url):
             pass
-        assert said() == ["database schema migrated from an empty database to revision 0006"]
+        assert said() == [f"database schema migrated from an empty database to revision {HEAD}"]
         caplog.clear()
         with server(database_url):
             pass
         assert said() == []
     s = Storage(database_url)
-    assert s.migrate() == ("0006", "0006")
+    assert s.migrate() == (HEAD, HEAD)
     s.close()
     # ``ecliptic serve`` shows the server's INFO lines beside uvicorn's (Python alone shows warnings only).
     assert log_config()["loggers"]["ecliptic"] == {"handlers": ["default"], "level": "INFO", "propagate": False}
@@ -132,7 +136,7 @@ def test_migrations_are_idempotent_and_match_the_tables(storage: Storage) -> Non
     storage.migrate()  # a second start changes nothing
     with storage.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0006"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == HEAD
 
 
 def test_migration_0004_adds_the_seats_email_to_a_database_of_0003(database_url: str) -> None:
@@ -152,7 +156,7 @@ def test_migration_0004_adds_the_seats_email_to_a_database_of_0003(database_url:
         assert "seat_mail" not in sa.inspect(conn).get_table_names()
     token = old_game(old)
     old.append_action("g1", act(0, "PASS"), game_over=False)
-    assert old.migrate() == ("0003", "0006")
+    assert old.migrate() == ("0003", HEAD)
     assert old.mail_seats("g1") == frozenset() and [r.notation for r in old.actions("g1")] == ["PASS"]
     assert old.seats("g1")[0].token_hash == auth.token_hash(token)
     old.set_mail("g1", 0, "ann@example.org")
@@ -183,7 +187,7 @@ def test_migration_0005_hashes_the_addresses_of_0004_and_forgets_those_whose_end
         conn.execute(sa.text("INSERT INTO seat_mail (game_id, seat, address, turn_sent, over_sent) VALUES "
                              "('g1', 0, 'Ann@Example.org', 3, :f), ('g2', 0, 'bob@example.org', NULL, :t)"),
                      {"f": False, "t": True})
-    assert old.migrate() == ("0004", "0006")
+    assert old.migrate() == ("0004", HEAD)
     with old.engine.connect() as conn:
         rows = conn.execute(sa.text("SELECT game_id, address, address_hash, turn_sent FROM seat_mail")).all()
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
@@ -292,7 +296,7 @@ def test_migration_0006_keeps_the_seats_of_0005_joined_and_their_links_working_a
         command.upgrade(cfg, "0005")
         assert "spent_tokens" not in sa.inspect(conn).get_table_names()
     token = old_game(old)
-    assert old.migrate() == ("0005", "0006")
+    assert old.migrate() == ("0005", HEAD)
     seats = old.seats("g1")
     assert [(s.joined, s.link_hash) for s in seats] == [(True, None), (True, None)]
     assert seats[0].token_hash == auth.token_hash(token)
@@ -301,6 +305,41 @@ def test_migration_0006_keeps_the_seats_of_0005_joined_and_their_links_working_a
     assert old.replace_link("g1", 0, auth.token_hash("link"))
     assert old.take_seat("g1", 0, auth.token_hash("link"), auth.token_hash("mine")) is Take.TAKEN
     assert old.spent("g1", auth.token_hash("link")) == LINK_USED
+    with old.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    old.close()
+
+
+def test_migration_0007_opens_no_seat_stored_before_it(database_url: str) -> None:
+    """A database of revision 0006 with a game waiting for a person: after the upgrade no seat is
+    open (nobody may sit down at it: ``not_open``) until its host opens it."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+
+    from ecliptic.server.storage import MIGRATIONS, Sit
+
+    old = Storage(database_url)
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with old.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0006")
+        assert "open" not in {c["name"] for c in sa.inspect(conn).get_columns("seats")}
+        conn.execute(sa.text("INSERT INTO games (id, game, config, seed, players, clock_seconds, status, created_at, "
+                             "finished_at, admin_hash, wake_at, rematch_id) VALUES ('g1', 'ceres', '{\"players\": 2}', "
+                             "5, 2, NULL, 'playing', 1.0, NULL, :admin, NULL, NULL)"),
+                     {"admin": auth.token_hash("admin")})
+        conn.execute(sa.text("INSERT INTO seats (game_id, seat, kind, name, token_hash, bot_level, controller, "
+                             "link_hash, joined) VALUES ('g1', 0, 'person', 'Ann', NULL, NULL, 'person', :link, :no), "
+                             "('g1', 1, 'bot', 'Bot', NULL, 'random', 'bot', NULL, :yes)"),
+                     {"link": auth.token_hash("link"), "no": False, "yes": True})
+    assert old.migrate() == ("0006", HEAD)
+    assert [s.open for s in old.seats("g1")] == [False, False]
+    assert old.sit("g1", 0, auth.token_hash("mine"), "Cleo") is Sit.NOT_OPEN
+    assert old.list_games(open_only=True) == []
+    assert old.set_open("g1", 0, True) is Sit.SAT
+    assert [g.id for g, _ in old.list_games(open_only=True)] == ["g1"]
+    assert old.sit("g1", 0, auth.token_hash("mine"), "Cleo") is Sit.SAT
     with old.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     old.close()

@@ -251,8 +251,12 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
         return await svc.create(body)
 
     @app.get("/api/games", response_model=list[models.GameSummary])
-    async def list_games(svc: Service) -> list[models.GameSummary]:
-        return await svc.list_games()
+    async def list_games(svc: Service, open_only: bool = Query(False, alias="open", description=(
+            "only the games in play with a seat anyone may sit down at (the lobby's open tables)"))
+            ) -> list[models.GameSummary]:
+        """The newest games, public facts only; with ``?open=true`` the open tables: the games
+        in play with a seat the host opened to anyone and nobody has joined yet."""
+        return await svc.list_games(open_only=open_only)
 
     @app.get("/api/games/{game_id}", response_model=models.GameView)
     async def get_game(game_id: str, svc: Service, token: Token, refused: Annotated[bool, Query(description=(
@@ -291,6 +295,21 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
         ``link_used``). A join link is an invitation: its token plays nothing until it is taken, so
         whoever was told the links (the host) holds no seat, and a forwarded link seats one person."""
         return await svc.take(game_id, seat, token)
+
+    @app.post("/api/games/{game_id}/seats/{seat}/sit", response_model=models.SeatTaken)
+    async def sit_down(game_id: str, seat: int, body: models.SitRequest, svc: Service) -> models.SeatTaken:
+        """Sit down at an open seat (the host opened it to anyone: ``GET /api/games?open=true``)
+        under a name of your own; no token is needed. The answer holds the seat's token from now
+        on. Whoever comes first is seated; a later one is refused 409 ``seat_taken``, a seat that
+        is not open 403 ``not_open``."""
+        return await svc.sit(game_id, seat, body.name)
+
+    @app.put("/api/games/{game_id}/seats/{seat}/open", response_model=models.SeatInfo)
+    async def open_seat(game_id: str, seat: int, body: models.OpenRequest, svc: Service,
+                        token: Token) -> models.SeatInfo:
+        """The host (admin token) opens a seat nobody has joined to anyone, or closes it again
+        (its join link keeps working either way)."""
+        return await svc.set_open(game_id, seat, token, body.open)
 
     @app.post("/api/games/{game_id}/seats/{seat}/link", response_model=models.SeatLink)
     async def replace_link(game_id: str, seat: int, svc: Service, token: Token) -> models.SeatLink:

@@ -87,6 +87,7 @@ from ecliptic.server.storage import (
     MailSkip,
     SeatGone,
     SeatRow,
+    Sit,
     Storage,
     Take,
     Wake,
@@ -223,6 +224,18 @@ class Finished(ServiceError):
 
 class Invalid(ServiceError):
     status, code = 422, "invalid"
+
+
+class NotOpen(Forbidden):
+    """Sitting down at a seat the host did not open to anyone: it waits for its join link."""
+
+    code = "not_open"
+
+
+class SeatOccupied(ServiceError):
+    """An open seat someone sat down at (or took with its link) first."""
+
+    status, code = 409, "seat_taken"
 
 
 class Broken(ServiceError):
@@ -486,7 +499,7 @@ class GameService:
             elif spec.kind == PERSON:
                 token = auth.new_token()
                 rows.append(SeatRow(i, PERSON, name, None, None, PERSON, link_hash=auth.token_hash(token),
-                                    joined=False))
+                                    joined=False, open=spec.open))
                 created.append(models.SeatCreated(seat=i, name=name, kind=PERSON, token=token,
                                                   join_link=self.join_link(game_id, i, token)))
             else:
@@ -673,7 +686,7 @@ class GameService:
         before names were made so has them made so here)."""
         names = distinct_names([s.name for s in seats])
         return [models.SeatInfo(seat=s.seat, name=name, kind=s.kind, controller=s.controller,
-                                joined=s.joined or s.kind != PERSON)
+                                joined=s.joined or s.kind != PERSON, open=s.open and not s.joined)
                 for s, name in zip(seats, names, strict=True)]
 
     def seat_infos(self, live: Live) -> list[models.SeatInfo]:
@@ -722,8 +735,9 @@ class GameService:
                                   created_at=row.created_at, clock_seconds=row.clock_seconds, seats=infos,
                                   rematch=row.rematch_id)
 
-    async def list_games(self) -> list[models.GameSummary]:
-        found = await self._db(self.storage.list_games)
+    async def list_games(self, *, open_only: bool = False) -> list[models.GameSummary]:
+        """The newest games (``open_only``: those in play with a seat anyone may sit down at)."""
+        found = await self._db(self.storage.list_games, open_only=open_only)
         out = []
         for row, n in found:
             seats = self._live[row.id].seats if row.id in self._live else await self._db(self.storage.seats, row.id)
@@ -925,6 +939,53 @@ class GameService:
                 raise Forbidden(f"this is not the join link of seat {seat} of this game")
         await self.notifier.publish(game_id, -1)  # (other processes read the seats again)
         return models.SeatTaken(seat=seat, name=name, token=new, taken=True)
+
+    # -- open seats: anyone may sit down ---------------------------------------------------
+
+    async def sit(self, game_id: str, seat: int, name: str) -> models.SeatTaken:
+        """Seat the asker at the open ``seat`` (the host opened it to anyone: the lobby's open
+        tables) under ``name`` (empty: the seat's name stays): the answer holds the seat's token
+        from now on, and its join link is spent as if taken. Whoever comes first is seated (the
+        database decides between two at one moment); the later one is refused ``seat_taken``."""
+        async with self._using(game_id) as live:
+            self._person_seat(live, seat)
+            if live.state.is_over:
+                raise Finished("the game is over: there is no seat left to sit down at")
+            token = auth.new_token()
+            async with live.lock:
+                done = await self._db(self.storage.sit, game_id, seat, auth.token_hash(token), name or None)
+                live.seats = await self._db(self.storage.seats, game_id)
+                if done is Sit.SAT:
+                    self._seat_changed(live, seat)
+            if done is Sit.NOT_OPEN:
+                raise NotOpen(f"seat {seat + 1} is not open to anyone: it waits for the person the host invited")
+            if done is Sit.TAKEN:
+                raise SeatOccupied(f"someone sat down at seat {seat + 1} first; choose another open seat")
+            seated = self.seat_infos(live)[seat].name
+        await self.notifier.publish(game_id, -1)  # (other processes read the seats again)
+        return models.SeatTaken(seat=seat, name=seated, token=token, taken=True)
+
+    async def set_open(self, game_id: str, seat: int, token: str | None, open_: bool) -> models.SeatInfo:
+        """The host (the admin token) opens ``seat`` to anyone, or closes it again: an open seat
+        nobody has joined is offered in the lobby's open tables. A seat its person holds is not
+        opened (``seat_taken``): the host gives it a new link first, to free it."""
+        async with self._using(game_id) as live:
+            self._person_seat(live, seat)
+            if not (await self._who(live, token))[1]:
+                raise Forbidden("the admin token is needed (Authorization: Bearer <token>): only the host "
+                                "opens a seat to anyone")
+            if open_ and live.state.is_over:
+                raise Finished("the game is over: there is no seat left to open")
+            async with live.lock:
+                done = await self._db(self.storage.set_open, game_id, seat, open_)
+                live.seats = await self._db(self.storage.seats, game_id)
+                if done is Sit.SAT:
+                    self._seat_changed(live, seat)
+            if done is Sit.TAKEN:
+                raise SeatOccupied(f"seat {seat + 1} has its person: give it a new link first to open it to anyone")
+            info = self.seat_infos(live)[seat]
+        await self.notifier.publish(game_id, -1)
+        return info
 
     async def replace_link(self, game_id: str, seat: int, token: str | None) -> models.SeatLink:
         """The host (the admin token) gives ``seat`` a new join link, for a new person: the seat's
@@ -1307,7 +1368,9 @@ class GameService:
         new_id = secrets.token_hex(8)
         # Person seats start without a token: each gets the one derived from its old token
         # when its person shows that (:meth:`_issue`); the database never holds a token.
-        seats = [SeatRow(s.seat, PERSON, s.name, None, None, PERSON, joined=False) if s.kind == PERSON
+        # An open seat nobody sat down at stays open to anyone; one a person held is kept for them.
+        seats = [SeatRow(s.seat, PERSON, s.name, None, None, PERSON, joined=False,
+                         open=s.open and s.token_hash is None) if s.kind == PERSON
                  else SeatRow(s.seat, BOT, s.name, None, s.bot_level, BOT) for s in live.seats]
         now = time.time()
         new = GameRow(new_id, row.game, config, seed, row.players, row.clock_seconds, "playing", now, None,

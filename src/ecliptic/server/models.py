@@ -6,7 +6,7 @@ import re
 import unicodedata
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator, model_validator
 
 from ecliptic.engine.record import GAME_SEEDS
 from ecliptic.server.levels import BUILT_IN, Level
@@ -24,10 +24,48 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+MAX_NAME = 40
+
+
+def _a_name(value: str) -> str:
+    """A person's name as every viewer is shown it: trimmed, with no control or invisible
+    character (a line break would forge a line of the log; a right-to-left mark reverses what
+    follows it on every viewer's screen)."""
+    value = value.strip()
+    if any(unicodedata.category(ch)[0] == "C" for ch in value):
+        raise ValueError("a name holds no control or invisible character")
+    return value
+
+
 class SeatSpec(Strict):
     kind: Literal["person", "bot"] = "person"
-    name: str = Field("", max_length=40, description="a person's display name (a bot is named after its level)")
+    name: str = Field("", max_length=MAX_NAME, description="a person's display name (a bot is named after its level)")
     level: Level = Field("normal", description="a bot seat's level, one this server offers (ignored for a person)")
+    open: bool = Field(False, description=(
+        "a person seat anyone may sit down at, from the lobby's open tables "
+        "(`POST /api/games/{id}/seats/{seat}/sit`), as well as with its join link"))
+
+    _name = field_validator("name")(_a_name)
+
+    @model_validator(mode="after")
+    def _open_is_a_person_seat(self) -> SeatSpec:
+        if self.open and self.kind != "person":
+            raise ValueError("only a person seat is open to anyone (a bot plays its own seat)")
+        return self
+
+
+class SitRequest(Strict):
+    """Sitting down at an open seat (``POST /api/games/{id}/seats/{seat}/sit``)."""
+
+    name: str = Field("", max_length=MAX_NAME, description="the name to play under (empty: the seat's own)")
+
+    _name = field_validator("name")(_a_name)
+
+
+class OpenRequest(Strict):
+    """The host opens a seat to anyone, or closes it (``PUT /api/games/{id}/seats/{seat}/open``)."""
+
+    open: bool = Field(description="true: anyone may sit down at the seat while nobody has; false: its link only")
 
 
 class CreateGame(Strict):
@@ -89,6 +127,9 @@ class SeatInfo(BaseModel):
     joined: bool = Field(True, description=(
         "a person has taken the seat with its join link (a bot seat always counts as joined): "
         "the host sees who has come"))
+    open: bool = Field(False, description=(
+        "anyone may sit down at the seat now (`POST /api/games/{id}/seats/{seat}/sit`): the host "
+        "opened it and nobody has joined it yet"))
 
 
 class Rematch(BaseModel):

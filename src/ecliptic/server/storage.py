@@ -99,6 +99,7 @@ seats = sa.Table(
     sa.Column("controller", sa.String(8), nullable=False),
     sa.Column("link_hash", sa.String(64), nullable=True),
     sa.Column("joined", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("open", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 spent_tokens = sa.Table(
     "spent_tokens", metadata,
@@ -196,6 +197,17 @@ class Take(Enum):
     """Not the seat's link (spent, replaced, another seat's, or none): nothing changed."""
 
 
+class Sit(Enum):
+    """What sitting down at an open seat came to (:meth:`Storage.sit`, :meth:`Storage.set_open`)."""
+
+    SAT = "sat"
+    """Done: the asker holds the seat now (or, opening it, the seat is open)."""
+    TAKEN = "taken"
+    """Someone has joined the seat already."""
+    NOT_OPEN = "not_open"
+    """Not an open person seat."""
+
+
 class Conflict(Exception):
     """Another action (or undo) was stored first: the caller's expected index is stale."""
 
@@ -251,6 +263,9 @@ class SeatRow:
     it opens nothing but :meth:`Storage.take_seat`)."""
     joined: bool = True
     """A person has taken the seat (its ``token_hash`` is theirs); a bot seat always counts as joined."""
+    open: bool = False
+    """The host opened the seat to anyone (:meth:`Storage.sit`): while nobody has joined it, the
+    lobby offers it to whoever comes first."""
 
 
 @dataclass(frozen=True)
@@ -392,8 +407,8 @@ class Storage:
     def seats(self, game_id: str) -> list[SeatRow]:
         with self._tx() as conn:
             rows = conn.execute(seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)).all()
-        return [SeatRow(r.seat, r.kind, r.name, r.token_hash, r.bot_level, r.controller, r.link_hash, bool(r.joined))
-                for r in rows]
+        return [SeatRow(r.seat, r.kind, r.name, r.token_hash, r.bot_level, r.controller, r.link_hash,
+                        bool(r.joined), bool(r.open)) for r in rows]
 
     # -- join links: invitations taken once -------------------------------------------------
 
@@ -465,6 +480,37 @@ class Storage:
                 return Take.HELD
         return Take.NOT_A_LINK
 
+    def sit(self, game_id: str, seat: int, token_hash: str, name: str | None) -> Sit:
+        """Seat whoever asks first at the open ``seat`` (:attr:`SeatRow.open`) nobody has joined:
+        the seat's token becomes ``token_hash`` (the sitter's own), its name ``name`` (when given),
+        and its join link is spent as if taken (its holder is told ``link_used``). One transaction
+        holding the seat's row, so of two people sitting down at one moment (two processes)
+        exactly one is seated: the other finds the seat joined."""
+        with self._locked() as conn:
+            row = self._seat_for_update(conn, game_id, seat)
+            if row is None or row.kind != "person" or not row.open:
+                return Sit.NOT_OPEN
+            if row.joined:
+                return Sit.TAKEN
+            self._spend(conn, game_id, seat, row.link_hash, LINK_USED)
+            values: dict[str, Any] = {"token_hash": token_hash, "link_hash": None, "joined": True}
+            if name:
+                values["name"] = name
+            conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values))
+        return Sit.SAT
+
+    def set_open(self, game_id: str, seat: int, open_: bool) -> Sit:
+        """Open ``seat`` to anyone, or close it (``open_`` false: it waits for its join link only).
+        Only a seat nobody has joined is opened (``Sit.TAKEN`` else: its person keeps it)."""
+        with self._locked() as conn:
+            row = self._seat_for_update(conn, game_id, seat)
+            if row is None or row.kind != "person":
+                return Sit.NOT_OPEN
+            if open_ and row.joined:
+                return Sit.TAKEN
+            conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat).values(open=open_))
+        return Sit.SAT
+
     def replace_link(self, game_id: str, seat: int, link_hash: str, *, keep_token: bool = False) -> bool:
         """Give ``seat`` a new join link (its token's hash ``link_hash``): the link it had is spent
         (``link_replaced``). The host's (``keep_token=False``) gives the seat to a new person: the
@@ -515,13 +561,18 @@ class Storage:
                                 .order_by(games.c.wake_at).limit(limit)).all()
         return [r.id for r in rows]
 
-    def list_games(self, limit: int = 100) -> list[tuple[GameRow, int]]:
-        """The newest games with their number of actions."""
+    def list_games(self, limit: int = 100, *, open_only: bool = False) -> list[tuple[GameRow, int]]:
+        """The newest games with their number of actions; ``open_only``: only the games in play
+        with a seat anyone may sit down at (open, nobody joined), the lobby's open tables."""
         count = (sa.select(sa.func.count()).select_from(actions)
                  .where(actions.c.game_id == games.c.id).scalar_subquery())
+        query = sa.select(games, count.label("n"))
+        if open_only:
+            free = sa.select(seats.c.seat).where(seats.c.game_id == games.c.id, seats.c.open.is_(True),
+                                                 seats.c.joined.is_(False), seats.c.kind == "person")
+            query = query.where(games.c.status == "playing", free.exists())
         with self._tx() as conn:
-            rows = conn.execute(sa.select(games, count.label("n"))
-                                .order_by(games.c.created_at.desc()).limit(limit)).all()
+            rows = conn.execute(query.order_by(games.c.created_at.desc()).limit(limit)).all()
         return [(_game_row(r), int(r.n)) for r in rows]
 
     # -- the action log ------------------------------------------------------------------
@@ -748,7 +799,8 @@ def _insert_game(conn: Connection, game: GameRow, seat_rows: list[SeatRow], log:
         wake_at=game.wake_at, rematch_id=game.rematch_id))
     conn.execute(seats.insert(), [
         {"game_id": game.id, "seat": s.seat, "kind": s.kind, "name": s.name, "token_hash": s.token_hash,
-         "bot_level": s.bot_level, "controller": s.controller, "link_hash": s.link_hash, "joined": s.joined}
+         "bot_level": s.bot_level, "controller": s.controller, "link_hash": s.link_hash, "joined": s.joined,
+         "open": s.open}
         for s in seat_rows])
     if log:
         now = time.time()

@@ -480,6 +480,16 @@ function decisionText(gv) {
   return `${who} to decide${d && d.kind ? `: ${d.kind.replaceAll("_", " ")}` : ""}`;
 }
 
+// A person seat nobody holds yet decides nothing: the page says whom the game waits for instead
+// of "deciding…" (an invitation not taken yet, or a seat open to anyone in the lobby). "" else.
+function waitingFor(gv, info) {
+  if (!info || info.kind === "bot" || info.joined !== false) return "";
+  const seat = gv.current_seat;
+  return info.open
+    ? `Seat ${seat + 1} is open to anyone: the game waits for someone to sit down at it from the lobby's open tables.`
+    : `Waiting for ${seatName(seat)} to come: their join link has not been opened yet.`;
+}
+
 // Each redraw is measured ("ecliptic-render" in the Performance timeline; the last 100 kept).
 function render() {
   performance.mark("ecliptic-render-start");
@@ -532,7 +542,7 @@ function draw() {
     const standing = info && info.kind !== "bot" && info.controller !== "person";
     const who = live.current_seat === S.seat ? "your seat" : seatName(live.current_seat);
     thinking.textContent = standing ? `A bot is playing for ${who}${info.controller === "zombie" ? " (the turn clock ran out)" : ""}…`
-      : `${seatName(live.current_seat)} is ${info && info.controller !== "person" ? "thinking…" : "deciding…"}`;
+      : waitingFor(live, info) || `${seatName(live.current_seat)} is ${info && info.controller !== "person" ? "thinking…" : "deciding…"}`;
   }
   const panel = $("decision-panel");
   const held = heldFocus(panel);

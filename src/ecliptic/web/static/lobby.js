@@ -3,10 +3,13 @@
 // A join link is an invitation taken once (docs/web.md): the creator's browser takes the first
 // person seat's link (the creator's own seat) and keeps the others' LINKS to hand out, never a
 // token that plays another seat. "Play here" (or hot-seat) on another seat takes its link here.
+// Open tables: the games with a seat the host opened to anyone, where a stranger sits down.
 import { api, el, fill, fetchRematch, keepHostRematch, myGames, gameEntry, rememberGame, forgetGame, gameTitle } from "/static/api.js";
 
 const $ = (id) => document.getElementById(id);
 let options = null;   // the GameOptions of the chosen game
+const NAME_KEY = "ecliptic.name";   // the name this browser sits down under at open tables
+const OPEN_TABLES_SECONDS = 15;
 
 async function start() {
   const games = await api("/api/options");
@@ -18,6 +21,11 @@ async function start() {
   await loadOptions(select.value);
   renderMyGames();
   renderAllGames();
+  renderOpenTables();
+  $("my-name").value = localStorage.getItem(NAME_KEY) || "";
+  $("my-name").addEventListener("change", () => localStorage.setItem(NAME_KEY, $("my-name").value.trim()));
+  // The open tables fill and empty as people sit down: asked again while the lobby is in view.
+  setInterval(() => { if (document.visibilityState === "visible") renderOpenTables(); }, OPEN_TABLES_SECONDS * 1000);
 }
 
 async function loadOptions(game) {
@@ -45,7 +53,9 @@ function renderSeats() {
     const was = previous[i] || { kind: i === 0 ? "person" : "bot", name: i === 0 ? "" : "", level: "normal" };
     const kind = el("select", { class: "kind", "aria-label": `seat ${i + 1}: person or bot` },
       el("option", { value: "person", text: "Person", selected: was.kind === "person" }),
-      el("option", { value: "bot", text: "Bot", selected: was.kind === "bot" }));
+      el("option", { value: "bot", text: "Bot", selected: was.kind === "bot" }),
+      el("option", { value: "open", text: "Open: anyone may sit down", selected: was.kind === "open",
+        title: "the seat is listed in the lobby's open tables: whoever comes first plays it" }));
     const name = el("input", { class: "name", value: was.name || "", placeholder: `Player ${i + 1}`, maxlength: 40,
       "aria-label": `seat ${i + 1}: name` });
     const level = el("select", { class: "level", "aria-label": `seat ${i + 1}: bot level` },
@@ -58,7 +68,8 @@ function renderSeats() {
         selected: was.extras && was.extras[o.name] === String(c.value) }))));
     const row = el("div", { class: "seat row", dataset: { seat: i } },
       el("span", { class: "seat-no", text: `Seat ${i + 1}` }), kind, name, level, ...extras);
-    const sync = () => { level.hidden = kind.value !== "bot"; name.hidden = kind.value === "bot"; };
+    // An open seat is named by whoever sits down at it; a bot by its level.
+    const sync = () => { level.hidden = kind.value !== "bot"; name.hidden = kind.value !== "person"; };
     kind.addEventListener("change", () => { sync(); renderMySeat(); });
     sync();
     box.append(row);
@@ -70,7 +81,7 @@ function renderSeats() {
 }
 
 // Which seat the creator plays: one of the person seats (the first, unless chosen), or none (a
-// host who only hosts: a game of friends, or of friends and bots). Only that seat is taken in
+// host who only hosts: a game of friends, or of friends and bots). An open seat is for someone else. Only that seat is taken in
 // this browser; every other person seat's link is kept to hand out.
 function renderMySeat(was = $("my-seat").value) {
   const select = $("my-seat");
@@ -160,7 +171,8 @@ async function create() {
   const error = $("create-error");
   error.textContent = "";
   const seats = [...document.querySelectorAll("#seats .seat")].map(readSeat)
-    .map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "person", name: s.name.trim() }));
+    .map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level }
+      : s.kind === "open" ? { kind: "person", open: true } : { kind: "person", name: s.name.trim() }));
   const body = { game: options.game, config: readConfig(), seats };
   const seed = $("seed").value.trim();
   if (seed) body.seed = Number(seed);
@@ -182,7 +194,7 @@ async function create() {
       delete entry.links[mine.seat];
     }
     rememberGame(entry);
-    showCreated(created, entry);
+    showCreated(created, entry, seats);
     renderMyGames();
   } catch (e) {
     error.textContent = `The game was not created: ${e.message}`;
@@ -245,7 +257,7 @@ function mineText(created, entry) {
   return created.seats.some((s) => s.join_link) ? "You only host: this browser plays no seat." : "";
 }
 
-function showCreated(created, entry) {
+function showCreated(created, entry, seats) {
   const box = $("created");
   box.hidden = false;
   const persons = created.seats.filter((s) => s.join_link);
@@ -255,8 +267,12 @@ function showCreated(created, entry) {
       return el("li", { class: "join mine" }, el("span", { text: `Seat ${s.seat + 1}: ${s.name} (you) ` }),
         el("a", { class: "play-here", href: `/play/${created.id}#seat=${s.seat}`, text: "play here" }));
     }
+    const open = seats[s.seat].open
+      ? el("span", { class: "open-note",
+        text: "— open to anyone: whoever sits down first from the lobby's open tables plays it; or give this link · " })
+      : null;
     return el("li", { class: "join" },
-      el("span", { text: `Seat ${s.seat + 1}: ${s.name} ` }),
+      el("span", { text: `Seat ${s.seat + 1}: ${s.name} ` }), open,
       el("a", { class: "play-here", href: s.join_link, title: "takes this seat in this browser: its link is then used",
         text: "play here" }), " · ", ...linkRow(created.id, s.seat, s.name, s.join_link));
   });
@@ -366,8 +382,84 @@ function invitations(g, summary) {
     return el("li", { class: "invitation", dataset: { seat: n } },
       `Seat ${n + 1}${l.name ? ` (${l.name})` : ""}: `,
       el("span", { class: "joined", text: joined(n) ? "has joined" : "not joined yet" }), " ",
-      ...linkRow(g.id, n, l.name, l.link), " ", renew);
+      ...linkRow(g.id, n, l.name, l.link), " ", renew, g.admin && !joined(n) ? openToggle(g, n, summary) : null);
   }));
+}
+
+// The host opens a seat nobody has joined to anyone (PUT .../open with the admin token): it is
+// listed in every lobby's open tables until someone sits down, or the host closes it again.
+function openToggle(g, seat, summary) {
+  const info = ((summary && summary.seats) || [])[seat] || {};
+  const box = el("input", { type: "checkbox", class: "open-seat", checked: !!info.open,
+    "aria-label": `seat ${seat + 1}: open to anyone in the lobby` });
+  const said = el("span", { class: "open-said" });
+  box.addEventListener("change", async () => {
+    box.disabled = true;
+    try {
+      await api(`/api/games/${g.id}/seats/${seat}/open`, { method: "PUT", token: g.admin, body: { open: box.checked } });
+      renderOpenTables();
+    } catch (e) {
+      box.checked = !box.checked;
+      said.textContent = ` ${e.message}`;
+    } finally {
+      box.disabled = false;
+    }
+  });
+  return el("label", { class: "check open-toggle" }, " ", box, " open to anyone", said);
+}
+
+// Open tables (docs/web.md): the games in play with a seat anyone may sit down at. "Sit down"
+// asks the server for the seat under the name given above; the answer's token is kept as a join
+// link's is, and the game page opens at that seat. A game this browser holds a seat of is shown
+// without the button (a person plays one seat of a table).
+async function renderOpenTables() {
+  const list = $("open-tables");
+  let games = [];
+  try { games = await api("/api/games?open=true"); } catch (e) {
+    list.replaceChildren(el("li", { class: "error", text: e.message })); return;
+  }
+  if (!games.length) {
+    list.replaceChildren(el("li", { class: "muted", text: "no open table now: create a game with an open seat" }));
+    return;
+  }
+  list.replaceChildren(...games.slice(0, 50).map((g) => {
+    const mine = gameEntry(g.id);
+    const seated = mine && Object.keys(mine.seats || {}).length > 0;
+    const seats = g.seats.map((s, i) => [i ? ", " : "", s.open ? el("em", { text: "open seat" }) : s.name]);
+    const sits = seated ? [el("span", { class: "muted", text: " you play at this table " }),
+      el("a", { href: `/play/${g.id}`, text: "open it" })]
+      : g.seats.filter((s) => s.open).map((s) => {
+        const b = el("button", { type: "button", class: "sit", dataset: { seat: s.seat },
+          text: `Sit down at seat ${s.seat + 1}`, "aria-label": `sit down at seat ${s.seat + 1} of game ${g.id}` });
+        b.addEventListener("click", () => sitDown(g, s.seat, b));
+        return [" ", b];
+      });
+    const clock = g.clock_seconds ? `, ${clockWords(g.clock_seconds)} a decision` : ", no turn clock";
+    return el("li", { class: "open-table", dataset: { id: g.id } },
+      el("strong", { text: `${gameTitle(g.game)} ${g.id}` }), ` — ${g.players} players (`, ...seats.flat(), `)${clock}`,
+      g.index ? `, ${g.index} actions played` : "", ...sits.flat());
+  }));
+}
+
+function clockWords(seconds) {
+  if (seconds % 86400 === 0) return seconds === 86400 ? "1 day" : `${seconds / 86400} days`;
+  if (seconds % 3600 === 0) return seconds === 3600 ? "1 hour" : `${seconds / 3600} hours`;
+  if (seconds % 60 === 0) return seconds === 60 ? "1 minute" : `${seconds / 60} minutes`;
+  return `${seconds} seconds`;
+}
+
+async function sitDown(g, seat, button) {
+  const name = $("my-name").value.trim();
+  localStorage.setItem(NAME_KEY, name);
+  button.disabled = true;
+  try {
+    const sat = await api(`/api/games/${g.id}/seats/${seat}/sit`, { method: "POST", body: { name } });
+    rememberGame({ id: g.id, game: g.game, created: Date.now(), seats: { [seat]: { token: sat.token, name: sat.name } } });
+    location.href = `/play/${g.id}#seat=${seat}`;
+  } catch (e) {
+    $("open-error").textContent = `You were not seated: ${e.message}`;
+    renderOpenTables();
+  }
 }
 
 async function renderAllGames() {
