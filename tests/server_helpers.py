@@ -13,8 +13,10 @@ import anyio
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from ecliptic.bots.random_bot import RandomBot
 from ecliptic.server import create_app
 from ecliptic.server.games import GameService, Live
+from ecliptic.server.storage import ActionRow, SeatRow
 
 WAIT = 20.0
 """Seconds a test waits for a message that must come (a bot's move included)."""
@@ -111,3 +113,32 @@ def nothing_queued(ws: WebSocketTestSession) -> None:
     """Nothing was sent to ``ws`` since its last read: a ping is answered first."""
     ws.send_json({"type": "ping"})
     assert recv(ws) == {"type": "pong"}
+
+
+def refused(r: Any, status: int, code: str) -> str:
+    """The message of a refusal, checked to be ``status`` with the error ``code`` and a message."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["error"] == code and body["message"], body
+    message: str = body["message"]
+    return message
+
+
+def stored_seats(client: TestClient, game_id: str) -> list[SeatRow]:
+    """The seats as the database holds them (hashes only), to check a refusal changed nothing."""
+    return service(client).storage.seats(game_id)
+
+
+def random_log(rules: Any, config: dict[str, Any], seed: int,
+               actor: Callable[[int], str] = lambda seat: "person") -> list[ActionRow]:
+    """A whole game of random bots (seeded by ``seed``; ``config`` names its ``players``), as
+    the rows a server stores: each action's ``actor`` by its seat."""
+    state = rules.new_game(config, seed)
+    bots = [RandomBot(seed * 10 + i) for i in range(config["players"])]
+    log: list[ActionRow] = []
+    while not state.is_over:
+        seat = state.current_player
+        action = bots[seat].choose(rules, state, seat)
+        rules.apply(state, action)
+        log.append(ActionRow(len(log), seat, str(action), actor(seat), False))
+    return log
