@@ -10,13 +10,16 @@ from contextlib import contextmanager
 from typing import Any
 
 import anyio
+from alembic import command
+from alembic.config import Config as AlembicConfig
 from fastapi.testclient import TestClient
+from sqlalchemy.engine import Connection
 from starlette.testclient import WebSocketTestSession
 
 from ecliptic.bots.random_bot import RandomBot
 from ecliptic.server import create_app
 from ecliptic.server.games import GameService, Live
-from ecliptic.server.storage import ActionRow, SeatRow
+from ecliptic.server.storage import MIGRATIONS, ActionRow, SeatRow, Storage
 
 WAIT = 20.0
 """Seconds a test waits for a message that must come (a bot's move included)."""
@@ -142,3 +145,16 @@ def random_log(rules: Any, config: dict[str, Any], seed: int,
         rules.apply(state, action)
         log.append(ActionRow(len(log), seat, str(action), actor(seat), False))
     return log
+
+
+@contextmanager
+def at_revision(database_url: str, revision: str) -> Iterator[tuple[Storage, Connection]]:
+    """A storage on a database as a server of ``revision`` made it (migrated up to it only), with
+    the transaction that migrated it still open, for the rows such a server stored."""
+    storage = Storage(database_url)
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with storage.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+        yield storage, conn
