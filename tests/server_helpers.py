@@ -4,6 +4,7 @@ reads that fail after a timeout instead of hanging (TestClient's own reads wait 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -158,3 +159,21 @@ def at_revision(database_url: str, revision: str) -> Iterator[tuple[Storage, Con
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
         yield storage, conn
+
+
+def at_once(*calls: Callable[[], Any]) -> list[Any]:
+    """The answers of ``calls`` made at one moment, each in a thread of its own (a barrier
+    releases them together), in the order they came back."""
+    start = threading.Barrier(len(calls))
+    answers: list[Any] = []
+
+    def run(call: Callable[[], Any]) -> None:
+        start.wait(WAIT)
+        answers.append(call())
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(WAIT)
+    return answers

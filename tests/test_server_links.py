@@ -8,6 +8,7 @@ another device (``.../device-link``). On both backends; the database decides bet
 from __future__ import annotations
 
 import threading
+from functools import partial
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from ecliptic.server.notify import LocalNotifier
 from ecliptic.server.storage import Storage, Take
 from server_helpers import (
     WAIT,
+    at_once,
     bearer,
     create,
     eventually,
@@ -97,11 +99,6 @@ def test_a_spent_link_closes_a_websocket_with_why(database_url: str) -> None:
             assert closed.value.code == 4403
 
 
-def race(c: TestClient, start: threading.Barrier, answers: list[Any], gid: str, link: str) -> None:
-    start.wait(WAIT)
-    answers.append(take(c, gid, 1, link))
-
-
 def test_two_takes_of_one_link_at_once_seat_one_person(database_url: str) -> None:
     """Two servers sharing the database (two processes, or two tabs of one person) are asked at
     the same moment, many times over: each time exactly one take wins, and the other is told the
@@ -111,13 +108,7 @@ def test_two_takes_of_one_link_at_once_seat_one_person(database_url: str) -> Non
             created = create(a, seats=TWO, take=False)
             gid, link = created["id"], links(created)[1]
             b.get(f"/api/games/{gid}")  # (loaded in both)
-            start = threading.Barrier(2)
-            answers: list[Any] = []
-            threads = [threading.Thread(target=race, args=(c, start, answers, gid, link)) for c in (a, b)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(WAIT)
+            answers = at_once(partial(take, a, gid, 1, link), partial(take, b, gid, 1, link))
             assert sorted(r.status_code for r in answers) == [200, 403], [r.text for r in answers]
             won = next(r.json() for r in answers if r.status_code == 200)
             lost = next(r.json() for r in answers if r.status_code == 403)

@@ -8,8 +8,8 @@ between two people sitting down at one moment."""
 from __future__ import annotations
 
 import secrets
-import threading
 import time
+from functools import partial
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -20,6 +20,7 @@ from ecliptic.server.games import plain
 from ecliptic.server.storage import GameRow, SeatRow, Sit, Storage
 from server_helpers import (
     WAIT,
+    at_once,
     bearer,
     create,
     live,
@@ -212,11 +213,6 @@ def test_every_viewer_is_told_who_sat_down_and_the_sitter_sees_only_their_own_ha
             assert got["seat"] == seat and got["view"] == plain(rules.observe(state, seat))
 
 
-def race(c: TestClient, start: threading.Barrier, answers: list[Any], gid: str, name: str) -> None:
-    start.wait(WAIT)
-    answers.append(sit(c, gid, 1, name))
-
-
 def test_two_people_sitting_down_at_once_seat_one(database_url: str) -> None:
     """Two servers sharing the database are asked at the same moment, many times over: each time
     exactly one sitter is seated, the other is told someone came first, and the seat is the winner's."""
@@ -224,14 +220,7 @@ def test_two_people_sitting_down_at_once_seat_one(database_url: str) -> None:
         for _ in range(4):
             gid = hosted(a)["id"]
             b.get(f"/api/games/{gid}")  # (loaded in both)
-            start = threading.Barrier(2)
-            answers: list[Any] = []
-            threads = [threading.Thread(target=race, args=(c, start, answers, gid, name))
-                       for c, name in ((a, "Cleo"), (b, "Dan"))]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(WAIT)
+            answers = at_once(partial(sit, a, gid, 1, "Cleo"), partial(sit, b, gid, 1, "Dan"))
             assert sorted(r.status_code for r in answers) == [200, 409], [r.text for r in answers]
             won = next(r.json() for r in answers if r.status_code == 200)
             assert stored_seats(a, gid)[1].token_hash == auth.token_hash(won["token"])
