@@ -4,17 +4,23 @@ reads that fail after a timeout instead of hanging (TestClient's own reads wait 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import anyio
+from alembic import command
+from alembic.config import Config as AlembicConfig
 from fastapi.testclient import TestClient
+from sqlalchemy.engine import Connection
 from starlette.testclient import WebSocketTestSession
 
+from ecliptic.bots.random_bot import RandomBot
 from ecliptic.server import create_app
 from ecliptic.server.games import GameService, Live
+from ecliptic.server.storage import MIGRATIONS, ActionRow, SeatRow, Storage
 
 WAIT = 20.0
 """Seconds a test waits for a message that must come (a bot's move included)."""
@@ -111,3 +117,63 @@ def nothing_queued(ws: WebSocketTestSession) -> None:
     """Nothing was sent to ``ws`` since its last read: a ping is answered first."""
     ws.send_json({"type": "ping"})
     assert recv(ws) == {"type": "pong"}
+
+
+def refused(r: Any, status: int, code: str) -> str:
+    """The message of a refusal, checked to be ``status`` with the error ``code`` and a message."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["error"] == code and body["message"], body
+    message: str = body["message"]
+    return message
+
+
+def stored_seats(client: TestClient, game_id: str) -> list[SeatRow]:
+    """The seats as the database holds them (hashes only), to check a refusal changed nothing."""
+    return service(client).storage.seats(game_id)
+
+
+def random_log(rules: Any, config: dict[str, Any], seed: int,
+               actor: Callable[[int], str] = lambda seat: "person") -> list[ActionRow]:
+    """A whole game of random bots (seeded by ``seed``; ``config`` names its ``players``), as
+    the rows a server stores: each action's ``actor`` by its seat."""
+    state = rules.new_game(config, seed)
+    bots = [RandomBot(seed * 10 + i) for i in range(config["players"])]
+    log: list[ActionRow] = []
+    while not state.is_over:
+        seat = state.current_player
+        action = bots[seat].choose(rules, state, seat)
+        rules.apply(state, action)
+        log.append(ActionRow(len(log), seat, str(action), actor(seat), False))
+    return log
+
+
+@contextmanager
+def at_revision(database_url: str, revision: str) -> Iterator[tuple[Storage, Connection]]:
+    """A storage on a database as a server of ``revision`` made it (migrated up to it only), with
+    the transaction that migrated it still open, for the rows such a server stored."""
+    storage = Storage(database_url)
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with storage.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+        yield storage, conn
+
+
+def at_once(*calls: Callable[[], Any]) -> list[Any]:
+    """The answers of ``calls`` made at one moment, each in a thread of its own (a barrier
+    releases them together), in the order they came back."""
+    start = threading.Barrier(len(calls))
+    answers: list[Any] = []
+
+    def run(call: Callable[[], Any]) -> None:
+        start.wait(WAIT)
+        answers.append(call())
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(WAIT)
+    return answers

@@ -14,12 +14,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ecliptic.bots.random_bot import RandomBot
 from ecliptic.games import get_game
 from ecliptic.server import auth
 from ecliptic.server.games import rematch_config, rematch_token
-from ecliptic.server.storage import UNCLAIMED, ActionRow, GameRow, SeatRow, Storage
-from server_helpers import bearer, create, live, recv, recv_until, server, service, tokens
+from ecliptic.server.storage import UNCLAIMED, GameRow, SeatRow, Storage
+from server_helpers import bearer, create, live, random_log, recv, recv_until, server, service, tokens
 
 
 def finished_game(c: TestClient, clock_seconds: float | None = None, suggestions: bool = False,
@@ -28,14 +27,7 @@ def finished_game(c: TestClient, clock_seconds: float | None = None, suggestions
     by random bots here: no bot pool to start), in the shape of ``POST /api/games``' answer.
     Unless ``bob_came``, Bob never took his seat: it has its join link only (and no token)."""
     rules, config, seed = get_game("ceres"), {"players": 3}, 3
-    state = rules.new_game(config, seed)
-    bots = [RandomBot(seed * 10 + i) for i in range(3)]
-    log: list[ActionRow] = []
-    while not state.is_over:
-        seat = state.current_player
-        action = bots[seat].choose(rules, state, seat)
-        rules.apply(state, action)
-        log.append(ActionRow(len(log), seat, str(action), "person" if seat < 2 else "bot", False))
+    log = random_log(rules, config, seed, lambda seat: "person" if seat < 2 else "bot")
     gid, admin = secrets.token_hex(8), auth.new_token()
     keys = {0: auth.new_token(), 1: auth.new_token()}
     now = time.time()

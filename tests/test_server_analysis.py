@@ -25,7 +25,7 @@ from ecliptic.server import auth
 from ecliptic.server.analysis import Analysis, sample_indices, suggest_from
 from ecliptic.server.games import plain
 from ecliptic.server.storage import SERVER_KEY, ActionRow, GameRow, SeatRow, games
-from server_helpers import WAIT, bearer, create, live, server, service, tokens
+from server_helpers import WAIT, bearer, create, live, random_log, server, service, tokens
 from test_hidden_information import ceres_secret, ids, tc_secret
 
 BIG_SEED = 6_150_473_189_227_950_000
@@ -38,14 +38,7 @@ def finished(c: TestClient, game: str = "tauceti", players: int = 3, seed: int =
     """A finished game of random play stored as the server stores one: its id, seat tokens and log."""
     rules = get_game(game)
     config = {"players": players, **(TC_CONFIG if game == "tauceti" else {})}
-    state = rules.new_game(config, seed)
-    bots = [RandomBot(seed * 10 + i) for i in range(players)]
-    log: list[ActionRow] = []
-    while not state.is_over:
-        seat = state.current_player
-        action = bots[seat].choose(rules, state, seat)
-        rules.apply(state, action)
-        log.append(ActionRow(len(log), seat, str(action), "person", False))
+    log = random_log(rules, config, seed)
     game_id = secrets.token_hex(8)
     keys = {i: auth.new_token() for i in range(players)}
     now = time.time()

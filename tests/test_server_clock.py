@@ -19,15 +19,13 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config as AlembicConfig
 from fastapi.testclient import TestClient
 
 from ecliptic.engine.record import GameRecord, replay
 from ecliptic.server import auth, create_app
 from ecliptic.server.bots import BotPool
-from ecliptic.server.storage import MIGRATIONS, GameRow, SeatRow, Storage, games, seats
-from server_helpers import WAIT, bearer, create, eventually, recv, service, tokens
+from ecliptic.server.storage import GameRow, SeatRow, Storage, games, seats
+from server_helpers import WAIT, at_revision, bearer, create, eventually, recv, service, tokens
 from server_process import start_cold
 
 BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
@@ -201,12 +199,7 @@ def test_an_upgrade_from_0001_stores_a_wake_time_for_the_games_in_progress(datab
     """Games stored by a server without deadlines: one without a clock is marked due, replayed
     once at the next start and given its true wake time; one with a clock gets a whole clock
     from the upgrade, kept from then on."""
-    old = Storage(database_url)
-    cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with old.engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0001")
+    with at_revision(database_url, "0001") as (old, conn):
         for gid, clock in (("noclock", None), ("clock", 3600.0)):
             conn.execute(sa.text(
                 "INSERT INTO games (id, game, config, seed, players, clock_seconds, status, created_at, admin_hash) "

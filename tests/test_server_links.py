@@ -8,6 +8,7 @@ another device (``.../device-link``). On both backends; the database decides bet
 from __future__ import annotations
 
 import threading
+from functools import partial
 from typing import Any
 
 import pytest
@@ -18,7 +19,20 @@ from ecliptic.server import auth
 from ecliptic.server.games import rematch_token
 from ecliptic.server.notify import LocalNotifier
 from ecliptic.server.storage import Storage, Take
-from server_helpers import WAIT, bearer, create, eventually, recv, recv_until, server, service, take_seat
+from server_helpers import (
+    WAIT,
+    at_once,
+    bearer,
+    create,
+    eventually,
+    recv,
+    recv_until,
+    refused,
+    server,
+    service,
+    stored_seats,
+    take_seat,
+)
 
 TWO = [{"name": "Ann"}, {"name": "Bob"}]
 
@@ -35,17 +49,6 @@ def links(created: dict[str, Any]) -> dict[int, str]:
     return {s["seat"]: s["token"] for s in created["seats"] if s["token"]}
 
 
-def stored(c: TestClient, gid: str) -> list[Any]:
-    """The seats as the database holds them (hashes only), to check a refusal changed nothing."""
-    return service(c).storage.seats(gid)
-
-
-def refused(r: Any, status: int, code: str) -> str:
-    assert r.status_code == status, r.text
-    body = r.json()
-    assert body["error"] == code and body["message"], body
-    message: str = body["message"]
-    return message
 
 
 def test_a_join_link_is_taken_once_for_a_fresh_token_that_only_its_taker_holds(database_url: str) -> None:
@@ -67,19 +70,19 @@ def test_a_join_link_is_taken_once_for_a_fresh_token_that_only_its_taker_holds(d
         assert [s["joined"] for s in c.get(f"/api/games/{gid}").json()["seats"]] == [False, True]
         listed = next(g for g in c.get("/api/games").json() if g["id"] == gid)
         assert [s["joined"] for s in listed["seats"]] == [False, True]
-        rows = stored(c, gid)
+        rows = stored_seats(c, gid)
         assert rows[1].token_hash == auth.token_hash(mine["token"]) and rows[1].link_hash is None
         assert mine["token"] not in repr(rows) and link[1] not in repr(rows)
         # The link is spent: a second take (the same browser again, a forwarded link) and any use of it.
-        before = stored(c, gid)
+        before = stored_seats(c, gid)
         assert refused(take(c, gid, 1, link[1]), 403, "link_used") == (
             "This invitation was already used. Ask the host for a new link.")
         refused(c.get(f"/api/games/{gid}", headers=bearer(link[1])), 403, "link_used")
         refused(c.post(f"/api/games/{gid}/chat", json={"text": "hi"}, headers=bearer(link[1])), 403, "link_used")
-        assert stored(c, gid) == before
+        assert stored_seats(c, gid) == before
         # The taker's own token, given to take again, comes back unchanged (nothing to take).
         again = take(c, gid, 1, mine["token"]).json()
-        assert again == {**mine, "taken": False} and stored(c, gid) == before
+        assert again == {**mine, "taken": False} and stored_seats(c, gid) == before
 
 
 def test_a_spent_link_closes_a_websocket_with_why(database_url: str) -> None:
@@ -96,11 +99,6 @@ def test_a_spent_link_closes_a_websocket_with_why(database_url: str) -> None:
             assert closed.value.code == 4403
 
 
-def race(c: TestClient, start: threading.Barrier, answers: list[Any], gid: str, link: str) -> None:
-    start.wait(WAIT)
-    answers.append(take(c, gid, 1, link))
-
-
 def test_two_takes_of_one_link_at_once_seat_one_person(database_url: str) -> None:
     """Two servers sharing the database (two processes, or two tabs of one person) are asked at
     the same moment, many times over: each time exactly one take wins, and the other is told the
@@ -110,18 +108,12 @@ def test_two_takes_of_one_link_at_once_seat_one_person(database_url: str) -> Non
             created = create(a, seats=TWO, take=False)
             gid, link = created["id"], links(created)[1]
             b.get(f"/api/games/{gid}")  # (loaded in both)
-            start = threading.Barrier(2)
-            answers: list[Any] = []
-            threads = [threading.Thread(target=race, args=(c, start, answers, gid, link)) for c in (a, b)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(WAIT)
+            answers = at_once(partial(take, a, gid, 1, link), partial(take, b, gid, 1, link))
             assert sorted(r.status_code for r in answers) == [200, 403], [r.text for r in answers]
             won = next(r.json() for r in answers if r.status_code == 200)
             lost = next(r.json() for r in answers if r.status_code == 403)
             assert lost["error"] == "link_used"
-            assert stored(a, gid)[1].token_hash == auth.token_hash(won["token"])
+            assert stored_seats(a, gid)[1].token_hash == auth.token_hash(won["token"])
             for c in (a, b):
                 assert c.get(f"/api/games/{gid}", headers=bearer(won["token"])).json()["seat"] == 1
 
@@ -195,7 +187,7 @@ def test_only_the_host_gives_a_new_link_and_bad_seats_are_told_clearly(database_
     with server(database_url) as c:
         created = create(c, seats=[*TWO, {"kind": "bot", "level": "random"}], config={"players": 3})
         gid, admin = created["id"], created["admin_token"]
-        before = stored(c, gid)
+        before = stored_seats(c, gid)
         for token in (None, created["seats"][0]["token"], created["seats"][1]["token"], "nonsense"):
             assert refused(relink(c, gid, 1, token), 403, "forbidden")
         for seat in (3, -1, 99):
@@ -207,7 +199,7 @@ def test_only_the_host_gives_a_new_link_and_bad_seats_are_told_clearly(database_
         assert "join link of seat 1" in refused(take(c, gid, 1, created["seats"][0]["token"]), 403, "forbidden")
         assert "needed" in refused(take(c, gid, 1, None), 403, "forbidden")
         refused(take(c, "0000000000000000", 0, admin), 404, "not_found")
-        assert stored(c, gid) == before
+        assert stored_seats(c, gid) == before
 
 
 def test_a_seat_moves_to_another_device_with_a_link_its_own_token_makes(database_url: str) -> None:
@@ -279,13 +271,13 @@ def test_a_seat_given_away_through_another_server_is_refused_before_its_notice_c
         assert moved.status_code == 200, moved.text
         take_seat(a, gid, 1, moved.json()["token"])  # (taken on the other device: the seat is its now)
         assert relink(a, gid, 0, admin).status_code == 200
-        before = stored(a, gid)
+        before = stored_seats(a, gid)
         act = b.post(f"/api/games/{gid}/actions", headers=bearer(keys[1]),
                      json={"action": bob["legal_actions"][0]["notation"], "expected_index": 1})
         refused(act, 403, "seat_moved")
         undo = b.post(f"/api/games/{gid}/undo", headers=bearer(keys[0]), json={"expected_index": 1})
         refused(undo, 403, "link_replaced")
-        assert [r.index for r in service(a).storage.actions(gid)] == [0] and stored(a, gid) == before
+        assert [r.index for r in service(a).storage.actions(gid)] == [0] and stored_seats(a, gid) == before
         assert b.get(f"/api/games/{gid}").json()["index"] == 1
 
 

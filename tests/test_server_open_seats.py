@@ -8,18 +8,31 @@ between two people sitting down at one moment."""
 from __future__ import annotations
 
 import secrets
-import threading
 import time
+from functools import partial
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from ecliptic.bots.random_bot import RandomBot
 from ecliptic.games import get_game
 from ecliptic.server import auth
 from ecliptic.server.games import plain
-from ecliptic.server.storage import ActionRow, GameRow, SeatRow, Sit, Storage
-from server_helpers import WAIT, bearer, create, live, recv, recv_until, server, service, take_seat
+from ecliptic.server.storage import GameRow, SeatRow, Sit, Storage
+from server_helpers import (
+    WAIT,
+    at_once,
+    bearer,
+    create,
+    live,
+    random_log,
+    recv,
+    recv_until,
+    refused,
+    server,
+    service,
+    stored_seats,
+    take_seat,
+)
 
 OPEN_SECOND = [{"name": "Ann"}, {"open": True}]
 
@@ -46,16 +59,6 @@ def open_tables(c: TestClient) -> list[str]:
     return [g["id"] for g in r.json()]
 
 
-def refused(r: Any, status: int, code: str) -> str:
-    assert r.status_code == status, r.text
-    body = r.json()
-    assert body["error"] == code and body["message"], body
-    message: str = body["message"]
-    return message
-
-
-def stored(c: TestClient, gid: str) -> list[Any]:
-    return service(c).storage.seats(gid)
 
 
 def test_an_open_seat_is_listed_and_seats_whoever_sits_down_first_under_their_name(database_url: str) -> None:
@@ -78,12 +81,12 @@ def test_an_open_seat_is_listed_and_seats_whoever_sits_down_first_under_their_na
         assert [(s["name"], s["joined"], s["open"]) for s in view["seats"]] == [
             ("Ann", True, False), ("Cleo", True, False)]
         assert gid not in open_tables(c)
-        rows = stored(c, gid)
+        rows = stored_seats(c, gid)
         assert rows[1].token_hash == auth.token_hash(mine["token"]) and rows[1].link_hash is None
         assert mine["token"] not in repr(rows)
-        before = stored(c, gid)
+        before = stored_seats(c, gid)
         assert "someone sat down at seat 2 first" in refused(sit(c, gid, 1, "Dan"), 409, "seat_taken")
-        assert stored(c, gid) == before
+        assert stored_seats(c, gid) == before
         # The seat's join link, which the host still had, is spent as if taken.
         link = created["seats"][1]["token"]
         refused(c.post(f"/api/games/{gid}/seats/1/take", headers=bearer(link)), 403, "link_used")
@@ -102,18 +105,18 @@ def test_a_seat_not_open_a_bot_seat_a_finished_game_and_a_bad_name_are_refused_c
     with server(database_url) as c:
         gid = create(c, seats=[{"name": "Ann"}, {"name": "Bob"}, {"kind": "bot", "level": "random"}],
                      take=False)["id"]
-        before = stored(c, gid)
+        before = stored_seats(c, gid)
         assert "not open to anyone" in refused(sit(c, gid, 1), 403, "not_open")
         refused(sit(c, gid, 2), 404, "not_found")
         refused(sit(c, gid, 9), 404, "not_found")
         refused(sit(c, "0000000000000000", 1), 404, "not_found")
-        assert stored(c, gid) == before
+        assert stored_seats(c, gid) == before
         gid = hosted(c)["id"]
-        before = stored(c, gid)
+        before = stored_seats(c, gid)
         for name in ("Cle\no", "\u202eoelC", "x" * 41):
             refused(sit(c, gid, 1, name), 422, "invalid_request")
         refused(c.post(f"/api/games/{gid}/seats/1/sit", json={"name": "Cleo", "seat": 0}), 422, "invalid_request")
-        assert stored(c, gid) == before and gid in open_tables(c)
+        assert stored_seats(c, gid) == before and gid in open_tables(c)
         # A bot's seat is not opened, nor is a person seat named with a line break.
         for seats in ([{"name": "Ann"}, {"kind": "bot", "open": True}], [{"name": "A\nB"}, {"open": True}]):
             r = c.post("/api/games", json={"game": "ceres", "seats": seats})
@@ -124,14 +127,7 @@ def finished_game(c: TestClient, *, stranger: bool) -> str:
     """A finished Ceres game of Ann and an open seat (played out by random bots here), stored as
     the server stores one: nobody sat down at the open seat, or (``stranger``) someone did."""
     rules, config, seed = get_game("ceres"), {"players": 2}, 5
-    state = rules.new_game(config, seed)
-    bots = [RandomBot(seed * 10 + i) for i in range(2)]
-    log: list[ActionRow] = []
-    while not state.is_over:
-        seat = state.current_player
-        action = bots[seat].choose(rules, state, seat)
-        rules.apply(state, action)
-        log.append(ActionRow(len(log), seat, str(action), "person", False))
+    log = random_log(rules, config, seed)
     gid, now = secrets.token_hex(8), time.time()
     row = GameRow(gid, "ceres", config, seed, 2, None, "over", now, now, auth.token_hash(auth.new_token()))
     second = (SeatRow(1, "person", "Cleo", auth.token_hash(auth.new_token()), None, "person", open=True)
@@ -151,9 +147,9 @@ def test_a_finished_game_offers_no_seat_and_its_rematch_keeps_an_empty_open_seat
         gid = finished_game(c, stranger=False)
         assert gid not in open_tables(c)
         assert c.get(f"/api/games/{gid}").json()["seats"][1]["open"] is True  # (open, only nobody can sit now)
-        before = stored(c, gid)
+        before = stored_seats(c, gid)
         refused(sit(c, gid, 1), 409, "game_over")
-        assert stored(c, gid) == before
+        assert stored_seats(c, gid) == before
         again = c.post(f"/api/games/{gid}/rematch", headers=bearer(ANN))
         assert again.status_code == 201, again.text
         new = again.json()["id"]
@@ -172,11 +168,11 @@ def test_the_host_opens_and_closes_a_seat_nobody_holds_and_only_the_host(databas
         created = create(c, seats=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Cleo"}], take=False)
         gid, admin = created["id"], created["admin_token"]
         bob = c.post(f"/api/games/{gid}/seats/1/take", headers=bearer(created["seats"][1]["token"])).json()["token"]
-        before = stored(c, gid)
+        before = stored_seats(c, gid)
         refused(set_open(c, gid, 2, None, True), 403, "forbidden")
         refused(set_open(c, gid, 2, bob, True), 403, "forbidden")
         assert "has its person" in refused(set_open(c, gid, 1, admin, True), 409, "seat_taken")
-        assert stored(c, gid) == before and gid not in open_tables(c)
+        assert stored_seats(c, gid) == before and gid not in open_tables(c)
         r = set_open(c, gid, 2, admin, True)
         assert r.status_code == 200, r.text
         assert r.json()["open"] is True and gid in open_tables(c)
@@ -217,11 +213,6 @@ def test_every_viewer_is_told_who_sat_down_and_the_sitter_sees_only_their_own_ha
             assert got["seat"] == seat and got["view"] == plain(rules.observe(state, seat))
 
 
-def race(c: TestClient, start: threading.Barrier, answers: list[Any], gid: str, name: str) -> None:
-    start.wait(WAIT)
-    answers.append(sit(c, gid, 1, name))
-
-
 def test_two_people_sitting_down_at_once_seat_one(database_url: str) -> None:
     """Two servers sharing the database are asked at the same moment, many times over: each time
     exactly one sitter is seated, the other is told someone came first, and the seat is the winner's."""
@@ -229,18 +220,11 @@ def test_two_people_sitting_down_at_once_seat_one(database_url: str) -> None:
         for _ in range(4):
             gid = hosted(a)["id"]
             b.get(f"/api/games/{gid}")  # (loaded in both)
-            start = threading.Barrier(2)
-            answers: list[Any] = []
-            threads = [threading.Thread(target=race, args=(c, start, answers, gid, name))
-                       for c, name in ((a, "Cleo"), (b, "Dan"))]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(WAIT)
+            answers = at_once(partial(sit, a, gid, 1, "Cleo"), partial(sit, b, gid, 1, "Dan"))
             assert sorted(r.status_code for r in answers) == [200, 409], [r.text for r in answers]
             won = next(r.json() for r in answers if r.status_code == 200)
-            assert stored(a, gid)[1].token_hash == auth.token_hash(won["token"])
-            assert stored(a, gid)[1].name == won["name"]
+            assert stored_seats(a, gid)[1].token_hash == auth.token_hash(won["token"])
+            assert stored_seats(a, gid)[1].name == won["name"]
 
 
 def test_the_storage_seats_one_sitter_and_keeps_the_first(database_url: str) -> None:

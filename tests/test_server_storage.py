@@ -15,7 +15,7 @@ from alembic.migration import MigrationContext
 
 from ecliptic.server import auth
 from ecliptic.server.storage import ActionRow, Conflict, GameRow, SeatRow, Storage, engine_url, metadata
-from server_helpers import server
+from server_helpers import at_revision, server
 
 
 @pytest.fixture
@@ -142,17 +142,7 @@ def test_migrations_are_idempotent_and_match_the_tables(storage: Storage) -> Non
 def test_migration_0004_adds_the_seats_email_to_a_database_of_0003(database_url: str) -> None:
     """A database a server of revision 0003 made, with a game in progress, upgrades at the next
     start: the game is as it was, nobody is emailed, and a seat can ask for email."""
-    from alembic import command
-    from alembic.config import Config as AlembicConfig
-
-    from ecliptic.server.storage import MIGRATIONS
-
-    old = Storage(database_url)
-    cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with old.engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0003")
+    with at_revision(database_url, "0003") as (old, conn):
         assert "seat_mail" not in sa.inspect(conn).get_table_names()
     token = old_game(old)
     old.append_action("g1", act(0, "PASS"), game_over=False)
@@ -170,17 +160,10 @@ def test_migration_0005_hashes_the_addresses_of_0004_and_forgets_those_whose_end
     """A database of revision 0004 with two seats' addresses, one of a seat whose end email went
     already: after the upgrade that one is deleted, the other is kept with its hash (so an
     unsubscribe finds it), and the new tables work."""
-    from alembic import command
-    from alembic.config import Config as AlembicConfig
+    from ecliptic.server.storage import address_hash
 
-    from ecliptic.server.storage import MIGRATIONS, address_hash
-
-    old = Storage(database_url)
-    cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with old.engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0004")
+    with at_revision(database_url, "0004") as (old, _):
+        pass  # (the rows below are stored after the migration's transaction, as that server stored them)
     old_game(old, "g1")
     old_game(old, "g2", created_at=2.0)
     with old.engine.begin() as conn:
@@ -283,17 +266,9 @@ def test_migration_0006_keeps_the_seats_of_0005_joined_and_their_links_working_a
     """A database of revision 0005 with a game whose join link (the seat's token, then) was given
     out: after the upgrade the seat counts as joined, its token still opens it (a take with it
     gives it back unchanged), and the new columns and table work (a link taken, then spent)."""
-    from alembic import command
-    from alembic.config import Config as AlembicConfig
+    from ecliptic.server.storage import LINK_USED, Take
 
-    from ecliptic.server.storage import LINK_USED, MIGRATIONS, Take
-
-    old = Storage(database_url)
-    cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with old.engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0005")
+    with at_revision(database_url, "0005") as (old, conn):
         assert "spent_tokens" not in sa.inspect(conn).get_table_names()
     token = old_game(old)
     assert old.migrate() == ("0005", HEAD)
@@ -313,17 +288,9 @@ def test_migration_0006_keeps_the_seats_of_0005_joined_and_their_links_working_a
 def test_migration_0007_opens_no_seat_stored_before_it(database_url: str) -> None:
     """A database of revision 0006 with a game waiting for a person: after the upgrade no seat is
     open (nobody may sit down at it: ``not_open``) until its host opens it."""
-    from alembic import command
-    from alembic.config import Config as AlembicConfig
+    from ecliptic.server.storage import Sit
 
-    from ecliptic.server.storage import MIGRATIONS, Sit
-
-    old = Storage(database_url)
-    cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with old.engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0006")
+    with at_revision(database_url, "0006") as (old, conn):
         assert "open" not in {c["name"] for c in sa.inspect(conn).get_columns("seats")}
         conn.execute(sa.text("INSERT INTO games (id, game, config, seed, players, clock_seconds, status, created_at, "
                              "finished_at, admin_hash, wake_at, rematch_id) VALUES ('g1', 'ceres', '{\"players\": 2}', "
