@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 from fastapi import Depends, FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
@@ -214,8 +215,12 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
         finally:
             await service.close()
 
-    app = FastAPI(title="Ecliptic game server", version="1", lifespan=lifespan, responses=REFUSALS,
-                  description="Tau Ceti: Planetary Crisis and Ceres online; see docs/server.md.")
+    # The interactive API docs (/docs) load Swagger UI from this server, never from a CDN: a server
+    # on a LAN or offline shows them too (FastAPI's own page fetches it from cdn.jsdelivr.net). No
+    # ReDoc page: its bundle still fetches an image from a CDN.
+    app = FastAPIOffline(title="Ecliptic game server", version="1", lifespan=lifespan, responses=REFUSALS,
+                         redoc_url=None,
+                         description="Tau Ceti: Planetary Crisis and Ceres online; see docs/server.md.")
     app.state.service = service
     app.add_middleware(BodyLimit, limit=max_body)
 
