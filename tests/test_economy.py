@@ -219,6 +219,23 @@ def test_buying_swaps_the_planets_token_with_one_from_the_demand_pile() -> None:
     assert sorted(state.demand_pile) == ["Q10", "Q16"]
 
 
+@pytest.mark.rules("TC-SB-8")
+def test_the_log_says_what_the_demand_became_and_that_a_token_of_the_same_commodity_changes_nothing() -> None:
+    """Three tokens show each commodity: a token drawn from the Demand pile may show the commodity
+    of the one it replaces, and then the demand did not change (the log said it did)."""
+    state = krenji_on_xuno(in_demand="Q10")  # Xunari algae in demand
+    state.demand_pile = ("Q11", "Q16")  # another algae token, and one of something else
+    state.rng.script_choices([0])
+    said = [e.text for e in GAME.apply(state, "BUY algae 1") if e.kind == "demand"]
+    assert state.planet_commodity["XUNO"] == "Q11"
+    assert said == ["The demand on Xuno is drawn again: Xunari algae stays in demand."]
+    state = krenji_on_xuno(in_demand="Q10")
+    state.rng.script_choices([1])
+    said = [e.text for e in GAME.apply(state, "BUY algae 1") if e.kind == "demand"]
+    assert state.planet_commodity["XUNO"] == "Q07"
+    assert said == ["The demand on Xuno changes: octo-nanofluid is now in demand instead of Xunari algae."]
+
+
 @pytest.mark.rules("TC-SB-2", "TC-SB-4", "TC-SB-9", "TC-SB-10", "TC-SB-11", "TC-TAU-1")
 def test_selling_pays_market_level_x_demand_x_quantity_and_changes_demand_once() -> None:
     state = krenji_on_xuno(in_demand="Q10")

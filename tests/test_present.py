@@ -507,6 +507,9 @@ def test_an_empty_position_is_named_by_the_tiles_around_it() -> None:
     assert label("tauceti", obs, act("GO", "2,-3")) == "GO 2,-3 (uncharted space beside Xuno)"
     assert label("tauceti", obs, act("GO", "-4,0")) == "GO -4,0 (uncharted space)"
     assert label("tauceti", obs, act("GO", "06")) == "GO 06"
+    # A position that holds a tile (a refused candidate) is no uncharted space: its tile names it.
+    assert label("tauceti", obs, act("GO", "3,-3")) == "GO 3,-3 (where Xuno lies)"
+    assert label("tauceti", obs, act("PLACE", "1,0")) == "PLACE 1,0 (where Sector 06 lies)"
 
 
 def test_the_choice_an_action_leads_to_is_said_in_words_not_by_its_decision_key() -> None:

@@ -39,12 +39,14 @@ def _seat_note(obs: dict[str, Any], arg: str, verb: str) -> str:
 def _cell_note(obs: dict[str, Any], arg: str, verb: str) -> str:
     """An empty position of the table (``q,r``) by the tiles around it, as a player finds it on
     the board: ``uncharted space beside Sector 05, XUNO``. Only the observation's layout is
-    read (the positions around a cell are the board's); the engine has already said the
-    position is a legal target."""
+    read (the positions around a cell are the board's). A position that holds a tile (a
+    candidate the rules refuse: "a tile already lies at …") is named by that tile."""
     cell = parse_cell(arg)
     if cell is None:
         return ""
     at = {(pos[0], pos[1]): tile for tile, pos in obs.get("layout", {}).items()}
+    if cell in at:  # (a refused candidate: the position holds a tile, so it is no empty space)
+        return f"where {tile_name(at[cell])} lies"
     beside = [at[near] for near in neighbour_cells(cell) if near in at]
     what = "uncharted space" if verb == "GO" else "an empty position"
     if not beside:

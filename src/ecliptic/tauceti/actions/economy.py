@@ -257,9 +257,16 @@ def change_demand(state: State, planet: str, ev: list[Event]) -> None:
         pile.append(old)
     state.demand_pile = tuple(pile)
     state.planet_commodity = state.planet_commodity.set(planet, new)
-    say(ev, "demand", f"The demand on {_tile_name(state, planet)} changes: "
-        f"{_label(state, commodity_of(state, new))} is now in demand.",
-        planet=planet, token=new, commodity=commodity_of(state, new))
+    # Several tokens show one commodity: the token drawn may show the one it replaces.
+    before = None if old is None else commodity_of(state, old)
+    after = commodity_of(state, new)
+    if before == after:
+        text = (f"The demand on {_tile_name(state, planet)} is drawn again: "
+                f"{_label(state, after)} stays in demand.")
+    else:
+        instead = "" if before is None else f" instead of {_label(state, before)}"
+        text = f"The demand on {_tile_name(state, planet)} changes: {_label(state, after)} is now in demand{instead}."
+    say(ev, "demand", text, planet=planet, token=new, commodity=after)
 
 
 def _buy_options(state: State, seat: int) -> Iterator[Action]:

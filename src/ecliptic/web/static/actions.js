@@ -144,7 +144,7 @@ export function renderDecision(root, gv, ui, on) {
 
   if (refused.length) {
     parts.push(el("details", { class: "refused", id: "refused" },
-      el("summary", { text: `Why not? (${refused.length} actions not allowed now)` }),
+      el("summary", { text: `Why not? (${refused.length} ${refused.length === 1 ? "action" : "actions"} not allowed now)` }),
       el("ul", { class: "refused-list" }, refused.map((r) => refusedItem(gv, r)))));
   }
 
