@@ -536,6 +536,14 @@ def test_a_label_names_the_commodity_the_notation_shortens() -> None:
     assert labels["BUY nano 2"] == "BUY nano 2 (nano processors)"
 
 
+def test_a_delivery_missions_label_names_what_it_carries() -> None:
+    """"KEEP M24 (deliver Triolo→Zorhkon)" left the player to open the card to learn the cargo."""
+    from ecliptic.engine.actions import act
+    from ecliptic.present.labels import label
+
+    assert label("tauceti", {}, act("KEEP", "M24")) == "KEEP M24 (deliver octo-nanofluid Triolo→Zorhkon)"
+
+
 def test_every_tau_ceti_decision_is_asked_in_words() -> None:
     from ecliptic.present.decision import tauceti_prompt
     from ecliptic.tauceti.registry import KINDS

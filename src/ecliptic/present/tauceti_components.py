@@ -48,7 +48,7 @@ def card_label(card: str) -> str:
         if card.startswith("M"):
             m = c.mission(card)
             if m.kind == "delivery":
-                return f"{card} deliver {tile_name(m.pickup)}→{tile_name(m.deliver)}"
+                return f"{card} deliver {commodity_label(m.commodity)} {tile_name(m.pickup)}→{tile_name(m.deliver)}"
             check = m.check
             what = f"{check.skill} {check.successes}×{check.target}+" if check else "check"
             return f"{card} {what} at {tile_name(m.sector)} +{m.reward_tau}T"
