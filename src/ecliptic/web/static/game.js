@@ -588,6 +588,9 @@ function placeFocus(panel, held, decisionKey) {
   const heading = $("decision");
   heading.tabIndex = -1;
   heading.focus({ preventScroll: true });
+  // A move made low in a long list shrinks it: the new prompt would be left above the window.
+  const box = heading.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) heading.scrollIntoView({ block: "nearest" });
 }
 
 function renderPass() {
