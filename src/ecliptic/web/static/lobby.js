@@ -186,7 +186,6 @@ async function create() {
     const entry = { id: created.id, game: options.game, created: Date.now(), admin: created.admin_token,
       suggestions, seats: {}, links: {} };
     const persons = created.seats.filter((s) => s.join_link);
-  const toGive = persons.filter((s) => !entry.seats[s.seat]);   // the links there are to hand out
     for (const s of persons) entry.links[s.seat] = { link: s.join_link, name: s.name };
     const mine = persons.find((p) => String(p.seat) === $("my-seat").value);
     if (mine) {   // the creator's own seat, as chosen ("You play"); none for a host who only hosts
