@@ -92,6 +92,8 @@ def test_the_created_box_shows_no_null_whatever_the_seats(server_site: Site, chr
         people = seats.count("person")
         # The first person's seat is the creator's unless chosen, taken here: only the others' links are handed out.
         assert box.locator("input.join-link").count() == max(people - 1, 0)
+        # The help says what applies: no word of join links when there is none to give.
+        assert ("join link" in box.locator("p.help").inner_text()) == (people > 1), (seats, text)
         assert box.locator("#hotseat-link").count() == (1 if people > 1 else 0)
         assert box.locator(f"a[href='/watch/{game_id}']").count() == (1 if people == 0 else 0)
         page.wait_for_selector(f"#my-games li[data-id='{game_id}']")
@@ -177,6 +179,10 @@ def test_a_join_link_seats_one_friend_once_and_the_creator_holds_no_other_seat(
     ann.page.wait_for_function(
         f"() => document.querySelector(\"#my-games li[data-id='{game_id}'] li.invitation .joined\")"
         ".textContent === 'has joined'")
+    # Bob's link is spent: it is no longer offered to copy, only "new link" to give the seat to someone else.
+    joined = ann.page.locator(f"#my-games li[data-id='{game_id}'] li.invitation[data-seat='1']")
+    assert joined.locator("input.join-link").count() == 0 and joined.locator("button.copy").count() == 0
+    assert joined.locator("button.new-link").count() == 1
     eve = new_page(chromium)   # the link forwarded to a third person
     eve.allow("status of 403")
     eve.page.goto(bob_link)

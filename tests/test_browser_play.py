@@ -132,10 +132,11 @@ def test_a_whole_short_game_played_by_random_clicks_ends_on_the_score_sheet(serv
     assert time.monotonic() - started < 150
     if (STATIC / "extras.js").exists():  # the history module: the replay, the chart, play on
         page = w.page
-        page.click("#replay-start")
+        page.click("#replay-start")   # « shows the setup, the view at index 0
         page.wait_for_selector("#history-bar:has-text('after action 0 ')")
-        for i in range(1, 4):
-            page.click("#replay-next")
+        page.locator("#replay-next").focus()
+        for i in range(1, 4):   # by the keyboard: it stays on ▶ as the replay is redrawn
+            page.keyboard.press("Enter")
             page.wait_for_selector(f"#history-bar:has-text('after action {i} ')")
         page.wait_for_selector("#win-chart svg polyline")
         screenshot(w, "tauceti-2p-replay-1280x800")

@@ -139,6 +139,27 @@ def test_every_action_is_reachable_by_the_keyboard_and_the_turn_clock_shows(serv
     page.wait_for_function("() => document.activeElement.id === 'decision'", timeout=5000)
     # A folded group opens from the keyboard too (its summary is focusable).
     assert page.locator("#groups details.group > summary").count() > 0
+    # The last action of a long list, clicked far down a short window: the list shrinks and the
+    # keyboard goes to the new decision's heading, which is brought into view (not left above it).
+    assert wait_my_turn_or_over(w) == "turn"
+    page.set_viewport_size({"width": 1280, "height": 420})
+    page.evaluate("() => document.querySelectorAll('#decision-panel details').forEach((d) => { d.open = true; })")
+    last = page.locator("#decision-panel button.action:not([disabled])").last
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    last.scroll_into_view_if_needed()
+    assert page.evaluate("() => document.getElementById('decision').getBoundingClientRect().bottom < 0"), \
+        page.evaluate("() => [document.getElementById('decision').getBoundingClientRect().top, window.scrollY,"
+                      " document.querySelectorAll('#decision-panel button.action').length]")
+    before = log_index(w)
+    last.click()
+    page.wait_for_function(f"() => Number(document.body.dataset.index) > {before}")
+    page.wait_for_function("() => document.activeElement.id === 'decision'", timeout=5000)
+    assert page.evaluate("() => { const r = document.getElementById('decision').getBoundingClientRect();"
+                         " return r.top > -1 && r.bottom < window.innerHeight + 1; }"), \
+        page.evaluate("() => [document.getElementById('decision').getBoundingClientRect().top,"
+                      " document.getElementById('decision').getBoundingClientRect().bottom, window.scrollY,"
+                      " window.innerHeight, document.getElementById('decision').textContent]")
+    page.set_viewport_size(DESKTOP)
     assert_clean(w)
 
 

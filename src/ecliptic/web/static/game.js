@@ -588,6 +588,9 @@ function placeFocus(panel, held, decisionKey) {
   const heading = $("decision");
   heading.tabIndex = -1;
   heading.focus({ preventScroll: true });
+  // A move made low in a long list shrinks it: the new prompt would be left above the window.
+  const box = heading.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) heading.scrollIntoView({ block: "nearest" });
 }
 
 function renderPass() {
@@ -692,6 +695,8 @@ function renderFinished(gv) {
     return;
   }
   const step = (i) => () => replayTo(Math.max(0, Math.min(gv.index, i)));
+  // The buttons are rebuilt at each step: the keyboard stays on the one it pressed (not the page's top).
+  const pressed = replay.contains(document.activeElement) ? document.activeElement.id : null;
   fill(replay,
     el("div", { class: "replay", role: "group", "aria-label": "replay" },
       el("button", { type: "button", id: "replay-start", "aria-label": "to the start", onclick: step(0), text: "«" }),
@@ -701,6 +706,7 @@ function renderFinished(gv) {
       el("button", { type: "button", id: "replay-end", "aria-label": "to the end", onclick: step(gv.index), text: "»" })),
     extras.playOnFrom ? el("p", {}, el("button", { type: "button", id: "play-on",
       text: `Play on from action ${at} against bots`, onclick: () => playOn(at) })) : null);
+  if (pressed && $(pressed)) $(pressed).focus({ preventScroll: true });
 }
 
 // -- play again: the rematch with the same people (docs/web.md) ----------------------------

@@ -261,6 +261,7 @@ function showCreated(created, entry, seats) {
   const box = $("created");
   box.hidden = false;
   const persons = created.seats.filter((s) => s.join_link);
+  const toGive = persons.filter((s) => !entry.seats[s.seat]);   // the links there are to hand out
   const rows = created.seats.map((s) => {
     if (!s.join_link) return el("li", {}, `Seat ${s.seat + 1}: ${s.name}`);
     if (entry.seats[s.seat]) {
@@ -283,8 +284,9 @@ function showCreated(created, entry, seats) {
   if (hotseat) hotseat.addEventListener("click", (e) => { e.preventDefault(); takeAll(created.id); });
   fill(box,
     el("h3", { text: `Game ${created.id} created` }),
-    el("p", { class: "help", text: `${mineText(created, entry)} Give each other player their own join link: `
-      + "it seats one person, once (the secret after # never reaches a server log)." }),
+    el("p", { class: "help", text: [mineText(created, entry), toGive.length
+      ? "Give each other player their own join link: it seats one person, once (the secret after # never reaches a server log)."
+      : ""].filter(Boolean).join(" ") }),
     el("ul", {}, rows),
     hotseat ? el("p", {}, hotseat) : null,
     persons.length === 0 ? el("p", {}, el("a", { href: `/watch/${created.id}`, text: "Watch the bots play" })) : null,
@@ -382,7 +384,9 @@ function invitations(g, summary) {
     return el("li", { class: "invitation", dataset: { seat: n } },
       `Seat ${n + 1}${l.name ? ` (${l.name})` : ""}: `,
       el("span", { class: "joined", text: joined(n) ? "has joined" : "not joined yet" }), " ",
-      ...linkRow(g.id, n, l.name, l.link), " ", renew, g.admin && !joined(n) ? openToggle(g, n, summary) : null);
+      // a joined seat's link is spent: nothing to copy (the host's "new link" gives the seat to someone else)
+      ...(joined(n) ? [] : linkRow(g.id, n, l.name, l.link)), " ", renew,
+      g.admin && !joined(n) ? openToggle(g, n, summary) : null);
   }));
 }
 
