@@ -9,6 +9,7 @@ the legal actions' target keys into clickable, keyboard-reachable targets.
 
 from __future__ import annotations
 
+import copy
 import random
 import shutil
 from collections.abc import Iterator
@@ -163,33 +164,65 @@ def test_a_tail_choice_marks_the_tails_of_its_comet_only_one_stop_a_tail(board: 
         "VP from Asteroids ")
 
 
-def test_a_comet_in_the_belt_covers_no_asteroid(board: BoardPage) -> None:
-    def shares_a_cell(obs: dict[str, Any]) -> bool:
-        cells = {(a["ring"], a["zone"]) for a in obs["belt"].values()}
-        return any(c["in_belt"] and not c["removed"] and c["ring"] == "Inner" and (c["ring"], c["zone"]) in cells
-                   for c in obs["comets"])
+COVERS = """() => {
+  // what a Comet token covers: its box (head, tail and name) against each Asteroid's circle and
+  // the boxes of its print (id and gain), and against the other Comet's box
+  const box = (e) => e.getBoundingClientRect();
+  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const out = [];
+  const comets = [...document.querySelectorAll(".ecl-belt .comet-mark")];
+  for (const c of comets) {
+    const cb = box(c), name = c.dataset.target;
+    for (const a of document.querySelectorAll(".ecl-belt .asteroid")) {
+      for (const t of a.querySelectorAll("text"))
+        if (meets(cb, box(t))) out.push(`${name} over ${a.dataset.target}'s "${t.textContent}"`);
+      const r = box(a.querySelector("circle.rock")), h = box(c.querySelector("circle"));
+      const gap = Math.hypot((r.left + r.right - h.left - h.right) / 2, (r.top + r.bottom - h.top - h.bottom) / 2);
+      if (gap < (r.width + h.width) / 2) out.push(`${name}'s head over ${a.dataset.target}`);
+    }
+    for (const d of comets) if (d !== c && meets(cb, box(d))) out.push(`${name} over ${d.dataset.target}`);
+  }
+  return out;
+}"""
 
-    checked = 0
-    for state in ceres_states(5, shares_a_cell):
-        gv = game_view("ceres", state, state.current_player)
-        board.draw(gv, state.current_player)
-        overlaps: list[str] = board.page.evaluate("""() => {
-          // each drawn circle as its centre and radius on the screen
-          const disc = (sel) => [...document.querySelectorAll(sel)].map((e) => {
-            const r = e.getBoundingClientRect();
-            return [e.parentElement.dataset.target, r.left + r.width / 2, r.top + r.height / 2, r.width / 2];
-          });
-          const out = [];
-          for (const [c, cx, cy, cr] of disc(".ecl-belt .comet-mark > circle"))
-            for (const [a, ax, ay, ar] of disc(".ecl-belt .asteroid > circle.rock"))
-              if (Math.hypot(cx - ax, cy - ay) < cr + ar) out.push(`${c} over ${a}`);
-          return out;
-        }""")
-        assert overlaps == [], overlaps
-        checked += 1
-        if checked == 3:  # the Inner ring's cells are the narrowest: where a Comet used to cover one
-            break
-    assert checked == 3
+
+def test_a_comet_in_the_belt_covers_no_asteroid(board: BoardPage) -> None:
+    """In every game state with Comets in the belt (seeded games: each round's ring, each pair of
+    Zones the setup gives them), and with a Comet moved to every cell of the belt in each round's
+    rotation, no Comet token (head, tail, name) covers an Asteroid's circle or print, or the
+    other Comet (the QA pass saw C1 over A19's "1Met 1Gas 5VP" in the Inner ring)."""
+    from ecliptic.games import get_game
+
+    g = get_game("ceres")
+    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for seed in (1, 10, 12):  # Near-sun and Sungrazer (Zones 4, 5), two Near-sun (3, 4), two Sungrazers (3, 5)
+        state = g.new_game({"players": 4, "expansions": ["comets"]}, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            obs = g.observe(state, state.current_player)
+            key = tuple((c["ring"], c["zone"]) for c in obs["comets"] if c["in_belt"] and not c["removed"])
+            if key and key not in seen:
+                seen[key] = game_view("ceres", state, state.current_player)
+            g.apply(state, rng.choice(g.legal_actions(state)))
+    assert {ring for key in seen for ring, _ in key} == {"Outer", "Intermediate", "Inner"}
+    assert {zone for key in seen for _, zone in key} == {3, 4, 5}
+    views = list(seen.values())
+    # each round's rotation once more, with the Comets moved through every cell, side by side
+    for ring in ("Outer", "Intermediate", "Inner"):
+        gv = next(v for k, v in seen.items() if k[0][0] == ring)
+        for zone in range(1, 9):
+            for r in ("Outer", "Intermediate", "Inner"):
+                moved = copy.deepcopy(gv)
+                for c, z in zip(moved["view"]["comets"], (zone, zone % 8 + 1), strict=False):
+                    c.update(in_belt=True, removed=False, ring=r, zone=z)
+                views.append(moved)
+    failures: list[str] = []
+    for gv in views:
+        board.draw(gv, gv["seat"])
+        where = [(c["id"], c["ring"], c["zone"]) for c in gv["view"]["comets"]]
+        failures += [f"{where}: {o}" for o in board.page.evaluate(COVERS)]
+    assert failures == []
+
 
 def clicked(board: BoardPage) -> list[list[str]]:
     got: list[list[str]] = board.page.evaluate("window.clicked.splice(0)")

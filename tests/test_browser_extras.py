@@ -104,3 +104,65 @@ def test_the_win_chart_is_drawn_and_the_calls_reach_the_server(base_url: tuple[s
     assert (drawn["pastIndex"], drawn["pastSeat"], drawn["legal"]) == (40, 0, 0)
     assert drawn["playOn"] == ["string", 2, "string"]
     assert errors == []
+
+
+SEAT_COLOURS = """async ([gid]) => {
+    // the finished game's table (board and panels) and its chart on one page, as the game page has them
+    const table = await import("/test-static/table.js");
+    const x = await import("/test-static/extras.js");
+    const gv = await (await fetch(`/api/games/${gid}`)).json();
+    const board = document.createElement("div");
+    document.body.prepend(board);
+    table.renderTable(board, gv, { seat: null });
+    const link = document.querySelector("link[data-ecl-table]");
+    if (link && !link.sheet) await new Promise((done) => link.addEventListener("load", done));
+    const svg = await x.renderWinChart(document.getElementById("chart"), gid);
+    const css = (e, prop) => getComputedStyle(e)[prop];
+    const legend = [...svg.querySelectorAll(".win-chart-legend rect")];
+    return gv.view.players.map((p) => {
+        const panel = board.querySelector(`.iface[data-target="player:${p.seat}"]`);
+        const marker = gv.game === "ceres" ? panel.querySelector(".swatch")
+            : board.querySelector(`.ship[data-target="player:${p.seat}"] path`);
+        return {
+            who: p.faction || p.name,
+            panel: css(panel, "borderTopColor"),
+            marker: css(marker, gv.game === "ceres" ? "backgroundColor" : "fill"),
+            line: css(svg.querySelector(`polyline[data-seat="${p.seat}"]`), "stroke"),
+            legend: css(legend[p.seat], "fill"),
+            dots: [...new Set([...svg.querySelectorAll(`circle[data-seat="${p.seat}"]`)].map((d) => css(d, "fill")))],
+        };
+    });
+}"""
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), [("tauceti", 2, 11), ("ceres", 3, 5)])
+def test_the_chart_colours_a_seat_as_its_board_and_panel_do(base_url: tuple[str, Any], game: str, players: int,
+                                                            seed: int) -> None:
+    """The QA pass's Tau Ceti game drew Xunon (blue on the board) red and Azars (yellow) blue: each
+    line, its points and its legend take the colour of the seat's Interface (Ceres: its player
+    board) and pieces, from the table's one table of colours."""
+    url, app = base_url
+    with httpx.Client(base_url=url) as http:
+        gid, _, _ = finished(Http(http, app), game, players=players, seed=seed)  # type: ignore[arg-type]
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"], headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.route(f"{url}/extras-test", lambda route: route.fulfill(body=PAGE, content_type="text/html"))
+            page.goto(f"{url}/extras-test")
+            seats = page.evaluate(SEAT_COLOURS, [gid])
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"extras-chart-colours-{game}.png"), full_page=True)
+        finally:
+            browser.close()
+    assert len(seats) == players
+    for s in seats:
+        assert s["line"] == s["legend"] == s["panel"] == s["marker"], s
+        assert s["dots"] == [s["line"]], s
+    assert len({s["line"] for s in seats}) == players  # and no two seats alike
+    if game == "tauceti":  # Triolor at seat 1: a faction's colour, not seat 1's (Ceres' blue)
+        assert [s["who"] for s in seats] == ["Zorhkonian", "Triolor"]
+    assert errors == []

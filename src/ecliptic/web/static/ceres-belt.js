@@ -24,19 +24,32 @@ export function drawBelt(ctx) {
     svg.append(s("text", { class: "zone-label", x: x.toFixed(1), y: (y + 4).toFixed(1), "text-anchor": "middle" }, `Zone ${z}`));
   }
   svg.append(s("circle", { class: "sun", r: R_OUT - rings.length * RING_W - 6 }, tip("Ceres")));
-  // A Comet in the belt takes a place in its cell beside the Asteroids there (the last one),
-  // so that its token never covers an Asteroid's print.
+  // A Comet in the belt takes a place in its cell beside the Asteroids there, where its token
+  // (head and tail) covers no Asteroid's circle or print, of its cell or a neighbour's.
   const cells = {};
-  const cellOf = (ring, zone) => { const key = `${ring}|${zone}`; return (cells[key] = cells[key] || { rocks: [], comets: [] }); };
+  const cellOf = (ring, zone) => { const key = `${ring}|${zone}`; return (cells[key] = cells[key] || { ring, zone, rocks: [], comets: [] }); };
   for (const id in belt) cellOf(belt[id].ring, belt[id].zone).rocks.push(id);
   for (const c of v.comets || []) if (c.in_belt && !c.removed) cellOf(c.ring, c.zone).comets.push(c);
-  for (const key in cells) {
-    const { rocks, comets } = cells[key];
-    const [ring, zone] = [key.slice(0, key.lastIndexOf("|")), Number(key.slice(key.lastIndexOf("|") + 1))];
-    const at = placeInCell(Math.max(0, rings.indexOf(ring)), zone, zones,
-      [...rocks.map(() => 2 * ROCK_R), ...comets.map(() => 2 * COMET_R)]);
-    rocks.sort().forEach((id, k) => svg.append(drawAsteroid(ctx, id, belt[id], at[k])));
-    comets.forEach((c, k) => svg.append(drawCometMark(ctx, c, at[rocks.length + k])));
+  const list = Object.values(cells);
+  list.forEach((cell) => { cell.ri = Math.max(0, rings.indexOf(cell.ring)); cell.rocks.sort(); });
+  const prints = {};
+  for (const id in belt) prints[id] = printOf(ctx, id);
+  const placed = { rocks: [], comets: [] };  // what is drawn so far, for the Comets to avoid
+  const rockAt = {}, cometAt = {};
+  for (const cell of list.filter((c) => !c.comets.length)) {
+    placeInCell(cell.ri, cell.zone, zones, cell.rocks.map(() => 2 * ROCK_R)).forEach((at, k) => {
+      rockAt[cell.rocks[k]] = at;
+      placed.rocks.push(rockShape(at, prints[cell.rocks[k]]));
+    });
+  }
+  for (const cell of list.filter((c) => c.comets.length).sort((a, b) => a.zone - b.zone || a.ri - b.ri)) {
+    const got = placeWithComets(cell, zones, prints, placed);
+    cell.rocks.forEach((id, k) => { rockAt[id] = got.rocks[k]; placed.rocks.push(rockShape(got.rocks[k], prints[id])); });
+    cell.comets.forEach((c, k) => { cometAt[c.id] = got.comets[k]; placed.comets.push(cometBox(got.comets[k])); });
+  }
+  for (const cell of list) {
+    cell.rocks.forEach((id) => svg.append(drawAsteroid(ctx, id, belt[id], rockAt[id])));
+    cell.comets.forEach((c) => svg.append(drawCometMark(ctx, c, cometAt[c.id])));
   }
   return h("div", { class: "ecl-belt-wrap" }, h("div", { class: "ecl-belt-box ecl-zoom-box", "data-zoom-box": "belt" }, svg),
     drawComets(ctx), beltFacts(ctx));
@@ -103,6 +116,116 @@ function placeInCell(ri, zone, zones, widths) {
     along += w + gap;
     return [...polar(r, a), a];
   });
+}
+
+// -- Where a Comet goes: boxes in the belt's viewBox units -------------------------------
+
+const AID_PX = 8, GAIN_PX = 6.5;            // table.css: .ecl-belt text, .asteroid .gain
+const TAIL = [[7, -7], [24, -7], [24, 7], [7, 7]];  // the box of the tail's path (drawCometMark), along +x
+const CLEAR = 3;                             // the room a Comet keeps when there is room
+
+let measurer = null;
+/** The width of `text` at `px` in the page's font (a canvas measures it; without one, a
+ *  generous 0.65 em a character). */
+function textWidth(text, px, bold) {
+  if (!text) return 0;
+  if (measurer === null) {
+    const canvas = typeof document !== "undefined" && document.createElement ? document.createElement("canvas") : null;
+    measurer = (canvas && canvas.getContext && canvas.getContext("2d")) || false;
+  }
+  if (!measurer) return text.length * px * 0.65;
+  const family = (typeof getComputedStyle === "function" && document.body && getComputedStyle(document.body).fontFamily) || "sans-serif";
+  measurer.font = `${bold ? "700 " : ""}${px}px ${family}`;
+  return measurer.measureText(text).width;
+}
+
+/** An Asteroid's print around its centre: half the width of its widest line (id or gain). */
+function printOf(ctx, id) {
+  const gain = factsOf(ctx.names, id).gain;
+  return Math.max(textWidth(id, AID_PX, true), textWidth(gain, GAIN_PX, false)) / 2 + 1.5;
+}
+
+/** An Asteroid at [x, y]: its circle and the box of its two lines of print. */
+function rockShape([x, y], half) {
+  return { x, y, r: ROCK_R + 1, box: [x - half, y - 10.5, x + half, y + 11] };
+}
+
+/** The box a Comet token at [x, y, angle] takes: its head and its tail along the radius. */
+function cometBox([x, y, a]) {
+  const r = COMET_R + 1;
+  const box = [x - r, y - r, x + r, y + r];
+  const [c, sn] = [Math.cos(a), Math.sin(a)];
+  for (const [px, py] of TAIL) {
+    const qx = x + px * c - py * sn, qy = y + px * sn + py * c;
+    box[0] = Math.min(box[0], qx); box[1] = Math.min(box[1], qy);
+    box[2] = Math.max(box[2], qx); box[3] = Math.max(box[3], qy);
+  }
+  return box;
+}
+
+/** How far apart two boxes are (negative: they overlap). */
+function boxGap(a, b) {
+  return Math.max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3]);
+}
+
+/** How far a box is from a circle (negative: they overlap). */
+function circleGap(box, { x, y, r }) {
+  const dx = Math.max(box[0] - x, 0, x - box[2]), dy = Math.max(box[1] - y, 0, y - box[3]);
+  const d = Math.hypot(dx, dy);
+  return d > 0 ? d - r : -r;
+}
+
+function gapToRock(box, rock) {
+  return Math.min(boxGap(box, rock.box), circleGap(box, rock));
+}
+
+/** The Asteroids and Comets of a cell that has Comets: the Asteroids side by side along the
+ *  ring as elsewhere, moved as a group within the cell if need be, and each Comet where its box
+ *  is farthest (up to CLEAR) from every Asteroid and Comet drawn, and all of them as near the
+ *  cell's middle as that allows. */
+function placeWithComets(cell, zones, prints, placed) {
+  const outer = R_OUT - cell.ri * RING_W, inner = outer - RING_W, r0 = outer - RING_W / 2;
+  const half = Math.PI / zones;
+  const centre = mid(cell.zone, zones);
+  const inCell = (r, a, size) => r - size >= inner && r + size <= outer && Math.abs(a - centre) * r <= half * r - size;
+  const base = placeInCell(cell.ri, cell.zone, zones, cell.rocks.map(() => 2 * ROCK_R));
+  const [cx, cy] = polar(r0, centre);
+  const near = placed.rocks.filter((sh) => Math.hypot(sh.x - cx, sh.y - cy) < 3 * RING_W);
+  let best = null;
+  for (let i = 0; i <= 4; i++) {
+    const dr = ((i - 2) / 2) * (RING_W / 2 - ROCK_R);
+    for (let j = -5; j <= 5; j++) {
+      const da = (j / 5) * half;
+      const rocks = base.map(([x, y, a]) => { const r = Math.hypot(x, y) + dr; return [...polar(r, a + da), a + da]; });
+      if (!rocks.every(([x, y, a]) => inCell(Math.hypot(x, y), a, ROCK_R))) continue;
+      const shapes = rocks.map((at, k) => rockShape(at, prints[cell.rocks[k]]));
+      // An Asteroid moved must keep clear of the Comets already drawn.
+      let worst = Math.min(CLEAR, ...shapes.flatMap((sh) => placed.comets.map((b) => gapToRock(b, sh))));
+      const comets = [], boxes = [];
+      for (let k = 0; k < cell.comets.length; k++) {
+        let pick = null;
+        for (let m = 0; m <= 8; m++) {
+          const r = inner + COMET_R + (m / 8) * (RING_W - 2 * COMET_R);
+          for (let n = -10; n <= 10; n++) {
+            const a = centre + (n / 10) * half;
+            if (!inCell(r, a, COMET_R)) continue;
+            const at = [...polar(r, a), a];
+            const box = cometBox(at);
+            const gap = Math.min(CLEAR,
+              ...near.map((sh) => gapToRock(box, sh)), ...shapes.map((sh) => gapToRock(box, sh)),
+              ...placed.comets.map((b) => boxGap(box, b)), ...boxes.map((b) => boxGap(box, b)));
+            const score = gap * 100 - Math.hypot(at[0] - cx, at[1] - cy);  // then near the cell's middle
+            if (!pick || score > pick.score) pick = { score, gap, at, box };
+          }
+        }
+        comets.push(pick.at); boxes.push(pick.box);
+        worst = Math.min(worst, pick.gap);
+      }
+      const score = worst * 100 - Math.abs(dr) - Math.abs(da) * r0;
+      if (!best || score > best.score) best = { score, rocks, comets };
+    }
+  }
+  return best;
 }
 
 function drawAsteroid(ctx, id, a, [x, y]) {

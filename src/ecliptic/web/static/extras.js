@@ -5,8 +5,9 @@
 // but where to draw it.
 
 const SVG = "http://www.w3.org/2000/svg";
-/** Seat colours, used when the page does not define --seat-<n> (faction colours). */
-const PALETTE = ["#d94841", "#2f7ed8", "#3aa655", "#e0a800"];
+/** A seat's colour: the one the table gives it (table.js names it --seat-<n> on the page's root
+ *  from table.css, a faction's colour in Tau Ceti), so that a line reads as the seat's pieces. */
+const seatColour = (seat) => `var(--seat-${seat}, currentColor)`;
 
 /** An error with the server's refusal: .status, .code ("forbidden", ...), .body. */
 export class ApiError extends Error {
@@ -120,7 +121,7 @@ export async function renderWinChart(root, gameId, { onSelect = null, seatName =
   }, `actions played (0 to ${data.actions})`));
 
   names.forEach((name, seat) => {
-    const colour = `var(--seat-${seat}, ${PALETTE[seat % PALETTE.length]})`;
+    const colour = seatColour(seat);
     const line = el("polyline", {
       class: `win-chart-line seat-${seat}`, fill: "none", stroke: colour, "stroke-width": 2,
       points: data.points.map((pt) => `${x(pt.index).toFixed(1)},${y(pt.chances[seat]).toFixed(1)}`).join(" "),
@@ -136,7 +137,7 @@ export async function renderWinChart(root, gameId, { onSelect = null, seatName =
     pt.chances.forEach((p, seat) => {
       const dot = el("circle", {
         cx: x(pt.index).toFixed(1), cy: y(p).toFixed(1), r: 2.5, "data-index": pt.index, "data-seat": seat,
-        fill: `var(--seat-${seat}, ${PALETTE[seat % PALETTE.length]})`,
+        fill: seatColour(seat),
       });
       dot.append(el("title", {}, tip));
       if (onSelect && seat === 0) {
@@ -159,7 +160,7 @@ export async function renderWinChart(root, gameId, { onSelect = null, seatName =
   const legend = el("g", { class: "win-chart-legend", "font-size": 12 });
   let at = pad.left + 8;
   names.forEach((name, seat) => {
-    const colour = `var(--seat-${seat}, ${PALETTE[seat % PALETTE.length]})`;
+    const colour = seatColour(seat);
     legend.append(el("rect", { x: at, y: 4, width: 10, height: 10, fill: colour }));
     legend.append(el("text", { x: at + 14, y: 13, fill: "currentColor" }, name));
     at += 24 + name.length * 7;

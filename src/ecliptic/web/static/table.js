@@ -49,6 +49,7 @@ export function renderTable(root, gameView, ui) {
   root.replaceChildren(h("div", { class: `ecl-host${ui && ui.zoom ? " ecl-zoomed" : ""}` }, table));
   restoreScrolls(root, scrolled);
   if (focused) refocus(root, focused);
+  publishSeatColours(doc, game, ctx.view);
   root._eclUi = ui || {};
   if (!root._eclWired) {
     root._eclWired = true;
@@ -58,6 +59,19 @@ export function renderTable(root, gameView, ui) {
     });
   }
   return table;
+}
+
+/** Each seat's colour as the table draws it (table.css: a faction's in Tau Ceti, the classes
+ *  f-<Faction>; a seat's in Ceres, o-<n>), named --seat-<n> on the page's root so that what is
+ *  drawn beside the table (extras.js' win-chance chart) colours a seat as its board and panel. */
+function publishSeatColours(doc, game, view) {
+  const style = doc.documentElement && doc.documentElement.style;
+  if (!style) return;
+  for (const p of view.players || []) {
+    if (typeof p.seat !== "number") continue;
+    const name = game === "ceres" ? `seat${p.seat}` : String(p.faction || "").toLowerCase();
+    if (name) style.setProperty(`--seat-${p.seat}`, `var(--${name})`);
+  }
 }
 
 /** Where the zoomed map's box is scrolled to, so that a redraw (every move) leaves it there. */
