@@ -65,10 +65,10 @@ class Http:
         return self.http.get(path)
 
 
-def test_the_win_chart_is_drawn_and_the_calls_reach_the_server(base_url: tuple[str, Any]) -> None:
-    url, app = base_url
-    with httpx.Client(base_url=url) as http:
-        gid, keys, _ = finished(Http(http, app), "tauceti", players=3)  # type: ignore[arg-type]
+def on_test_page(url: str, script: str, args: list[Any], shot: str, full_page: bool = False) -> tuple[Any, list[str]]:
+    """Run ``script`` (with ``args``) in Chromium on a bare page of the server under test, save a
+    screenshot named ``shot``, and return what the script gave back and the page's console and
+    page errors."""
     errors: list[str] = []
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"], headless=True)
@@ -78,27 +78,35 @@ def test_the_win_chart_is_drawn_and_the_calls_reach_the_server(base_url: tuple[s
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.route(f"{url}/extras-test", lambda route: route.fulfill(body=PAGE, content_type="text/html"))
             page.goto(f"{url}/extras-test")
-            drawn = page.evaluate("""async ([gid, token]) => {
-                const x = await import("/test-static/extras.js");
-                const picked = [];
-                const svg = await x.renderWinChart(document.getElementById("chart"), gid,
-                                                   {onSelect: (i) => picked.push(i)});
-                const dot = svg.querySelectorAll("circle[data-seat='0']")[20];
-                dot.dispatchEvent(new MouseEvent("click"));
-                const past = await x.viewAt(gid, token, 40);
-                const mine = await x.playOnFrom(gid, 40, 2, "random");
-                return {
-                    lines: [...svg.querySelectorAll("polyline")].map((l) => l.getAttribute("points").split(" ").length),
-                    seats: [...svg.querySelectorAll("polyline")].map((l) => l.dataset.seat),
-                    picked, clicked: Number(dot.dataset.index),
-                    pastIndex: past.index, pastSeat: past.seat, legal: past.legal_actions.length,
-                    playOn: [typeof mine.id, mine.seat, typeof mine.token],
-                };
-            }""", [gid, keys[0]])
+            result = page.evaluate(script, args)
             ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "extras-win-chart-1280x800.png"))
+            page.screenshot(path=str(ARTIFACTS / shot), full_page=full_page)
         finally:
             browser.close()
+    return result, errors
+
+
+def test_the_win_chart_is_drawn_and_the_calls_reach_the_server(base_url: tuple[str, Any]) -> None:
+    url, app = base_url
+    with httpx.Client(base_url=url) as http:
+        gid, keys, _ = finished(Http(http, app), "tauceti", players=3)  # type: ignore[arg-type]
+    drawn, errors = on_test_page(url, """async ([gid, token]) => {
+        const x = await import("/test-static/extras.js");
+        const picked = [];
+        const svg = await x.renderWinChart(document.getElementById("chart"), gid,
+                                           {onSelect: (i) => picked.push(i)});
+        const dot = svg.querySelectorAll("circle[data-seat='0']")[20];
+        dot.dispatchEvent(new MouseEvent("click"));
+        const past = await x.viewAt(gid, token, 40);
+        const mine = await x.playOnFrom(gid, 40, 2, "random");
+        return {
+            lines: [...svg.querySelectorAll("polyline")].map((l) => l.getAttribute("points").split(" ").length),
+            seats: [...svg.querySelectorAll("polyline")].map((l) => l.dataset.seat),
+            picked, clicked: Number(dot.dataset.index),
+            pastIndex: past.index, pastSeat: past.seat, legal: past.legal_actions.length,
+            playOn: [typeof mine.id, mine.seat, typeof mine.token],
+        };
+    }""", [gid, keys[0]], "extras-win-chart-1280x800.png")
     assert drawn["lines"] == [100, 100, 100] and drawn["seats"] == ["0", "1", "2"]
     assert drawn["picked"] == [drawn["clicked"]] and drawn["clicked"] > 0
     assert (drawn["pastIndex"], drawn["pastSeat"], drawn["legal"]) == (40, 0, 0)
@@ -144,20 +152,7 @@ def test_the_chart_colours_a_seat_as_its_board_and_panel_do(base_url: tuple[str,
     url, app = base_url
     with httpx.Client(base_url=url) as http:
         gid, _, _ = finished(Http(http, app), game, players=players, seed=seed)  # type: ignore[arg-type]
-    errors: list[str] = []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"], headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.route(f"{url}/extras-test", lambda route: route.fulfill(body=PAGE, content_type="text/html"))
-            page.goto(f"{url}/extras-test")
-            seats = page.evaluate(SEAT_COLOURS, [gid])
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"extras-chart-colours-{game}.png"), full_page=True)
-        finally:
-            browser.close()
+    seats, errors = on_test_page(url, SEAT_COLOURS, [gid], f"extras-chart-colours-{game}.png", full_page=True)
     assert len(seats) == players
     for s in seats:
         assert s["line"] == s["legend"] == s["panel"] == s["marker"], s

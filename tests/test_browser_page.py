@@ -2,7 +2,7 @@
 and by itself when the page's own seat was played by a bot), the notice of a page that watches
 where a seat was asked for, a wrong join link or a missing game finishing into a clear state, the
 "thinking" indicator drawn without a font glyph, and the board zoomed to a readable size on a
-phone."""
+phone, the zoom kept per game."""
 
 from __future__ import annotations
 
@@ -187,7 +187,7 @@ SMALLEST_TEXT = """() => {
 
 def test_the_board_zooms_to_a_readable_size_on_a_phone(server_site: Site, chromium: Any) -> None:
     for game, choices, checks in (("ceres", {}, ("Comets",)), ("tauceti", {"game": "short", "layout": "preset"}, ())):
-        w = new_page(chromium, viewport=PHONE, init="localStorage.removeItem('ecliptic.zoom')")
+        w = new_page(chromium, viewport=PHONE)
         page = w.page
         create_in_lobby(w, server_site.url, game, ["person", "bot", "bot"], seed=56, choices=choices, checks=checks)
         page.click("#created a.play-here")
@@ -215,3 +215,29 @@ def test_the_board_zooms_to_a_readable_size_on_a_phone(server_site: Site, chromi
         assert page.locator("#table .ecl-zoomed").count() == 0
         assert_clean(w)
         w.page.context.close()
+
+
+def test_the_zoom_is_kept_per_game_and_another_game_opens_fitted(server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium)  # a desktop: one browser, two games
+    page = w.page
+    choices = {"game": "short", "layout": "preset"}
+
+    def opened(path: str, zoomed: bool) -> None:
+        page.goto(server_site.url + path)
+        page.wait_for_selector("#table svg text", state="attached")
+        assert page.locator("#board-zoom").get_attribute("aria-pressed") == ("true" if zoomed else "false"), path
+        assert page.locator("#table .ecl-zoomed").count() == (1 if zoomed else 0), path
+
+    a = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=57, choices=choices)
+    page.click("#created a.play-here")
+    page.wait_for_selector("#table svg text", state="attached")
+    page.click("#board-zoom")
+    page.wait_for_selector("#table .ecl-zoomed svg text", state="attached")
+    b = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=58, choices=choices)
+    page.evaluate("localStorage.setItem('ecliptic.zoom', '1')")  # the one key all games once shared
+    opened(f"/play/{b}", zoomed=False)
+    assert page.evaluate("localStorage.getItem('ecliptic.zoom')") is None
+    opened(f"/watch/{b}", zoomed=False)
+    opened(f"/play/{a}", zoomed=True)
+    opened(f"/watch/{a}", zoomed=True)
+    assert_clean(w)

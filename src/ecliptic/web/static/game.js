@@ -39,7 +39,7 @@ const S = {
   refused: { key: null, rows: [] },   // "why not" for my decision: asked for, not pushed
   notice: null,        // why this page watches or plays another seat than the address asks: {kind, seat}
   skipping: false, timer: null,   // catching up at once with the moves still queued; the pace's timer
-  zoom: localStorage.getItem("ecliptic.zoom") === "1",   // the board drawn large enough to read, scrolled
+  zoom: zoomedHere(),  // the board drawn large enough to read, scrolled (kept per game: zoomKey)
   histories: new Map(), // index -> the server's fingerprint of the log up to it (given back on reconnecting)
   rematch: null,       // the finished game's rematch: {id, seat, token} (the token: this page's seat's only)
   focusedDecision: null, // the decision of mine the keyboard was last brought to (placeFocus)
@@ -458,9 +458,23 @@ function showZoom(available) {
   if (button.textContent !== text) button.textContent = text;
 }
 
+// It is kept per game, and only while on: a new game, or a game's page not zoomed yet (a
+// spectator's on a desktop), opens fitted; a game the player zoomed opens zoomed again, on a phone
+// as on a desktop. The one key all games once shared ("ecliptic.zoom") is dropped when seen.
+function zoomKey() { return `ecliptic.zoom.${GAME_ID}`; }
+
+function zoomedHere() {
+  try {
+    localStorage.removeItem("ecliptic.zoom");
+    return localStorage.getItem(zoomKey()) === "1";
+  } catch { return false; }
+}
+
 function setZoom(on) {
   S.zoom = on;
-  try { localStorage.setItem("ecliptic.zoom", on ? "1" : "0"); } catch { /* kept for this page only */ }
+  try {
+    if (on) localStorage.setItem(zoomKey(), "1"); else localStorage.removeItem(zoomKey());
+  } catch { /* kept for this page only */ }
   render();
   // Zoomed in, the box opens on the middle of the board (Tau Ceti, the Sun); redraws keep its place.
   if (on) for (const box of $("table").querySelectorAll(".ecl-zoom-box")) {
