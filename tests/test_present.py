@@ -212,6 +212,31 @@ def test_refused_candidates_say_why_with_the_rule() -> None:
         assert why is not None and (why.rule, why.reason) == (row["rule"], row["reason"])
 
 
+def test_why_not_leaves_out_the_candidates_that_are_no_option_of_this_game() -> None:
+    """The BATTLE domain names four seats, and GO names every position of the table: in a
+    two-player game the seats 2 and 3, the seat itself, and a position that holds a tile (its
+    move is GO <sector>) are no option at all. The engine still refuses them, rule and reason
+    included, but "Why not?" does not list them; the other BATTLE refusals stay."""
+    from ecliptic.engine.errors import NotAnOption
+
+    state = new_game()
+    refused = {r["notation"]: r for r in present(TC, state, XUNON, TC.observe(state, XUNON))["refused"]}
+    battles = [n for n in refused if n.startswith("BATTLE ")]
+    assert battles and {n.split()[2] for n in battles} == {str(AZARS)}
+    assert all("Azars" in refused[n]["reason"] for n in battles)
+    sector = battles[0].split()[1]
+    for target in (XUNON, 2, 3):
+        why = TC.why_not(state, f"BATTLE {sector} {target}")
+        assert isinstance(why, NotAnOption) and why.rule == "TC-BAT-2"
+    TC.apply(state, Action.parse("MOV"))
+    assert state.decision.kind == "move"
+    moves = {r["notation"]: r for r in present(TC, state, XUNON, TC.observe(state, XUNON))["refused"]}
+    cells = {f"GO {q},{r}" for q, r in state.layout.values()}
+    assert not cells & set(moves) and any(n.startswith("GO ") and "," in n for n in moves)
+    why = TC.why_not(state, min(cells))
+    assert isinstance(why, NotAnOption) and "GO <sector>" in why.reason
+
+
 def test_the_running_score_counts_only_the_hands_a_seat_sees() -> None:
     state = new_game()
     state.players[AZARS].hand = ["S01", "C01"]  # both worth GP to some faction

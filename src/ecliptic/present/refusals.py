@@ -4,8 +4,11 @@ The candidates are the decision kind's ``domain`` (every action the kind could e
 registered by the rules modules) that name only things the seat sees: an action naming a
 card that is not in its hand or a token it has never been shown is no candidate (and would
 tell it nothing it may know). Each is judged by ``game.why_not``, the one definition of
-legality, whose refusal names the rule. At most :data:`MAX_REFUSED` are listed, taken in
-turn from each verb so that every verb that is closed now says why.
+legality, whose refusal names the rule; a refusal that says the action is no option of this
+game for this seat at all (:class:`~ecliptic.engine.errors.NotAnOption`: a seat not in the
+game, battling oneself) is left out, as it says nothing of the situation. At most
+:data:`MAX_REFUSED` are listed, taken in turn from each verb so that every verb that is
+closed now says why.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 from ecliptic.engine.actions import Action
 from ecliptic.engine.content import content_cache
+from ecliptic.engine.errors import NotAnOption
 from ecliptic.games import get_game
 from ecliptic.tauceti.actions.minor import K3
 
@@ -72,7 +76,7 @@ def refused(game: Any, state: Any, seen: set[str], legal: set[Action]) -> list[t
         if action in legal:
             continue
         why = game.why_not(state, action)
-        if why is None:  # (a legal action outside the legal list would be an engine bug)
+        if why is None or isinstance(why, NotAnOption):  # (None: a legal action outside the list, a bug)
             continue
         by_verb.setdefault(action.verb, []).append((action, why.rule, why.reason))
     out: list[tuple[Action, str, str]] = []
