@@ -14,7 +14,8 @@ closed now says why.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from itertools import zip_longest
 from typing import Any
 
@@ -85,3 +86,32 @@ def refused(game: Any, state: Any, seen: set[str], legal: set[Action]) -> list[t
         if len(out) >= MAX_REFUSED:
             break
     return sorted(out[:MAX_REFUSED])
+
+
+def why_closed(game: Any, copy: Any, seen: set[str]) -> Callable[[str], str | None]:
+    """``why(verb)``: why no action of ``verb`` is open in the current decision, said once: the
+    reason that refuses more than half of the verb's candidates (``you have no Mining Probe
+    left in your supply``), or ``None`` when no one reason does (each position of a far GO has
+    its own). The candidates and their refusals are :func:`refused`'s, judged on ``copy``, a
+    determinized copy, so the reason cannot tell what the seat does not see."""
+    kind = copy.stack[-1].kind if copy.stack and not copy.is_over else None
+
+    def why(verb: str) -> str | None:
+        if kind is None:
+            return None
+        every = [a for a in _domain(game.name, kind) if a.verb == verb]
+        # (With no card seen yet, an empty hand's PLAY has no seen candidate: the unseen ones
+        # are judged then, and a reason that names an id the seat has not seen is never said.)
+        candidates = seen_only(game, every, seen) or every
+        reasons: Counter[str] = Counter()
+        for action in candidates:
+            refusal = game.why_not(copy, action)
+            if refusal is not None and not isinstance(refusal, NotAnOption):
+                reasons[refusal.reason] += 1
+        if not reasons:
+            return None
+        reason, count = reasons.most_common(1)[0]
+        named = {w for w in re.findall(r"[A-Z]\d+", reason) if NUMBERED.match(w)}
+        return reason if 2 * count > reasons.total() and named <= seen else None
+
+    return why
