@@ -143,6 +143,51 @@ def test_a_target_offers_the_actions_that_name_it_and_why_the_others_are_not_all
     assert_clean(w)
 
 
+def refusal(notation: str, group: str, rule: str, reason: str) -> dict[str, Any]:
+    return {"notation": notation, "label": f"{notation} (label)", "group": group, "targets": [], "rule": rule,
+            "reason": reason}
+
+
+def test_why_not_groups_the_refusals_and_says_a_shared_reason_once(chromium: Any, base_url: str) -> None:
+    """200 refusals in one flat list were unreadable: they are grouped as the legal actions are,
+    a reason that refuses many actions is one line naming a few of them, and a rule with many
+    different reasons (every far GO) shows four and folds the rest. What a player opens stays
+    open when the panel is drawn again (every view draws it anew)."""
+    offers = [f"TRADE-K Chemical Cosmic {n}" for n in range(5)]
+    refused = [*(refusal(n, "Trade", "TC-TRADE-2", "you do not have the Knowledge tokens you offer") for n in offers),
+               refusal("SELL", "Trade", "TC-SB-1", "you are not on a planet"),
+               *(refusal(f"GO {q},0", "Move", "TC-MOV-1", f"{q},0 is not next to Xuno") for q in range(7))]
+    w = open_panel(chromium, base_url, game_view([action("END", "Pass")], refused=refused))
+    page = w.page
+    why = page.locator("#refused")
+    assert why.locator("> summary").inner_text() == "Why not? (13 actions not allowed now)"
+    why.locator("> summary").click()
+    groups = why.locator("details.refused-group")
+    assert groups.locator("> summary .group-name").all_inner_texts() == ["Trade", "Move"]
+    assert groups.locator("> summary .count").all_inner_texts() == [" 6", " 7"]
+    assert not any(groups.evaluate_all("ds => ds.map(d => d.open)"))  # two groups: both folded
+    trade = why.locator("details.refused-group[data-group='Trade']")
+    trade.locator("> summary").click()
+    shared = trade.locator(".refused-action.shared")
+    assert shared.count() == 1 and shared.get_attribute("data-count") == "5"
+    text = shared.inner_text()
+    assert text.count("you do not have the Knowledge tokens you offer") == 1 and "and 2 more" in text
+    assert shared.locator("a.rule").inner_text() == "TC-TRADE-2"
+    assert (shared.locator(".which").get_attribute("title") or "").split("\n") == offers
+    assert "you are not on a planet" in trade.locator(".refused-action:not(.shared)").inner_text()
+    move = why.locator("details.refused-group[data-group='Move']")
+    move.locator("> summary").click()
+    assert move.locator("> ul > li.refused-action").count() == 4
+    more = move.locator(".refused-more details")
+    assert more.locator("> summary").inner_text() == "3 more refused by TC-MOV-1" and not more.evaluate("d => d.open")
+    more.locator("> summary").click()
+    assert more.locator(".refused-action").count() == 3
+    page.evaluate("() => window.focusOn(null)")  # the panel drawn anew, as a new view does
+    assert why.evaluate("d => d.open") and trade.evaluate("d => d.open") and move.evaluate("d => d.open")
+    assert more.evaluate("d => d.open")
+    assert_clean(w)
+
+
 def test_a_set_choice_is_toggled_and_confirmed_as_the_one_action_with_exactly_that_set(
         chromium: Any, base_url: str) -> None:
     gv = game_view([shield([1]), shield([3]), shield([1, 3]), shield([1, 2, 3])])

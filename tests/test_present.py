@@ -26,7 +26,8 @@ from ecliptic.present import effects as effects_module
 from ecliptic.present.decision import WAITING_WORDS
 from ecliptic.present.groups import OTHER, group, order
 from ecliptic.present.labels import label
-from ecliptic.present.view import actions, block, present
+from ecliptic.present.refusals import strings
+from ecliptic.present.view import actions, block, closed_reasons, present
 from ecliptic.tauceti import ship
 from ecliptic.tauceti.game import TauCeti
 from ecliptic.tauceti.state import State
@@ -210,6 +211,31 @@ def test_refused_candidates_say_why_with_the_rule() -> None:
     for notation, row in refused.items():
         why = TC.why_not(state, notation)
         assert why is not None and (why.rule, why.reason) == (row["rule"], row["reason"])
+
+
+def test_why_not_leaves_out_the_candidates_that_are_no_option_of_this_game() -> None:
+    """The BATTLE domain names four seats, and GO names every position of the table: in a
+    two-player game the seats 2 and 3, the seat itself, and a position that holds a tile (its
+    move is GO <sector>) are no option at all. The engine still refuses them, rule and reason
+    included, but "Why not?" does not list them; the other BATTLE refusals stay."""
+    from ecliptic.engine.errors import NotAnOption
+
+    state = new_game()
+    refused = {r["notation"]: r for r in present(TC, state, XUNON, TC.observe(state, XUNON))["refused"]}
+    battles = [n for n in refused if n.startswith("BATTLE ")]
+    assert battles and {n.split()[2] for n in battles} == {str(AZARS)}
+    assert all("Azars" in refused[n]["reason"] for n in battles)
+    sector = battles[0].split()[1]
+    for target in (XUNON, 2, 3):
+        why = TC.why_not(state, f"BATTLE {sector} {target}")
+        assert isinstance(why, NotAnOption) and why.rule == "TC-BAT-2"
+    TC.apply(state, Action.parse("MOV"))
+    assert state.decision.kind == "move"
+    moves = {r["notation"]: r for r in present(TC, state, XUNON, TC.observe(state, XUNON))["refused"]}
+    cells = {f"GO {q},{r}" for q, r in state.layout.values()}
+    assert not cells & set(moves) and any(n.startswith("GO ") and "," in n for n in moves)
+    why = TC.why_not(state, min(cells))
+    assert isinstance(why, NotAnOption) and "GO <sector>" in why.reason
 
 
 def test_the_running_score_counts_only_the_hands_a_seat_sees() -> None:
@@ -585,6 +611,16 @@ def _named_verbs(game_name: str, text: str) -> set[str]:
     return {w for w in re.findall(r"(?<![\w-])[A-Z][A-Z-]*[A-Z](?![\w-])", text) if w in known}
 
 
+def _outside_brackets(text: str) -> tuple[str, str]:
+    """``text`` without its bracketed parts (a reason may hold brackets), and those parts."""
+    outside, inside, depth = [], [], 0
+    for ch in text:
+        depth += ch == "("
+        (inside if depth else outside).append(ch)
+        depth -= ch == ")"
+    return "".join(outside), "".join(inside)
+
+
 @pytest.mark.parametrize(("game", "config"), [
     (TauCeti(), {"players": 2}),
     (TauCeti(), {"players": 4, "advanced": list(range(1, 10))}),
@@ -596,7 +632,7 @@ def test_a_prompt_offers_no_option_the_rules_take_away_now(game: Any, config: di
     no card in hand."""
     from ecliptic.present.decision import decision_text
 
-    said_not_possible = 0
+    said_not_possible = said_why = 0
     for seed in range(6):
         state = game.new_game(config, seed)
         rng = random.Random(seed)
@@ -604,13 +640,48 @@ def test_a_prompt_offers_no_option_the_rules_take_away_now(game: Any, config: di
             legal = game.legal_actions(state)
             seat = state.current_player
             verbs = {a.verb for a in legal}
-            text = decision_text(game.name, game.observe(state, seat), seat, verbs)
+            obs = game.observe(state, seat)
+            text = decision_text(game.name, obs, seat, verbs, closed_reasons(game, state, seat, obs))
             offered, _, refused = text.partition("Not possible now:")
-            assert _named_verbs(game.name, offered) - verbs <= _named_verbs(game.name, refused), text
-            assert not _named_verbs(game.name, refused) & verbs, text
+            closed, reasons = _outside_brackets(refused)
+            assert _named_verbs(game.name, offered) - verbs <= _named_verbs(game.name, closed), text
+            assert not _named_verbs(game.name, closed) & verbs, text
+            # A closed verb's reason (in brackets) names no card or token the seat has not seen.
+            assert set(ID.findall(reasons)) <= strings(obs), text
             said_not_possible += bool(refused)
+            said_why += "(" in refused
             game.apply(state, rng.choice(legal))
-    assert said_not_possible  # the random games met such a decision
+    assert said_not_possible and said_why  # the random games met such decisions
+
+
+def test_a_prompt_says_why_an_option_it_names_is_closed_now() -> None:
+    """"Not possible now: PLAY." left a player guessing: the reason that refuses the verb's
+    candidates is said with it, in the server's prompt and the terminal's alike."""
+    from ecliptic.ui.ceres_terminal import describe_decision as ceres_decision
+    from ecliptic.ui.terminal import describe_decision
+
+    def prompt(game: Any, state: Any) -> str:
+        seat = state.current_player
+        obs = game.observe(state, seat)
+        text = present(game, state, seat, obs, with_refused=False)["present"]["decision"]
+        describe = ceres_decision if game.name == "ceres" else describe_decision
+        legal = {a.verb for a in game.legal_actions(state)}
+        assert describe(obs, seat, legal, closed_reasons(game, state, seat, obs)).plain.endswith(
+            text.rpartition(" Not possible now:")[2])
+        return text
+
+    state = new_game()
+    rng = random.Random(1)
+    while not (state.decision.kind == "enlighten" and not state.players[state.current_player].hand):
+        TC.apply(state, rng.choice(TC.legal_actions(state)))
+    assert prompt(TC, state).endswith(" Not possible now: PLAY (your hand is empty: there is no card to play).")
+    state.players[state.current_player].hand = ["S21"]  # a Specialist without the Enlightenment icon
+    assert "E" not in state.content.specialist("S21").phases
+    assert prompt(TC, state).endswith(
+        " Not possible now: PLAY (none of the cards in your hand has an Enlightenment phase icon).")
+    ceres = CERES.new_game({"players": 2}, 1)
+    ceres.players[ceres.current_player].probes = 0
+    assert prompt(CERES, ceres).endswith(" Not possible now: LAUNCH (you have no Mining Probe left in your supply).")
 
 
 def test_a_probe_that_cannot_jump_is_told_it_stays() -> None:

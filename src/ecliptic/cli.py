@@ -49,6 +49,7 @@ from ecliptic.engine.rng import Rng
 from ecliptic.engine.wording import plural
 from ecliptic.games import GAME_NAMES, ContentPack, get_game, points_name, seat_name
 from ecliptic.present.view import actions as present_actions
+from ecliptic.present.view import closed_reasons
 from ecliptic.sim.backends import Backend, BackendError, get_backend
 from ecliptic.sim.simulate import (
     RunInterrupted,
@@ -164,7 +165,10 @@ class PlaySession(Session):
             f" · markers left {terminal.markers_left(me)}", ("  ('board' for the whole table)", "dim"))
 
     def render_decision(self, obs: dict[str, Any], actions: Sequence[Action] = ()) -> RenderableType:
-        return terminal.describe_decision(obs, self.human, {a.verb for a in actions} if actions else None)
+        if not actions:
+            return terminal.describe_decision(obs, self.human)
+        return terminal.describe_decision(obs, self.human, {a.verb for a in actions},
+                                          closed_reasons(self.game, self.state, self.human, obs))
 
     def render_menu(self, obs: dict[str, Any], actions: list[Action]) -> RenderableType:
         return terminal.action_menu(present_actions(self.game, self.state, self.human, obs, actions))

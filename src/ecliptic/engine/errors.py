@@ -37,6 +37,16 @@ class IllegalAction(EclipticError, ValueError):
         return f"[{self.args[0]}] {self.args[1]}"
 
 
+class NotAnOption(IllegalAction):
+    """The refusal of an action that names no option the game ever gives this seat: a seat
+    that does not play, the seat itself as the player it attacks, a second spelling of an
+    action offered under another one (``GO -1,0`` where Sector 07 lies: ``GO 07``).
+
+    It is refused like any other, rule and reason included. A list of what is closed *now*
+    (the browser's "Why not?") leaves it out: it tells a player nothing about the situation,
+    and the action domains, being built per content, name such actions by the dozen."""
+
+
 class ContentError(EclipticError, ValueError):
     """A content data file does not match its schema."""
 

@@ -5,7 +5,7 @@ observation only."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from ecliptic.ceres.comets import TAKEN_ON_LAUNCH
@@ -83,25 +83,37 @@ def _detail(key: str, value: Any) -> str:
 _CAPITALS = re.compile(r"(?<![\w-])[A-Z][A-Z-]*[A-Z](?![\w-])")
 
 
-def not_possible(game: str, text: str, verbs: Collection[str] | None) -> str:
+Why = Callable[[str], str | None]
+"""Why a verb of the decision is closed now, when one reason says it
+(:func:`ecliptic.present.refusals.why_closed`)."""
+
+
+def not_possible(game: str, text: str, verbs: Collection[str] | None, why: Why | None = None) -> str:
     """`` Not possible now: GO.`` for the verbs ``text`` names that are not among the legal
-    ``verbs`` (``None``: not known, nothing said). A prompt names every option its decision
-    can have, but the rules take some away at times (no free Asteroid to JUMP onto, no card
-    to PLAY, no TAU for a REROLL): the legal actions say which, so the prompt does not offer
-    what will be refused."""
+    ``verbs`` (``None``: not known, nothing said), each with its reason when ``why`` has one
+    (`` Not possible now: PLAY (your hand is empty: there is no card to play).``). A prompt
+    names every option its decision can have, but the rules take some away at times (no free
+    Asteroid to JUMP onto, no card to PLAY, no TAU for a REROLL): the legal actions say which,
+    so the prompt does not offer what will be refused, and the engine's refusal says why."""
     if verbs is None:
         return ""
     known = CERES_VERBS if game == "ceres" else TAUCETI_VERBS
     named = dict.fromkeys(w for w in _CAPITALS.findall(text) if w in known)
     missing = [w for w in named if w not in verbs]
-    return f" Not possible now: {', '.join(missing)}." if missing else ""
+    if not missing:
+        return ""
+    by_reason: dict[str | None, list[str]] = {}  # (verbs closed for one reason are named together)
+    for w in missing:
+        by_reason.setdefault(why(w) if why is not None else None, []).append(w)
+    said = [", ".join(ws) + (f" ({reason})" if reason else "") for reason, ws in by_reason.items()]
+    return f" Not possible now: {'; '.join(said)}."
 
 
-def ceres_prompt(obs: Obs, verbs: Collection[str] | None = None) -> str:
+def ceres_prompt(obs: Obs, verbs: Collection[str] | None = None, why: Why | None = None) -> str:
     """The prompt of the observer's own decision; ``verbs``, the verbs of its legal actions
-    when the caller has them, leaves out what is not possible now."""
+    when the caller has them, leaves out what is not possible now (and ``why`` says why)."""
     text = _ceres_prompt(obs, verbs)
-    return text + not_possible("ceres", text, verbs)
+    return text + not_possible("ceres", text, verbs, why)
 
 
 def _ceres_prompt(obs: Obs, verbs: Collection[str] | None) -> str:
@@ -155,9 +167,10 @@ def seat_name(game: str, obs: Obs, seat: int) -> str:
     return str(p["name"]) if game == "ceres" else f"{p['faction']} (seat {seat + 1})"
 
 
-def decision_text(game: str, obs: Obs, seat: int | None, verbs: Collection[str] | None = None) -> str:
+def decision_text(game: str, obs: Obs, seat: int | None, verbs: Collection[str] | None = None,
+                  why: Why | None = None) -> str:
     """What is being decided and by whom, for ``seat`` (``None``: a spectator); ``verbs``: the
-    verbs of the seat's legal actions, when known (:func:`not_possible`)."""
+    verbs of the seat's legal actions, when known, and ``why`` (:func:`not_possible`)."""
     d = obs["decision"]
     if d is None:
         return "The game is over."
@@ -165,7 +178,7 @@ def decision_text(game: str, obs: Obs, seat: int | None, verbs: Collection[str] 
         what = WAITING_WORDS.get(d["kind"], d["kind"].replace("_", " "))
         return f"Waiting for {seat_name(game, obs, d['player'])} to decide {what}."
     if game == "ceres":
-        return ceres_prompt(obs, verbs)
+        return ceres_prompt(obs, verbs, why)
     text, details = tauceti_prompt(obs, seat)
-    missing = not_possible(game, text, verbs)
+    missing = not_possible(game, text, verbs, why)
     return f"{text} ({details}){missing}" if details else text + missing

@@ -15,14 +15,14 @@ from typing import Any
 
 from ecliptic.engine.actions import Action
 from ecliptic.present import ceres_components
-from ecliptic.present.decision import decision_text
+from ecliptic.present.decision import Why, decision_text
 from ecliptic.present.effects import effects, samples
 from ecliptic.present.groups import group
 from ecliptic.present.help import action_help
 from ecliptic.present.labels import label
 from ecliptic.present.names import names
 from ecliptic.present.prices import prices
-from ecliptic.present.refusals import refused, strings
+from ecliptic.present.refusals import refused, strings, why_closed
 from ecliptic.present.score import running_score
 from ecliptic.present.targets import select, targets
 
@@ -72,11 +72,18 @@ def refusals(game: Any, copy: Any, seat: int, obs: dict[str, Any], legal: Sequen
             for a, rule, reason in refused(game, copy, seen, set(legal))]
 
 
+def closed_reasons(game: Any, state: Any, seat: int, obs: dict[str, Any]) -> Why:
+    """Why a verb the prompt names is closed now, for the terminal's prompt as for the
+    server's (:func:`ecliptic.present.refusals.why_closed` on a determinized copy)."""
+    return why_closed(game, samples(game, state, seat)[0], strings(obs))
+
+
 def block(game: Any, state: Any, seat: int | None, obs: dict[str, Any],
-          mentioned: Sequence[dict[str, Any]] = (), verbs: Collection[str] | None = None) -> dict[str, Any]:
+          mentioned: Sequence[dict[str, Any]] = (), verbs: Collection[str] | None = None,
+          why: Why | None = None) -> dict[str, Any]:
     """The ``present`` block of ``seat``'s view; ``mentioned`` are the action rows it is sent
     (their ids are named too), ``verbs`` the verbs of its legal actions when it decides (the
-    prompt names no option the rules take away now)."""
+    prompt names no option the rules take away now) and ``why`` why they are taken away."""
     name = game.name
     said = strings(obs)
     for row in mentioned:
@@ -85,7 +92,7 @@ def block(game: Any, state: Any, seat: int | None, obs: dict[str, Any],
         "names": names(name, said),
         "score": running_score(name, state, obs, seat),
         "prices": prices(name, state, seat),
-        "decision": decision_text(name, obs, seat, verbs),
+        "decision": decision_text(name, obs, seat, verbs, why),
         "banner": ceres_components.BANNER if name == "ceres" else None,
     }
 
@@ -98,12 +105,14 @@ def present(game: Any, state: Any, seat: int | None, obs: dict[str, Any], *,
     legal_rows: list[dict[str, Any]] = []
     refused_rows: list[dict[str, Any]] = []
     verbs: set[str] | None = None
+    why: Why | None = None
     if seat is not None and not state.is_over and state.current_player == seat:
         legal = game.legal_actions(state)
         verbs = {a.verb for a in legal}
         copies = samples(game, state, seat)
         legal_rows = [p.to_json() for p in actions(game, state, seat, obs, legal, copies)]
+        why = why_closed(game, copies[0], strings(obs))
         if with_refused:
             refused_rows = refusals(game, copies[0], seat, obs, legal)
     return {"legal_actions": legal_rows, "refused": refused_rows,
-            "present": block(game, state, seat, obs, [*legal_rows, *refused_rows], verbs)}
+            "present": block(game, state, seat, obs, [*legal_rows, *refused_rows], verbs, why)}

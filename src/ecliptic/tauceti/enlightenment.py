@@ -100,7 +100,12 @@ def _why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
     if a.verb != "PLAY" or len(a.args) != 1:
         return illegal("TC-ENL-4", "play a card face down with PLAY <card> or finish with DONE")
     card = a.args[0]
-    if card not in state.players[d.player].hand:
+    hand = state.players[d.player].hand
+    if not hand:
+        return illegal("TC-ENL-4", "your hand is empty: there is no card to play")
+    if not any(can_play(state, d.player, c) for c in hand):  # (said so for every card: PLAY is closed)
+        return illegal("TC-REC-2", "none of the cards in your hand has an Enlightenment phase icon")
+    if card not in hand:
         return illegal("TC-ENL-4", f"{card} is not in your hand")
     if not can_play(state, d.player, card):
         return illegal("TC-REC-2", f"{card} has no Enlightenment phase icon")

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ecliptic.engine.actions import Action
-from ecliptic.engine.errors import IllegalAction
+from ecliptic.engine.errors import IllegalAction, NotAnOption
 from ecliptic.engine.events import Event, Secrets
 from ecliptic.engine.rules import Kinds
 from ecliptic.tauceti.content import Content
@@ -161,3 +161,7 @@ def verb(
 illegal = IllegalAction
 """``illegal("TC-MOV-3", "...")``: the refusal a ``why_not`` returns. The class itself, not a
 function wrapping it: legal-action listing builds thousands of refusals per second."""
+
+not_an_option = NotAnOption
+"""``not_an_option("TC-BAT-2", "you cannot battle yourself")``: the refusal of a candidate of
+the domain that is no option of this game for this seat (see :class:`NotAnOption`)."""

@@ -38,8 +38,8 @@ from ecliptic.present.ceres_components import (
     nucleus_table_label,
     tail_token_label,
 )
-from ecliptic.present.decision import ceres_prompt
-from ecliptic.present.view import Presented
+from ecliptic.present.decision import Why, ceres_prompt
+from ecliptic.present.view import Presented, closed_reasons
 from ecliptic.present.view import actions as present_actions
 from ecliptic.ui.session import InputFn, Obs, Session, against, make_bots, stdin_is_tty, terminal_reader
 from ecliptic.ui.terminal import grouped_menu
@@ -272,16 +272,16 @@ def status_line(obs: Obs, seat: int) -> Text:
                          f" · probes {me['probes']}", ("  ('board' for the whole table)", "dim"))
 
 
-def describe_decision(obs: Obs, seat: int, verbs: Collection[str] | None = None) -> Text:
+def describe_decision(obs: Obs, seat: int, verbs: Collection[str] | None = None, why: Why | None = None) -> Text:
     """What the pending decision asks, in the rulebook's words
     (:func:`ecliptic.present.decision.ceres_prompt`, the server's text too; ``verbs``: those of
-    the legal actions, when known)."""
+    the legal actions, when known, and ``why`` they leave a verb out)."""
     d = obs["decision"]
     if d is None:
         return Text("The game is over.")
     if d["player"] != seat:
         return Text.assemble("Waiting for ", seat_text(d["player"]), ".")
-    return Text(ceres_prompt(obs, verbs), style="bold")
+    return Text(ceres_prompt(obs, verbs, why), style="bold")
 
 
 def action_menu(presented: Sequence[Presented]) -> RenderableType:
@@ -363,7 +363,10 @@ class CeresSession(Session):
         return comets if comets is not None else status_line(obs, self.human)
 
     def render_decision(self, obs: Obs, actions: Sequence[Action] = ()) -> RenderableType:
-        return describe_decision(obs, self.human, {a.verb for a in actions} if actions else None)
+        if not actions:
+            return describe_decision(obs, self.human)
+        return describe_decision(obs, self.human, {a.verb for a in actions},
+                                 closed_reasons(self.game, self.state, self.human, obs))
 
     def render_menu(self, obs: Obs, actions: list[Action]) -> RenderableType:
         return action_menu(present_actions(self.game, self.state, self.human, obs, actions))

@@ -24,7 +24,7 @@ from rich.text import Text
 from ecliptic.engine.actions import Action
 from ecliptic.engine.events import Event
 from ecliptic.engine.wording import plural
-from ecliptic.present.decision import not_possible, tauceti_prompt
+from ecliptic.present.decision import Why, not_possible, tauceti_prompt
 from ecliptic.present.groups import order
 from ecliptic.present.names import event_text
 from ecliptic.present.tauceti_components import card_label, commodity_label
@@ -438,10 +438,11 @@ def render_board(obs: Obs, seat: int, actions: Sequence[Action] = ()) -> Rendera
                  render_players(obs, seat), render_interface(obs, seat))
 
 
-def describe_decision(obs: Obs, seat: int, verbs: Collection[str] | None = None) -> Text:
+def describe_decision(obs: Obs, seat: int, verbs: Collection[str] | None = None, why: Why | None = None) -> Text:
     """What the pending decision asks, in words, with its public details
     (:func:`ecliptic.present.decision.tauceti_prompt`, the server's text too; ``verbs``: those
-    of the legal actions, when known, :func:`ecliptic.present.decision.not_possible`)."""
+    of the legal actions, when known, and ``why`` they leave a verb out,
+    :func:`ecliptic.present.decision.not_possible`)."""
     d = obs["decision"]
     if d is None:
         return Text("The game is over.")
@@ -454,7 +455,7 @@ def describe_decision(obs: Obs, seat: int, verbs: Collection[str] | None = None)
         details = "; ".join(x for x in (details, dice_glyphs(data["dice"])) if x)
     if details:
         out.append("  (" + details + ")", style="dim")
-    missing = not_possible("tauceti", text, verbs)
+    missing = not_possible("tauceti", text, verbs, why)
     if missing:
         out.append(missing, style="bold")
     return out

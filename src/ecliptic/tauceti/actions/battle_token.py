@@ -16,7 +16,7 @@ from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import board
 from ecliptic.tauceti.content import Content
-from ecliptic.tauceti.registry import illegal, say, verb
+from ecliptic.tauceti.registry import illegal, not_an_option, say, verb
 from ecliptic.tauceti.state import State
 
 MAX_SEATS = 4
@@ -68,9 +68,9 @@ def _why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
         return illegal("TC-BAT-2", "battles are outlawed on all planets")
     target = _parse_seat(state, target_text)
     if target is None:
-        return illegal("TC-BAT-2", f"{target_text} is not a seat in this game")
+        return not_an_option("TC-BAT-2", f"{target_text} is not a seat in this game")
     if target == seat:
-        return illegal("TC-BAT-2", "you cannot battle yourself")
+        return not_an_option("TC-BAT-2", "you cannot battle yourself")
     if not present(state, target, sector):
         return illegal("TC-BAT-2", f"{state.players[target].faction} has no Resource cube or orbital "
                        f"in sector {sector}")

@@ -30,7 +30,7 @@ from ecliptic.engine.wording import plural
 from ecliptic.tauceti import board, checks, ship
 from ecliptic.tauceti.actions import missions
 from ecliptic.tauceti.content import Content
-from ecliptic.tauceti.registry import decision_kind, illegal, say, verb, when_legal
+from ecliptic.tauceti.registry import decision_kind, illegal, not_an_option, say, verb, when_legal
 from ecliptic.tauceti.state import Decision, Point, State
 from ecliptic.tauceti.tracks import gain_energy, gain_tau
 
@@ -175,7 +175,7 @@ def _draw_why_not(state: State, here: str, target: str, cell: board.Cell) -> Ill
     if board.cell_name(cell) != target:
         return illegal("TC-MOV-2", f"write the position as q,r (e.g. {board.cell_name(cell)})")
     if cell in board.occupied(state):
-        return illegal("TC-MOV-2", f"a tile already lies at {target}; move there with GO <sector>")
+        return not_an_option("TC-MOV-2", f"a tile already lies at {target}; move there with GO <sector>")
     if board.distance_from_centre(cell) > board.BOARD_RADIUS:
         return illegal("TC-SETUP-1", f"{target} is off the edge of the table (at most {board.BOARD_RADIUS} "
                        "tiles from TAU CETI)")

@@ -91,6 +91,67 @@ function refusedItem(gv, r) {
     el("span", { class: "reason", text: r.reason || "not allowed now" }), " ", ruleLink(gv.game, r.rule));
 }
 
+const SHARED_SHOWN = 3;   // a reason many actions share names this many of them, then "and N more"
+const RULE_SHOWN = 4;     // a rule refusing with more distinct reasons folds the rest under it
+
+// One line for the actions refused for the very same reason ("you do not have the Knowledge
+// tokens you offer" is the why of 90 TRADE-K): the reason once, then which actions it refuses.
+function sharedItem(gv, rows) {
+  const names = rows.map((r) => r.label || r.notation);
+  const more = names.length - SHARED_SHOWN;
+  return el("li", { class: "refused-action shared", dataset: { notation: rows[0].notation, count: rows.length } },
+    el("span", { class: "reason", text: rows[0].reason || "not allowed now" }), " ", ruleLink(gv.game, rows[0].rule),
+    el("span", { class: "which", title: rows.map((r) => r.notation).join("\n"),
+      text: ` — ${names.slice(0, SHARED_SHOWN).join(", ")}${more > 0 ? ` and ${more} more` : ""}` }));
+}
+
+// The folds (<details data-fold>) a player opened or closed, by key: the panel is drawn anew on
+// every view, and a list the player opened should not close under them.
+const folds = new Map();
+
+function fold(key, openByDefault, summary, ...body) {
+  const open = folds.has(key) ? folds.get(key) : openByDefault;
+  const details = el("details", { dataset: { fold: key }, open }, ...body);
+  const head = el("summary", { onclick: () => { folds.set(key, !details.open); } }, summary);
+  details.prepend(head);
+  return details;
+}
+
+// The refused candidates, as a player looks for one: by the group of the action (as the legal
+// ones are grouped), then by rule. Actions refused for the same reason are one line; a rule with
+// many different reasons (every far position of a GO: "is not next to …") shows a few and folds
+// the rest.
+function refusedGroups(gv, refused) {
+  const byGroup = new Map();
+  for (const r of refused) {
+    const g = groupOf(r);
+    if (!byGroup.has(g)) byGroup.set(g, new Map());
+    const byRule = byGroup.get(g);
+    if (!byRule.has(r.rule)) byRule.set(r.rule, new Map());
+    const byReason = byRule.get(r.rule);
+    if (!byReason.has(r.reason)) byReason.set(r.reason, []);
+    byReason.get(r.reason).push(r);
+  }
+  const single = byGroup.size === 1;
+  return [...byGroup].map(([g, byRule]) => {
+    const items = [];
+    for (const [rule, byReason] of byRule) {
+      const lines = [...byReason.values()].map((rows) => (rows.length > 1 ? sharedItem(gv, rows) : refusedItem(gv, rows[0])));
+      items.push(...lines.slice(0, RULE_SHOWN));
+      if (lines.length > RULE_SHOWN) {
+        items.push(el("li", { class: "refused-more" }, fold(`refused:${g}:${rule}`, false,
+          `${lines.length - RULE_SHOWN} more refused by ${rule}`, el("ul", { class: "refused-list" }, lines.slice(RULE_SHOWN)))));
+      }
+    }
+    const count = [...byRule.values()].reduce((n, byReason) => n + [...byReason.values()].reduce((m, rows) => m + rows.length, 0), 0);
+    const group = fold(`refused:${g}`, single, [el("span", { class: "group-name", text: g }), el("span", { class: "count", text: ` ${count}` })],
+      el("ul", { class: "refused-list" }, items));
+    group.classList.add("refused-group");
+    group.dataset.group = g;
+    return group;
+  });
+}
+
 // Draw the panel into `root`. `ui` = {selected: Set, focus: key|null}; `on` = {act(action), toggle(key),
 // clearFocus(), notation(text)}.
 export function renderDecision(root, gv, ui, on) {
@@ -143,9 +204,11 @@ export function renderDecision(root, gv, ui, on) {
   if (legal.length) parts.push(list);
 
   if (refused.length) {
-    parts.push(el("details", { class: "refused", id: "refused" },
-      el("summary", { text: `Why not? (${refused.length} ${refused.length === 1 ? "action" : "actions"} not allowed now)` }),
-      el("ul", { class: "refused-list" }, refused.map((r) => refusedItem(gv, r)))));
+    const why = fold("refused", false, `Why not? (${refused.length} ${refused.length === 1 ? "action" : "actions"} not allowed now)`,
+      el("div", { class: "refused-groups" }, refusedGroups(gv, refused)));
+    why.className = "refused";
+    why.id = "refused";
+    parts.push(why);
   }
 
   if (legal.length) {
