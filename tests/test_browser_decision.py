@@ -59,8 +59,9 @@ SYSTEMS = ["weapons", "shields", "computers"]
 
 def shield(systems: list[int]) -> dict[str, Any]:
     notation = "SHIELD " + (",".join(str(n) for n in systems) if systems else "none")
-    return {"id": 100 + len(systems), "notation": notation, "label": notation, "group": "Shield", "cost": "",
-            "effect": "", "targets": [f"system:0:{SYSTEMS[n - 1]}" for n in systems], "select": "set",
+    words = "Shield " + (" and ".join(SYSTEMS[n - 1].capitalize() for n in systems) if systems else "no system")
+    return {"id": 100 + len(systems), "notation": notation, "label": notation, "text": words, "group": "Shield",
+            "cost": "", "effect": "", "targets": [f"system:0:{SYSTEMS[n - 1]}" for n in systems], "select": "set",
             "help": "Shield these systems"}
 
 
@@ -120,6 +121,30 @@ def test_the_actions_are_grouped_with_their_cost_and_effect(chromium: Any, base_
     page.click("button.action[data-notation='BUY algae 3']")
     assert page.evaluate("() => window.played") == ["BUY algae 3"]
     assert page.locator("#notations option").count() == len(gv["legal_actions"])
+    assert_clean(w)
+
+
+def test_a_button_says_the_action_in_words_with_its_notation_small_beside(chromium: Any, base_url: str) -> None:
+    """Buttons read "IM", "BUY algae 1 (Xunari algae)": the server's words are the main line, the
+    notation (what the notation box takes) beside it, the label in the tooltip."""
+    buy = {**action("BUY algae 1", "Trade", ["commodity:algae"], "1T"), "label": "BUY algae 1 (Xunari algae)",
+           "text": "Buy 1 Xunari algae"}
+    gv = game_view([{**action("IM", "Missions"), "text": "Take an Interplanetary Mission"}, buy, action("END", "Pass")])
+    w = open_panel(chromium, base_url, gv)
+    page = w.page
+    im = page.locator("button.action[data-notation='IM']")
+    assert im.locator(".text").inner_text() == "Take an Interplanetary Mission"
+    assert im.locator(".notation").inner_text() == "IM"
+    assert im.inner_text().startswith("Take an Interplanetary Mission")
+    button = page.locator("button.action[data-notation='BUY algae 1']")
+    assert (button.get_attribute("aria-label") or "").startswith("Buy 1 Xunari algae")
+    assert "cost 1T" in (button.get_attribute("aria-label") or "")
+    assert button.get_attribute("title") == "BUY algae 1 (Xunari algae): BUY algae 1!"
+    page.get_by_role("button", name="Buy 1 Xunari algae").click()
+    assert page.evaluate("() => window.played") == ["BUY algae 1"]
+    # A row without words (an older server) shows its label as before.
+    assert page.locator("button.action[data-notation='END'] .label").inner_text() == "END"
+    assert page.locator("button.action[data-notation='END'] .notation").count() == 0
     assert_clean(w)
 
 
@@ -199,11 +224,11 @@ def test_a_set_choice_is_toggled_and_confirmed_as_the_one_action_with_exactly_th
     assert page.locator("#groups button.action").count() == 0
     page.click("#set-select [data-target='system:0:weapons']")
     assert page.locator("#set-select [data-target='system:0:weapons']").get_attribute("aria-pressed") == "true"
-    assert confirm.inner_text() == "Confirm: SHIELD 1"
+    assert confirm.inner_text() == "Confirm: Shield Weapons"  # the action's words, not "SHIELD 1"
     page.click("#set-select [data-target='system:0:shields']")
     assert confirm.is_disabled()  # weapons + shields is no legal set
     page.click("#set-select [data-target='system:0:computers']")
-    assert confirm.inner_text() == "Confirm: SHIELD 1,2,3"
+    assert confirm.inner_text() == "Confirm: Shield Weapons and Shields and Computers"
     page.click("#set-select [data-target='system:0:shields']")
     confirm.click()
     assert page.evaluate("() => window.played") == ["SHIELD 1,3"]

@@ -78,6 +78,70 @@ def test_every_action_either_game_can_offer_has_a_group(game: Any) -> None:
             assert g != OTHER and g in order(game.name), (kind, action)
 
 
+# -- each action in words ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "config"), [
+    (TC, {"layout": "preset", "players": 2, "factions": ["Xunon", "Azars"]}),
+    (CERES, {"players": 2, "expansions": ["comets"]}),
+], ids=["tauceti", "ceres"])
+def test_every_action_either_game_can_offer_is_said_in_words(game: Any, config: dict[str, Any]) -> None:
+    """A button read "IM", "REF", "EXP 15.1": every action of both action spaces has a phrase of
+    the table, whose words are not its notation, with no rule id and no id left unsaid."""
+    from ecliptic.present.words import phrase, text
+
+    content = game._content()
+    obs = game.observe(game.new_game(config, 1), 0)
+    for kind, k in game.kinds.items():
+        for action in k.domain(content):
+            assert phrase(game.name, kind, action) is not None, (kind, action)
+            for seen in (obs, {}):
+                said = text(game.name, kind, seen, action)
+                assert said and said != str(action) and not said.startswith(action.verb), (kind, action, said)
+                assert not re.search(r"\b(?:TC|CC|CR)-[A-Z0-9]+-\d+\b|[{}]", said), (kind, action, said)
+
+
+def test_an_action_is_said_as_the_rulebook_says_it() -> None:
+    from ecliptic.engine.actions import act
+    from ecliptic.present.words import text
+
+    state = new_game()
+    obs = TC.observe(state, XUNON)
+    said = {str(a): text("tauceti", kind, obs, a) for kind, a in [
+        ("turn", act("IM")), ("turn", act("MOV")), ("turn", act("REC")), ("turn", act("REF")),
+        ("turn", act("EXP", "11.1")), ("turn", act("UPG", "computers", "free")), ("turn", act("SELL")),
+        ("turn", act("BUY", "algae", "1")), ("move", act("GO", "XUNO")), ("turn", act("END")), ("turn", act("PASS")),
+        ("turn", act("BATTLE", "06", "1")), ("turn", act("TRADE-K", "Cosmic", "Cosmic", "Chemical", "P1")),
+        ("battle_shield", act("SHIELD", "1,5")), ("reroll", act("ACCEPT")), ("trade_offer", act("ACCEPT")),
+        ("keep_mission", act("KEEP", "M24")), ("keep_specialist", act("KEEP", "S37"))]}
+    assert said == {
+        "IM": "Take an Interplanetary Mission", "MOV": "Move", "REC": "Recruit", "REF": "Refuel (+2 energy)",
+        "EXP 11.1": "Explore Exploration point 1 of Cosmic Energy I",
+        "UPG computers free": "Upgrade Computers (free upgrade)", "SELL": "Sell commodities",
+        "BUY algae 1": "Buy 1 Xunari algae", "GO XUNO": "Go to Xuno", "END": "End your turn", "PASS": "Pass",
+        "BATTLE 06 1": "Battle Azars in Sector 06",
+        "TRADE-K Cosmic Cosmic Chemical P1": "Trade Cosmic and Cosmic Knowledge for Chemical Knowledge with Azars",
+        "SHIELD 1,5": "Shield Weapons and Cargo", "ACCEPT": "Accept the trade",
+        "KEEP M24": "Keep the mission: octo-nanofluid (Triolo → Zorhkon)", "KEEP S37": "Keep Diplomat"}
+    assert text("tauceti", "reroll", obs, act("ACCEPT")) == "Accept the result"
+    ceres = CERES.new_game({"players": 2, "expansions": ["comets"]}, 1)
+    seen = CERES.observe(ceres, 0)
+    assert text("ceres", "turn", seen, act("LAUNCH", "A05")) == "Launch a Probe onto Asteroid A05 (Outer Ring)"
+    assert text("ceres", "turn", seen, act("PASS")) == "Pass for this round"
+    tail = {**seen, "decision": {"kind": "tail", "player": 0, "data": {"comet": "C1", "mode": "launch"}}}
+    assert text("ceres", "tail", tail, act("TAIL", "2")) == "Take the token of Tail 2 of Comet C1"
+
+
+def test_the_view_says_each_legal_and_refused_action_in_words() -> None:
+    state = new_game()
+    out = present(TC, state, XUNON, TC.observe(state, XUNON))
+    legal = {r["notation"]: r for r in out["legal_actions"]}
+    assert legal["IM"]["text"] == "Take an Interplanetary Mission" and legal["IM"]["label"] == "IM"
+    assert legal["BUY algae 1"]["label"] == "BUY algae 1 (Xunari algae)"  # the terminal's label stays
+    assert out["refused"] and all(r["text"] and r["text"] != r["notation"] for r in out["refused"])
+    assert all(r["text"] and r["text"] != r["notation"] for r in out["legal_actions"])
+
+
 # -- costs and effects are the engine's own change ---------------------------------------------------
 
 

@@ -18,7 +18,7 @@ from ecliptic.tauceti.actions.minor import DEPOT, K3
 from ecliptic.tauceti.board import neighbour_cells, parse_cell
 
 
-def _crisis_note(obs: dict[str, Any], token: str) -> str:
+def crisis_note(obs: dict[str, Any], token: str) -> str:
     """A Crisis token on the map as the table shows it: its type, the resource, the planet."""
     for planet, crises in obs.get("planet_crises", {}).items():
         for c in crises:
@@ -27,16 +27,22 @@ def _crisis_note(obs: dict[str, Any], token: str) -> str:
     return ""
 
 
-def _seat_note(obs: dict[str, Any], arg: str, verb: str) -> str:
-    """The player a BATTLE is against or a TRADE-K offered to."""
+def seat_name(obs: dict[str, Any], arg: str) -> str:
+    """The faction of the seat a BATTLE (``1``) or a TRADE-K (``P1``) names, or ``""``."""
     number = arg.removeprefix("P")
     players = obs.get("players", [])
     if not number.isdigit() or int(number) >= len(players):
         return ""
-    return f"{'against' if verb == 'BATTLE' else 'with'} {players[int(number)]['faction']}"
+    return str(players[int(number)]["faction"])
 
 
-def _cell_note(obs: dict[str, Any], arg: str, verb: str) -> str:
+def _seat_note(obs: dict[str, Any], arg: str, verb: str) -> str:
+    """The player a BATTLE is against or a TRADE-K offered to."""
+    name = seat_name(obs, arg)
+    return f"{'against' if verb == 'BATTLE' else 'with'} {name}" if name else ""
+
+
+def cell_note(obs: dict[str, Any], arg: str, verb: str) -> str:
     """An empty position of the table (``q,r``) by the tiles around it, as a player finds it on
     the board: ``uncharted space beside Sector 05, XUNO``. Only the observation's layout is
     read (the positions around a cell are the board's). A position that holds a tile (a
@@ -64,7 +70,7 @@ def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
     obs = obs or {}
     for i, arg in enumerate(action.args):
         if arg[:1] == "X" and arg[1:].isdigit():
-            crisis = _crisis_note(obs, arg)
+            crisis = crisis_note(obs, arg)
             if crisis:
                 notes.append(crisis)
         elif (action.verb == "BATTLE" and i == 1) or (action.verb == "TRADE-K" and arg[:1] == "P"):
@@ -72,7 +78,7 @@ def tauceti_note(action: Action, obs: dict[str, Any] | None = None) -> str:
             if seat:
                 notes.append(seat)
         elif action.verb in ("GO", "PLACE") and "," in arg:
-            notes.append(_cell_note(obs, arg, action.verb))
+            notes.append(cell_note(obs, arg, action.verb))
         elif action.verb == "RESOLVE" and arg == K3:
             notes.append("with 3 Knowledge tokens")
         elif action.verb == "TRADE-K" and arg == DEPOT:

@@ -1,6 +1,7 @@
 """Everything a front end shows beside the observation, in one place: each legal action with
-its label, group, cost, effect, targets and help; the refused candidates with their rule;
-and the ``present`` block (names, running score, prices, the decision, the banner).
+its label, its words (:mod:`ecliptic.present.words`), group, cost, effect, targets and help;
+the refused candidates with their words and rule; and the ``present`` block (names, running
+score, prices, the decision, the banner).
 
 The terminal game and the server both call :func:`actions` (the terminal groups its menu
 by the same groups and prints the same costs), so the two never disagree. The data shapes
@@ -25,6 +26,7 @@ from ecliptic.present.prices import prices
 from ecliptic.present.refusals import refused, strings, why_closed
 from ecliptic.present.score import running_score
 from ecliptic.present.targets import select, targets
+from ecliptic.present.words import text
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,7 @@ class Presented:
 
     action: Action
     label: str
+    text: str
     group: str
     cost: str
     effect: str
@@ -41,8 +44,9 @@ class Presented:
     help: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"notation": str(self.action), "label": self.label, "group": self.group, "cost": self.cost,
-                "effect": self.effect, "targets": self.targets, "select": self.select, "help": self.help}
+        return {"notation": str(self.action), "label": self.label, "text": self.text, "group": self.group,
+                "cost": self.cost, "effect": self.effect, "targets": self.targets, "select": self.select,
+                "help": self.help}
 
 
 def actions(game: Any, state: Any, seat: int, obs: dict[str, Any], legal: Sequence[Action],
@@ -55,8 +59,8 @@ def actions(game: Any, state: Any, seat: int, obs: dict[str, Any], legal: Sequen
     kind = state.stack[-1].kind
     groups = [group(name, kind, a) for a in legal]
     told = effects(game, name, copies or samples(game, state, seat), seat, legal, groups)
-    return [Presented(a, label(name, obs, a), g, e.cost, e.effect, targets(name, obs, seat, a), select(name, a),
-                      action_help(name, a))
+    return [Presented(a, label(name, obs, a), text(name, kind, obs, a), g, e.cost, e.effect,
+                      targets(name, obs, seat, a), select(name, a), action_help(name, a))
             for a, g, e in zip(legal, groups, told, strict=True)]
 
 
@@ -67,8 +71,8 @@ def refusals(game: Any, copy: Any, seat: int, obs: dict[str, Any], legal: Sequen
     name = game.name
     kind = copy.stack[-1].kind
     seen = strings(obs)
-    return [{"notation": str(a), "label": label(name, obs, a), "group": group(name, kind, a),
-             "targets": targets(name, obs, seat, a), "rule": rule, "reason": reason}
+    return [{"notation": str(a), "label": label(name, obs, a), "text": text(name, kind, obs, a),
+             "group": group(name, kind, a), "targets": targets(name, obs, seat, a), "rule": rule, "reason": reason}
             for a, rule, reason in refused(game, copy, seen, set(legal))]
 
 

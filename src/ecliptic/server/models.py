@@ -177,7 +177,10 @@ class LabelledAction(BaseModel):
 
     id: int
     notation: str
-    label: str
+    label: str = Field(description="the notation and what its ids stand for, as the terminal prints it")
+    text: str = Field(description=(
+        "the action in the rulebook's words, short enough for a button ('Take an Interplanetary Mission', "
+        "'Buy 1 Xunari algae'); the notation when no phrase says it"))
     group: str = Field("", description="the kind of action, for grouping (Move, Explore, Trade, ... / Launch, ...)")
     cost: str = Field("", description="what it spends, as the engine performs it ('' when nothing)")
     effect: str = Field("", description="what it does, as the engine performs it; says when the outcome is random")
@@ -195,6 +198,7 @@ class RefusedAction(BaseModel):
 
     notation: str
     label: str
+    text: str = Field(description="the action in the rulebook's words, as a legal action's text")
     group: str
     targets: list[str]
     rule: str = Field(description="the rule id that refuses it")

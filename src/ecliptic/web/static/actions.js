@@ -76,13 +76,25 @@ export function clickableKeys(actions) {
   return keys;
 }
 
+// The action in words (the server's `text`) as the button's main line, its notation small beside it
+// (what the notation box and the terminal take); an older server without `text`: the label. The
+// tooltip keeps the label (the notation and what its ids stand for) with the help.
+export function wordsOf(a) { return a.text && a.text !== a.notation ? a.text : ""; }
+
 function actionButton(a, onAct, extraClass = "") {
+  const words = wordsOf(a);
   const cost = a.cost ? el("span", { class: "cost", text: a.cost }) : null;
   const effect = a.effect ? el("span", { class: "effect", text: a.effect }) : null;
-  const aria = [a.label, a.cost && `cost ${a.cost}`, a.effect && `effect ${a.effect}`].filter(Boolean).join("; ");
-  return el("button", { type: "button", class: `action ${extraClass}`.trim(), title: a.help || a.label,
+  const said = words ? `${words} (${a.notation})` : a.label;
+  const aria = [said, a.cost && `cost ${a.cost}`, a.effect && `effect ${a.effect}`].filter(Boolean).join("; ");
+  const title = words ? [a.label, a.help].filter(Boolean).join(": ") : a.help || a.label;
+  const head = words
+    ? el("span", { class: "label" }, el("span", { class: "text", text: words }), " ",
+      el("span", { class: "notation", text: a.notation }))
+    : el("span", { class: "label", text: a.label });
+  return el("button", { type: "button", class: `action ${extraClass}`.trim(), title,
     "aria-label": aria, dataset: { notation: a.notation, group: groupOf(a) }, onclick: () => onAct(a) },
-    el("span", { class: "label", text: a.label }), cost, effect);
+    head, cost, effect);
 }
 
 function refusedItem(gv, r) {
@@ -183,7 +195,7 @@ export function renderDecision(root, gv, ui, on) {
         dataset: { target: k }, onclick: () => on.toggle(k), text: nameOf(gv, k) }))),
       el("button", { type: "button", class: "primary confirm", id: "confirm-set", disabled: !match,
         title: match ? match.help || match.label : "no legal action is exactly this set",
-        onclick: () => match && on.act(match) }, match ? `Confirm: ${match.label}` : "Confirm (choose a legal set)")));
+        onclick: () => match && on.act(match) }, match ? `Confirm: ${wordsOf(match) || match.label}` : "Confirm (choose a legal set)")));
   }
 
   const groups = new Map();
