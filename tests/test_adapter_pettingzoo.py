@@ -469,6 +469,11 @@ def test_the_policy_plugin_commands_of_docs_adapters_run_as_written(tmp_path: Pa
         assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["games"] == 2 and summary["bot"] == "mine:weights.npy"
+    # Weights of another shape (a 4-player game's, say) are refused, saying which shapes.
+    np.save(tmp_path / "weights.npy", np.zeros((55, 10), np.float32))
+    done = subprocess.run(commands[1], capture_output=True, text=True, check=False, cwd=tmp_path, env=env)
+    assert done.returncode != 0 and "weights.npy holds (55, 10) weights; this game needs (55, 351)" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_an_environment_pickles_mid_game_and_plays_on_as_the_original() -> None:

@@ -46,12 +46,14 @@ def test_a_stranger_sits_down_at_an_open_seat_from_the_lobby_and_plays_it_under_
     host.page.wait_for_selector("#thinking:has-text('Cleo is deciding')")
     # The table is full now: no lobby offers it, Cleo's name is remembered for the next table.
     page.goto(server_site.url + "/")
-    page.locator("#open-tables li").first.wait_for()
+    # (The lobby fills the name in once its script has loaded the game options, which may be
+    # after the first list item is there: wait for the name rather than read it at once.)
+    page.wait_for_function("() => document.getElementById('my-name').value === 'Cleo'")
+    page.locator("#open-tables li:not(:text('loading…'))").first.wait_for()
     assert page.locator(f"#open-tables li[data-id='{gid}']").count() == 0
-    assert page.locator("#my-name").input_value() == "Cleo"
     other = new_page(chromium)
     other.page.goto(server_site.url + "/")
-    other.page.locator("#open-tables li").first.wait_for()
+    other.page.locator("#open-tables li:not(:text('loading…'))").first.wait_for()
     assert other.page.locator(f"#open-tables li[data-id='{gid}']").count() == 0
     assert_clean(host, cleo, other)
 
@@ -67,7 +69,7 @@ def test_the_host_opens_a_seat_nobody_came_to_from_my_games_and_a_second_sitter_
     two = [new_page(chromium), new_page(chromium)]
     for w in two:   # both lobbies are open before the seat is: each will show it
         w.page.goto(server_site.url + "/")
-        w.page.locator("#open-tables li").first.wait_for()
+        w.page.locator("#open-tables li:not(:text('loading…'))").first.wait_for()
         assert w.page.locator(f"#open-tables li[data-id='{gid}']").count() == 0
     toggle.check()
     with server_site.api() as api:
