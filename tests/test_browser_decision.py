@@ -169,8 +169,8 @@ def test_a_target_offers_the_actions_that_name_it_and_why_the_others_are_not_all
 
 
 def refusal(notation: str, group: str, rule: str, reason: str) -> dict[str, Any]:
-    return {"notation": notation, "label": f"{notation} (label)", "group": group, "targets": [], "rule": rule,
-            "reason": reason}
+    return {"notation": notation, "label": f"{notation} (label)", "text": f"Words of {notation}", "group": group,
+            "targets": [], "rule": rule, "reason": reason}
 
 
 def test_why_not_groups_the_refusals_and_says_a_shared_reason_once(chromium: Any, base_url: str) -> None:
@@ -197,9 +197,13 @@ def test_why_not_groups_the_refusals_and_says_a_shared_reason_once(chromium: Any
     assert shared.count() == 1 and shared.get_attribute("data-count") == "5"
     text = shared.inner_text()
     assert text.count("you do not have the Knowledge tokens you offer") == 1 and "and 2 more" in text
+    assert f"Words of {offers[0]}, Words of {offers[1]}" in text  # the actions said as their buttons say them
     assert shared.locator("a.rule").inner_text() == "TC-TRADE-2"
     assert (shared.locator(".which").get_attribute("title") or "").split("\n") == offers
-    assert "you are not on a planet" in trade.locator(".refused-action:not(.shared)").inner_text()
+    alone = trade.locator(".refused-action:not(.shared)")
+    assert "you are not on a planet" in alone.inner_text()
+    assert alone.locator(".label .text").inner_text() == "Words of SELL"
+    assert alone.locator(".label .notation").inner_text() == "SELL"
     move = why.locator("details.refused-group[data-group='Move']")
     move.locator("> summary").click()
     assert move.locator("> ul > li.refused-action").count() == 4

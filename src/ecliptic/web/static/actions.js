@@ -97,9 +97,18 @@ function actionButton(a, onAct, extraClass = "") {
     head, cost, effect);
 }
 
+// A refused action as its button would say it: the words, the notation beside them (the label,
+// notation and notes, from a server that sends no words).
+function refusedName(r) {
+  const words = wordsOf(r);
+  if (!words) return el("span", { class: "label", text: r.label || r.notation });
+  return el("span", { class: "label", title: r.label || r.notation }, el("span", { class: "text", text: words }), " ",
+    el("span", { class: "notation", text: r.notation }));
+}
+
 function refusedItem(gv, r) {
   return el("li", { class: "refused-action", dataset: { notation: r.notation } },
-    el("span", { class: "label", text: r.label || r.notation }), " — ",
+    refusedName(r), " — ",
     el("span", { class: "reason", text: r.reason || "not allowed now" }), " ", ruleLink(gv.game, r.rule));
 }
 
@@ -109,7 +118,7 @@ const RULE_SHOWN = 4;     // a rule refusing with more distinct reasons folds th
 // One line for the actions refused for the very same reason ("you do not have the Knowledge
 // tokens you offer" is the why of 90 TRADE-K): the reason once, then which actions it refuses.
 function sharedItem(gv, rows) {
-  const names = rows.map((r) => r.label || r.notation);
+  const names = rows.map((r) => wordsOf(r) || r.label || r.notation);
   const more = names.length - SHARED_SHOWN;
   return el("li", { class: "refused-action shared", dataset: { notation: rows[0].notation, count: rows.length } },
     el("span", { class: "reason", text: rows[0].reason || "not allowed now" }), " ", ruleLink(gv.game, rows[0].rule),
