@@ -29,8 +29,13 @@ async function start() {
   setInterval(() => { if (document.visibilityState === "visible") renderOpenTables(); }, OPEN_TABLES_SECONDS * 1000);
 }
 
+let optionsAsked = 0;   // the last game's options asked for: an answer to an earlier choice is dropped
+
 async function loadOptions(game) {
-  options = await api(`/api/options/${game}`);
+  const ask = ++optionsAsked;
+  const answer = await api(`/api/options/${game}`);
+  if (ask !== optionsAsked) return;   // another game was chosen meanwhile (its form is on its way)
+  options = answer;
   const players = $("players");
   players.replaceChildren();
   for (let n = options.players.min; n <= options.players.max; n++) {
