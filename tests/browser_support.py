@@ -205,10 +205,12 @@ def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: 
                     choices: dict[str, str] | None = None, checks: tuple[str, ...] = (),
                     levels: dict[int, str] | None = None, suggestions: bool = False,
                     clock_seconds: int | None = None, my_seat: str | None = None) -> str:
-    """Fill the lobby's form (``seats``: "person" or "bot" per seat), create the game and
+    """Fill the lobby's form (``seats``: "person", "bot" or "open" per seat), create the game and
     return its id. ``choices`` picks a value in a config select by its option name; ``checks``
     ticks checkboxes by their aria-label; ``my_seat`` is the "You play" choice (a seat index as
-    text, or "none"; the first person seat if not given)."""
+    text, "all" for hot-seat, or "none"; the first person seat if not given). With join links to
+    hand out the page stays in the lobby, on the created box; without, the lobby opens the game
+    (the creator's seat, the hot-seat page, or a game of bots' watch page) and the page is there."""
     page = w.page
     page.goto(url + "/")
     page.select_option("#game", game)
@@ -232,11 +234,19 @@ def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: 
     if my_seat is not None:
         page.select_option("#my-seat", my_seat)
     page.click("#create-button")
-    page.wait_for_selector("#created h3")
-    heading = page.locator("#created h3").inner_text()
-    found = re.search(r"Game (\w+) created", heading)
-    assert found, heading
-    return found.group(1)
+    persons = [str(i) for i, kind in enumerate(seats) if kind == "person"]
+    mine = my_seat if my_seat is not None else (persons[0] if persons else "none")
+    played = persons if mine == "all" else [mine] if mine in persons else []
+    if set(persons) - set(played):   # links to hand out: the created box shows them
+        page.wait_for_selector("#created h3")
+        heading = page.locator("#created h3").inner_text()
+        found = re.search(r"Game (\w+) created", heading)
+        assert found, heading
+        return found.group(1)
+    page.wait_for_url(re.compile(r"/(play|watch)/"))
+    opened = re.search(r"/(?:play|watch)/(\w+)", page.url)
+    assert opened, page.url
+    return opened.group(1)
 
 
 def open_seat(w: Watched, url: str, game_id: str, seat: int) -> None:

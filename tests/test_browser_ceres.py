@@ -28,7 +28,6 @@ def test_a_ceres_game_with_comets_is_played_by_clicking_for_a_round(tmp_path: Pa
     with site(tmp_path) as s, browser() as b:
         w = new_page(b)
         create_in_lobby(w, s.url, "ceres", ["person", "bot"], seed=4, checks=("Comets",))
-        w.page.click("#created a.play-here")
         w.page.wait_for_selector("#decision-panel button.action", state="attached")
         first = view_of(w)
         assert first["view"]["config"]["expansions"] == ["comets"] and first["view"]["comets"]

@@ -9,7 +9,18 @@ from typing import Any
 
 import pytest
 
-from browser_support import Site, assert_clean, create_in_lobby, needs_browser, new_page, no_null_text, wait_loaded
+from browser_support import (
+    DESKTOP,
+    PHONE,
+    Site,
+    assert_clean,
+    create_in_lobby,
+    needs_browser,
+    new_page,
+    no_null_text,
+    too_wide,
+    wait_loaded,
+)
 
 pytestmark = needs_browser
 
@@ -81,26 +92,94 @@ def test_copy_selects_the_join_link_where_the_browser_has_no_clipboard_api(
 
 
 def test_the_created_box_shows_no_null_whatever_the_seats(server_site: Site, chromium: Any) -> None:
+    """With join links to hand out the lobby stays on the box of the game just created: its
+    links, and the creator's own seat as its prominent first link ("Open your seat")."""
     w = new_page(chromium)
     page = w.page
-    for seats in (["person", "bot", "bot"], ["bot", "bot"], ["person", "person"]):
-        game_id = create_in_lobby(w, server_site.url, "tauceti", seats, choices={"game": "short"})
+    for seats, my_seat, links in ((["person", "person"], None, 1), (["person", "person", "bot"], "none", 2),
+                                  (["bot", "person", "person", "open"], "2", 2)):
+        game_id = create_in_lobby(w, server_site.url, "tauceti", seats, choices={"game": "short"}, my_seat=my_seat)
+        assert page.url == server_site.url + "/", page.url   # the lobby stays: there are links to give
         box = page.locator("#created")
         text = box.inner_text()
         assert f"Game {game_id} created" in text
         assert not re.search(r"\b(null|undefined)\b", text), (seats, text)
-        people = seats.count("person")
-        # The first person's seat is the creator's unless chosen, taken here: only the others' links are handed out.
-        assert box.locator("input.join-link").count() == max(people - 1, 0)
-        # The help says what applies: no word of join links when there is none to give.
-        assert ("join link" in box.locator("p.help").inner_text()) == (people > 1), (seats, text)
-        assert box.locator("#hotseat-link").count() == (1 if people > 1 else 0)
-        assert box.locator(f"a[href='/watch/{game_id}']").count() == (1 if people == 0 else 0)
+        # The seat the creator plays is taken here: only the others' links are handed out (an open seat's too).
+        assert box.locator("input.join-link").count() == links
+        assert "join link" in box.locator("p.help").inner_text(), (seats, text)
+        mine = box.locator("#open-my-seat")
+        if my_seat == "none":
+            assert mine.count() == 0
+        else:
+            assert mine.get_attribute("href") == f"/play/{game_id}#seat={my_seat or 0}"
+            assert "primary" in (mine.get_attribute("class") or "")
+            assert mine.inner_text() == "Open your seat"
+        assert box.locator("#hotseat-link").count() == 1
+        assert box.locator(f"a[href^='/watch/{game_id}']").count() == 0
         page.wait_for_selector(f"#my-games li[data-id='{game_id}']")
-        if people == 0:  # nobody here is to move in a game of bots
-            page.wait_for_function("() => !document.querySelector('#my-games li.muted')")
-            assert page.locator(f"#my-games li[data-id='{game_id}'] .your-turn").count() == 0
         no_null_text(w)
+    page.click("#open-my-seat")
+    page.wait_for_url(f"**/play/{game_id}#seat=2")
+    wait_loaded(w)
+    assert page.evaluate("() => document.body.dataset.seat") == "2"
+    assert_clean(w)
+
+
+@pytest.mark.parametrize(("seats", "my_seat", "opened"), [
+    (["person", "bot", "bot"], None, "/play/{id}#seat=0"),
+    (["bot", "person", "open"], None, "/play/{id}#seat=1"),
+    (["person", "person"], "all", "/play/{id}#hotseat"),
+    (["bot", "bot"], None, "/watch/{id}#replay"),
+], ids=["bots", "open-seat", "hot-seat", "bots-only"])
+def test_with_no_join_link_to_hand_out_the_lobby_opens_the_game_at_once(
+        server_site: Site, chromium: Any, seats: list[str], my_seat: str | None, opened: str) -> None:
+    """Every other seat a bot or open to anyone, or every person seat played here (hot-seat):
+    "Create" opens the creator's game page at once, and a game of bots its watch page (which
+    replays it when the bots have finished it); "My games" knows the game as ever."""
+    w = new_page(chromium)
+    page = w.page
+    game_id = create_in_lobby(w, server_site.url, "ceres", seats, my_seat=my_seat)
+    assert page.url == server_site.url + opened.format(id=game_id)
+    persons = [i for i, kind in enumerate(seats) if kind == "person"]
+    if my_seat == "all":   # the device is passed to the seat to decide first
+        page.wait_for_selector("#pass-screen:not([hidden])")
+    else:
+        wait_loaded(w)
+        assert ("watching" in page.locator("#status").inner_text()) == (not persons)
+    page.goto(server_site.url + "/")
+    entry = page.locator(f"#my-games li[data-id='{game_id}']")
+    entry.wait_for()
+    held = sorted(held_tokens(w, game_id))
+    assert held == [str(i) for i in persons]
+    assert entry.locator("a.my-seat").evaluate_all("(as) => as.map((a) => a.dataset.seat)") == held
+    assert entry.locator(f"a[href='/watch/{game_id}']").count() == 1
+    assert_clean(w)
+
+
+def test_on_a_phone_my_games_comes_before_the_form_once_there_are_some(server_site: Site, chromium: Any) -> None:
+    w = new_page(chromium, viewport=PHONE)
+    page = w.page
+    page.goto(server_site.url + "/")
+    page.wait_for_selector("#create[data-game='tauceti']")
+
+    def top(selector: str) -> float:
+        box = page.locator(selector).bounding_box()
+        assert box is not None, selector
+        return float(box["y"])
+
+    assert top("#new-game") < top("#mine")   # no game yet: the form first
+    game_id = create_in_lobby(w, server_site.url, "ceres", ["person", "person"])
+    page.wait_for_selector(f"#my-games li[data-id='{game_id}']")
+    assert top("#mine") < top("#new-game")
+    assert not too_wide(w), too_wide(w)
+    page.reload()
+    page.wait_for_selector(f"#my-games li[data-id='{game_id}']")
+    assert top("#mine") < top("#new-game")
+    # On a desktop the form keeps the left column, "My games" beside it on the right.
+    page.set_viewport_size(DESKTOP)
+    form, mine = page.locator("#new-game").bounding_box(), page.locator("#mine").bounding_box()
+    assert form is not None and mine is not None
+    assert form["x"] < mine["x"] and form["y"] <= mine["y"]
     assert_clean(w)
 
 
@@ -114,25 +193,27 @@ def test_ceres_offered_with_its_comets_is_created_with_them(server_site: Site, c
     page.select_option("#game", "ceres")
     page.wait_for_selector("#create[data-game='ceres']")
     assert page.get_by_label("Comets", exact=True).is_checked()
-    page.click("#create-button")
-    page.wait_for_selector("#created h3")
-    found = re.search(r"Game (\w+) created", page.locator("#created h3").inner_text())
-    assert found
+
+    def created() -> str:   # (a person and a bot: no link to give, the lobby opens the game at once)
+        page.click("#create-button")
+        page.wait_for_url("**/play/**")
+        found = re.search(r"/play/(\w+)", page.url)
+        assert found, page.url
+        return found.group(1)
+
+    first = created()
     with server_site.api() as api:
-        config = api.get(f"/api/games/{found.group(1)}").json()["view"]["config"]
+        config = api.get(f"/api/games/{first}").json()["view"]["config"]
     assert config["expansions"] == ["comets"], config
     # Unticked, the game is made without them.
-    page.select_option("#game", "tauceti")
-    page.wait_for_selector("#create[data-game='tauceti']")
+    page.goto(server_site.url + "/")
     page.select_option("#game", "ceres")
     page.wait_for_selector("#create[data-game='ceres']")
     page.get_by_label("Comets", exact=True).uncheck()
-    page.click("#create-button")
-    page.wait_for_function(f"() => !document.querySelector('#created h3').textContent.includes('{found.group(1)}')")
-    second = re.search(r"Game (\w+) created", page.locator("#created h3").inner_text())
-    assert second
+    second = created()
+    assert second != first
     with server_site.api() as api:
-        assert api.get(f"/api/games/{second.group(1)}").json()["view"]["config"]["expansions"] == []
+        assert api.get(f"/api/games/{second}").json()["view"]["config"]["expansions"] == []
     assert_clean(w)
 
 
@@ -286,7 +367,7 @@ def test_the_creator_chooses_the_seat_they_play_or_none(
     for seat, kind in enumerate(["person", "bot", "person", "person"]):
         w.page.locator(f"#seats .seat[data-seat='{seat}'] select.kind").select_option(kind)
     offered = w.page.locator("#my-seat option").evaluate_all("(os) => os.map((o) => o.value)")
-    assert offered == ["0", "2", "3", "none"]
+    assert offered == ["0", "2", "3", "all", "none"]
     game_id = create_in_lobby(w, server_site.url, "ceres", ["person", "bot", "person", "person"], my_seat=my_seat)
     assert sorted(held_tokens(w, game_id)) == held
     box = w.page.locator("#created")

@@ -53,7 +53,6 @@ def test_skip_to_now_shows_at_once_the_moves_still_queued(server_site: Site, chr
     w = new_page(chromium, pace=SLOW)
     game_id = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot", "bot", "bot"], seed=51,
                     choices={"game": "short", "layout": "preset", "first_player": "0"})
-    w.page.click("#created a.play-here")
     page = w.page
     rng = random.Random(51)
     behind = page.locator("#behind")
@@ -81,7 +80,6 @@ def test_the_page_catches_up_by_itself_when_a_bot_plays_its_seat(server_site: Si
     w = new_page(chromium, pace=SLOW)
     game_id = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot", "bot", "bot"], seed=52,
                               choices={"game": "short", "layout": "preset", "first_player": "0"})
-    w.page.click("#created a.play-here")
     page = w.page
     assert wait_my_turn_or_over(w) == "turn"
     page.select_option("#hand-level", "random")
@@ -117,7 +115,6 @@ def test_a_seat_address_without_its_token_says_the_page_is_watching(server_site:
     assert page.locator("#chat-form").is_hidden()
     assert page.locator("#chat-readonly").inner_text() == "Spectators read the chat; only the players write in it."
     # The seat's own browser, with its token, plays and sees no notice.
-    maker.page.click("#created a.play-here")
     wait_my_turn_or_over(maker)
     assert maker.page.locator("#notice").is_hidden()
     assert maker.page.locator("#chat-readonly").is_hidden() and maker.page.locator("#chat-form").is_visible()
@@ -190,7 +187,6 @@ def test_the_board_zooms_to_a_readable_size_on_a_phone(server_site: Site, chromi
         w = new_page(chromium, viewport=PHONE)
         page = w.page
         create_in_lobby(w, server_site.url, game, ["person", "bot", "bot"], seed=56, choices=choices, checks=checks)
-        page.click("#created a.play-here")
         page.wait_for_selector("#table svg text", state="attached")
         zoom = page.locator("#board-zoom")
         assert zoom.get_attribute("aria-pressed") == "false"

@@ -5,6 +5,7 @@ bots; a whole short game to the score sheet; a reload and a server restart in th
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import sqlite3
 import time
@@ -29,6 +30,7 @@ from browser_support import (
     wait_my_turn_or_over,
 )
 from ecliptic.web import STATIC
+from server_helpers import eventually
 
 pytestmark = needs_browser
 
@@ -67,7 +69,6 @@ def test_a_tau_ceti_game_against_three_bots_made_in_the_lobby_and_played_by_clic
     w = new_page(chromium)
     game_id = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot", "bot", "bot"], seed=6,
                               choices={"game": "short", "layout": "preset"})
-    w.page.click("#created a.play-here")
     w.page.wait_for_selector("#decision-panel button.action", state="attached")
     assert w.page.locator("#status").inner_text().startswith("Tau Ceti")
     screenshot(w, "tauceti-4p-start-1280x800")
@@ -108,7 +109,6 @@ def test_a_whole_short_game_played_by_random_clicks_ends_on_the_score_sheet(serv
     w = new_page(chromium)
     game_id = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=11,
                     choices={"game": "short", "layout": "preset"})
-    w.page.click("#created a.play-here")
     started = time.monotonic()
     clicks = play_randomly(w, random.Random(11), until=lambda v: False)
     assert clicks > 10
@@ -153,7 +153,6 @@ def test_a_reload_in_the_middle_goes_on_where_it_was(server_site: Site, chromium
     w = new_page(chromium)
     game_id = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=12,
                               choices={"game": "short", "layout": "preset"})
-    w.page.click("#created a.play-here")
     play_randomly(w, random.Random(12), until=lambda v: v["index"] >= 8)
     before = view_of(w)
     entries = w.page.locator("#log .log-entry").count()
@@ -173,7 +172,6 @@ def test_a_server_restart_in_the_middle_is_survived(tmp_path: Path, chromium: An
     with site(tmp_path) as s:
         w = new_page(chromium)
         create_in_lobby(w, s.url, "tauceti", ["person", "bot"], seed=14, choices={"game": "short", "layout": "preset"})
-        w.page.click("#created a.play-here")
         play_randomly(w, random.Random(14), until=lambda v: v["index"] >= 6)
         index = view_of(w)["index"]
         hellos = int(w.page.evaluate("() => document.body.dataset.hellos"))
@@ -206,3 +204,60 @@ def test_a_server_restart_in_the_middle_is_survived(tmp_path: Path, chromium: An
         w.page.wait_for_function(f"() => document.querySelectorAll('#log .log-entry').length === {entries}")
         assert view_of(w)["index"] == index
         assert_clean(w)
+
+
+def test_watch_the_bots_play_replays_their_finished_game_one_action_a_second(server_site: Site, chromium: Any) -> None:
+    """Bots finish a game of bots in a moment: "Watch the bots play" (/watch/{id}#replay) finds it
+    over and plays its replay from the start, one action a second ("Play" / "Pause", aria-pressed,
+    by the keyboard), stopping at the end. The page's clock is Playwright's: each second is run."""
+    from playwright.sync_api import expect  # (imported here: without Playwright the module is skipped)
+
+    with server_site.api() as api:
+        gid = api.post("/api/games", json={"game": "ceres", "seed": 8, "seats": [
+            {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]}).json()["id"]
+        last = eventually(lambda: (lambda g: g["status"] == "over" and g["index"])(api.get(f"/api/games/{gid}").json()),
+                          "the bots finish")
+    w = new_page(chromium)
+    page = w.page
+    page.clock.install()
+    page.goto(f"{server_site.url}/watch/{gid}#replay")
+    at = page.locator("#replay-index")
+    play = page.locator("#replay-play")
+
+    def shows(index: int) -> None:
+        expect(at).to_have_text(re.compile(rf"^\s*{index} / {last}\s*$"))
+
+    shows(0)   # the start: the setup before the first action
+    expect(play).to_have_attribute("aria-pressed", "true")
+    expect(play).to_have_text("Pause")
+    for index in (1, 2):
+        page.clock.run_for(1000)
+        shows(index)
+        page.wait_for_selector(f"#history-bar:has-text('after action {index} ')")
+    play.focus()   # a second press, by the keyboard, pauses: the button keeps the focus
+    page.keyboard.press("Enter")
+    expect(play).to_have_attribute("aria-pressed", "false")
+    expect(play).to_have_text("Play")
+    assert page.evaluate("() => document.activeElement.id") == "replay-play"
+    page.clock.run_for(5000)
+    shows(2)   # paused: the seconds go by, the replay stays
+    # Played near the end it stops there by itself.
+    page.click("#replay-end")
+    shows(last)
+    page.click("#replay-prev")
+    shows(last - 1)
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "true")
+    page.clock.run_for(1000)
+    shows(last)
+    expect(play).to_have_attribute("aria-pressed", "false")
+    expect(play).to_have_text("Play")
+    page.clock.run_for(3000)
+    shows(last)
+    # A game still going is watched live: no replay is started.
+    with server_site.api() as api:
+        going = api.post("/api/games", json={"game": "ceres", "seats": [{"name": "Ann"}, {"name": "Bob"}]}).json()["id"]
+    page.goto(f"{server_site.url}/watch/{going}#replay")
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('watching')")
+    assert page.locator("#replay-play").count() == 0 and page.locator("#history-bar").is_hidden()
+    assert_clean(w)

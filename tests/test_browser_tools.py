@@ -73,7 +73,6 @@ def test_the_notation_box_completes_and_plays_and_undo_takes_it_back(server_site
     w = new_page(chromium)
     create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=32,
                     choices={"game": "short", "layout": "preset"})
-    w.page.click("#created a.play-here")
     page = w.page
     wait_my_turn_or_over(w)
     view = view_of(w)
@@ -107,7 +106,6 @@ def test_every_action_is_reachable_by_the_keyboard_and_the_turn_clock_shows(serv
     w = new_page(chromium)
     create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=33,
                     choices={"game": "short", "layout": "preset"}, clock_seconds=3600)
-    w.page.click("#created a.play-here")
     page = w.page
     wait_my_turn_or_over(w)
     # Words only (a clock glyph is an empty box in the fonts of some systems), minutes and seconds.
@@ -251,7 +249,6 @@ def test_bot_moves_are_shown_one_by_one_at_a_readable_pace_then_my_turn_is_annou
     w = new_page(chromium, pace=PACE, init=WATCHER)
     create_in_lobby(w, server_site.url, "tauceti", ["person", "bot", "bot", "bot"], seed=35,
                     choices={"game": "short", "layout": "preset"})
-    w.page.click("#created a.play-here")
     page = w.page
     rng = random.Random(35)
     for _ in range(40):
@@ -282,7 +279,6 @@ def test_suggest_a_move_when_the_game_was_made_with_suggestions(server_site: Sit
     w = new_page(chromium)
     create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=36,
                     choices={"game": "short", "layout": "preset"}, suggestions=True)
-    w.page.click("#created a.play-here")
     page = w.page
     wait_my_turn_or_over(w)
     before = log_index(w)

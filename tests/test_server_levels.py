@@ -175,8 +175,10 @@ def test_serve_with_a_plugin_level_offers_it_in_the_lobby_and_plays_it(tmp_path:
         assert "the host's: mine (lastlegal)" in log.read_text()
         w = new_page(chromium)
         game_id = create_in_lobby(w, served.base_url, "ceres", ["bot", "bot"], seed=5, levels={0: "mine"})
+        w.page.goto(served.base_url + "/")   # (the lobby opened the game of bots to watch: back to its form)
         menu = w.page.locator("#seats .seat[data-seat='0'] select.level option")
-        assert menu.all_inner_texts()[-1] == "Mine"
+        menu.last.wait_for(state="attached")
+        assert menu.all_text_contents()[-1] == "Mine"
         with httpx.Client(base_url=served.base_url, timeout=30) as api:
             eventually(lambda: api.get(f"/api/games/{game_id}").json()["status"] == "over", "the bots finish")
             record = api.get(f"/api/games/{game_id}/record").json()

@@ -35,6 +35,7 @@ const S = {
   myTurnBefore: false,
   suggestions: false,
   replayIndex: null,
+  replaying: false, replayTimer: null, replayAsk: 0,   // the replay's "Play": on, its next step's timer; the last step asked
   levels: [{ value: "normal", label: "Normal", text: "" }],   // the bot levels (GET /api/options/{game})
   refused: { key: null, rows: [] },   // "why not" for my decision: asked for, not pushed
   notice: null,        // why this page watches or plays another seat than the address asks: {kind, seat}
@@ -538,7 +539,7 @@ function draw() {
   bar.hidden = !S.shown;
   if (S.shown) {
     bar.replaceChildren(`Showing the board after action ${S.shown.index} (the game is at ${live.index}). `,
-      el("button", { type: "button", id: "back-to-now", text: "Back to now", onclick: () => { S.shown = null; S.replayIndex = null; render(); } }));
+      el("button", { type: "button", id: "back-to-now", text: "Back to now", onclick: () => { S.shown = null; S.replayIndex = null; playReplay(false); } }));
   }
   drawTable(gv, gv === live);
   renderNotice();
@@ -717,7 +718,10 @@ function renderFinished(gv) {
       el("button", { type: "button", id: "replay-prev", "aria-label": "one action back", onclick: step(at - 1), text: "◀" }),
       el("span", { id: "replay-index", text: ` ${at} / ${gv.index} ` }),
       el("button", { type: "button", id: "replay-next", "aria-label": "one action on", onclick: step(at + 1), text: "▶" }),
-      el("button", { type: "button", id: "replay-end", "aria-label": "to the end", onclick: step(gv.index), text: "»" })),
+      el("button", { type: "button", id: "replay-end", "aria-label": "to the end", onclick: step(gv.index), text: "»" }),
+      el("button", { type: "button", id: "replay-play", "aria-pressed": S.replaying ? "true" : "false",
+        title: "the replay steps on by itself, one action a second", onclick: () => playReplay(!S.replaying),
+        text: S.replaying ? "Pause" : "Play" })),
     extras.playOnFrom ? el("p", {}, el("button", { type: "button", id: "play-on",
       text: `Play on from action ${at} against bots`, onclick: () => playOn(at) })) : null);
   if (pressed && $(pressed)) $(pressed).focus({ preventScroll: true });
@@ -802,10 +806,39 @@ async function replayTo(index) {
   const extras = S.mods.extras;
   if (!extras || !extras.viewAt) return;
   S.replayIndex = index;
+  const ask = ++S.replayAsk;   // a step asked for later (a press while one is on its way) wins
   try {
-    S.shown = index === S.gv.index ? null : await extras.viewAt(GAME_ID, token(), index);
+    const shown = index === S.gv.index ? null : await extras.viewAt(GAME_ID, token(), index);
+    if (ask !== S.replayAsk) return;
+    S.shown = shown;
   } catch (e) { setError(`That position could not be shown: ${e.message}`); }
   render();
+}
+
+// The replay's "Play": one action on every REPLAY_STEP_MS until the end (where it stops) or a
+// second press; started at the end, it plays from the start. The buttons stay usable meanwhile.
+const REPLAY_STEP_MS = 1000;
+
+function playReplay(on) {
+  if (S.replayTimer !== null) { clearTimeout(S.replayTimer); S.replayTimer = null; }
+  S.replaying = on && !!S.gv && S.gv.status === "over" && !!(S.mods.extras && S.mods.extras.viewAt);
+  render();
+  if (!S.replaying) return;
+  const at = S.replayIndex === null ? S.gv.index : S.replayIndex;
+  if (at >= S.gv.index) replayTo(0).then(nextReplayStep);
+  else nextReplayStep();
+}
+
+function nextReplayStep() {
+  if (!S.replaying || S.replayTimer !== null) return;
+  S.replayTimer = setTimeout(async () => {
+    S.replayTimer = null;
+    if (!S.replaying) return;
+    const at = S.replayIndex === null ? S.gv.index : S.replayIndex;
+    if (at < S.gv.index) await replayTo(at + 1);
+    if ((S.replayIndex === null ? S.gv.index : S.replayIndex) >= S.gv.index) playReplay(false);   // the end: it stops
+    else nextReplayStep();
+  }, REPLAY_STEP_MS);
 }
 
 async function playOn(index) {
@@ -894,6 +927,7 @@ async function suggest() {
 async function pick(index) {
   const extras = S.mods.extras;
   if (!extras || !extras.viewAt) { setError("Earlier positions are not available on this server."); return; }
+  if (S.replaying) playReplay(false);   // a position picked in the log: the replay's play stops there
   if (index === S.gv.index) { S.shown = null; render(); return; }
   try { S.shown = await extras.viewAt(GAME_ID, token(), index); render(); }
   catch (e) { setError(`That position could not be shown: ${e.message}`); }
@@ -991,6 +1025,11 @@ async function main() {
     return;
   }
   connect();
+  // "Watch the bots play" (/watch/{id}#replay): a game over already is replayed from its start;
+  // one still going is watched live.
+  if (MODE === "watch" && new URLSearchParams(location.hash.slice(1)).has("replay") && S.gv.status === "over") {
+    playReplay(true);
+  }
   loadChat();
   mountMail($("mail"), GAME_ID, () => ({ seat: S.seat, token: token(), over: !!S.gv && S.gv.status === "over" }));
   mountDevice();

@@ -8,6 +8,7 @@ import { api, el, fill, fetchRematch, keepHostRematch, myGames, gameEntry, remem
 
 const $ = (id) => document.getElementById(id);
 let options = null;   // the GameOptions of the chosen game
+let pickedSeat = null;   // the "You play" the creator picked (null: none picked, the first person seat)
 const NAME_KEY = "ecliptic.name";   // the name this browser sits down under at open tables
 const OPEN_TABLES_SECONDS = 15;
 
@@ -28,8 +29,13 @@ async function start() {
   setInterval(() => { if (document.visibilityState === "visible") renderOpenTables(); }, OPEN_TABLES_SECONDS * 1000);
 }
 
+let optionsAsked = 0;   // the last game's options asked for: an answer to an earlier choice is dropped
+
 async function loadOptions(game) {
-  options = await api(`/api/options/${game}`);
+  const ask = ++optionsAsked;
+  const answer = await api(`/api/options/${game}`);
+  if (ask !== optionsAsked) return;   // another game was chosen meanwhile (its form is on its way)
+  options = answer;
   const players = $("players");
   players.replaceChildren();
   for (let n = options.players.min; n <= options.players.max; n++) {
@@ -46,7 +52,6 @@ function seatCount() { return Number($("players").value); }
 function renderSeats() {
   const box = $("seats");
   const previous = [...box.querySelectorAll(".seat")].map(readSeat);
-  const mine = $("my-seat") ? $("my-seat").value : null;
   box.replaceChildren(el("legend", { text: "Seats" }));
   const perSeat = options.options.filter((o) => o.kind === "per_seat");
   for (let i = 0; i < seatCount(); i++) {
@@ -74,21 +79,27 @@ function renderSeats() {
     sync();
     box.append(row);
   }
-  box.append(el("label", { id: "my-seat-label" }, "You play ",
-    el("select", { id: "my-seat", "aria-label": "the seat you play" })));
-  renderMySeat(mine);
+  const mySeat = el("select", { id: "my-seat", "aria-label": "the seat you play" });
+  mySeat.addEventListener("change", () => { pickedSeat = mySeat.value; });
+  box.append(el("label", { id: "my-seat-label" }, "You play ", mySeat));
+  renderMySeat();
   renderSeatChoices();
 }
 
-// Which seat the creator plays: one of the person seats (the first, unless chosen), or none (a
-// host who only hosts: a game of friends, or of friends and bots). An open seat is for someone else. Only that seat is taken in
-// this browser; every other person seat's link is kept to hand out.
-function renderMySeat(was = $("my-seat").value) {
+// Which seat the creator plays: one of the person seats (the first, unless chosen), every person
+// seat on this device (hot-seat, with two or more), or none (a host who only hosts: a game of
+// friends, or of friends and bots). An open seat is for someone else. Only the seats played here
+// are taken in this browser; every other person seat's link is kept to hand out. A choice the
+// creator made is kept while it is one (a seat made a bot and a person again is theirs again);
+// "none" is never fallen into: while there is a person seat, the first is the creator's.
+function renderMySeat(was = pickedSeat) {
   const select = $("my-seat");
   const persons = [...document.querySelectorAll("#seats .seat")]
     .filter((row) => row.querySelector(".kind").value === "person").map((row) => row.dataset.seat);
-  const keep = was === "none" || persons.includes(was) ? was : (persons[0] ?? "none");
+  const hotseat = persons.length > 1;
+  const keep = was === "none" || persons.includes(was) || (was === "all" && hotseat) ? was : (persons[0] ?? "none");
   select.replaceChildren(...persons.map((seat) => el("option", { value: seat, text: `Seat ${Number(seat) + 1}` })),
+    hotseat ? el("option", { value: "all", text: `all ${persons.length} seats on this device (hot-seat)` }) : null,
     el("option", { value: "none", text: "none: I only host" }));
   select.value = keep;
 }
@@ -187,20 +198,36 @@ async function create() {
       suggestions, seats: {}, links: {} };
     const persons = created.seats.filter((s) => s.join_link);
     for (const s of persons) entry.links[s.seat] = { link: s.join_link, name: s.name };
-    const mine = persons.find((p) => String(p.seat) === $("my-seat").value);
-    if (mine) {   // the creator's own seat, as chosen ("You play"); none for a host who only hosts
-      const taken = await api(`/api/games/${created.id}/seats/${mine.seat}/take`, { method: "POST", token: mine.token });
-      entry.seats[mine.seat] = { token: taken.token, name: mine.name };
-      delete entry.links[mine.seat];
+    const chosen = $("my-seat").value;
+    // The creator's own seat, as chosen ("You play"), or every person seat that is not open (hot-seat);
+    // none for a host who only hosts.
+    const mine = persons.filter((p) => (chosen === "all" ? !seats[p.seat].open : String(p.seat) === chosen));
+    for (const p of mine) {
+      const taken = await api(`/api/games/${created.id}/seats/${p.seat}/take`, { method: "POST", token: p.token });
+      entry.seats[p.seat] = { token: taken.token, name: p.name };
+      delete entry.links[p.seat];
     }
     rememberGame(entry);
-    showCreated(created, entry, seats);
     renderMyGames();
+    showCreated(created, entry, seats);
+    // Nothing to hand out (every other seat is a bot or open to anyone, or all are played here): the
+    // lobby opens the game at once: the creator's seat, the hot-seat page, or a game of bots to watch.
+    const toGive = persons.filter((p) => !entry.seats[p.seat] && !seats[p.seat].open);
+    if (!toGive.length) location.assign(openAtOnce(created, entry, chosen));
   } catch (e) {
     error.textContent = `The game was not created: ${e.message}`;
   } finally {
     $("create-button").disabled = false;
   }
+}
+
+// The game page a creator with no link to hand out is sent to.
+function openAtOnce(created, entry, chosen) {
+  const held = Object.keys(entry.seats);
+  if (chosen === "all" && held.length > 1) return `/play/${created.id}#hotseat`;
+  if (held.length) return `/play/${created.id}#seat=${held[0]}`;
+  // Bots play a game of bots in a moment: its watch page replays it when it is over already.
+  return created.seats.some((s) => s.join_link) ? `/watch/${created.id}` : `/watch/${created.id}#replay`;
 }
 
 // Copies the join link. The clipboard API exists only on https (and localhost): served over the
@@ -253,6 +280,7 @@ function forgetLink(id, seat) {
 
 function mineText(created, entry) {
   const mine = Object.keys(entry.seats).map(Number);
+  if (mine.length > 1) return `You play seats ${mine.map((s) => s + 1).join(", ")} on this device (hot-seat).`;
   if (mine.length) return `You play seat ${mine[0] + 1}.`;
   return created.seats.some((s) => s.join_link) ? "You only host: this browser plays no seat." : "";
 }
@@ -277,19 +305,26 @@ function showCreated(created, entry, seats) {
       el("a", { class: "play-here", href: s.join_link, title: "takes this seat in this browser: its link is then used",
         text: "play here" }), " · ", ...linkRow(created.id, s.seat, s.name, s.join_link));
   });
-  const hotseat = persons.length > 1
-    ? el("a", { class: "primary button", id: "hotseat-link", href: `/play/${created.id}#hotseat`,
+  const held = Object.keys(entry.seats);
+  // With links to hand out first, the creator's own seat is one click away.
+  const openMine = held.length === 1 && toGive.length
+    ? el("a", { class: "primary button", id: "open-my-seat", href: `/play/${created.id}#seat=${held[0]}`,
+      text: "Open your seat" })
+    : null;
+  const hotseat = persons.length > 1 && held.length < persons.length
+    ? el("a", { class: openMine ? "button" : "primary button", id: "hotseat-link", href: `/play/${created.id}#hotseat`,
       text: `Play all ${persons.length} seats on this device (hot-seat)` })
     : null;
   if (hotseat) hotseat.addEventListener("click", (e) => { e.preventDefault(); takeAll(created.id); });
   fill(box,
     el("h3", { text: `Game ${created.id} created` }),
+    openMine ? el("p", {}, openMine) : null,
     el("p", { class: "help", text: [mineText(created, entry), toGive.length
       ? "Give each other player their own join link: it seats one person, once (the secret after # never reaches a server log)."
       : ""].filter(Boolean).join(" ") }),
     el("ul", {}, rows),
     hotseat ? el("p", {}, hotseat) : null,
-    persons.length === 0 ? el("p", {}, el("a", { href: `/watch/${created.id}`, text: "Watch the bots play" })) : null,
+    persons.length === 0 ? el("p", {}, el("a", { href: `/watch/${created.id}#replay`, text: "Watch the bots play" })) : null,
   );
   box.scrollIntoView({ block: "nearest" });
 }
@@ -324,6 +359,8 @@ async function collectRematches(mine, summaries) {
 async function renderMyGames() {
   const list = $("my-games");
   let mine = myGames().slice().reverse();
+  // On a phone "My games" comes before the form when there are some (app.css).
+  document.body.classList.toggle("has-games", mine.length > 0);
   if (!mine.length) { list.replaceChildren(el("li", { class: "muted", text: "none yet" })); return; }
   let summaries = {};
   try { for (const g of await api("/api/games")) summaries[g.id] = g; } catch { summaries = {}; }
