@@ -224,8 +224,7 @@ def test_the_zoom_is_kept_per_game_and_another_game_opens_fitted(server_site: Si
         assert page.locator("#board-zoom").get_attribute("aria-pressed") == ("true" if zoomed else "false"), path
         assert page.locator("#table .ecl-zoomed").count() == (1 if zoomed else 0), path
 
-    a = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=57, choices=choices)
-    page.click("#created a.play-here")
+    a = create_in_lobby(w, server_site.url, "tauceti", ["person", "bot"], seed=57, choices=choices)  # opens A
     page.wait_for_selector("#table svg text", state="attached")
     page.click("#board-zoom")
     page.wait_for_selector("#table .ecl-zoomed svg text", state="attached")
