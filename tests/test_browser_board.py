@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmarks.web_redraw import CHROMIUM, BoardPage, board_page, crowded_4p, game_view, mid_game_4p, play_to
+from benchmarks.web_redraw import (
+    CHROMIUM,
+    STATIC,
+    BoardPage,
+    board_page,
+    crowded_4p,
+    game_view,
+    mid_game_4p,
+    play_to,
+)
 
 pytest.importorskip("playwright")
 if not shutil.which(CHROMIUM):
@@ -222,6 +231,59 @@ def test_a_comet_in_the_belt_covers_no_asteroid(board: BoardPage) -> None:
         where = [(c["id"], c["ring"], c["zone"]) for c in gv["view"]["comets"]]
         failures += [f"{where}: {o}" for o in board.page.evaluate(COVERS)]
     assert failures == []
+
+
+# The game page (game.html and app.css: the table's column beside the 400 px side panel, the
+# "Zoom the board" row above it) with the table drawn into #table, its style sheet loaded first.
+GAME_PAGE = (STATIC / "game.html").read_text().replace('href="/static/', 'href="/').replace(
+    '<script type="module" src="/static/game.js"></script>',
+    '<link rel="stylesheet" href="/table.css"><script type="module">import { renderTable } from "/table.js";'
+    ' window.drawOn = (gv, seat) => renderTable(document.getElementById("table"), gv,'
+    ' { seat, selected: new Set(), names: {}, onTarget: () => {} }); window.ready = true;</script>')
+
+PRINT_SIZES = """() => {
+  // the least size an Asteroid's id and its gain render at: font-size x the SVG's scale, and
+  // the height of the text's box
+  const least = (cls) => {
+    let px = Infinity, box = Infinity;
+    for (const t of document.querySelectorAll(`.ecl-belt .asteroid text.${cls}`)) {
+      px = Math.min(px, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+      box = Math.min(box, t.getBoundingClientRect().height);
+    }
+    return [px, box];
+  };
+  return { aid: least("aid"), gain: least("gain"), wide: document.documentElement.scrollWidth };
+}"""
+
+
+def test_an_asteroids_print_reads_on_the_game_page_unzoomed(board: BoardPage) -> None:
+    """On the game page at 1280x800 and 1440x900, not zoomed, an Asteroid's id renders at 11 px
+    or more and what it gives at 9.5 px or more, in base Ceres and with Comets (the QA pass read
+    6-7 px prints and 8 px ids beside the Comets' cards); on a 390x844 phone no smaller than
+    before (5.9 px ids, 4.8 px prints: the zoom is there), and no page widens."""
+    assert "window.drawOn" in GAME_PAGE
+    page = board.page.context.browser.new_page(viewport={"width": 1280, "height": 800})
+    page.on("console", lambda m: board.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: board.errors.append(str(e)))
+    try:
+        page.route(board.base + "/game-page.html",
+                   lambda route: route.fulfill(body=GAME_PAGE, content_type="text/html"))
+        page.goto(board.base + "/game-page.html")
+        page.wait_for_function("window.ready === true")
+        views = [game_view("ceres", play_to("ceres", {"players": 4, "expansions": e}, 3, 25), 0)
+                 for e in ([], ["comets"])]
+        failures = []
+        for width, height, aid, gain in ((1280, 800, 11, 9.5), (1440, 900, 11, 9.5), (390, 844, 5.9, 4.8)):
+            page.set_viewport_size({"width": width, "height": height})
+            for gv in views:
+                page.evaluate("(gv) => window.drawOn(gv, 0)", gv)
+                got = page.evaluate(PRINT_SIZES)
+                said = f"{width}x{height} {gv['view']['config']['expansions']}: {got}"
+                if got["aid"][0] < aid or got["gain"][0] < gain or got["wide"] > width:
+                    failures.append(said)
+        assert failures == []
+    finally:
+        page.close()
 
 
 def clicked(board: BoardPage) -> list[list[str]]:

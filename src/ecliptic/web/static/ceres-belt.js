@@ -6,8 +6,11 @@
 import { s, h, tip, textOf, factsOf, phaseName } from "./svg.js";
 
 const RING_ORDER = ["Outer", "Intermediate", "Inner"];
-const R_OUT = 200;
-const RING_W = 50;
+// The rings fill the viewBox but for the Zone labels around them and the ring labels in its
+// top-left corner: an Asteroid's print reads at 11.2 px (its id) and 9.7 px (what it gives) on
+// a belt 78vh high (624 px on a 1280x800 page: 1.25 px a unit).
+const R_OUT = 215;
+const RING_W = 54;
 
 export function drawBelt(ctx) {
   const v = ctx.view;
@@ -20,7 +23,7 @@ export function drawBelt(ctx) {
   const svg = s("svg", { class: "ecl-belt", viewBox: "-250 -250 500 500", role: "group", "aria-label": "The Asteroid Belt" });
   rings.forEach((ring, i) => svg.append(drawRing(ctx, ring, i, zones)));
   for (let z = 1; z <= zones; z++) {
-    const [x, y] = polar(R_OUT + 16, mid(z, zones));
+    const [x, y] = polar(R_OUT + 15, mid(z, zones));
     svg.append(s("text", { class: "zone-label", x: x.toFixed(1), y: (y + 4).toFixed(1), "text-anchor": "middle" }, `Zone ${z}`));
   }
   svg.append(s("circle", { class: "sun", r: R_OUT - rings.length * RING_W - 6 }, tip("Ceres")));
@@ -100,7 +103,7 @@ function seatLabel(ctx, seat) {
   return person && String(person).toLowerCase() !== table.toLowerCase() ? `${table} · ${person}` : table;
 }
 
-const ROCK_R = 17;    // an Asteroid's circle
+const ROCK_R = 20;    // an Asteroid's circle
 const COMET_R = 8;    // a Comet token's head (its tail points away from the Sun, along the radius)
 
 /** The centres [x, y, angle] of the things of one cell (ring index `ri`, Zone `zone`), side by
@@ -120,13 +123,17 @@ function placeInCell(ri, zone, zones, widths) {
 
 // -- Where a Comet goes: boxes in the belt's viewBox units -------------------------------
 
-const AID_PX = 8, GAIN_PX = 6.5;            // table.css: .ecl-belt text, .asteroid .gain
+// An Asteroid's print, in viewBox units (table.css: .asteroid .aid, .asteroid .gain): its id,
+// then what it gives, the Resources on one line and the VP under them ("1Ice 1Gas", "2VP"),
+// each line's baseline below the Asteroid's centre.
+const AID_PX = 9, GAIN_PX = 7.8;
+const ASCENT = 0.95, DESCENT = 0.25;         // a line's box above and below its baseline, in em
 const TAIL = [[7, -7], [24, -7], [24, 7], [7, 7]];  // the box of the tail's path (drawCometMark), along +x
 const CLEAR = 3;                             // the room a Comet keeps when there is room
 
 let measurer = null;
-/** The width of `text` at `px` in the page's font (a canvas measures it; without one, a
- *  generous 0.65 em a character). */
+/** The width of `text` at `px` in the table's font (table.css .ecl-table; a canvas measures
+ *  it; without one, a generous 0.65 em a character). */
 function textWidth(text, px, bold) {
   if (!text) return 0;
   if (measurer === null) {
@@ -134,20 +141,35 @@ function textWidth(text, px, bold) {
     measurer = (canvas && canvas.getContext && canvas.getContext("2d")) || false;
   }
   if (!measurer) return text.length * px * 0.65;
-  const family = (typeof getComputedStyle === "function" && document.body && getComputedStyle(document.body).fontFamily) || "sans-serif";
-  measurer.font = `${bold ? "700 " : ""}${px}px ${family}`;
+  measurer.font = `${bold ? "700 " : ""}${px}px system-ui, sans-serif`;
   return measurer.measureText(text).width;
 }
 
-/** An Asteroid's print around its centre: half the width of its widest line (id or gain). */
-function printOf(ctx, id) {
-  const gain = factsOf(ctx.names, id).gain;
-  return Math.max(textWidth(id, AID_PX, true), textWidth(gain, GAIN_PX, false)) / 2 + 1.5;
+/** An Asteroid's lines of print: [class, text, size, baseline], the block centred on the
+ *  Asteroid's centre. What it gives ("1Ice 1Gas 2VP") is split: its Resources, then its VP. */
+function printLines(ctx, id) {
+  const words = (factsOf(ctx.names, id).gain || "").split(" ").filter(Boolean);
+  const vp = words.filter((w) => /^\d+VP$/.test(w)), res = words.filter((w) => !/^\d+VP$/.test(w));
+  const gains = [res.join(" "), vp.join(" ")].filter(Boolean);
+  const lines = [["aid", id, AID_PX]].concat(gains.map((g) => ["gain", g, GAIN_PX]));
+  // baselines a line apart; the block (cap height of the id to the last baseline) centred
+  const pitch = lines.slice(1).map((l) => l[2] * 1.08);
+  const height = 0.73 * AID_PX + pitch.reduce((a, b) => a + b, 0);
+  let y = -height / 2 + 0.73 * AID_PX;
+  return lines.map((l, i) => { if (i) y += pitch[i - 1]; return [...l, y]; });
 }
 
-/** An Asteroid at [x, y]: its circle and the box of its two lines of print. */
-function rockShape([x, y], half) {
-  return { x, y, r: ROCK_R + 1, box: [x - half, y - 10.5, x + half, y + 11] };
+/** The boxes of an Asteroid's print around its centre, one a line: [x0, y0, x1, y1]. */
+function printOf(ctx, id) {
+  return printLines(ctx, id).map(([klass, text, px, y]) => {
+    const half = textWidth(text, px, klass === "aid") / 2 + 1.5;
+    return [-half, y - ASCENT * px - 0.5, half, y + DESCENT * px + 0.5];
+  });
+}
+
+/** An Asteroid at [x, y]: its circle and the boxes of its lines of print. */
+function rockShape([x, y], print) {
+  return { x, y, r: ROCK_R + 1, boxes: print.map((b) => [x + b[0], y + b[1], x + b[2], y + b[3]]) };
 }
 
 /** The box a Comet token at [x, y, angle] takes: its head and its tail along the radius. */
@@ -176,7 +198,7 @@ function circleGap(box, { x, y, r }) {
 }
 
 function gapToRock(box, rock) {
-  return Math.min(boxGap(box, rock.box), circleGap(box, rock));
+  return Math.min(circleGap(box, rock), ...rock.boxes.map((b) => boxGap(box, b)));
 }
 
 /** The Asteroids and Comets of a cell that has Comets: the Asteroids side by side along the
@@ -230,15 +252,13 @@ function placeWithComets(cell, zones, prints, placed) {
 
 function drawAsteroid(ctx, id, a, [x, y]) {
   const entry = ctx.names[id];
-  const gain = factsOf(ctx.names, id).gain;
   const owned = a.probe !== null && a.probe !== undefined;
   const label = `Asteroid ${id} (${a.ring} ring, Zone ${a.zone})${owned ? `, Mining Probe of ${seatLabel(ctx, a.probe)}` : ""}`;
   return s("g", { ...ctx.t(`asteroid:${id}`, label, "asteroid"), transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` },
     tip(`${label}${entry && entry.text ? ": " + entry.text : ""}`),
     s("circle", { class: "rock", r: ROCK_R }),
-    s("text", { class: "aid", y: -2, "text-anchor": "middle" }, id),
-    gain ? s("text", { class: "gain", y: 8, "text-anchor": "middle" }, gain) : null,
-    owned ? s("circle", { class: `probe o-${a.probe}`, cx: 13, cy: -12, r: 5 }, tip(`Mining Probe of ${seatLabel(ctx, a.probe)}`)) : null);
+    printLines(ctx, id).map(([klass, text, , y]) => s("text", { class: klass, y: y.toFixed(1), "text-anchor": "middle" }, text)),
+    owned ? s("circle", { class: `probe o-${a.probe}`, cx: 15, cy: -14, r: 5 }, tip(`Mining Probe of ${seatLabel(ctx, a.probe)}`)) : null);
 }
 
 function drawCometMark(ctx, c, [x, y, angle]) {
