@@ -303,7 +303,8 @@ def test_a_legal_target_is_clickable_and_keyboard_reachable(board: BoardPage) ->
         assert target.get_attribute("role") == "button"
         assert target.get_attribute("tabindex") == "0"
         label = target.get_attribute("aria-label")
-        assert label
+        first = next(a for a in gv["legal_actions"] if key in a["targets"])
+        assert label and first["text"] in label, (label, first)  # what clicking offers, in words
         # role=img makes its children presentational (ARIA): no target may sit inside one
         assert target.evaluate("e => !e.parentElement.closest('[role=img]')")
         target.click()

@@ -177,9 +177,10 @@ function idNames(fromView, given) {
   return out;
 }
 
-/** What clicking a target offers, for its aria-label: the first actions' labels. */
+/** What clicking a target offers, for its aria-label: the first actions in words, as their
+ * buttons say them (the label, from a server that sends no words). */
 function actionsText(actions) {
-  const labels = actions.slice(0, 3).map((a) => a.label || a.notation || "");
+  const labels = actions.slice(0, 3).map((a) => (a.text && a.text !== a.notation ? a.text : a.label || a.notation || ""));
   const more = actions.length - labels.length;
   return labels.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
