@@ -1,6 +1,7 @@
 """The Rules page in Chromium (Playwright, Debian's /usr/bin/chromium, headless): it loads with
 no console errors, the search narrows the rules as you type, an anchor link scrolls to its rule,
-and it fits a 1280x800 screen and a 390x844 phone (screenshots in test-artifacts/)."""
+it wears the app's dark colours with readable contrast, and it fits a 1280x800 screen and a
+390x844 phone (screenshots in test-artifacts/)."""
 
 from __future__ import annotations
 
@@ -152,3 +153,27 @@ def test_a_phone_screen_shows_the_page_without_sideways_scrolling(phone: Page) -
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "rules-390x844.png"))
     assert phone.errors == []
+
+
+def test_the_page_wears_the_apps_dark_colours(desktop: Page) -> None:
+    """A rule opened from a game (its rule link) was a light page beside the dark app: the rules
+    page takes the app's background and ink, and its text keeps a readable contrast."""
+    style = "() => { const s = getComputedStyle(document.body); return [s.backgroundColor, s.color]; }"
+    rules = desktop.open().evaluate(style)
+    desktop.page.goto(desktop.base + "/")
+    desktop.page.wait_for_selector("#game option", state="attached")
+    assert rules == desktop.page.evaluate(style)
+
+    def luminance(rgb: str) -> float:
+        channels = [int(x) / 255 for x in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    page = desktop.open()
+    for selector in (".rule .text", ".decision summary", ".toc li a", ".source"):
+        ink, ground = page.locator(selector).first.evaluate(
+            "e => { let g = e;"
+            " while (g && getComputedStyle(g).backgroundColor === 'rgba(0, 0, 0, 0)') g = g.parentElement;"
+            " return [getComputedStyle(e).color, getComputedStyle(g || document.body).backgroundColor]; }")
+        light, dark = sorted((luminance(ink), luminance(ground)), reverse=True)
+        assert (light + 0.05) / (dark + 0.05) >= 4.5, (selector, ink, ground)  # WCAG AA for body text
