@@ -302,6 +302,32 @@ def test_why_not_leaves_out_the_candidates_that_are_no_option_of_this_game() -> 
     assert isinstance(why, NotAnOption) and "GO <sector>" in why.reason
 
 
+def test_a_move_at_its_missions_sector_says_why_no_go_is_open_and_lists_no_card_not_held() -> None:
+    """At the pickup or delivery sector of its IM a starship may not GO on: every GO, near or
+    far, is refused for that one reason, so the prompt says it (it read "Not possible now: GO."
+    with the reason the last of 62 "not next to" lines). And a card that is not in the seat's
+    hand is no option of its: "Why not?" lists no PLAY of one."""
+    state = new_game()
+    rng = random.Random(0)  # (this game's random play meets such a move)
+    while not (state.decision.kind == "move" and state.decision.data["left"] > 0
+               and not any(a.verb == "GO" for a in TC.legal_actions(state))):
+        assert not state.is_over
+        TC.apply(state, rng.choice(TC.legal_actions(state)))
+    seat = state.current_player
+    out = present(TC, state, seat, TC.observe(state, seat))
+    said = out["present"]["decision"]
+    assert re.search(r"Not possible now: GO \(your starship is in [\w ]+: (deliver|pick) it (up )?before moving on "
+                     r"with IM M\d+\)\.$", said), said
+    assert all(r["rule"] == "TC-IM-4" for r in out["refused"] if r["notation"].startswith("GO "))
+    while state.decision.kind != "enlighten":
+        assert not state.is_over
+        TC.apply(state, rng.choice(TC.legal_actions(state)))
+    seat = state.current_player
+    hand = set(state.players[seat].hand)
+    refused = present(TC, state, seat, TC.observe(state, seat))["refused"]
+    assert {r["notation"].split()[1] for r in refused if r["notation"].startswith("PLAY ")} <= hand
+
+
 def test_the_running_score_counts_only_the_hands_a_seat_sees() -> None:
     state = new_game()
     state.players[AZARS].hand = ["S01", "C01"]  # both worth GP to some faction
@@ -741,8 +767,7 @@ def test_a_prompt_says_why_an_option_it_names_is_closed_now() -> None:
     assert prompt(TC, state).endswith(" Not possible now: PLAY (your hand is empty: there is no card to play).")
     state.players[state.current_player].hand = ["S21"]  # a Specialist without the Enlightenment icon
     assert "E" not in state.content.specialist("S21").phases
-    assert prompt(TC, state).endswith(
-        " Not possible now: PLAY (none of the cards in your hand has an Enlightenment phase icon).")
+    assert prompt(TC, state).endswith(" Not possible now: PLAY (S21 has no Enlightenment phase icon).")
     ceres = CERES.new_game({"players": 2}, 1)
     ceres.players[ceres.current_player].probes = 0
     assert prompt(CERES, ceres).endswith(" Not possible now: LAUNCH (you have no Mining Probe left in your supply).")

@@ -38,13 +38,14 @@ class IllegalAction(EclipticError, ValueError):
 
 
 class NotAnOption(IllegalAction):
-    """The refusal of an action that names no option the game ever gives this seat: a seat
-    that does not play, the seat itself as the player it attacks, a second spelling of an
-    action offered under another one (``GO -1,0`` where Sector 07 lies: ``GO 07``).
+    """The refusal of an action that is no option of this seat's at all: it names a seat that
+    does not play, the seat itself as the player it attacks, a card that is not in its hand, or
+    it spells again an action offered under another name (``GO -1,0`` where Sector 07 lies:
+    ``GO 07``).
 
     It is refused like any other, rule and reason included. A list of what is closed *now*
-    (the browser's "Why not?") leaves it out: it tells a player nothing about the situation,
-    and the action domains, being built per content, name such actions by the dozen."""
+    (the browser's "Why not?") leaves it out: it tells a player nothing they do not see on the
+    table, and the action domains, being built per content, name such actions by the dozen."""
 
 
 class ContentError(EclipticError, ValueError):

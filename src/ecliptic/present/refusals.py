@@ -6,7 +6,7 @@ card that is not in its hand or a token it has never been shown is no candidate 
 tell it nothing it may know). Each is judged by ``game.why_not``, the one definition of
 legality, whose refusal names the rule; a refusal that says the action is no option of this
 game for this seat at all (:class:`~ecliptic.engine.errors.NotAnOption`: a seat not in the
-game, battling oneself) is left out, as it says nothing of the situation. At most
+game, battling oneself, a card not in its hand) is left out, as it says nothing of the situation. At most
 :data:`MAX_REFUSED` are listed, taken in turn from each verb so that every verb that is
 closed now says why.
 """
@@ -106,7 +106,7 @@ def why_closed(game: Any, copy: Any, seen: set[str]) -> Callable[[str], str | No
         reasons: Counter[str] = Counter()
         for action in candidates:
             refusal = game.why_not(copy, action)
-            if refusal is not None and not isinstance(refusal, NotAnOption):
+            if refusal is not None:  # (a NotAnOption counts here: "your hand is empty" closes PLAY)
                 reasons[refusal.reason] += 1
         if not reasons:
             return None

@@ -36,7 +36,7 @@ from ecliptic.engine.events import Event
 from ecliptic.engine.wording import article, plural, possessive
 from ecliptic.tauceti import gp_tokens, ship
 from ecliptic.tauceti.content import Content
-from ecliptic.tauceti.registry import decision_kind, illegal, say
+from ecliptic.tauceti.registry import decision_kind, illegal, not_an_option, say
 from ecliptic.tauceti.state import Battle, Decision, State
 from ecliptic.tauceti.tracks import gain_energy
 
@@ -187,7 +187,7 @@ def _prepare_why_not(state: State, d: Decision, a: Action) -> IllegalAction | No
         return illegal("TC-BAT-7", "turn a Specialist card face up with PLAY-S <card>, or READY to begin")
     card = a.args[0]
     if card not in state.players[d.player].hand:
-        return illegal("TC-BAT-7", f"{card} is not in your hand")
+        return not_an_option("TC-BAT-7", f"{card} is not in your hand")
     if card not in battle_cards(state, d.player):
         return illegal("TC-BAT-7", f"{card} has no Battle phase icon")
     return None

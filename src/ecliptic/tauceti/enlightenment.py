@@ -32,7 +32,7 @@ from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.wording import article
 from ecliptic.tauceti import checks, decks
 from ecliptic.tauceti.content import Content, describe_effect
-from ecliptic.tauceti.registry import decision_kind, illegal, say
+from ecliptic.tauceti.registry import decision_kind, illegal, not_an_option, say
 from ecliptic.tauceti.state import Decision, Enlightenment, State
 from ecliptic.tauceti.tracks import gain_energy, gain_tau
 
@@ -101,12 +101,12 @@ def _why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
         return illegal("TC-ENL-4", "play a card face down with PLAY <card> or finish with DONE")
     card = a.args[0]
     hand = state.players[d.player].hand
-    if not hand:
-        return illegal("TC-ENL-4", "your hand is empty: there is no card to play")
-    if not any(can_play(state, d.player, c) for c in hand):  # (said so for every card: PLAY is closed)
-        return illegal("TC-REC-2", "none of the cards in your hand has an Enlightenment phase icon")
-    if card not in hand:
-        return illegal("TC-ENL-4", f"{card} is not in your hand")
+    if card not in hand:  # (no option of the seat's; why PLAY is closed when every card says so)
+        if not hand:
+            return not_an_option("TC-ENL-4", "your hand is empty: there is no card to play")
+        if not any(can_play(state, d.player, c) for c in hand):
+            return not_an_option("TC-REC-2", "none of the cards in your hand has an Enlightenment phase icon")
+        return not_an_option("TC-ENL-4", f"{card} is not in your hand")
     if not can_play(state, d.player, card):
         return illegal("TC-REC-2", f"{card} has no Enlightenment phase icon")
     return None

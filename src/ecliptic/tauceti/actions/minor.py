@@ -38,7 +38,7 @@ from ecliptic.engine.frozendict import FrozenDict
 from ecliptic.engine.wording import article, plural, possessive
 from ecliptic.tauceti import decks, gp_tokens, ship
 from ecliptic.tauceti.content import Content
-from ecliptic.tauceti.registry import decision_kind, illegal, say, verb
+from ecliptic.tauceti.registry import decision_kind, illegal, not_an_option, say, verb
 from ecliptic.tauceti.state import Decision, State
 from ecliptic.tauceti.tracks import gain_energy, gain_tau, materials_max, move_materials
 
@@ -114,7 +114,7 @@ def _trade_s_why_not(state: State, seat: int, a: Action) -> IllegalAction | None
         if card.startswith("C"):
             return illegal("TC-TRADE-1", "you cannot trade Crisis cards")
         if card not in hand:
-            return illegal("TC-TRADE-1", f"{card} is not in your hand")
+            return not_an_option("TC-TRADE-1", f"{card} is not in your hand")
     if first == second:
         return illegal("TC-TRADE-1", "trade two different Specialist cards")
     if first > second:
@@ -435,7 +435,7 @@ def _play_s_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
     if not _is_specialist(state, card):
         return illegal("TC-REC-5", f"{card} is not a Specialist card")
     if card not in state.players[seat].hand:
-        return illegal("TC-REC-5", f"{card} is not in your hand")
+        return not_an_option("TC-REC-5", f"{card} is not in your hand")
     if "A" not in state.content.specialist(card).phases:
         return illegal("TC-REC-2", f"{card} has no Action phase icon")
     return None

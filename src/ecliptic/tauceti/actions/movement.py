@@ -203,6 +203,9 @@ def _move_why_not(state: State, d: Decision, a: Action) -> IllegalAction | None:
         return illegal("TC-MOV-2", "while moving: GO <sector>, GO q,r (into uncharted space), JUMP or STOP")
     if d.data["left"] <= 0:
         return illegal("TC-MOV-1", "you have used all your propulsion for this Move action")
+    route = _route(state, d)
+    if route is not None and route.reach == 0:  # (at the pickup or delivery sector: no GO at all, near or far)
+        return _off_route(state, d, None)
     here = state.players[d.player].position
     cell = board.parse_cell(a.args[0])
     if cell is not None:
