@@ -233,6 +233,87 @@ def test_a_comet_in_the_belt_covers_no_asteroid(board: BoardPage) -> None:
     assert failures == []
 
 
+TAUCETI_COVERS = """() => {
+  // the box a shape paints (its stroke included), a group's the union of its shapes'
+  const paint = (e) => {
+    const r = e.getBoundingClientRect(), st = getComputedStyle(e);
+    const w = st.stroke === "none" ? 0 : parseFloat(st.strokeWidth) / 2 * e.getScreenCTM().a;
+    return { left: r.left - w, right: r.right + w, top: r.top - w, bottom: r.bottom + w };
+  };
+  const box = (g) => [...g.querySelectorAll("circle, path, polygon, rect")].map(paint).reduce((a, b) => ({
+    left: Math.min(a.left, b.left), right: Math.max(a.right, b.right),
+    top: Math.min(a.top, b.top), bottom: Math.max(a.bottom, b.bottom) }));
+  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const inside = (a, b) => a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
+  const out = [];
+  const points = [...document.querySelectorAll(".ecl-map .point")];
+  for (const tile of document.querySelectorAll(".ecl-map .tile")) {
+    if (!tile.querySelector(".hex")) continue;
+    const name = tile.dataset.target, hex = tile.querySelector(".hex").getBoundingClientRect();
+    // the tile's print: its label, name, GP values and commodity
+    const print = [...tile.querySelectorAll(":scope > text, :scope > .planet-things > text")];
+    for (const m of tile.querySelectorAll(".crisis, .virus")) {
+      const mb = box(m), what = m.dataset.target || "a virus crystal";
+      for (const t of print)
+        if (meets(mb, t.getBoundingClientRect())) out.push(`${what} over ${name}'s "${t.textContent}"`);
+      if (!inside(mb, hex)) out.push(`${what} out of ${name}`);
+    }
+    for (const ship of tile.querySelectorAll(".ship")) {
+      const sb = box(ship);
+      for (const p of points)
+        if (meets(sb, box(p))) out.push(`${ship.dataset.target} in ${name} over ${p.dataset.target}`);
+      if (!inside(sb, hex)) out.push(`${ship.dataset.target} out of ${name}`);
+    }
+    const ring = tile.querySelector(".enlightenment-ring");  // drawn under the print, not over it
+    for (const t of ring ? print : []) {
+      const under = ring.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING;
+      if (!under) out.push(`the ring over ${name}'s "${t.textContent}"`);
+    }
+  }
+  return out;
+}"""
+
+
+def test_crisis_tokens_cover_no_print_of_their_planet_and_a_ship_no_exploration_point(board: BoardPage) -> None:
+    """Mid-game Tau Ceti tables (random play, 2 and 4 players, with Crisis tokens on the planets),
+    and each with the starships moved onto every sector that has Exploration points, on a desktop
+    and a phone: no Crisis token or virus crystal covers its planet's print (the QA pass saw the
+    tokens over Triolo's "antiviral serum / cube 2 GP"), no starship covers an Exploration point's
+    token (a ship over the claimed token of 01.1), each stays inside its hex, and the Enlightenment
+    ring is drawn under the print. The engine's own Claim (Azars claim 01.1, their ship in 01) too."""
+    from ecliptic.games import get_game
+    from test_exploration import ready
+
+    g = get_game("tauceti")
+    state = g.new_game({"layout": "preset", "players": 2, "factions": ["Azars", "Zorhkonian"]}, 1)
+    ready(state, 0, "01.2", "Chemical")
+    g.apply(state, "EXP 01.2")
+    g.apply(state, "CLAIM 01.1")
+    views = [game_view("tauceti", state, 0)]
+    for players, seed, steps in ((2, 1, 150), (2, 3, 150), (4, 1, 150), (4, 3, 200)):
+        st = play_to("tauceti", {"players": players}, seed, steps)
+        gv = game_view("tauceti", st, st.current_player if st.current_player is not None else 0)
+        assert any(gv["view"]["planet_crises"].values())
+        views.append(gv)
+        sectors = sorted({pt["sector"] for pt in gv["view"]["points"].values()} & set(gv["view"]["layout"]))
+        for i, sector in enumerate(sectors):  # one ship there, then two, ... all of them
+            moved = copy.deepcopy(gv)
+            for p in moved["view"]["players"][: i % players + 1]:
+                p["position"] = sector
+            views.append(moved)
+    assert any(p["position"] == "01" for gv in views for p in gv["view"]["players"])
+    failures: list[str] = []
+    try:
+        for width, height in ((1280, 800), (390, 844)):
+            board.page.set_viewport_size({"width": width, "height": height})
+            for gv in views:
+                board.draw(gv, gv["seat"])
+                failures += [f"{width}px: {o}" for o in board.page.evaluate(TAUCETI_COVERS)]
+    finally:
+        board.page.set_viewport_size({"width": 1280, "height": 800})
+    assert failures == []
+
+
 # The game page (game.html and app.css: the table's column beside the 400 px side panel, the
 # "Zoom the board" row above it) with the table drawn into #table, its style sheet loaded first.
 GAME_PAGE = (STATIC / "game.html").read_text().replace('href="/static/', 'href="/').replace(

@@ -9,6 +9,7 @@ import { s, tip, nameOf, textOf, cls, hexCentre, hexPoints, factsOf } from "./sv
 
 const SIZE = 50;
 const CELL_RE = /^-?\d+,-?\d+$/;
+const SHIP_Y = 22;
 
 export function drawTauCetiBoard(ctx) {
   const v = ctx.view;
@@ -133,12 +134,13 @@ function drawTile(ctx, id, [q, r], on) {
       ? s("text", { class: "tile-name", y: -19, "text-anchor": "middle" }, short(entry.name, 16)) : null,
     kind === "planet" ? null : values(ctx, id, -10),
   );
-  if (kind === "planet") g.append(planetThings(ctx, id));
   if (v.enlightenment && v.enlightenment.affected === id) {
+    // under the tile's print (which reads above it on a halo), not over it
     g.classList.add("enlightenment");
-    g.append(s("circle", { class: "enlightenment-ring", r: 36, cy: 4 },
+    (g.querySelector(".decor") || g.querySelector(".hex")).after(s("circle", { class: "enlightenment-ring", r: 36, cy: 4 },
       tip("The planet the Enlightenment phase affects this round")));
   }
+  if (kind === "planet") g.append(planetThings(ctx, id));
   g.append(pointsOn(ctx, id));
   if (on.ships && on.ships.length) g.append(shipsOn(ctx, on.ships));
   const extras = tokensOn(ctx, id, on);
@@ -192,15 +194,17 @@ function planetThings(ctx, id) {
   const n = crises.length + virus;
   let i = 0;
   const xAt = (k) => (k - (n - 1) / 2) * 13;
+  // one row below the print (name, commodity, GP values end at y -8 even on a phone's larger
+  // print), above the starships' row
   for (const c of crises) {
     const label = `${c.crisis_type} Crisis token ${c.id} (affected resource: ${c.resource})`;
-    g.append(s("g", { ...ctx.t(`crisis:${c.id}`, label, `crisis k-${cls(c.crisis_type)}`), transform: `translate(${xAt(i++).toFixed(1)},-4)` },
+    g.append(s("g", { ...ctx.t(`crisis:${c.id}`, label, `crisis k-${cls(c.crisis_type)}`), transform: `translate(${xAt(i++).toFixed(1)},2)` },
       tip(`${label}${names[c.id] && names[c.id].text ? ": " + names[c.id].text : ""}`),
       s("polygon", { points: "0,-7 6.5,5 -6.5,5" }),
       s("text", { y: 3.5, "text-anchor": "middle" }, c.crisis_type[0])));
   }
   for (let k = 0; k < virus; k++) {
-    g.append(s("g", { class: "virus", transform: `translate(${xAt(i++).toFixed(1)},2)` },
+    g.append(s("g", { class: "virus", transform: `translate(${xAt(i++).toFixed(1)},4)` },
       tip("Virus crystal"), s("polygon", { points: "0,-6 4,0 0,6 -4,0" })));
   }
   return g;
@@ -238,15 +242,17 @@ function factionOf(ctx, seat) {
   return p ? p.faction : `Seat ${seat + 1}`;
 }
 
+/** The starships in a row in the lower part of the hex: below the Exploration points' row
+ *  (y 2 ± 8, a claimed one's ring wider) and the Crisis tokens, above the cubes and orbitals (from y 29). */
 function shipsOn(ctx, ships) {
   const g = s("g", { class: "ships" });
   ships.forEach((p, i) => {
     const x = (i - (ships.length - 1) / 2) * 17;
     const current = ctx.view.current_player === p.seat;
     const label = `${p.faction} starship (${nameOf(ctx.names, p.character)})`;
-    g.append(s("g", { ...ctx.t(`player:${p.seat}`, label, `ship f-${cls(p.faction)}${current ? " current" : ""}${p.seat === ctx.seat ? " mine" : ""}`), transform: `translate(${x.toFixed(1)},19)` },
+    g.append(s("g", { ...ctx.t(`player:${p.seat}`, label, `ship f-${cls(p.faction)}${current ? " current" : ""}${p.seat === ctx.seat ? " mine" : ""}`), transform: `translate(${x.toFixed(1)},${SHIP_Y})` },
       tip(label),
-      s("path", { d: "M0,-9 L6,6 L0,3 L-6,6 Z" })));
+      s("path", { d: "M0,-8 L6,5 L0,2 L-6,5 Z" })));
   });
   return g;
 }
@@ -301,7 +307,7 @@ function drawOffMap(ctx, ships, vb) {
   const g = s("g", { class: "off-map", transform: `translate(${(vb[0] + vb[2] - 14 - ships.length * 17).toFixed(1)},${(vb[1] + 2).toFixed(1)})` },
     s("text", { class: "off-map-label", x: ships.length * 8.5, y: 7, "text-anchor": "middle" }, "not on the map yet"));
   const row = shipsOn(ctx, ships);
-  row.setAttribute("transform", `translate(${ships.length * 8.5},5)`);
+  row.setAttribute("transform", `translate(${ships.length * 8.5},${24 - SHIP_Y})`);
   g.append(row);
   return g;
 }
