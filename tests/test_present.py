@@ -655,6 +655,20 @@ def test_a_decisions_details_name_the_planet_and_commodities_not_their_ids() -> 
     assert details == "planet: Triolo; demanded: octo-nanofluid; sold: Xunari algae"
 
 
+def test_a_moves_path_and_the_cards_to_keep_are_named_not_given_by_their_ids() -> None:
+    from ecliptic.present.decision import tauceti_prompt
+
+    obs = TC.observe(new_game(), XUNON)
+    move = {"left": 1, "jump": False, "path": ["ZORHKON", "13", "01"]}
+    _, details = tauceti_prompt({**obs, "decision": {"kind": "move", "player": XUNON, "data": move}}, XUNON)
+    # It was "path: ZORHKON, 13, 01".
+    assert details == "left: 1; path: Zorhkon, Asteroid Field I, Sector 01"
+    keep = {"cards": ["M30", "M11"]}
+    _, details = tauceti_prompt({**obs, "decision": {"kind": "keep_mission", "player": XUNON, "data": keep}}, XUNON)
+    # It was "cards: M30, M11".
+    assert details == "cards: nano processors (Zuron Asteroid → Zorhkon), Logistics check at Sector 07"
+
+
 def test_a_counted_fact_is_said_in_its_number() -> None:
     """``+2 cards in hand``, ``2 Resource cubes on XUNO``; amounts (TAU, energy) as they are."""
     from ecliptic.present.effects import counted

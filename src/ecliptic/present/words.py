@@ -133,7 +133,7 @@ def phrase(game: str, kind: str, action: Action) -> str | None:
     return None if best is None else best[1]
 
 
-def _mission(card: str) -> str:
+def mission_words(card: str) -> str:
     """An Interplanetary Mission by what it asks: ``Xunari algae (Xuno → Zuron Asteroid)``,
     ``Science check at Xuno``."""
     m = tc.content().mission(card)
@@ -180,7 +180,7 @@ def tauceti_word(obs: dict[str, Any], action: Action, i: int) -> str:
         return tc.commodity_label(arg)
     if tc.CARD_ID.match(arg) and arg[0] == "M":
         try:
-            return _mission(arg)
+            return mission_words(arg)
         except KeyError:
             return arg
     if tc.CARD_ID.match(arg) and arg[0] == "S":
