@@ -195,6 +195,16 @@ def test_an_exploration_shows_what_it_pays_before_its_dice() -> None:
     assert rows[exp]["effect"].endswith("rolls the dice")
 
 
+def test_an_exploration_point_the_actions_name_has_a_name() -> None:
+    """The decision panel heads a point's actions "On <its name>": it read "On 01.1"."""
+    state = new_game()
+    state.players[XUNON].position = "01"
+    point = Action.parse(next(n for n in shown(TC, state, XUNON) if n.startswith("EXP"))).args[0]
+    named = present(TC, state, XUNON, TC.observe(state, XUNON))["present"]["names"][point]
+    assert named["name"] == f"Exploration point {point[-1]} of Sector 01"
+    assert named["text"].startswith(named["name"] + f" ({point}): explore it (EXP {point})")
+
+
 def spent_before_dice(state: State, action: str) -> tuple[int, int, int]:
     after = state.clone()
     after.rng.script_dice([1] * 20)  # a failed check: nothing gained beyond what was paid

@@ -174,8 +174,7 @@ def tauceti_word(obs: dict[str, Any], action: Action, i: int) -> str:
     if arg[:1] == "X" and arg[1:].isdigit():
         return crisis_note(obs, arg) or _name(arg)
     if tc.POINT_ID.match(arg):
-        sector, point = arg.split(".")
-        return f"Exploration point {point} of {tc.tile_name(sector)}"
+        return tc.point_name(arg)
     if tc.commodity_label(arg) != arg:
         return tc.commodity_label(arg)
     if tc.CARD_ID.match(arg) and arg[0] == "M":
