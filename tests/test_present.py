@@ -205,6 +205,38 @@ def test_an_exploration_point_the_actions_name_has_a_name() -> None:
     assert named["text"].startswith(named["name"] + f" ({point}): explore it (EXP {point})")
 
 
+def test_a_damage_says_the_damage_then_the_power_and_nothing_of_the_move_it_returns_to() -> None:
+    state = new_game()
+    state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "13")
+    state.layout = state.layout.set("13", (-2, 1))  # an Asteroid Field next to Xuno
+    TC.apply(state, "MOV")
+    state.rng.script_dice([3])  # 3 - Shields 2 = 1 damage
+    TC.apply(state, "GO 13")
+    assert state.decision.kind == "damage"
+    rows = shown(TC, state, XUNON)
+    # It was "-1 cargo power, +1 damage on cargo; 1 sector left" (and the damage first for
+    # propulsion): the parts by their names' order, the move's allowance leaking in.
+    assert rows["DAMAGE cargo"]["effect"] == "+1 damage on cargo, -1 cargo power"
+    assert rows["DAMAGE propulsion"]["effect"] == "+1 damage on propulsion, -1 propulsion power"
+
+
+def test_keeping_a_mission_does_not_say_it_shuffles_a_deck() -> None:
+    state = new_game()
+    TC.apply(state, "IM")
+    rows = [r for n, r in shown(TC, state, XUNON).items() if n.startswith("KEEP")]
+    assert rows and all(r["effect"] == "" for r in rows)  # it was "shuffles a deck"
+
+
+def test_a_card_played_costs_a_card_from_the_hand() -> None:
+    state = new_game()
+    rng = random.Random(1)
+    while state.decision.kind != "enlighten":
+        TC.apply(state, rng.choice(TC.legal_actions(state)))
+    state.players[state.current_player].hand = ["C01"]
+    row = shown(TC, state, state.current_player)["PLAY C01"]
+    assert (row["cost"], row["effect"]) == ("a card from your hand", "+2 energy")  # it was "1 card in hand"
+
+
 def spent_before_dice(state: State, action: str) -> tuple[int, int, int]:
     after = state.clone()
     after.rng.script_dice([1] * 20)  # a failed check: nothing gained beyond what was paid
