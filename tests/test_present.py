@@ -157,7 +157,8 @@ def test_a_purchase_costs_what_the_engine_takes_and_its_demand_change_is_random(
         quantity = notation.split()[2]
         assert f"+{quantity} " in row["effect"]
         assert row["effect"].endswith("a random draw follows")  # the planet's new demand
-        assert row["group"] == "Trade" and row["targets"] == [f"commodity:{notation.split()[1]}"]
+        # The Major action Sell/Buy (TC-SB), not the Minor trades' "Trade" it was grouped with.
+        assert row["group"] == "Sell/Buy" and row["targets"] == [f"commodity:{notation.split()[1]}"]
 
 
 def test_a_move_costs_its_energy_and_marker_and_says_the_route_length() -> None:
