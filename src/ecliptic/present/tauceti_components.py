@@ -94,7 +94,8 @@ def _card_text(card: str) -> tuple[str, str] | None:
         gains = [x for x in (f"{k.reward_tau}T" if k.reward_tau else "",
                              f"{k.reward_energy} energy" if k.reward_energy else "",
                              "the Knowledge token" if k.reward_token else "") if x]
-        return (f"Exploration card ({k.knowledge_type})",
+        # The components list says "Exploration cards", the rules of Explore "a Knowledge card" (TC-EXP-2).
+        return (f"{k.knowledge_type} Knowledge card",
                 f"Explore: pass {_check_text(k.check.skill, k.check.successes, k.check.target)} to gain "
                 f"{', '.join(gains) or 'nothing'} (TC-EXP-2).")
     return None
