@@ -25,8 +25,8 @@ from ecliptic.present.names import names
 from ecliptic.present.prices import prices
 from ecliptic.present.refusals import refused, strings, why_closed
 from ecliptic.present.score import running_score
-from ecliptic.present.tauceti_components import POINT_ID
 from ecliptic.present.targets import select, targets
+from ecliptic.present.tauceti_components import POINT_ID
 from ecliptic.present.words import text
 
 
