@@ -435,6 +435,8 @@ def test_a_tail_label_names_its_comet_and_token_in_words(round_: int) -> None:
         assert row["label"].startswith(f"TAIL {i} ({token} from Comet {comet} · "), row["label"]
         assert re.search(r" token: \d", row["label"]) and not re.search(r"\d(Ice|Met|Gas|VP)\b", row["label"])
         assert ("+ Nucleus table: " in row["label"]) == (round_ == 3), row["label"]
+        # The token it takes is a target too: the Comet card outlines that cell, not the whole tail.
+        assert row["targets"] == [f"tail:{i}", f"tail-token:{token}"]
 
 
 # -- one text for the terminal and the browser ------------------------------------------------------
