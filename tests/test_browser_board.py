@@ -165,9 +165,15 @@ def test_a_tail_choice_marks_the_tails_of_its_comet_only_one_stop_a_tail(board: 
             assert card.locator('[data-target^="tail:"]').count() == 0
     stops = board.page.locator('[tabindex="0"][data-target^="tail:"]')
     assert sorted(stops.evaluate_all("els => els.map(e => e.dataset.target)")) == ["tail:1", "tail:2", "tail:3"]
-    # a Surface card slot is read out by its name, not as a dot
+    # Only the cells of the tokens a legal TAIL takes are outlined, not every cell of the tails.
+    taken = {t for a in gv["legal_actions"] for t in a["targets"] if t.startswith("tail-token:")}
+    outlined = board.page.locator(".comet-card .tail-cell.target").evaluate_all("els => els.map(e => e.dataset.target)")
+    assert taken and sorted(outlined) == sorted(taken)
+    # a Surface card slot is read out by its name, not as a dot, and the card says in words what is free
     slots = board.page.locator(".comet-card .slot").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert slots and all(s and s.startswith("slot ") for s in slots), slots
+    words = board.page.locator(".comet-card .slots").all_inner_texts()
+    assert words and all("·" not in w and ("free" in w or "no slot" in w) for w in words), words
     # VP by source said as VP (a bare "asteroids 4" beside the Asteroids claimed read as a count)
     assert " ".join(board.page.locator(".ceres-players .by-source").first.inner_text().split()).startswith(
         "VP from Asteroids ")

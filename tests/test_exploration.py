@@ -95,6 +95,15 @@ def test_chemical_token_draws_the_first_chemical_card_of_the_deck() -> None:
     assert state.points["01.2"].token is None and state.points["01.2"].explored_by == 0
 
 
+def test_the_success_in_the_log_leaves_out_a_reward_of_nothing() -> None:
+    state = new(ANOR, BORZON)
+    on_top(state, "K05")  # Chemical: the token and 1 energy, no TAU
+    ready(state, 0, "01.2", "Chemical")
+    text = next(e.text for e in GAME.apply(state, "EXP 01.2") if e.kind == "explore_success")
+    # It was "+0T, +1 energy; ...".
+    assert text == "Azars explores 01.2 successfully: +1 energy; takes the Knowledge token; K05 is discarded."
+
+
 @pytest.mark.rules("TC-EXP-3")
 def test_a_card_without_the_token_reward_sends_the_token_to_the_galactic_depot() -> None:
     state = new(ANOR, BORZON)

@@ -59,7 +59,7 @@ def test_the_log_names_a_card_given_by_its_id_as_the_hand_names_it() -> None:
         "You recruit Diplomat (Political Specialist, S37), Biohazard Crisis card #1 (C01).")
     assert hand_name("S37") == "Diplomat (Political Specialist)" and hand_name("C01") == "Biohazard Crisis card #1"
     assert event_text("tauceti", "Xunon: +2 T (C17).") == "Xunon: +2 T (Chemical Crisis card #17, C17)."
-    assert event_text("tauceti", "K05 is discarded.") == "Exploration card (Chemical, K05) is discarded."
+    assert event_text("tauceti", "K05 is discarded.") == "Chemical Knowledge card (K05) is discarded."
     # What the text already says a card is of, it keeps; nor does it name what it never gave.
     for kept in ("Crisis C17 (Chemical) strikes Zorhkon.", "Xunon turns Astrophysicist S20 face up.",
                  "S37 (Diplomat) prevents crisis C24.", "Xunon places IM M21 on their Interface.",

@@ -75,6 +75,17 @@ def test_im_draws_the_top_three_cards_and_keeps_one() -> None:
     assert state.decision.kind == "turn" and state.decision.data["major_done"]
 
 
+def test_the_log_says_what_the_kept_mission_asks_in_parentheses() -> None:
+    state = new_game()
+    top = ("M30", "M11")
+    state.mission_deck = (*top, *(c for c in state.mission_deck if c not in top))
+    GAME.apply(state, "IM")
+    taken = next(e.text for e in GAME.apply(state, "KEEP M30") if e.kind == "mission_taken")
+    # It was "places IM M30, a delivery from ... to Zorhkon on their Interface".
+    assert taken.startswith(f"{state.players[XUNON].faction} places IM M30 (a delivery from Zuron Asteroid to "
+                            "Zorhkon) on their Interface and returns 2 cards")
+
+
 @pytest.mark.rules("TC-IM-2")
 def test_keep_must_name_a_drawn_card() -> None:
     state = new_game()

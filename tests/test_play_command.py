@@ -203,7 +203,7 @@ def test_a_decision_shows_its_flags_in_words_never_python_booleans() -> None:
     obs = game.observe(state, 0)
     assert obs["decision"]["kind"] == "move" and obs["decision"]["data"]["jump"] is False
     text = terminal.describe_decision(obs, 0).plain
-    assert "left: 2" in text and "path: XUNO" in text
+    assert "left: 2" in text and "path: Xuno" in text
     assert "False" not in text and "jump" not in text.lower()
     obs["decision"]["data"]["jump"] = True  # just entered a working wormhole
     text = terminal.describe_decision(obs, 0).plain

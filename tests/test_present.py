@@ -157,7 +157,8 @@ def test_a_purchase_costs_what_the_engine_takes_and_its_demand_change_is_random(
         quantity = notation.split()[2]
         assert f"+{quantity} " in row["effect"]
         assert row["effect"].endswith("a random draw follows")  # the planet's new demand
-        assert row["group"] == "Trade" and row["targets"] == [f"commodity:{notation.split()[1]}"]
+        # The Major action Sell/Buy (TC-SB), not the Minor trades' "Trade" it was grouped with.
+        assert row["group"] == "Sell/Buy" and row["targets"] == [f"commodity:{notation.split()[1]}"]
 
 
 def test_a_move_costs_its_energy_and_marker_and_says_the_route_length() -> None:
@@ -193,6 +194,48 @@ def test_an_exploration_shows_what_it_pays_before_its_dice() -> None:
     _, energy, markers = spent_before_dice(state, exp)
     assert rows[exp]["cost"] == f"{markers} Action marker, {energy} energy"
     assert rows[exp]["effect"].endswith("rolls the dice")
+
+
+def test_an_exploration_point_the_actions_name_has_a_name() -> None:
+    """The decision panel heads a point's actions "On <its name>": it read "On 01.1"."""
+    state = new_game()
+    state.players[XUNON].position = "01"
+    point = Action.parse(next(n for n in shown(TC, state, XUNON) if n.startswith("EXP"))).args[0]
+    named = present(TC, state, XUNON, TC.observe(state, XUNON))["present"]["names"][point]
+    assert named["name"] == f"Exploration point {point[-1]} of Sector 01"
+    assert named["text"].startswith(named["name"] + f" ({point}): explore it (EXP {point})")
+
+
+def test_a_damage_says_the_damage_then_the_power_and_nothing_of_the_move_it_returns_to() -> None:
+    state = new_game()
+    state.outer_limit_stack = tuple(x for x in state.outer_limit_stack if x != "13")
+    state.layout = state.layout.set("13", (-2, 1))  # an Asteroid Field next to Xuno
+    TC.apply(state, "MOV")
+    state.rng.script_dice([3])  # 3 - Shields 2 = 1 damage
+    TC.apply(state, "GO 13")
+    assert state.decision.kind == "damage"
+    rows = shown(TC, state, XUNON)
+    # It was "-1 cargo power, +1 damage on cargo; 1 sector left" (and the damage first for
+    # propulsion): the parts by their names' order, the move's allowance leaking in.
+    assert rows["DAMAGE cargo"]["effect"] == "+1 damage on cargo, -1 cargo power"
+    assert rows["DAMAGE propulsion"]["effect"] == "+1 damage on propulsion, -1 propulsion power"
+
+
+def test_keeping_a_mission_does_not_say_it_shuffles_a_deck() -> None:
+    state = new_game()
+    TC.apply(state, "IM")
+    rows = [r for n, r in shown(TC, state, XUNON).items() if n.startswith("KEEP")]
+    assert rows and all(r["effect"] == "" for r in rows)  # it was "shuffles a deck"
+
+
+def test_a_card_played_costs_a_card_from_the_hand() -> None:
+    state = new_game()
+    rng = random.Random(1)
+    while state.decision.kind != "enlighten":
+        TC.apply(state, rng.choice(TC.legal_actions(state)))
+    state.players[state.current_player].hand = ["C01"]
+    row = shown(TC, state, state.current_player)["PLAY C01"]
+    assert (row["cost"], row["effect"]) == ("a card from your hand", "+2 energy")  # it was "1 card in hand"
 
 
 def spent_before_dice(state: State, action: str) -> tuple[int, int, int]:
@@ -418,6 +461,8 @@ def test_a_tail_label_names_its_comet_and_token_in_words(round_: int) -> None:
         assert row["label"].startswith(f"TAIL {i} ({token} from Comet {comet} · "), row["label"]
         assert re.search(r" token: \d", row["label"]) and not re.search(r"\d(Ice|Met|Gas|VP)\b", row["label"])
         assert ("+ Nucleus table: " in row["label"]) == (round_ == 3), row["label"]
+        # The token it takes is a target too: the Comet card outlines that cell, not the whole tail.
+        assert row["targets"] == [f"tail:{i}", f"tail-token:{token}"]
 
 
 # -- one text for the terminal and the browser ------------------------------------------------------
@@ -679,6 +724,20 @@ def test_a_decisions_details_name_the_planet_and_commodities_not_their_ids() -> 
     data = {"planet": "TRIOLO", "demanded": "octo", "sold": ["algae"]}
     _, details = tauceti_prompt({**obs, "decision": {"kind": "sell", "player": XUNON, "data": data}}, XUNON)
     assert details == "planet: Triolo; demanded: octo-nanofluid; sold: Xunari algae"
+
+
+def test_a_moves_path_and_the_cards_to_keep_are_named_not_given_by_their_ids() -> None:
+    from ecliptic.present.decision import tauceti_prompt
+
+    obs = TC.observe(new_game(), XUNON)
+    move = {"left": 1, "jump": False, "path": ["ZORHKON", "13", "01"]}
+    _, details = tauceti_prompt({**obs, "decision": {"kind": "move", "player": XUNON, "data": move}}, XUNON)
+    # It was "path: ZORHKON, 13, 01".
+    assert details == "left: 1; path: Zorhkon, Asteroid Field I, Sector 01"
+    keep = {"cards": ["M30", "M11"]}
+    _, details = tauceti_prompt({**obs, "decision": {"kind": "keep_mission", "player": XUNON, "data": keep}}, XUNON)
+    # It was "cards: M30, M11".
+    assert details == "cards: nano processors (Zuron Asteroid → Zorhkon), Logistics check at Sector 07"
 
 
 def test_a_counted_fact_is_said_in_its_number() -> None:

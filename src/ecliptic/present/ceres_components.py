@@ -98,6 +98,17 @@ def table_note(obs: Obs, c: Obs, mode: str) -> str:
     return "plus the Nucleus table above it if the Explosion Check is Safe"
 
 
+def tail_taken(obs: Obs, tail: int) -> str | None:
+    """The Tail token ``TAIL <tail + 1>`` takes in the pending ``tail`` decision, or ``None``."""
+    data = (obs.get("decision") or {}).get("data") or {}
+    c = comet(obs, data.get("comet", ""))
+    if c is None or not 0 <= tail < len(c["tails"]):
+        return None
+    row = tail_row(obs, c, data.get("mode", "launch"))
+    token = c["tails"][tail][row] if row is not None else None
+    return None if token is None else str(token)
+
+
 def tail_note(obs: Obs, tail: int) -> str:
     """What ``TAIL <tail + 1>`` takes in the pending ``tail`` decision, naming the Comet whose
     tail it is (the notation gives only the tail's number): ``T18 from Comet C1 · Dust Tail

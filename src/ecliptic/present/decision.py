@@ -11,7 +11,8 @@ from typing import Any
 from ecliptic.ceres.comets import TAKEN_ON_LAUNCH
 from ecliptic.present import ceres_components as cc
 from ecliptic.present.help import CERES_VERBS, TAUCETI_VERBS
-from ecliptic.present.tauceti_components import commodity_label, tile_name
+from ecliptic.present.tauceti_components import commodity_label, name_of, tile_name
+from ecliptic.present.words import mission_words
 
 Obs = dict[str, Any]
 
@@ -64,9 +65,23 @@ def tauceti_prompt(obs: Obs, seat: int) -> tuple[str, str]:
     return text, "; ".join(_detail(k, v) for k, v in data.items() if k not in _HIDDEN_DATA_KEYS and v is not False)
 
 
-NAMED_DETAILS = {"planet": tile_name, "demanded": commodity_label, "sold": commodity_label}
+def card_name(card: str) -> str:
+    """A card drawn for a KEEP by what it is: a Mission by what it asks (``nano processors (Zuron
+    Asteroid → Zorhkon)``, the words its KEEP action says), another card by its name."""
+    if card.startswith("M"):
+        try:
+            return mission_words(card)
+        except KeyError:
+            return card
+    found = name_of(card)
+    return card if found is None else found[0]
+
+
+NAMED_DETAILS = {"planet": tile_name, "demanded": commodity_label, "sold": commodity_label,
+                 "path": tile_name, "cards": card_name}
 """Details whose values are ids, said by their names (``planet: TRIOLO`` is Triolo, ``demanded:
-octo`` octo-nanofluid). A move's ``path`` keeps the sectors' ids: the ones ``GO`` is typed with."""
+octo`` octo-nanofluid, a move's ``path: ZORHKON, 13`` Zorhkon, Asteroid Field I, the ``cards``
+of a KEEP by what they are); the board and the actions' labels give the ids where one is typed."""
 
 
 def _detail(key: str, value: Any) -> str:

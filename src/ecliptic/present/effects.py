@@ -276,6 +276,14 @@ def counted(n: int, key: str) -> str:
     return f"{n} {key}"
 
 
+def paid(n: int, key: str) -> str:
+    """``n`` of the spent fact ``key`` as a cost: ``2 energy``, ``1 Action marker``; cards from
+    the hand as what is given (``a card from your hand``: ``1 card in hand`` read as a count)."""
+    if key == "card in hand":
+        return "a card from your hand" if n == 1 else f"{n} cards from your hand"
+    return counted(n, key)
+
+
 def _words(key: str, old: Any, new: Any) -> str:
     """One change in words (``+1 Industry skill``, ``to Tau Ceti Prime``, ``passes``)."""
     if key == "at":
@@ -344,7 +352,7 @@ def describe(changes: dict[str, Any], same_in_all: set[str]) -> tuple[str, str]:
                 was, now = changes["GP on tokens"]
                 worth = f" ({abs(now - was)} GP)"
             if change.spent:
-                costs.append(f"{counted(change.spent, key)}{worth}")
+                costs.append(f"{paid(change.spent, key)}{worth}")
             if change.gained:
                 gains.append(f"+{counted(change.gained, key)}{worth}")
             continue
@@ -358,8 +366,16 @@ _FIRST = ("Action marker", "energy", "TAU")
 
 
 def _order(key: str) -> tuple[int, str]:
+    """The spent facts first (``_FIRST``), then the rest by name; a system's power right after
+    its damage (``+1 damage on cargo, -1 cargo power``, whatever the system's name)."""
+    if key.endswith(" power"):
+        key = f"damage on {key.removesuffix(' power')} power"
     return (_FIRST.index(key) if key in _FIRST else len(_FIRST), key)
 
+
+QUIET_SHUFFLES = frozenset({"keep_mission"})
+"""Decisions whose shuffle is not said: keeping a Mission shuffles the other cards drawn back
+under the deck (TC-IM-2), which neither gives nor costs the seat anything."""
 
 _RANDOM_WORDS = {"dice": ("rolls the dice", "may roll the dice"),
                  "shuffle": ("shuffles a deck", "may shuffle a deck"),
@@ -451,7 +467,7 @@ def _effect(game: Any, copies: Sequence[Any], base: list[tuple[Facts, set[str]]]
         notes.append(follow)
     if hidden:
         notes.append("reveals what you cannot see yet")
-    if random:
+    if random and not (random == "shuffle" and kind in QUIET_SHUFFLES):
         notes.append(random_words(random, group, always=stops == len(copies)))
     return Effect(cost, "; ".join(notes), random, hidden)
 
@@ -500,8 +516,12 @@ def _follow_up(trial: Any, seat: int, kind: str, action: Action) -> str:
     if d.player != seat:
         return ""
     if d.kind == "move" and isinstance(d.data.get("left"), int):
+        # (said of a move's own steps only: a DAMAGE that an Asteroid Field's check asks for on
+        # the way returns to the move, but its effect is the damage)
         left = d.data["left"]
-        return f"up to {plural(left, 'sector')}" if action.verb == "MOV" else f"{plural(left, 'sector')} left"
+        if action.verb == "MOV":
+            return f"up to {plural(left, 'sector')}"
+        return f"{plural(left, 'sector')} left" if kind == "move" else ""
     if d.kind not in (kind, "turn"):
         return f"then: {FOLLOW_UPS.get(d.kind, d.kind.replace('_', ' '))}"
     return ""

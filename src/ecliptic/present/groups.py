@@ -1,5 +1,6 @@
 """The kind of each action, for grouping a menu: the Interface's action names where the
-rulebook has them (Move, Explore, Build, Recruit, ...), then what a card or a battle asks.
+rulebook has them (Move, Explore, Sell/Buy, Build, Recruit, ...: the Major actions; Trade for the
+Minor trades), then what a card or a battle asks.
 
 A group is a presentation choice, not a rule: it is chosen from the decision kind and the
 verb only. ``tests/test_present.py`` checks that every action either game can ever offer
@@ -12,14 +13,14 @@ from ecliptic.engine.actions import Action
 
 OTHER = "Other"
 
-TAUCETI_GROUPS = ("Setup", "Move", "Explore", "Trade", "Build", "Recruit", "Missions", "Repair", "Refuel",
+TAUCETI_GROUPS = ("Setup", "Move", "Explore", "Sell/Buy", "Trade", "Build", "Recruit", "Missions", "Repair", "Refuel",
                   "Cards", "Crisis", "Check", "Damage", "Battle", "Shield", "Pass")
 CERES_GROUPS = ("Launch", "Jump", "Tail", "Stay", "Pass")
 
 _TAUCETI_VERBS = {
     "MOV": "Move", "GO": "Move", "JUMP": "Move", "STOP": "Move",
     "EXP": "Explore", "CLAIM": "Explore", "NOCLAIM": "Explore",
-    "BUY": "Trade", "SELL": "Trade", "SELL-K": "Trade", "TRADE-K": "Trade", "TRADE-S": "Trade",
+    "BUY": "Sell/Buy", "SELL": "Sell/Buy", "SELL-K": "Trade", "TRADE-K": "Trade", "TRADE-S": "Trade",
     "CUBE-MAT": "Trade", "DECLINE": "Trade",
     "BUI": "Build", "UPG": "Build", "ENG": "Build",
     "REC": "Recruit",

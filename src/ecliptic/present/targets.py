@@ -4,7 +4,7 @@ Key grammar ``<kind>:<id>``, the ids exactly as the observation spells them: ``s
 ``point:01.2``, ``cell:-3,1`` (an empty position of the table: PLACE, or GO into uncharted
 space), ``system:<seat>:<system>``, ``card:S11``, ``crisis:X09``, ``commodity:algae``,
 ``knowledge:Cosmic``, ``gp:G04``, ``market:Industry``, ``player:<seat>``; Ceres'
-``asteroid:A07``, ``comet:C1``, ``tail:<1|2|3>``.
+``asteroid:A07``, ``comet:C1``, ``tail:<1|2|3>``, ``tail-token:T18`` (the token a TAIL takes).
 
 The keys are read off the action's arguments and the seat's observation, never off the
 state, so they name only what the seat already sees (and what the action itself names).
@@ -19,6 +19,7 @@ from typing import Any
 
 from ecliptic.engine.actions import Action
 from ecliptic.engine.content import content_cache
+from ecliptic.present import ceres_components
 from ecliptic.present.tauceti_components import CARD_ID, POINT_ID, content
 from ecliptic.tauceti.battle import parse_shields
 
@@ -97,7 +98,9 @@ def _ceres(obs: dict[str, Any], action: Action) -> list[str]:
         return []
     arg = action.args[0]
     if action.verb == "TAIL":
-        return [f"tail:{arg}"]
+        # the tail, and the token it takes (the one cell of the Comet card the action is about)
+        token = ceres_components.tail_taken(obs, int(arg) - 1) if arg in ("1", "2", "3") else None
+        return [f"tail:{arg}", *([f"tail-token:{token}"] if token else [])]
     if arg in obs["belt"]:
         return [f"asteroid:{arg}"]
     if any(c["id"] == arg for c in obs["comets"]):

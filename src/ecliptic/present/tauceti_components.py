@@ -94,19 +94,22 @@ def _card_text(card: str) -> tuple[str, str] | None:
         gains = [x for x in (f"{k.reward_tau}T" if k.reward_tau else "",
                              f"{k.reward_energy} energy" if k.reward_energy else "",
                              "the Knowledge token" if k.reward_token else "") if x]
-        return (f"Exploration card ({k.knowledge_type})",
+        # The components list says "Exploration cards", the rules of Explore "a Knowledge card" (TC-EXP-2).
+        return (f"{k.knowledge_type} Knowledge card",
                 f"Explore: pass {_check_text(k.check.skill, k.check.successes, k.check.target)} to gain "
                 f"{', '.join(gains) or 'nothing'} (TC-EXP-2).")
     return None
 
 
 def name_of(thing: str) -> tuple[str, str] | None:
-    """``(name, text)`` of a printed component's id (a card, a token, a tile, a faction, a
-    character, a commodity, a Knowledge type), or ``None`` when ``thing`` is none of them."""
+    """``(name, text)`` of a printed component's id (a card, a token, a tile, an Exploration
+    point, a faction, a character, a commodity, a Knowledge type), or ``None`` when ``thing`` is none of them."""
     c = content()
     try:
         if CARD_ID.match(thing):
             return _card_text(thing)
+        if POINT_ID.match(thing):
+            return _point_text(thing)
         if thing.startswith("X") and thing[1:].isdigit():
             t = c.crisis_token(thing)
             ct = c.crisis_type(t.crisis_type)
@@ -133,6 +136,18 @@ def name_of(thing: str) -> tuple[str, str] | None:
     except KeyError:
         return None
     return _named(c, thing)
+
+
+def point_name(point: str) -> str:
+    """An Exploration point by its number and sector: ``01.1`` is Exploration point 1 of Sector 01."""
+    sector, number = point.split(".")
+    return f"Exploration point {number} of {tile_name(sector)}"
+
+
+def _point_text(point: str) -> tuple[str, str]:
+    return (point_name(point),
+            f"{point_name(point)} ({point}): explore it (EXP {point}) while your starship is in its sector and "
+            f"a Knowledge token lies on it (TC-EXP-1, TC-EXP-2).")
 
 
 def _commodity_text(name: str) -> str:

@@ -26,6 +26,7 @@ from ecliptic.present.prices import prices
 from ecliptic.present.refusals import refused, strings, why_closed
 from ecliptic.present.score import running_score
 from ecliptic.present.targets import select, targets
+from ecliptic.present.tauceti_components import POINT_ID
 from ecliptic.present.words import text
 
 
@@ -90,8 +91,11 @@ def block(game: Any, state: Any, seat: int | None, obs: dict[str, Any],
     prompt names no option the rules take away now) and ``why`` why they are taken away."""
     name = game.name
     said = strings(obs)
+    seen = set(said)
     for row in mentioned:
-        said.update(Action.parse(row["notation"]).args)
+        # (an Exploration point off the map, which only a refused candidate names, is not named:
+        # the names are the same whether the refusals are sent or not)
+        said.update(a for a in Action.parse(row["notation"]).args if a in seen or not POINT_ID.match(a))
     return {
         "names": names(name, said),
         "score": running_score(name, state, obs, seat),

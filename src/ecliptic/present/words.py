@@ -133,7 +133,7 @@ def phrase(game: str, kind: str, action: Action) -> str | None:
     return None if best is None else best[1]
 
 
-def _mission(card: str) -> str:
+def mission_words(card: str) -> str:
     """An Interplanetary Mission by what it asks: ``Xunari algae (Xuno → Zuron Asteroid)``,
     ``Science check at Xuno``."""
     m = tc.content().mission(card)
@@ -174,13 +174,12 @@ def tauceti_word(obs: dict[str, Any], action: Action, i: int) -> str:
     if arg[:1] == "X" and arg[1:].isdigit():
         return crisis_note(obs, arg) or _name(arg)
     if tc.POINT_ID.match(arg):
-        sector, point = arg.split(".")
-        return f"Exploration point {point} of {tc.tile_name(sector)}"
+        return tc.point_name(arg)
     if tc.commodity_label(arg) != arg:
         return tc.commodity_label(arg)
     if tc.CARD_ID.match(arg) and arg[0] == "M":
         try:
-            return _mission(arg)
+            return mission_words(arg)
         except KeyError:
             return arg
     if tc.CARD_ID.match(arg) and arg[0] == "S":

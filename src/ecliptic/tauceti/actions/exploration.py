@@ -227,8 +227,9 @@ def _collect(state: State, seat: int, point: Point, card_id: str, ev: list[Event
         where = "the Knowledge token goes face up to the Galactic Depot"
     decks.discard(state, "knowledge", card_id)
     _update(state, point, token=None, explored_by=seat, claimed_by=None)
-    say(ev, "explore_success", f"{p.faction} explores {point.id} successfully: +{tau}T, +{energy} "
-        f"energy; {where}; {card_id} is discarded.", seat=seat, point=point.id, card=card_id,
+    gains = ", ".join(x for x in (f"+{tau}T" if tau else "", f"+{energy} energy" if energy else "") if x)
+    say(ev, "explore_success", f"{p.faction} explores {point.id} successfully: {gains + '; ' if gains else ''}"
+        f"{where}; {card_id} is discarded.", seat=seat, point=point.id, card=card_id,
         knowledge=token, tau=tau, energy=energy, token_taken=card.reward_token)
 
 

@@ -61,13 +61,14 @@ def _sector_name(state: State, tile: str) -> str:
 
 
 def describe(state: State, card: MissionCard) -> str:
-    """A card in the rulebook's words, for event texts."""
+    """A card in the rulebook's words, for event texts: its id, what it asks in parentheses
+    (``M30 (a delivery from Zuron Asteroid to Zorhkon)``), so that the sentence reads on after it."""
     if card.kind == "delivery":
-        return (f"{card.id}, a delivery from {_sector_name(state, card.pickup)} to "
-                f"{_sector_name(state, card.deliver)}")
+        return (f"{card.id} (a delivery from {_sector_name(state, card.pickup)} to "
+                f"{_sector_name(state, card.deliver)})")
     assert card.check is not None
-    return (f"{card.id}, {article(checks.describe(card.check))} in {_sector_name(state, card.sector)} "
-            f"for {card.reward_tau}T")
+    return (f"{card.id} ({article(checks.describe(card.check))} in {_sector_name(state, card.sector)} "
+            f"for {card.reward_tau}T)")
 
 
 def active(state: State, seat: int, card: str) -> ActiveMission | None:

@@ -291,31 +291,46 @@ function drawComets(ctx) {
     const head = h("header", null,
       h("b", { ...ctx.t(`comet:${c.id}`, `Comet ${c.id}`, `comet ${cometClass(c)}`), title: textOf(ctx.names, c.id) }, `Comet ${c.id}`),
       ` · ${c.kind || ""} · ${where}`);
-    const slots = h("div", { class: "slots" }, "Surface card: ",
+    // The Surface card's slots: a Mining Probe landing on the Comet takes the leftmost free one
+    // (their number depends on the player count); a free slot is an empty ring, and the words
+    // after them say how many are free (two bare dots said nothing).
+    const held = (seat) => seat !== null && seat !== undefined;
+    const free = (c.slots || []).filter((seat) => !held(seat)).length;
+    const slots = h("div", { class: "slots", title: "The Comet's Surface card: a Mining Probe that lands on the Comet takes its leftmost free slot." },
+      "Surface card: ",
       (c.slots || []).map((seat, i) => {
-        const said = seat !== null && seat !== undefined ? `slot ${i + 1}: Mining Probe of ${seatLabel(ctx, seat)}` : `slot ${i + 1}: empty`;
-        return h("span", { class: `slot${seat !== null && seat !== undefined ? " probe o-" + seat : " empty"}`,
-          title: said, role: "img", "aria-label": said }, seat !== null && seat !== undefined ? String(seat + 1) : "·");
-      }));
+        const said = held(seat) ? `slot ${i + 1}: Mining Probe of ${seatLabel(ctx, seat)}` : `slot ${i + 1}: free`;
+        return h("span", { class: `slot${held(seat) ? " probe o-" + seat : " empty"}`,
+          title: said, role: "img", "aria-label": said }, held(seat) ? String(seat + 1) : "");
+      }),
+      h("span", { class: "slots-free" }, !(c.slots || []).length ? "no slots"
+        : free === c.slots.length ? `no Mining Probe yet (${free} ${free === 1 ? "slot" : "slots"} free)`
+        : free ? `${free} ${free === 1 ? "slot" : "slots"} free` : "no slot free"));
     // A Tail target key (tail:1..3) names a tail of the Comet of the decision (view.decision's
     // comet): only that Comet's tails are targets. Its "Tail N" heading is the keyboard's one
-    // stop per tail; the tokens under it answer a click only.
+    // stop per tail; the token a TAIL takes answers a click only.
     const decided = ((v.decision || {}).data || {}).comet;
-    const tailAttrs = (i, klass, stop) => {
+    const tailAttrs = (i, klass) => {
       if (decided && decided !== c.id) return { class: klass };
-      const attrs = ctx.t(`tail:${i + 1}`, `Tail ${i + 1} of Comet ${c.id}`, klass);
-      if (!stop) { delete attrs.tabindex; delete attrs.role; delete attrs["aria-label"]; }
+      return ctx.t(`tail:${i + 1}`, `Tail ${i + 1} of Comet ${c.id}`, klass);
+    };
+    // A token's cell is a target only when a legal TAIL takes that token (tail-token:<id>), so
+    // a Dust-tail choice outlines the Dust tokens it can take, not every cell of the tails.
+    const tokenAttrs = (tok, klass) => {
+      if (!tok || (decided && decided !== c.id)) return { class: klass };
+      const attrs = ctx.t(`tail-token:${tok}`, textOf(ctx.names, tok), klass);
+      delete attrs.tabindex; delete attrs.role; delete attrs["aria-label"];
       return attrs;
     };
     const rows = [h("tr", null, h("th", null, ""), (c.tails || []).map((_, i) =>
-      h("th", { ...tailAttrs(i, "tail-head", true) }, `Tail ${i + 1}`)))];
+      h("th", { ...tailAttrs(i, "tail-head") }, `Tail ${i + 1}`)))];
     rows.push(h("tr", { class: "nucleus" }, h("th", { title: textOf(ctx.names, c.nucleus) }, `Nucleus ${c.nucleus}`),
       (c.tails || []).map((_, i) => h("td", { class: "table-cell", title: nucleus && nucleus.text ? nucleus.text : "" },
         tables[i] || `table ${i + 1}`))));
     TAIL_ROWS.forEach((kind, row) => {
       rows.push(h("tr", null, h("th", null, kind), (c.tails || []).map((t, i) => {
         const tok = t[row];
-        return h("td", { ...tailAttrs(i, `tail-cell${tok ? " has" : ""}`, false), title: tok ? textOf(ctx.names, tok) : "" },
+        return h("td", { ...tokenAttrs(tok, `tail-cell${tok ? " has" : ""}`), title: tok ? textOf(ctx.names, tok) : "" },
           tok ? h("span", { class: "tail-token" }, tok, factsOf(ctx.names, tok).gain ? ` ${factsOf(ctx.names, tok).gain}` : "") : "–");
       })));
     });
