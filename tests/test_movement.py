@@ -451,6 +451,8 @@ def test_repair_on_a_planet_costs_1t_per_damage_marker() -> None:
     repairing(state)
     assert p.energy == 10 - 2  # REP costs Xunon 2 energy
     assert legal(state) == {"FIX shields", "DONE"}
+    why = GAME.why_not(state, "FIX computers")
+    assert why is not None and why.reason == "your computers system has no Damage marker"  # (it read "computers has")
     GAME.apply(state, "FIX shields")
     assert p.tau == 9
     assert p.damage == {"shields": 1}

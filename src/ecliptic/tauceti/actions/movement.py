@@ -528,7 +528,7 @@ def _repair_why_not(state: State, d: Decision, a: Action) -> IllegalAction | Non
     if a.args[0] not in _repairable(state, d.player):
         if state.players[d.player].virus.get(a.args[0], 0):
             return illegal("TC-ADV3-2", f"the virus crystal on your {a.args[0]} cannot be repaired")
-        return illegal("TC-REP-1", f"your {a.args[0]} has no Damage marker")
+        return illegal("TC-REP-1", f"your {a.args[0]} system has no Damage marker")
     if state.players[d.player].tau < repair_cost(state, d.player):
         return _cannot_pay(state, d.player)
     return None
