@@ -445,3 +445,16 @@ def test_every_commands_help_is_read_whole_in_a_narrow_terminal(columns: str) ->
         cut = [line for line in result.output.splitlines() if "…" in line]
         assert not cut, (" ".join(path), cut)
         assert "--no-" not in result.output, " ".join(path)
+
+
+def test_no_flag_in_any_commands_help_looks_as_if_it_took_a_value() -> None:
+    """Typer 0.29 printed ``<bool>`` beside every flag, ``--help`` included (``--help <bool>``),
+    as if a person had to type a value after it; pyproject.toml keeps Typer below 0.29. Every
+    flag of every command (``--help``, ``--advanced-specialists``, ...) shows no value to give."""
+    from typer.main import get_command
+
+    for path in _commands(get_command(app), []):
+        result = RUNNER.invoke(app, [*path, "--help"])
+        assert result.exit_code == 0, (path, result.output)
+        shown = [line for line in result.output.splitlines() if "<bool>" in line or "BOOLEAN" in line]
+        assert not shown, (" ".join(path), shown)
