@@ -6,10 +6,13 @@ center of this sector" and ``01.1`` "the leftmost Knowledge token" of Captain An
 
 from __future__ import annotations
 
+import random
+import re
 from dataclasses import replace
 
 import pytest
 
+from ecliptic.engine.errors import IllegalAction
 from ecliptic.engine.events import Event
 from ecliptic.tauceti import board, checks
 from ecliptic.tauceti.game import TauCeti
@@ -101,7 +104,8 @@ def test_the_success_in_the_log_leaves_out_a_reward_of_nothing() -> None:
     ready(state, 0, "01.2", "Chemical")
     text = next(e.text for e in GAME.apply(state, "EXP 01.2") if e.kind == "explore_success")
     # It was "+0T, +1 energy; ...".
-    assert text == "Azars explores 01.2 successfully: +1 energy; takes the Knowledge token; K05 is discarded."
+    assert text == ("Azars explores Exploration point 2 of Sector 01 successfully: +1 energy; takes the Knowledge "
+                    "token; K05 is discarded.")
 
 
 @pytest.mark.rules("TC-EXP-3")
@@ -434,3 +438,40 @@ def test_expansion_stops_at_the_four_cube_limit() -> None:
     ready(state, 0, "06.1", "Cosmic")
     GAME.apply(state, "EXP 06.1")
     assert "06" not in state.cubes and state.bag.count(ANOR) == 1
+
+
+POINT_ID = re.compile(r"\b\d\d\.\d\b")
+EXPLORATION_LOG = {"knowledge_revealed", "explore_failed", "explore_success", "claim", "claim_removed"}
+
+
+def test_the_log_and_the_refusals_name_an_exploration_point_in_words() -> None:
+    """The log said "Xunon explores 01.2 in Wormhole Sector": ``01.2`` is the notation's name,
+    which a player reading the log has nowhere to look up. The log and the refusals of EXP say
+    "Exploration point 2 of Wormhole Sector". Random games that explore whenever they can, until
+    a dozen exploration lines are seen; every line and every refusal of an EXP checked."""
+    rng = random.Random(3)
+    lines: list[str] = []
+    refusals: list[str] = []
+    kinds: set[str] = set()
+    for seed in range(3, 13):
+        state = GAME.new_game({"layout": "random", "players": 2, "game": "short"}, seed)
+        while not state.is_over:
+            actions = GAME.legal_actions(state)
+            if any(a.verb == "EXP" for a in actions):
+                for pid in list(state.points)[:6]:
+                    try:
+                        GAME.apply(state.clone(), f"EXP {pid}")
+                    except IllegalAction as refusal:
+                        refusals.append(str(refusal))
+            explore = [a for a in actions if a.verb in ("EXP", "CLAIM")]
+            action = rng.choice(explore or actions)
+            events = [e for e in GAME.apply(state, action) if e.kind in EXPLORATION_LOG]
+            lines += [e.text for e in events]
+            kinds |= {e.kind for e in events}
+        if len(lines) >= 12 and {"explore_failed", "explore_success"} <= kinds:
+            break
+    assert len(lines) >= 12 and refusals
+    for text in lines + refusals:
+        assert not POINT_ID.search(text) and "{" not in text, text
+    assert all("Exploration point" in text for text in lines if "explores" in text)
+    assert {"explore_failed", "explore_success"} <= kinds
