@@ -155,6 +155,13 @@ def test_a_phone_screen_shows_the_page_without_sideways_scrolling(phone: Page) -
     assert phone.errors == []
 
 
+def _luminance(rgb: str) -> float:
+    """The relative luminance (WCAG) of a computed colour, ``rgb(r, g, b)``."""
+    channels = [int(x) / 255 for x in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
 def test_the_page_wears_the_apps_dark_colours(desktop: Page) -> None:
     """A rule opened from a game (its rule link) was a light page beside the dark app: the rules
     page takes the app's background and ink, and its text keeps a readable contrast."""
@@ -164,16 +171,31 @@ def test_the_page_wears_the_apps_dark_colours(desktop: Page) -> None:
     desktop.page.wait_for_selector("#game option", state="attached")
     assert rules == desktop.page.evaluate(style)
 
-    def luminance(rgb: str) -> float:
-        channels = [int(x) / 255 for x in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
-        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
     page = desktop.open()
     for selector in (".rule .text", ".decision summary", ".toc li a", ".source"):
         ink, ground = page.locator(selector).first.evaluate(
             "e => { let g = e;"
             " while (g && getComputedStyle(g).backgroundColor === 'rgba(0, 0, 0, 0)') g = g.parentElement;"
             " return [getComputedStyle(e).color, getComputedStyle(g || document.body).backgroundColor]; }")
-        light, dark = sorted((luminance(ink), luminance(ground)), reverse=True)
+        light, dark = sorted((_luminance(ink), _luminance(ground)), reverse=True)
         assert (light + 0.05) / (dark + 0.05) >= 4.5, (selector, ink, ground)  # WCAG AA for body text
+
+
+def test_the_page_links_back_to_the_lobby(desktop: Page, phone: Page) -> None:
+    """A rule opened from a game or the lobby (its own tab) had no way back but the browser's: the
+    header's site links lead to the lobby, readable on the header's dark ground, on a phone too."""
+    for viewer in (desktop, phone):
+        page = viewer.open("/rules#tauceti:TC-MOV-3")
+        lobby = page.locator(".bar nav[aria-label='site'] a", has_text="Lobby")
+        assert lobby.count() == 1 and lobby.is_visible()
+        ink, ground = lobby.evaluate(
+            "e => { let g = e;"
+            " while (g && getComputedStyle(g).backgroundColor === 'rgba(0, 0, 0, 0)') g = g.parentElement;"
+            " return [getComputedStyle(e).color, getComputedStyle(g || document.body).backgroundColor]; }")
+        light, dark = sorted((_luminance(ink), _luminance(ground)), reverse=True)
+        assert (light + 0.05) / (dark + 0.05) >= 4.5, (ink, ground)
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+        lobby.click()
+        page.wait_for_url(viewer.base + "/")
+        page.wait_for_selector("#game option", state="attached")  # the lobby's form, loaded
+        assert viewer.errors == []

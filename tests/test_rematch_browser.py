@@ -1,14 +1,17 @@
 """Play again, in two browsers: at the end of a game one friend clicks "Play again", the other's
 page says "Rematch ready — Join", and Join takes each into the new game at their own seat with
-their own new token (kept as a join link's is, so the lobby's "My games" lists the new game)."""
+their own new token (kept as a join link's is, so the lobby's "My games" lists the new game); a
+rematch of bots alone is watched as the lobby opens a new game of bots."""
 
 from __future__ import annotations
 
 import random
+import re
 import time
 from typing import Any
 
 from browser_support import Site, assert_clean, create_in_lobby, needs_browser, new_page, view_of, wait_loaded
+from server_helpers import eventually
 
 pytestmark = needs_browser
 
@@ -156,3 +159,35 @@ def test_the_host_gets_a_new_link_for_the_seat_whose_person_never_came(server_si
     ann.page.locator(f"#my-games li[data-id='{new_id}'] li.invitation[data-seat='1'] .joined",
                      has_text="has joined").wait_for()
     assert_clean(ann, bob)
+
+
+def test_a_rematch_of_bots_alone_opens_as_the_lobby_opens_a_game_of_bots(server_site: Site, chromium: Any) -> None:
+    """The lobby opens a game of bots at /watch/{id}#replay (bots finish it in a moment: the page
+    replays it from its start). Its rematch, a game of bots alone too, opened by the host's "Play
+    again" or a spectator's "Watch it", went to /watch/{id}, where a game found over shows only its
+    end: both now open /watch/{id}#replay, which replays it."""
+    from playwright.sync_api import expect  # (imported here: without Playwright the module is skipped)
+
+    host = new_page(chromium)
+    gid = create_in_lobby(host, server_site.url, "ceres", ["bot", "bot"])
+    assert host.page.url == f"{server_site.url}/watch/{gid}#replay"
+    host.page.click("#play-again")   # (offered once the bots have finished: the host holds the admin token)
+    host.page.wait_for_url(lambda url: "/watch/" in url and gid not in url)
+    new_id = host.page.url.split("/watch/")[1].split("#")[0]
+    assert host.page.url == f"{server_site.url}/watch/{new_id}#replay"
+    # A spectator of the finished game (no token at all) is offered the same address.
+    fan = new_page(chromium)
+    fan.page.clock.install()   # the replay's seconds run only when the test says so
+    fan.page.goto(f"{server_site.url}/watch/{gid}")
+    watch_it = fan.page.locator("#rematch-watch")
+    watch_it.wait_for()
+    assert watch_it.get_attribute("href") == f"/watch/{new_id}#replay"
+    with server_site.api() as api:
+        last = eventually(lambda: (lambda g: g["status"] == "over" and g["index"])(
+            api.get(f"/api/games/{new_id}").json()), "the bots finish the rematch")
+    watch_it.click()
+    fan.page.wait_for_url(f"{server_site.url}/watch/{new_id}#replay")
+    # Found over, the rematch is replayed from its start, as a new game of bots from the lobby is.
+    expect(fan.page.locator("#replay-index")).to_have_text(re.compile(rf"^\s*0 / {last}\s*$"))
+    expect(fan.page.locator("#replay-play")).to_have_attribute("aria-pressed", "true")
+    assert_clean(host, fan)

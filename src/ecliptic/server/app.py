@@ -50,6 +50,30 @@ WS_BURST = 30
 WS_AUTH_SECONDS = 10.0
 """A WebSocket that has not authenticated by then is closed."""
 
+API_DESCRIPTION = """\
+Play **Tau Ceti: Planetary Crisis** and **Ceres** online: create a game with people, bots and open
+seats, take a seat, read a seat's view (its legal actions included) and play, chat, undo, play
+again. The lobby (`/`) and the game pages (`/play/{id}`, `/watch/{id}`) are clients of this API,
+and the rulebooks are at `/rules`.
+
+**A seat authenticates with its token** in the header `Authorization: Bearer <token>`, never in a
+URL. `POST /api/games` answers with the admin token (the host's) and one join link per person seat:
+a join link is an invitation, and `POST /api/games/{id}/seats/{seat}/take` with the link's token
+as the bearer gives the seat its own fresh token. Without a token a request is a spectator's:
+it sees what anyone may see.
+
+**Live games** push over the WebSocket `/api/games/{id}/ws` (not listed below: OpenAPI describes
+no WebSocket). Its first message authenticates: `{"token": "<seat token>"}` or
+`{"spectator": true}`; the server then pushes each action, undo, seat change, chat message and
+rematch.
+
+The whole reference (the WebSocket's messages, join links, open tables, Play again, the turn
+clock, bots) is `docs/server.md` in Ecliptic's source, the repository this server is built from:
+it ships with the project, not with this page.
+"""
+"""The OpenAPI description (/docs): a reader there has the server, not the project's files, so
+it says how to authenticate and where the WebSocket protocol is described."""
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -219,8 +243,7 @@ def create_app(database_url: str, *, notifier: Notifier | None = None, bot_worke
     # on a LAN or offline shows them too (FastAPI's own page fetches it from cdn.jsdelivr.net). No
     # ReDoc page: its bundle still fetches an image from a CDN.
     app = FastAPIOffline(title="Ecliptic game server", version="1", lifespan=lifespan, responses=REFUSALS,
-                         redoc_url=None,
-                         description="Tau Ceti: Planetary Crisis and Ceres online; see docs/server.md.")
+                         redoc_url=None, description=API_DESCRIPTION)
     app.state.service = service
     app.add_middleware(BodyLimit, limit=max_body)
 

@@ -746,6 +746,17 @@ function keepRematchToken(id, seat, tokenOf) {
 
 const adminToken = () => { const entry = gameEntry(GAME_ID); return (entry && entry.admin) || null; };
 
+// Where a page with no seat in the rematch watches it. The rematch has the finished game's seats
+// and bots (docs/server.md "Play again"), so a game of bots alone (every seat's kind, as the server
+// tells it, is "bot") has one of bots alone: opened as the lobby opens a new game of bots
+// (/watch/{id}#replay), it is replayed from its start when the bots have finished it already,
+// and watched live while they play. A rematch with people in it is watched live.
+function rematchWatchUrl(id) {
+  const seats = (S.gv && S.gv.seats) || [];
+  const botsOnly = seats.length > 0 && seats.every((s) => s.kind === "bot");
+  return `/watch/${encodeURIComponent(id)}${botsOnly ? "#replay" : ""}`;
+}
+
 function renderRematch(box) {
   if (!box) return;
   const r = S.rematch;
@@ -763,7 +774,7 @@ function renderRematch(box) {
   } else if (mine === "wait") {
     fill(box, el("p", { text: "Rematch ready — its token is on its way…" }));
   } else if (mine === "watch") {
-    fill(box, el("p", { text: "Rematch ready — " }, el("a", { id: "rematch-watch", href: `/watch/${r.id}`, text: "Watch it" })));
+    fill(box, el("p", { text: "Rematch ready — " }, el("a", { id: "rematch-watch", href: rematchWatchUrl(r.id), text: "Watch it" })));
   } else box.replaceChildren();
 }
 
@@ -799,7 +810,7 @@ async function playAgain() {
 
 async function joinRematch(r) {
   await collectRematchTokens(r.id);
-  location.href = r.token ? `/play/${r.id}#${S.hotseat ? "hotseat" : `seat=${r.seat}`}` : `/watch/${r.id}`;
+  location.href = r.token ? `/play/${r.id}#${S.hotseat ? "hotseat" : `seat=${r.seat}`}` : rematchWatchUrl(r.id);
 }
 
 async function replayTo(index) {
