@@ -40,10 +40,10 @@ def _name(state: State, tile: str) -> str:
     return state.content.tile(tile).name
 
 
-def _point(state: State, pid: str) -> str:
+def _point(state: State, point: Point) -> str:
     """An Exploration point as the log and the refusals say it: ``Exploration point 2 of
     Wormhole Sector`` (a player reads the map by sector names; ``01.2`` is the notation's)."""
-    return f"Exploration point {pid.rpartition('.')[2]} of {_name(state, state.points[pid].sector)}"
+    return f"Exploration point {point.id.rpartition('.')[2]} of {_name(state, point.sector)}"
 
 
 def _faction(state: State, seat: int) -> str:
@@ -112,16 +112,16 @@ def _exp_why_not(state: State, seat: int, a: Action) -> IllegalAction | None:
         return illegal("TC-EXP-2", f"there is no Exploration point {a.args[0]} in the star system")
     p = state.players[seat]
     if point.sector != p.position:
-        return illegal("TC-EXP-2", f"{_point(state, point.id)}: you may only explore the sector your starship "
+        return illegal("TC-EXP-2", f"{_point(state, point)}: you may only explore the sector your starship "
                        f"is in ({_name(state, p.position)})")
     if point.token is None:
-        return illegal("TC-EXP-1", f"{_point(state, point.id)} has already been explored; no Knowledge token "
+        return illegal("TC-EXP-1", f"{_point(state, point)} has already been explored; no Knowledge token "
                        "is left on it")
     if point.claimed_by is not None and point.claimed_by != seat:
         return illegal("TC-CLAIM-1", f"{possessive(_faction(state, point.claimed_by))} Claim token is on "
-                       f"{_point(state, point.id)}; no one else may explore it")
+                       f"{_point(state, point)}; no one else may explore it")
     if point.claimed_by == seat and state.turn_count <= p.claim_turn:
-        return illegal("TC-CLAIM-2", f"you placed your Claim token on {_point(state, point.id)} this turn; you may "
+        return illegal("TC-CLAIM-2", f"you placed your Claim token on {_point(state, point)} this turn; you may "
                        "explore it on your next turn")
     return None
 
@@ -158,7 +158,7 @@ def _exp_perform(state: State, seat: int, a: Action, ev: list[Event]) -> None:
     token = point.token
     assert token is not None  # why_not checked it
     point = _update(state, point, face_up=True)
-    say(ev, "knowledge_revealed", f"{_faction(state, seat)} explores {_point(state, point.id)} "
+    say(ev, "knowledge_revealed", f"{_faction(state, seat)} explores {_point(state, point)} "
         f"and reveals {article(token)} Knowledge token.",
         seat=seat, point=point.id, knowledge=token)
     reshuffles = not any(state.content.knowledge_card(c).knowledge_type == token
@@ -213,7 +213,7 @@ def _explored(state: State, seat: int, success: bool, ctx: dict[str, Any], ev: l
 def _failed(state: State, seat: int, point: Point, card: str, ev: list[Event]) -> None:
     _update(state, point, face_up=False)
     decks.to_bottom(state, "knowledge", card)
-    say(ev, "explore_failed", f"{possessive(_faction(state, seat))} exploration of {_point(state, point.id)} "
+    say(ev, "explore_failed", f"{possessive(_faction(state, seat))} exploration of {_point(state, point)} "
         f"fails: the Knowledge token is turned face down again and {card} goes to the bottom of the deck.",
         seat=seat, point=point.id, card=card)
 
@@ -235,7 +235,7 @@ def _collect(state: State, seat: int, point: Point, card_id: str, ev: list[Event
     decks.discard(state, "knowledge", card_id)
     _update(state, point, token=None, explored_by=seat, claimed_by=None)
     gains = ", ".join(x for x in (f"+{tau}T" if tau else "", f"+{energy} energy" if energy else "") if x)
-    say(ev, "explore_success", f"{p.faction} explores {_point(state, point.id)} successfully: "
+    say(ev, "explore_success", f"{p.faction} explores {_point(state, point)} successfully: "
         f"{gains + '; ' if gains else ''}{where}; {card_id} is discarded.", seat=seat, point=point.id, card=card_id,
         knowledge=token, tau=tau, energy=energy, token_taken=card.reward_token)
 
@@ -245,7 +245,7 @@ def _claim_fulfilled(state: State, seat: int, point: Point, ev: list[Event]) -> 
     in between the two explored points."""
     p = state.players[seat]
     p.claim = None
-    say(ev, "claim_removed", f"{p.faction} removes the Claim token from {_point(state, point.id)}.",
+    say(ev, "claim_removed", f"{p.faction} removes the Claim token from {_point(state, point)}.",
         seat=seat, point=point.id)
     why = cube_refusal(state, seat, point.sector)
     if why is not None:
@@ -308,7 +308,7 @@ def _claim_perform(state: State, d: Decision, a: Action, ev: list[Event]) -> Non
     p.claim = point.id
     p.claim_turn = state.turn_count
     _update(state, point, claimed_by=d.player)
-    say(ev, "claim", f"{p.faction} places the Claim token on {_point(state, point.id)}, "
+    say(ev, "claim", f"{p.faction} places the Claim token on {_point(state, point)}, "
         f"to explore it on a later turn.", seat=d.player, point=point.id)
 
 
