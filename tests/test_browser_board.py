@@ -257,7 +257,18 @@ TAUCETI_COVERS = """() => {
     if (!tile.querySelector(".hex")) continue;
     const name = tile.dataset.target, hex = tile.querySelector(".hex").getBoundingClientRect();
     // the tile's print: its label, name, GP values and commodity
-    const print = [...tile.querySelectorAll(":scope > text, :scope > .planet-things > text")];
+    const print = [...tile.querySelectorAll(":scope > text, :scope > .planet-things > text")]
+      .filter((t) => getComputedStyle(t).display !== "none");  // a phone hides the sectors' names
+    // the print's lines (their boxes, half a pixel of rounding allowed): none over another, none
+    // wider than the hex
+    const words = (t) => [...t.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("");
+    const inset = (r) => ({ left: r.left + 0.5, right: r.right - 0.5, top: r.top + 0.5, bottom: r.bottom - 0.5 });
+    print.forEach((t, i) => {
+      const tb = t.getBoundingClientRect();
+      if (tb.left < hex.left || tb.right > hex.right) out.push(`${name}'s "${words(t)}" wider than its hex`);
+      for (const u of print.slice(i + 1))
+        if (meets(inset(tb), u.getBoundingClientRect())) out.push(`${name}'s "${words(t)}" over its "${words(u)}"`);
+    });
     for (const m of tile.querySelectorAll(".crisis, .virus")) {
       const mb = box(m), what = m.dataset.target || "a virus crystal";
       for (const t of print)
@@ -286,7 +297,9 @@ def test_crisis_tokens_cover_no_print_of_their_planet_and_a_ship_no_exploration_
     and a phone: no Crisis token or virus crystal covers its planet's print (the QA pass saw the
     tokens over Triolo's "antiviral serum / cube 2 GP"), no starship covers an Exploration point's
     token (a ship over the claimed token of 01.1), each stays inside its hex, and the Enlightenment
-    ring is drawn under the print. The engine's own Claim (Azars claim 01.1, their ship in 01) too."""
+    ring is drawn under the print. The print's own lines meet neither one another nor the hex's
+    sides (on a phone, Zorhkon's name touched its "quark-gluon plasma", which was wider than the
+    hex). The engine's own Claim (Azars claim 01.1, their ship in 01) too."""
     from ecliptic.games import get_game
     from test_exploration import ready
 

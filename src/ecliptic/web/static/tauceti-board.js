@@ -129,7 +129,7 @@ function drawTile(ctx, id, [q, r], on) {
     tip(title),
     s("polygon", { class: "hex", points: hexPoints(0, 0, SIZE - 1.5) }),
     decor(kind, sub),
-    s("text", { class: "tile-label", y: -29, "text-anchor": "middle" }, label),
+    s("text", { class: "tile-label", y: -30, "text-anchor": "middle" }, label),
     kind !== "planet" && kind !== "tau-ceti" && entry.name && entry.name !== id
       ? s("text", { class: "tile-name", y: -19, "text-anchor": "middle" }, short(entry.name, 16)) : null,
     kind === "planet" ? null : values(ctx, id, -10),
@@ -184,18 +184,18 @@ function planetThings(ctx, id) {
   const g = s("g", { class: "planet-things" });
   const commodity = v.planet_commodity[id];
   if (commodity) {
-    g.append(s("text", { ...ctx.t(`commodity:${commodity}`, `${nameOf(names, commodity)} sold at ${nameOf(names, id)}`, "commodity"), y: -19, "text-anchor": "middle" },
+    g.append(s("text", { ...ctx.t(`commodity:${commodity}`, `${nameOf(names, commodity)} sold at ${nameOf(names, id)}`, "commodity"), y: -19.5, "text-anchor": "middle" },
       tip(textOf(names, commodity)), nameOf(names, commodity)));
   }
-  const gp = values(ctx, id, -11);
+  const gp = values(ctx, id, -10);
   if (gp) g.append(gp);
   const crises = (v.planet_crises && v.planet_crises[id]) || [];
   const virus = (v.virus_on && v.virus_on[id]) || 0;
   const n = crises.length + virus;
   let i = 0;
   const xAt = (k) => (k - (n - 1) / 2) * 13;
-  // one row below the print (name, commodity, GP values end at y -8 even on a phone's larger
-  // print), above the starships' row
+  // one row below the print (name, commodity and GP values: three lines whose boxes meet
+  // nowhere, ending at y -8 even on a phone's larger print), above the starships' row
   for (const c of crises) {
     const label = `${c.crisis_type} Crisis token ${c.id} (affected resource: ${c.resource})`;
     g.append(s("g", { ...ctx.t(`crisis:${c.id}`, label, `crisis k-${cls(c.crisis_type)}`), transform: `translate(${xAt(i++).toFixed(1)},2)` },
