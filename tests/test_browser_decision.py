@@ -124,6 +124,41 @@ def test_the_actions_are_grouped_with_their_cost_and_effect(chromium: Any, base_
     assert_clean(w)
 
 
+def test_the_groups_come_in_the_servers_order_and_a_folded_group_stays_as_the_player_left_it(
+        chromium: Any, base_url: str) -> None:
+    """Groups came in the order of their first legal action, so Tau Ceti's Pass sat between Move
+    and Recruit: they follow present.groups (the terminal's menu order, Pass last), refused ones
+    too. A big group beside a lone END is the whole decision and starts open; one the player
+    folded or opened stays so when the panel is drawn anew (every view draws it)."""
+    order = ["Move", "Explore", "Sell/Buy", "Recruit", "Pass", "Other"]
+    legal = [action("END", "Pass"), action("REC S01", "Recruit"), action("REC S02", "Recruit"),
+             action("BUY algae 1", "Sell/Buy"), action("GO 05", "Move"), action("ODD", "Odd")]
+    refused = [refusal("PASS", "Pass", "TC-FLOW-1", "not now"), refusal("EXP 05.1", "Explore", "TC-EXP-1", "no")]
+    gv = game_view(legal, refused=refused)
+    gv["present"]["groups"] = order
+    w = open_panel(chromium, base_url, gv)
+    page = w.page
+    names = page.locator("#groups details.group > summary .group-name")
+    assert names.all_inner_texts() == ["Move", "Sell/Buy", "Recruit", "Pass", "Odd"]  # unnamed ones last
+    refused_names = page.locator("#refused details.refused-group > summary .group-name")
+    assert refused_names.all_text_contents() == ["Explore", "Pass"]
+    recruit = page.locator("details.group[data-group='Recruit']")
+    assert recruit.evaluate("d => d.open")
+    recruit.locator("> summary").click()
+    page.evaluate("() => window.focusOn(null)")  # drawn anew
+    assert not recruit.evaluate("d => d.open")
+    assert page.locator("details.group[data-group='Move']").evaluate("d => d.open")
+    w.page.close()
+
+    gos = [action(f"GO {n},0", "Move") for n in range(20)]
+    w = open_panel(chromium, base_url, game_view([*gos, action("END", "Pass")]))
+    assert w.page.locator("details.group[data-group='Move']").evaluate("d => d.open")  # 20 GOs and END: open
+    w.page.close()
+    w = open_panel(chromium, base_url, game_view([*gos, action("END", "Pass"), action("REF", "Refuel")]))
+    assert not w.page.locator("details.group[data-group='Move']").evaluate("d => d.open")  # more beside it: folded
+    assert_clean(w)
+
+
 def test_a_button_says_the_action_in_words_with_its_notation_small_beside(chromium: Any, base_url: str) -> None:
     """Buttons read "IM", "BUY algae 1 (Xunari algae)": the server's words are the main line, the
     notation (what the notation box takes) beside it, the label in the tooltip."""

@@ -160,7 +160,7 @@ def test_the_thinking_indicator_is_drawn_without_a_glyph(server_site: Site, chro
     w.page.click("#created a.play-here")
     page = w.page
     # (seat 2's friend has not come: the page waits for them by name)
-    page.wait_for_selector("#thinking:has-text('Waiting for Azars · Player 2 to come')")
+    page.wait_for_selector("#thinking:has-text('Waiting for Azars to come')")
     mark = page.evaluate("""() => {
       const s = getComputedStyle(document.querySelector('#thinking'), '::before');
       return {content: s.content, width: parseFloat(s.width), height: parseFloat(s.height),

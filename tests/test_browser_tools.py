@@ -42,11 +42,13 @@ def test_hot_seat_passes_the_device_and_never_shows_a_seat_the_others_table(serv
     w.page.click("#hotseat-link")
     page = w.page
     page.wait_for_selector("#pass-screen:not([hidden])")
-    assert "Player 1" in page.locator("#pass-text").inner_text()
+    # The seats kept the lobby's names ("Player 1"): the page calls them by their factions, as the board does.
+    first, second = (p["faction"] for p in view_of(w)["view"]["players"])
+    assert page.locator("#pass-text").inner_text().startswith(f"Pass the device to {first}.")
     assert page.locator("#table > *").count() == 0 and page.locator("#decision-panel > *").count() == 0
     page.click("#pass-ready")
     page.wait_for_selector("#decision-panel button.action", state="attached")
-    assert "you are Player 1" in page.locator("#status").inner_text()
+    assert f"you are {first} · hot-seat" in page.locator("#status").inner_text()
     rng = random.Random(31)
     for _ in range(60):  # Player 1 plays until the decision is Player 2's
         if page.locator("#pass-screen:not([hidden])").count():
@@ -57,13 +59,13 @@ def test_hot_seat_passes_the_device_and_never_shows_a_seat_the_others_table(serv
             break
         click_action(w, rng.choice(view["legal_actions"]))
     page.wait_for_selector("#pass-screen:not([hidden])")
-    assert "Player 2" in page.locator("#pass-text").inner_text()
+    assert page.locator("#pass-text").inner_text().startswith(f"Pass the device to {second}.")
     # While the device is passed nothing of either seat's table is on the page.
     assert page.locator("#table > *").count() == 0 and page.locator("#decision-panel > *").count() == 0
     screenshot(w, "hotseat-pass-the-device-1280x800")
     page.click("#pass-ready")
     page.wait_for_selector("#decision-panel button.action", state="attached")
-    assert "you are Player 2" in page.locator("#status").inner_text()
+    assert f"you are {second}" in page.locator("#status").inner_text()
     view = view_of(w)
     assert view["seat"] == 1 and view["current_seat"] == 1
     assert_clean(w)
@@ -99,6 +101,22 @@ def test_the_notation_box_completes_and_plays_and_undo_takes_it_back(server_site
     page.wait_for_selector("#error a.rule")
     assert page.locator("#error a.rule").get_attribute("href", timeout=1000).startswith("/rules#tauceti:")
     assert log_index(w) == before
+    # A notation "Why not?" already refuses is answered with its reason at once: nothing is posted
+    # (no 422 in the console), as a person typing a refused action reads the same words there.
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    row = page.locator("#refused li.refused-action:not(.shared)").first
+    row.wait_for(state="attached")
+    notation, rule = row.get_attribute("data-notation"), row.locator("a.rule").text_content()
+    reason = row.locator(".reason").text_content()
+    assert notation and rule and reason
+    verb, *args = notation.split()
+    page.fill("#notation", " ".join([verb.lower(), *args]))  # the verb's case is the engine's to ignore
+    page.press("#notation", "Enter")
+    page.wait_for_function("r => document.querySelector('#error').textContent.includes(r)", arg=reason)
+    assert page.locator("#error").inner_text().startswith(f"Not played: {reason}")
+    assert page.locator("#error a.rule").inner_text() == rule
+    assert posted == [] and log_index(w) == before
     assert_clean(w)
 
 

@@ -24,7 +24,7 @@ from ecliptic.engine.rng import Rng
 from ecliptic.present import ceres_components
 from ecliptic.present import effects as effects_module
 from ecliptic.present.decision import WAITING_WORDS
-from ecliptic.present.groups import OTHER, group, order
+from ecliptic.present.groups import OTHER, TAUCETI_GROUPS, group, order
 from ecliptic.present.labels import label
 from ecliptic.present.refusals import strings
 from ecliptic.present.view import actions, block, closed_reasons, present
@@ -585,6 +585,10 @@ def test_the_server_view_carries_the_presentation_for_the_deciding_seat_only(tmp
         faction = mine["view"]["players"][seat]["faction"]
         # Seats are counted from 1 in the game's words, as in the lobby ("Seat 1" is index 0).
         assert theirs["present"]["decision"] == f"Waiting for {faction} (seat {seat + 1}) to decide their turn."
+        # The menu's order of groups, the terminal's, for every viewer: Pass after the actions, Other last.
+        for view in (mine, theirs, spectator):
+            assert view["present"]["groups"] == [*TAUCETI_GROUPS, OTHER] and view["present"]["groups"][-2] == "Pass"
+        assert {r["group"] for r in mine["legal_actions"]} <= set(mine["present"]["groups"])
         assert [s["seat"] for s in mine["present"]["score"]] == [0, 1]
         assert mine["present"]["banner"] is None
         # After an action every viewer's view is made again for the new position.

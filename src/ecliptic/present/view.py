@@ -18,7 +18,7 @@ from ecliptic.engine.actions import Action
 from ecliptic.present import ceres_components
 from ecliptic.present.decision import Why, decision_text
 from ecliptic.present.effects import effects, samples
-from ecliptic.present.groups import group
+from ecliptic.present.groups import group, order
 from ecliptic.present.help import action_help
 from ecliptic.present.labels import label
 from ecliptic.present.names import names
@@ -98,6 +98,7 @@ def block(game: Any, state: Any, seat: int | None, obs: dict[str, Any],
         said.update(a for a in Action.parse(row["notation"]).args if a in seen or not POINT_ID.match(a))
     return {
         "names": names(name, said),
+        "groups": list(order(name)),
         "score": running_score(name, state, obs, seat),
         "prices": prices(name, state, seat),
         "decision": decision_text(name, obs, seat, verbs, why),

@@ -225,6 +225,8 @@ class Present(BaseModel):
     """What the view says beside the observation (docs/present.md)."""
 
     names: dict[str, NameText] = Field(description="every card, token, tile, character id the view mentions")
+    groups: list[str] = Field(default_factory=list, description=(
+        "the action groups in the order a menu lists them (the terminal's order; Pass last but Other)"))
     score: list[SeatScore] = Field(description="the running score of the GP (VP) counted so far, on public facts")
     prices: dict[str, Price] | None = Field(description="Tau Ceti: per unit at the viewing seat's planet")
     decision: str = Field(description="what is being decided and by whom")

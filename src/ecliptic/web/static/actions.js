@@ -126,6 +126,14 @@ function sharedItem(gv, rows) {
       text: ` — ${names.slice(0, SHARED_SHOWN).join(", ")}${more > 0 ? ` and ${more} more` : ""}` }));
 }
 
+// The groups in the order the server lists them (present.groups: the Interface's actions first,
+// Pass last, as the terminal's menu); a group it does not name keeps its place after them.
+function inOrder(gv, groups) {
+  const order = (gv.present && Array.isArray(gv.present.groups)) ? gv.present.groups : [];
+  const rank = (g) => (order.includes(g) ? order.indexOf(g) : order.length);
+  return [...groups].sort(([a], [b]) => rank(a) - rank(b));
+}
+
 // The folds (<details data-fold>) a player opened or closed, by key: the panel is drawn anew on
 // every view, and a list the player opened should not close under them.
 const folds = new Map();
@@ -154,7 +162,7 @@ function refusedGroups(gv, refused) {
     byReason.get(r.reason).push(r);
   }
   const single = byGroup.size === 1;
-  return [...byGroup].map(([g, byRule]) => {
+  return inOrder(gv, byGroup).map(([g, byRule]) => {
     const items = [];
     for (const [rule, byReason] of byRule) {
       const lines = [...byReason.values()].map((rows) => (rows.length > 1 ? sharedItem(gv, rows) : refusedItem(gv, rows[0])));
@@ -214,12 +222,16 @@ export function renderDecision(root, gv, ui, on) {
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(a);
   }
+  // A big group starts folded only when there is more to choose beside it than one action (30 GOs
+  // beside a lone END are the decision: open); a group the player opened or closed stays so.
+  const others = (g) => [...groups].reduce((n, [h, actions]) => n + (h === g ? 0 : actions.length), 0) > 1;
   const list = el("div", { class: "groups", id: "groups" });
-  for (const [g, actions] of groups) {
-    const body = el("div", { class: "buttons" }, actions.map((a) => actionButton(a, on.act)));
-    const details = el("details", { class: "group", dataset: { group: g }, open: actions.length <= BIG_GROUP },
-      el("summary", {}, el("span", { class: "group-name", text: g }),
-        el("span", { class: "count", text: ` ${actions.length}` })), body);
+  for (const [g, actions] of inOrder(gv, groups)) {
+    const details = fold(`group:${g}`, actions.length <= BIG_GROUP || !others(g),
+      [el("span", { class: "group-name", text: g }), el("span", { class: "count", text: ` ${actions.length}` })],
+      el("div", { class: "buttons" }, actions.map((a) => actionButton(a, on.act))));
+    details.classList.add("group");
+    details.dataset.group = g;
     list.append(details);
   }
   if (legal.length) parts.push(list);

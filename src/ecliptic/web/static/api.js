@@ -142,16 +142,26 @@ export function tableName(gv, seat) {
   return String((gv.game === "tauceti" ? player.faction : player.name) || "");
 }
 
+// The name of who plays a seat, when it says more than the table's name: "" for a person who
+// kept the lobby's name for the seat ("Player 1": the server's name for an unnamed person would
+// be a second name for Tau Ceti's "Xunon (seat 1)") or whose name is the table's (Ceres' "Player 1").
+export function chosenName(gv, seat) {
+  const info = gv && (gv.seats || [])[seat];
+  const name = info && info.name ? String(info.name) : "";
+  if (!name || name.toLowerCase() === tableName(gv, seat).toLowerCase()) return "";
+  return info.kind !== "bot" && name === `Player ${seat + 1}` ? "" : name;
+}
+
 // A seat as the page names it everywhere: the table's name first, as the log's sentences say it
-// ("Player 2 launches…"), then who plays it: "Player 2 · Bot (random) 2", "Xunon · Alice". A
-// person who kept the lobby's name for the seat ("Player 1") is named once.
+// ("Player 2 launches…"), then who plays it (chosenName): "Player 2 · Bot (random) 2", "Xunon · Alice",
+// "Xunon" for a person who kept the lobby's name.
 export function seatName(gv, seat) {
   if (!gv || seat === null || seat === undefined) return "";
-  const info = (gv.seats || [])[seat];
-  const person = info && info.name ? String(info.name) : "";
   const table = tableName(gv, seat);
-  if (table && person && table.toLowerCase() !== person.toLowerCase()) return `${table} · ${person}`;
-  return table || person || `Seat ${seat + 1}`;
+  const person = chosenName(gv, seat);
+  if (table && person) return `${table} · ${person}`;
+  const info = (gv.seats || [])[seat];
+  return table || person || (info && info.name ? String(info.name) : "") || `Seat ${seat + 1}`;
 }
 
 // Who plays a seat when it is not its person: a seat handed to a bot, or one whose turn clock

@@ -4,7 +4,7 @@
 // invitation: the page takes the seat with it (POST .../take), keeps the seat's NEW token in
 // localStorage and drops the link from the address; the token goes to the server in a header or
 // the WebSocket's first message only. A link used already says so and the page watches.
-import { api, ApiError, el, fill, fetchRematch, gameEntry, keepHostRematch, keepRematch, rememberGame, rememberSeatToken, forgetSeat, gameTitle, seatName as seatNameIn, tableName, standIn, clockText, undoNote, playedBy } from "/static/api.js";
+import { api, ApiError, el, fill, fetchRematch, gameEntry, keepHostRematch, keepRematch, rememberGame, rememberSeatToken, forgetSeat, gameTitle, seatName as seatNameIn, chosenName, tableName, standIn, clockText, undoNote, playedBy } from "/static/api.js";
 import { renderDecision, isSet, targetsOf, nameOf, ruleLink, useRulesApi } from "/static/actions.js";
 import { Log } from "/static/log.js";
 import { mountMail } from "/static/mail.js";
@@ -60,10 +60,9 @@ const logOptions = () => ({ seatName, onPick: pick, playedBy: (seat, actor) => p
 // The status line says whom the page plays by the person's name, then the name the table gives
 // them ("you are Ann (Xunon)"): its parts are already joined by " · ".
 function youAre(seat) {
-  const info = ((S.gv && S.gv.seats) || [])[seat];
-  const person = info && info.name ? String(info.name) : "";
+  const person = chosenName(S.gv, seat);
   const table = tableName(S.gv, seat);
-  return person && table && person.toLowerCase() !== table.toLowerCase() ? `${person} (${table})` : (table || person || seatName(seat));
+  return person && table ? `${person} (${table})` : (table || seatName(seat));
 }
 
 function setError(message, rule = null) {
@@ -505,6 +504,16 @@ function waitingFor(gv, info) {
     : `Waiting for ${seatName(seat)} to come: their join link has not been opened yet.`;
 }
 
+// The line under the decision's heading, which already says whom the game waits for and what
+// they decide ("Waiting for Triolor (seat 1) to decide their turn."): who sits at that seat, said
+// once. A bot is named as it thinks; a person by the name they chose, not at all when they kept
+// the lobby's (api.js chosenName).
+function whoDecides(gv, info) {
+  const name = chosenName(gv, gv.current_seat);
+  if (info && info.kind === "bot") return `${name || seatName(gv.current_seat)} is thinking…`;
+  return name ? `${name} is deciding…` : "";
+}
+
 // Each redraw is measured ("ecliptic-render" in the Performance timeline; the last 100 kept).
 function render() {
   performance.mark("ecliptic-render-start");
@@ -556,8 +565,10 @@ function draw() {
     // A person's seat a bot plays (handed over, or its turn clock ran out) is not that person deciding.
     const standing = info && info.kind !== "bot" && info.controller !== "person";
     const who = live.current_seat === S.seat ? "your seat" : seatName(live.current_seat);
-    thinking.textContent = standing ? `A bot is playing for ${who}${info.controller === "zombie" ? " (the turn clock ran out)" : ""}…`
-      : waitingFor(live, info) || `${seatName(live.current_seat)} is ${info && info.controller !== "person" ? "thinking…" : "deciding…"}`;
+    const text = standing ? `A bot is playing for ${who}${info.controller === "zombie" ? " (the turn clock ran out)" : ""}…`
+      : waitingFor(live, info) || whoDecides(live, info);
+    thinking.hidden = !text;
+    thinking.textContent = text;
   }
   const panel = $("decision-panel");
   const held = heldFocus(panel);
@@ -886,7 +897,15 @@ function toggle(key) {
 
 function act(a) { return send(a.notation); }
 
-function playNotation(text) { return send(text); }
+// Typed notation: one the view already refuses (a row of "Why not?") is answered with its reason
+// at once, as the server would answer it; any other text is the server's to judge.
+function playNotation(text) {
+  const said = (t) => t.trim().split(/\s+/).map((w, i) => (i === 0 ? w.toUpperCase() : w)).join(" ");
+  const row = (withRefused(S.gv).refused || []).find((r) => said(r.notation) === said(text));
+  if (!row) return send(text);
+  setError(`Not played: ${row.reason || "not allowed now"}`, row.rule);
+  return undefined;
+}
 
 async function send(notation) {
   if (S.busy || !S.gv) return;
