@@ -421,8 +421,10 @@ def test_ceres_shows_the_reconstruction_banner_and_launch_costs() -> None:
         assert f" · {ceres_components.amounts(a.resources, a.vp)}" in row["label"], row["label"]
         assert not re.search(r"\d(Ice|Met|Gas|VP)\b", row["label"]), row["label"]
     comets = [r for r in out["legal_actions"] if r["notation"].startswith("LAUNCH C")]
-    assert comets and all(re.search(r"\((Near-sun|Sungrazer) Comet, \w+ Ring, Zone \d · pay \d Ice", r["label"])
-                          for r in comets)
+    assert comets and all(re.fullmatch(r"LAUNCH C\d \((Near-sun|Sungrazer) Comet, \w+ Ring, Zone \d\)", r["label"])
+                          for r in comets), [r["label"] for r in comets]
+    # The Ice is said once, in the cost with the probe; the label says where and what, not "pay 1 Ice".
+    assert not [r["label"] for r in out["legal_actions"] if "pay" in r["label"]]
     # A Launch onto a Comet leads to a Tail token: said so, not by the engine's decision key.
     assert all(r["effect"] == "then: take a Tail token" for r in comets), [r["effect"] for r in comets]
 

@@ -107,15 +107,16 @@ def ceres_note(obs: dict[str, Any], action: Action) -> str:
     if not action.args:
         return ""
     arg = action.args[0]
+    # (What a LAUNCH costs is the row's cost, the engine's: "1 Ice, 1 Mining Probe". The label
+    # said "pay 1 Ice" beside it, the same Ice twice and the probe not at all.)
     if action.verb in ("LAUNCH", "JUMP") and arg in obs["belt"]:
         where = obs["belt"][arg]
-        cost = f" · pay {cc.launch_cost(where['ring'])} Ice" if action.verb == "LAUNCH" else ""
-        return f"{where['ring']} Ring, Zone {where['zone']} · {cc.asteroid_label(arg, short=False)}{cost}"
+        return f"{where['ring']} Ring, Zone {where['zone']} · {cc.asteroid_label(arg, short=False)}"
     if action.verb == "LAUNCH":
         c = cc.comet(obs, arg)
         if c is None or c["ring"] is None:
             return ""
-        return f"{c['kind']} Comet, {c['ring']} Ring, Zone {c['zone']} · pay {cc.launch_cost(c['ring'])} Ice"
+        return f"{c['kind']} Comet, {c['ring']} Ring, Zone {c['zone']}"
     if action.verb == "TAIL" and obs["decision"] and arg in ("1", "2", "3"):
         return cc.tail_note(obs, int(arg) - 1)
     return ""
