@@ -213,6 +213,10 @@ def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: 
     (the creator's seat, the hot-seat page, or a game of bots' watch page) and the page is there."""
     page = w.page
     page.goto(url + "/")
+    # The form starts from the defaults, not from the last game this browser created (lobby-last.js).
+    if page.evaluate("() => { const had = localStorage.getItem('ecliptic.lobby.last') !== null; "
+                     "localStorage.removeItem('ecliptic.lobby.last'); return had; }"):
+        page.reload()
     page.select_option("#game", game)
     page.wait_for_selector(f"#create[data-game='{game}']")
     page.select_option("#players", str(len(seats)))

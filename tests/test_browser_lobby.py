@@ -19,6 +19,7 @@ from browser_support import (
     new_page,
     no_null_text,
     too_wide,
+    view_of,
     wait_loaded,
 )
 
@@ -48,7 +49,8 @@ def test_my_games_links_each_held_seat_back_into_the_game_with_its_stored_token(
     link.click()
     wait_loaded(w)
     page.wait_for_selector("#decision-panel button.action", state="attached")
-    assert "you are Player 1" in page.locator("#status").inner_text()
+    faction = view_of(w)["view"]["players"][0]["faction"]  # the seat kept the lobby's name: its faction says it
+    assert page.locator("#status").inner_text().endswith(f"you are {faction}")
     assert page.evaluate("() => document.body.dataset.seat") == "0"
     assert page.locator("#notice").is_hidden()
     assert_clean(w)
@@ -379,4 +381,79 @@ def test_the_creator_chooses_the_seat_they_play_or_none(
     with server_site.api() as api:
         joined = [s["joined"] for s in api.get(f"/api/games/{game_id}").json()["seats"]]
     assert [joined[i] for i in (0, 2, 3)] == [str(i) in held for i in (0, 2, 3)]
+    assert_clean(w)
+
+
+FORM = """() => ({
+  game: document.querySelector('#game').value,
+  players: document.querySelector('#players').value,
+  seats: [...document.querySelectorAll('#seats .seat')].map((r) => [r.querySelector('.kind').value,
+    r.querySelector('.name').value, r.querySelector('.level').value]),
+  mine: document.querySelector('#my-seat').value,
+  game_length: document.querySelector("#config fieldset[data-option='game'] select").value,
+  advanced: [...document.querySelectorAll("#config fieldset[data-option='advanced'] input:checked")]
+    .map((i) => i.value),
+  clock: document.querySelector('#clock').value,
+})"""
+
+
+def test_the_lobby_remembers_the_last_choices_and_lists_the_new_game_to_watch(
+        server_site: Site, chromium: Any) -> None:
+    """A group that meets every evening makes the same table: the form comes back as this browser
+    last created a game (game, seats, bot levels, names, "You play", options, turn clock; not the
+    seed), a remembered entry that no longer fits the options falls back to the defaults without an
+    error, and a game created while the lobby stays (links to hand out) is at once in "Games to watch"."""
+    w = new_page(chromium)
+    page = w.page
+    page.goto(server_site.url + "/")
+    page.wait_for_selector("#create[data-game]")
+    defaults = page.evaluate(FORM)
+    page.select_option("#game", "tauceti")
+    page.wait_for_selector("#create[data-game='tauceti']")
+    page.select_option("#players", "3")
+    rows = page.locator("#seats .seat")
+    rows.nth(0).locator("select.kind").select_option("person")
+    rows.nth(0).locator("input.name").fill("Ann")
+    rows.nth(1).locator("select.kind").select_option("bot")
+    rows.nth(1).locator("select.level").select_option("hard")
+    rows.nth(2).locator("select.kind").select_option("person")
+    rows.nth(2).locator("input.name").fill("Bob")
+    page.select_option("#my-seat", "2")
+    page.locator("#config fieldset[data-option='game'] select").select_option("full")
+    page.get_by_label("Advanced Rule 3", exact=True).check()
+    page.select_option("#clock", "86400")
+    page.fill("#seed", "7")
+    chosen = page.evaluate(FORM)
+    page.click("#create-button")
+    page.wait_for_selector("#created h3")
+    game_id = page.locator("#created h3").inner_text().split()[1]
+    # The lobby stays (Ann's link to hand out): the new game is in the list to watch without a reload.
+    page.wait_for_selector(f"#all-games a[href='/watch/{game_id}']")
+
+    page.reload()
+    page.wait_for_selector("#create[data-game='tauceti']")
+    assert page.evaluate(FORM) == chosen
+    assert chosen["seats"] == [["person", "Ann", "normal"], ["bot", "", "hard"], ["person", "Bob", "normal"]]
+    assert chosen["mine"] == "2" and chosen["advanced"] == ["3"] and chosen["game_length"] == "full"
+    assert page.input_value("#seed") == ""  # a new game is a new shuffle
+
+    # Stale (a game, a level, an option value, a seat the engine does not offer) or not JSON: defaults.
+    for stored in ('{"v": 1, "game": "chess", "players": 9}',
+                   '{"v": 1, "game": "tauceti", "players": 9, "seats": [{"kind": "robot"},'
+                   ' {"kind": "bot", "level": "god"}],'
+                   ' "mySeat": "7", "config": {"game": "endless", "advanced": "all"}, "clock": "5"}',
+                   "{not json", '{"v": 99, "game": "tauceti", "players": 2}'):
+        page.evaluate("s => localStorage.setItem('ecliptic.lobby.last', s)", stored)
+        page.reload()
+        page.wait_for_selector("#create[data-game]")
+        page.wait_for_function("() => document.querySelectorAll('#seats .seat').length > 0")
+        form = page.evaluate(FORM)
+        if '"tauceti"' in stored and '"v": 1' in stored:
+            assert form["game"] == "tauceti" and form["players"] == "4"  # 9 players: the default count
+            assert form["seats"][0][0] == "person" and form["seats"][1] == ["bot", "", "normal"]
+            assert form["mine"] == "0" and form["game_length"] == "short" and form["advanced"] == []
+            assert form["clock"] == ""
+        else:
+            assert form == defaults, stored
+        assert page.locator("#create-error").inner_text() == ""
     assert_clean(w)

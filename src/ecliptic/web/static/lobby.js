@@ -5,6 +5,7 @@
 // token that plays another seat. "Play here" (or hot-seat) on another seat takes its link here.
 // Open tables: the games with a seat the host opened to anyone, where a stranger sits down.
 import { api, el, fill, fetchRematch, keepHostRematch, myGames, gameEntry, rememberGame, forgetGame, gameTitle } from "/static/api.js";
+import { readLast, saveLast } from "/static/lobby-last.js";
 
 const $ = (id) => document.getElementById(id);
 let options = null;   // the GameOptions of the chosen game
@@ -16,10 +17,15 @@ async function start() {
   const games = await api("/api/options");
   const select = $("game");
   for (const g of games) select.append(el("option", { value: g.game, text: g.title }));
+  // The form as this browser left it when it last created a game (lobby-last.js).
+  const last = readLast();
+  if (last && games.some((g) => g.game === last.game)) select.value = last.game;
+  if (last && [...$("clock").options].some((o) => o.value === last.clock)) $("clock").value = last.clock;
+  if (last) $("suggestions").checked = last.suggestions;
   select.addEventListener("change", () => loadOptions(select.value));
   $("players").addEventListener("change", () => renderSeats());
   $("create").addEventListener("submit", (e) => { e.preventDefault(); create(); });
-  await loadOptions(select.value);
+  await loadOptions(select.value, last && last.game === select.value ? last : null);
   renderMyGames();
   renderAllGames();
   renderOpenTables();
@@ -31,31 +37,36 @@ async function start() {
 
 let optionsAsked = 0;   // the last game's options asked for: an answer to an earlier choice is dropped
 
-async function loadOptions(game) {
+// `last`: the remembered choices of this game (readLast), each used where the options still have it.
+async function loadOptions(game, last = null) {
   const ask = ++optionsAsked;
   const answer = await api(`/api/options/${game}`);
   if (ask !== optionsAsked) return;   // another game was chosen meanwhile (its form is on its way)
   options = answer;
   const players = $("players");
   players.replaceChildren();
+  const count = last && last.players >= options.players.min && last.players <= options.players.max
+    ? last.players : options.players.default;
   for (let n = options.players.min; n <= options.players.max; n++) {
-    players.append(el("option", { value: n, text: n, selected: n === options.players.default }));
+    players.append(el("option", { value: n, text: n, selected: n === count }));
   }
   $("suggestions-label").hidden = !options.suggestions;
-  renderSeats();
-  renderConfig();
+  if (last) pickedSeat = last.mySeat;
+  renderSeats(last ? last.seats : null);
+  renderConfig(last ? last.config : {});
   $("create").dataset.game = options.game;
 }
 
 function seatCount() { return Number($("players").value); }
 
-function renderSeats() {
+// `remembered`: the seats as last created (else the rows on the form now are kept as they are).
+function renderSeats(remembered = null) {
   const box = $("seats");
-  const previous = [...box.querySelectorAll(".seat")].map(readSeat);
+  const previous = remembered || [...box.querySelectorAll(".seat")].map(readSeat);
   box.replaceChildren(el("legend", { text: "Seats" }));
   const perSeat = options.options.filter((o) => o.kind === "per_seat");
   for (let i = 0; i < seatCount(); i++) {
-    const was = previous[i] || { kind: i === 0 ? "person" : "bot", name: i === 0 ? "" : "", level: "normal" };
+    const was = (previous[i] && previous[i].kind !== undefined && previous[i]) || { kind: i === 0 ? "person" : "bot", name: i === 0 ? "" : "", level: "normal" };
     const kind = el("select", { class: "kind", "aria-label": `seat ${i + 1}: person or bot` },
       el("option", { value: "person", text: "Person", selected: was.kind === "person" }),
       el("option", { value: "bot", text: "Bot", selected: was.kind === "bot" }),
@@ -63,9 +74,10 @@ function renderSeats() {
         title: "the seat is listed in the lobby's open tables: whoever comes first plays it" }));
     const name = el("input", { class: "name", value: was.name || "", placeholder: `Player ${i + 1}`, maxlength: 40,
       "aria-label": `seat ${i + 1}: name` });
+    const wasLevel = options.bot_levels.some((l) => l.value === was.level) ? was.level : "normal";
     const level = el("select", { class: "level", "aria-label": `seat ${i + 1}: bot level` },
       options.bot_levels.map((l) => el("option", { value: l.value, text: l.label, title: l.text,
-        selected: l.value === (was.level || "normal") })));
+        selected: l.value === wasLevel })));
     const extras = perSeat.map((o) => el("select", { class: "per-seat", dataset: { option: o.name },
       "aria-label": `seat ${i + 1}: ${o.label}`, title: o.help },
       el("option", { value: "", text: `${o.label}: at random` }),
@@ -111,22 +123,27 @@ function readSeat(row) {
     level: row.querySelector(".level").value, extras };
 }
 
-function renderConfig() {
+// `remembered`: {option name: its form value} as last created; an option or a value the engine no
+// longer offers takes its default.
+function renderConfig(remembered = {}) {
   const box = $("config");
   box.replaceChildren();
+  const has = (o, v) => (o.choices || []).some((c) => String(c.value) === v);
   for (const o of options.options) {
     if (o.kind === "per_seat") continue;
+    const was = remembered[o.name];
     const set = el("fieldset", { class: `option option-${o.kind}`, dataset: { option: o.name, kind: o.kind } },
       el("legend", { text: o.label, title: o.help }));
     if (o.help) set.append(el("p", { class: "help", text: o.help }));
     if (o.kind === "choice") {
       set.append(el("select", { "aria-label": o.label, name: o.name },
         o.choices.map((c) => el("option", { value: c.value, text: c.text ? `${c.label} (${c.text})` : c.label,
-          title: c.text, selected: c.value === o.default }))));
+          title: c.text, selected: typeof was === "string" && has(o, was) ? String(c.value) === was : c.value === o.default }))));
     } else if (o.kind === "multi") {
       for (const c of o.choices) {
         set.append(el("label", { class: "check", title: c.text },
-          el("input", { type: "checkbox", value: c.value, checked: (o.default || []).includes(c.value),
+          el("input", { type: "checkbox", value: c.value,
+            checked: Array.isArray(was) ? was.includes(String(c.value)) : (o.default || []).includes(c.value),
             "aria-label": c.label }),
           el("span", { class: "check-label", text: c.label }),
           c.text ? el("span", { class: "check-text", text: ` — ${c.text}` }) : null,
@@ -134,10 +151,12 @@ function renderConfig() {
             text: ` ${c.rule}` }) : null));
       }
     } else if (o.kind === "bool") {
-      set.append(el("label", { class: "check" }, el("input", { type: "checkbox", checked: !!o.default,
+      set.append(el("label", { class: "check" }, el("input", { type: "checkbox",
+        checked: typeof was === "boolean" ? was : !!o.default,
         "aria-label": o.label }), ` ${o.label}`));
     } else if (o.kind === "seat") {
-      set.append(el("select", { class: "seat-choice", "aria-label": o.label, name: o.name }));
+      set.append(el("select", { class: "seat-choice", "aria-label": o.label, name: o.name,
+        dataset: { was: typeof was === "string" ? was : "" } }));
     }
     box.append(set);
   }
@@ -146,12 +165,24 @@ function renderConfig() {
 
 function renderSeatChoices() {
   for (const select of document.querySelectorAll("#config .seat-choice")) {
-    const was = select.value || "0";
+    const was = select.value || select.dataset.was || "0";
     select.replaceChildren();
     for (let i = 0; i < seatCount(); i++) {
       select.append(el("option", { value: i, text: `Seat ${i + 1}`, selected: String(i) === was }));
     }
   }
+}
+
+// The config's form values as they are (what renderConfig takes back), for remembering.
+function formValues() {
+  const out = {};
+  for (const set of document.querySelectorAll("#config fieldset.option")) {
+    const kind = set.dataset.kind;
+    if (kind === "multi") out[set.dataset.option] = [...set.querySelectorAll("input:checked")].map((i) => i.value);
+    else if (kind === "bool") out[set.dataset.option] = set.querySelector("input").checked;
+    else out[set.dataset.option] = set.querySelector("select").value;
+  }
+  return out;
 }
 
 function readConfig() {
@@ -194,6 +225,8 @@ async function create() {
   $("create-button").disabled = true;
   try {
     const created = await api("/api/games", { method: "POST", body });
+    saveLast({ game: options.game, players: seatCount(), seats: [...document.querySelectorAll("#seats .seat")].map(readSeat),
+      mySeat: $("my-seat").value, config: formValues(), clock: $("clock").value, suggestions: $("suggestions").checked });
     const entry = { id: created.id, game: options.game, created: Date.now(), admin: created.admin_token,
       suggestions, seats: {}, links: {} };
     const persons = created.seats.filter((s) => s.join_link);
@@ -214,6 +247,7 @@ async function create() {
     // lobby opens the game at once: the creator's seat, the hot-seat page, or a game of bots to watch.
     const toGive = persons.filter((p) => !entry.seats[p.seat] && !seats[p.seat].open);
     if (!toGive.length) location.assign(openAtOnce(created, entry, chosen));
+    else { renderAllGames(); renderOpenTables(); }   // the lobby stays: its lists have the new game
   } catch (e) {
     error.textContent = `The game was not created: ${e.message}`;
   } finally {
