@@ -159,8 +159,9 @@ def test_the_thinking_indicator_is_drawn_without_a_glyph(server_site: Site, chro
                     choices={"game": "short", "layout": "preset", "first_player": "1"})
     w.page.click("#created a.play-here")
     page = w.page
-    # (seat 2's friend has not come: the page waits for them by name)
-    page.wait_for_selector("#thinking:has-text('Waiting for Azars to come')")
+    # (seat 2's friend has not come: the heading names the seat, the line under it says why it waits)
+    page.wait_for_selector("#thinking:has-text('Nobody has come to this seat yet: its join link has not been opened.')")
+    assert page.locator("#decision").inner_text().startswith("Waiting for Azars (seat 2)")
     mark = page.evaluate("""() => {
       const s = getComputedStyle(document.querySelector('#thinking'), '::before');
       return {content: s.content, width: parseFloat(s.width), height: parseFloat(s.height),

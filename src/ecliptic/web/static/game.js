@@ -494,14 +494,16 @@ function decisionText(gv) {
   return `${who} to decide${d && d.kind ? `: ${d.kind.replaceAll("_", " ")}` : ""}`;
 }
 
-// A person seat nobody holds yet decides nothing: the page says whom the game waits for instead
-// of "deciding…" (an invitation not taken yet, or a seat open to anyone in the lobby). "" else.
+// A person seat nobody holds yet decides nothing: the page says why the game waits instead of
+// "deciding…" (an invitation not taken yet, or a seat open to anyone in the lobby), under the
+// heading that says whom it waits for. "" else.
 function waitingFor(gv, info) {
   if (!info || info.kind === "bot" || info.joined !== false) return "";
   const seat = gv.current_seat;
   return info.open
     ? `Seat ${seat + 1} is open to anyone: the game waits for someone to sit down at it from the lobby's open tables.`
-    : `Waiting for ${seatName(seat)} to come: their join link has not been opened yet.`;
+    : chosenName(gv, seat) ? `${chosenName(gv, seat)} has not come yet: their join link has not been opened.`
+      : "Nobody has come to this seat yet: its join link has not been opened.";
 }
 
 // The line under the decision's heading, which already says whom the game waits for and what
