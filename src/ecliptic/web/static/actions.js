@@ -222,12 +222,12 @@ export function renderDecision(root, gv, ui, on) {
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(a);
   }
-  // A big group starts folded only when there is more to choose beside it than one action (30 GOs
-  // beside a lone END are the decision: open); a group the player opened or closed stays so.
-  const others = (g) => [...groups].reduce((n, [h, actions]) => n + (h === g ? 0 : actions.length), 0) > 1;
+  // A big group starts folded, even beside a lone END or PASS: its targets are lit on the table,
+  // and on a phone (the panel above the table) 26 open LAUNCH buttons put the belt 2,500 px down.
+  // A group the player opened or closed stays so.
   const list = el("div", { class: "groups", id: "groups" });
   for (const [g, actions] of inOrder(gv, groups)) {
-    const details = fold(`group:${g}`, actions.length <= BIG_GROUP || !others(g),
+    const details = fold(`group:${g}`, actions.length <= BIG_GROUP,
       [el("span", { class: "group-name", text: g }), el("span", { class: "count", text: ` ${actions.length}` })],
       el("div", { class: "buttons" }, actions.map((a) => actionButton(a, on.act))));
     details.classList.add("group");
