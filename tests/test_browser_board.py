@@ -269,6 +269,9 @@ TAUCETI_COVERS = """() => {
       for (const u of print.slice(i + 1))
         if (meets(inset(tb), u.getBoundingClientRect())) out.push(`${name}'s "${words(t)}" over its "${words(u)}"`);
     });
+    // a name said whole: "Asteroid Field …" lost the "II" that tells it from Asteroid Field I
+    for (const t of print.filter((t) => t.classList.contains("tile-name") && t.textContent.endsWith("…")))
+      out.push(`${name}'s name cut to "${t.textContent}"`);
     for (const m of tile.querySelectorAll(".crisis, .virus")) {
       const mb = box(m), what = m.dataset.target || "a virus crystal";
       for (const t of print)
@@ -299,7 +302,8 @@ def test_crisis_tokens_cover_no_print_of_their_planet_and_a_ship_no_exploration_
     token (a ship over the claimed token of 01.1), each stays inside its hex, and the Enlightenment
     ring is drawn under the print. The print's own lines meet neither one another nor the hex's
     sides (on a phone, Zorhkon's name touched its "quark-gluon plasma", which was wider than the
-    hex). The engine's own Claim (Azars claim 01.1, their ship in 01) too."""
+    hex), and no sector's name is cut short ("Asteroid Field …" for Asteroid Field II). The engine's
+    own Claim (Azars claim 01.1, their ship in 01) too."""
     from ecliptic.games import get_game
     from test_exploration import ready
 

@@ -131,7 +131,7 @@ function drawTile(ctx, id, [q, r], on) {
     decor(kind, sub),
     s("text", { class: "tile-label", y: -30, "text-anchor": "middle" }, label),
     kind !== "planet" && kind !== "tau-ceti" && entry.name && entry.name !== id
-      ? s("text", { class: "tile-name", y: -19, "text-anchor": "middle" }, short(entry.name, 16)) : null,
+      ? s("text", { class: "tile-name", y: -19, "text-anchor": "middle" }, short(entry.name, 18)) : null,
     kind === "planet" ? null : values(ctx, id, -10),
   );
   if (v.enlightenment && v.enlightenment.affected === id) {
