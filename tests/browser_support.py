@@ -201,6 +201,16 @@ def screenshot(w: Watched, name: str) -> Path:
 # -- the lobby and the game page, as a person uses them -----------------------------------------
 
 
+def open_fresh_lobby(page: Any, url: str) -> None:
+    """Open the lobby with its form at the defaults, not as this browser last created a game
+    (lobby-last.js): a form restored to the same game would have a second `change` of the game
+    select redraw it under the test's later clicks."""
+    page.goto(url + "/")
+    if page.evaluate("() => { const had = localStorage.getItem('ecliptic.lobby.last') !== null; "
+                     "localStorage.removeItem('ecliptic.lobby.last'); return had; }"):
+        page.reload()
+
+
 def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: int | None = None,
                     choices: dict[str, str] | None = None, checks: tuple[str, ...] = (),
                     levels: dict[int, str] | None = None, suggestions: bool = False,
@@ -212,11 +222,7 @@ def create_in_lobby(w: Watched, url: str, game: str, seats: list[str], *, seed: 
     hand out the page stays in the lobby, on the created box; without, the lobby opens the game
     (the creator's seat, the hot-seat page, or a game of bots' watch page) and the page is there."""
     page = w.page
-    page.goto(url + "/")
-    # The form starts from the defaults, not from the last game this browser created (lobby-last.js).
-    if page.evaluate("() => { const had = localStorage.getItem('ecliptic.lobby.last') !== null; "
-                     "localStorage.removeItem('ecliptic.lobby.last'); return had; }"):
-        page.reload()
+    open_fresh_lobby(page, url)
     page.select_option("#game", game)
     page.wait_for_selector(f"#create[data-game='{game}']")
     page.select_option("#players", str(len(seats)))

@@ -18,6 +18,7 @@ from browser_support import (
     needs_browser,
     new_page,
     no_null_text,
+    open_fresh_lobby,
     too_wide,
     view_of,
     wait_loaded,
@@ -208,7 +209,7 @@ def test_ceres_offered_with_its_comets_is_created_with_them(server_site: Site, c
         config = api.get(f"/api/games/{first}").json()["view"]["config"]
     assert config["expansions"] == ["comets"], config
     # Unticked, the game is made without them.
-    page.goto(server_site.url + "/")
+    open_fresh_lobby(page, server_site.url)
     page.select_option("#game", "ceres")
     page.wait_for_selector("#create[data-game='ceres']")
     page.get_by_label("Comets", exact=True).uncheck()
@@ -456,4 +457,24 @@ def test_the_lobby_remembers_the_last_choices_and_lists_the_new_game_to_watch(
         else:
             assert form == defaults, stored
         assert page.locator("#create-error").inner_text() == ""
+
+    # A game of bots alone has "none" as its only "You play", which the creator did not choose: the
+    # next form, given a person seat, seats the creator there, as a fresh form does.
+    page.evaluate("() => localStorage.removeItem('ecliptic.lobby.last')")
+    page.reload()
+    page.wait_for_selector("#create[data-game]")
+    page.select_option("#game", "tauceti")
+    page.wait_for_selector("#create[data-game='tauceti']")
+    page.select_option("#players", "2")
+    for seat in range(2):
+        rows.nth(seat).locator("select.kind").select_option("bot")
+        rows.nth(seat).locator("select.level").select_option("random")
+    assert page.input_value("#my-seat") == "none"
+    page.click("#create-button")
+    page.wait_for_url("**/watch/**")
+    page.goto(server_site.url + "/")
+    page.wait_for_selector("#create[data-game='tauceti']")
+    assert page.evaluate(FORM)["seats"] == [["bot", "", "random"], ["bot", "", "random"]]
+    rows.nth(0).locator("select.kind").select_option("person")
+    assert page.input_value("#my-seat") == "0"
     assert_clean(w)

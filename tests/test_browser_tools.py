@@ -49,6 +49,9 @@ def test_hot_seat_passes_the_device_and_never_shows_a_seat_the_others_table(serv
     page.click("#pass-ready")
     page.wait_for_selector("#decision-panel button.action", state="attached")
     assert f"you are {first} · hot-seat" in page.locator("#status").inner_text()
+    # The first player opens "Why not?": a fold of theirs, which the next player's panel does not inherit.
+    page.click("#decision-panel details[data-fold='refused'] > summary")
+    assert page.locator("#decision-panel details[data-fold='refused']").get_attribute("open") is not None
     rng = random.Random(31)
     for _ in range(60):  # Player 1 plays until the decision is Player 2's
         if page.locator("#pass-screen:not([hidden])").count():
@@ -68,6 +71,9 @@ def test_hot_seat_passes_the_device_and_never_shows_a_seat_the_others_table(serv
     assert f"you are {second}" in page.locator("#status").inner_text()
     view = view_of(w)
     assert view["seat"] == 1 and view["current_seat"] == 1
+    why_not = page.locator("#decision-panel details[data-fold='refused']")
+    why_not.wait_for(state="attached")
+    assert why_not.get_attribute("open") is None
     assert_clean(w)
 
 

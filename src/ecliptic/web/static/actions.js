@@ -134,14 +134,17 @@ function inOrder(gv, groups) {
   return [...groups].sort(([a], [b]) => rank(a) - rank(b));
 }
 
-// The folds (<details data-fold>) a player opened or closed, by key: the panel is drawn anew on
-// every view, and a list the player opened should not close under them.
+// The folds (<details data-fold>) a player opened or closed, by seat and key: the panel is drawn
+// anew on every view, and a list the player opened should not close under them; on a hot-seat
+// device each player's folds are their own.
 const folds = new Map();
+let foldSeat = "";   // the seat whose panel is being drawn (renderDecision)
 
 function fold(key, openByDefault, summary, ...body) {
-  const open = folds.has(key) ? folds.get(key) : openByDefault;
+  const mine = `${foldSeat}:${key}`;
+  const open = folds.has(mine) ? folds.get(mine) : openByDefault;
   const details = el("details", { dataset: { fold: key }, open }, ...body);
-  const head = el("summary", { onclick: () => { folds.set(key, !details.open); } }, summary);
+  const head = el("summary", { onclick: () => { folds.set(mine, !details.open); } }, summary);
   details.prepend(head);
   return details;
 }
@@ -184,6 +187,7 @@ function refusedGroups(gv, refused) {
 // Draw the panel into `root`. `ui` = {selected: Set, focus: key|null}; `on` = {act(action), toggle(key),
 // clearFocus(), notation(text)}.
 export function renderDecision(root, gv, ui, on) {
+  foldSeat = String(gv.seat ?? "spectator");
   const legal = gv.legal_actions || [];
   const refused = gv.refused || [];
   const parts = [];

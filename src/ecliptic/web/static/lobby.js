@@ -226,7 +226,7 @@ async function create() {
   try {
     const created = await api("/api/games", { method: "POST", body });
     saveLast({ game: options.game, players: seatCount(), seats: [...document.querySelectorAll("#seats .seat")].map(readSeat),
-      mySeat: $("my-seat").value, config: formValues(), clock: $("clock").value, suggestions: $("suggestions").checked });
+      mySeat: pickedSeat, config: formValues(), clock: $("clock").value, suggestions: $("suggestions").checked });
     const entry = { id: created.id, game: options.game, created: Date.now(), admin: created.admin_token,
       suggestions, seats: {}, links: {} };
     const persons = created.seats.filter((s) => s.join_link);
