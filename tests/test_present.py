@@ -7,6 +7,7 @@ so the tests compare them with what ``apply`` really does to the true state.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import random
@@ -395,6 +396,22 @@ def test_prices_are_the_engines_at_the_seats_planet() -> None:
     for c in state.content.commodities:
         assert prices[c.name]["buy"] == price(state, c.name, demand(state, planet, c.name), 1)
     assert block(TC, state, None, TC.observe(state, None))["prices"] is None
+
+
+def test_every_commodity_the_price_table_lists_is_named_when_nothing_else_mentions_it() -> None:
+    """Late in a game a commodity can be in no Supply pile, hand or planet's demand; the price
+    table still lists it, and reads its name ("nano processors"), not its id."""
+    state = new_game()
+    of = state.content.commodity_token
+    demanded = {of(t).commodity for t in state.planet_commodity.values()}
+    gone = next(c.name for c in state.content.commodities if c.name not in demanded)
+    state = dataclasses.replace(state, supply=tuple(t for t in state.supply if of(t).commodity != gone))
+    obs = TC.observe(state, XUNON)
+    assert gone not in json.dumps(obs)
+    shown = block(TC, state, XUNON, obs)
+    assert gone in shown["prices"]
+    assert set(shown["prices"]) <= set(shown["names"])
+    assert shown["names"][gone]["name"] != gone
 
 
 def test_ceres_shows_the_reconstruction_banner_and_launch_costs() -> None:

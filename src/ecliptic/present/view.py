@@ -96,11 +96,14 @@ def block(game: Any, state: Any, seat: int | None, obs: dict[str, Any],
         # (an Exploration point off the map, which only a refused candidate names, is not named:
         # the names are the same whether the refusals are sent or not)
         said.update(a for a in Action.parse(row["notation"]).args if a in seen or not POINT_ID.match(a))
+    price_list = prices(name, state, seat)
+    # (the price table names every commodity, also one no longer in the Supply pile or any hand)
+    said.update(price_list or ())
     return {
         "names": names(name, said),
         "groups": list(order(name)),
         "score": running_score(name, state, obs, seat),
-        "prices": prices(name, state, seat),
+        "prices": price_list,
         "decision": decision_text(name, obs, seat, verbs, why),
         "banner": ceres_components.BANNER if name == "ceres" else None,
     }
