@@ -241,6 +241,10 @@ def test_an_exploded_comet_and_the_ceres_phases_are_said_as_the_rulebook_says(pa
     assert cards.count() == 1
     assert f"Comet {exploded.id}" in text(page, ".comet-card.removed header")
     assert "exploded: its Comet token is removed from the Asteroid Belt" in text(page, ".comet-card.removed header")
+    # No Mining Probe lands on it any more: its empty slots are not said to be free.
+    stayed = any(seat is not None for seat in exploded.slots)
+    assert text(page, ".comet-card.removed .slots-free") == (
+        "its Mining Probes gain nothing more" if stayed else "no Mining Probe was on it")
     assert text(page, ".belt-facts .stat:first-child") == f"Round {state.round} · Activation phase"
     assert page.page.locator(".ceres-players .badge.first").count() == 1
     assert page.page.locator(f".ceres-players .iface.o-{state.first_player} .badge.first").count() == 1

@@ -149,6 +149,9 @@ def test_a_comet_outside_the_belt_is_drawn_next_to_its_zone_and_an_exploded_one_
     assert "(outside)" in text
     assert "outside the Asteroid Belt, next to Zone 3" in text
     assert "exploded: its token was removed from the Asteroid Belt" in text
+    # Its empty Surface card slots take no Mining Probe any more: not "free" as the other Comet's.
+    c1, c2 = text.split("Surface card slots: ")[1:3]
+    assert "1 free" in c1.splitlines()[0] and "free" not in c2.splitlines()[0]
     belt_text = text.split("╭─ Comets")[0]
     assert f"☄ {obs['comets'][1]['id']}" not in belt_text
 

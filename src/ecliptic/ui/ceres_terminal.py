@@ -165,7 +165,8 @@ def _slots_text(c: Obs) -> Text:
             out.append(" · ")
         out.append(f"{i + 1} ")
         if seat is None:
-            out.append("free", style="dim")
+            # (an exploded Comet takes no more Mining Probes: its empty slots are not free)
+            out.append("–" if c.get("removed") else "free", style="dim")
         else:
             out.append_text(seat_text(seat, f"◆P{seat + 1}"))
     return out

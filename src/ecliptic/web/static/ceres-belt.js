@@ -304,6 +304,8 @@ function drawComets(ctx) {
           title: said, role: "img", "aria-label": said }, held(seat) ? String(seat + 1) : "");
       }),
       h("span", { class: "slots-free" }, !(c.slots || []).length ? "no slots"
+        // (an exploded Comet takes no more Mining Probes: its free slots are not "free")
+        : c.removed ? (free === c.slots.length ? "no Mining Probe was on it" : "its Mining Probes gain nothing more")
         : free === c.slots.length ? `no Mining Probe yet (${free} ${free === 1 ? "slot" : "slots"} free)`
         : free ? `${free} ${free === 1 ? "slot" : "slots"} free` : "no slot free"));
     // A Tail target key (tail:1..3) names a tail of the Comet of the decision (view.decision's
