@@ -6,10 +6,13 @@ phone, the zoom kept per game."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import time
 from typing import Any
+
+import pytest
 
 from browser_support import (
     PHONE,
@@ -236,4 +239,50 @@ def test_the_zoom_is_kept_per_game_and_another_game_opens_fitted(server_site: Si
     opened(f"/watch/{b}", zoomed=False)
     opened(f"/play/{a}", zoomed=True)
     opened(f"/watch/{a}", zoomed=True)
+    assert_clean(w)
+
+
+OUTLINE = """() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+  .filter((h) => !h.closest('[hidden]'))
+  .map((h) => [Number(h.tagName[1]), h.textContent.trim()])"""
+
+
+@pytest.mark.parametrize("game", ["tauceti", "ceres"])
+def test_the_headings_are_the_pages_outline_and_a_log_heading_is_named_by_what_it_shows(
+        server_site: Site, chromium: Any, game: str) -> None:
+    """A screen reader's list of headings reads the page in order: an h2 per part, the table's
+    included ("The table", not drawn), under it an h3 per board part (the TCX before the
+    Interfaces, each Interface and each Ceres player by name, each Comet's card), and no level
+    skipped, so a heading is never under the wrong one."""
+    with server_site.api() as api:
+        config = {"expansions": ["comets"]} if game == "ceres" else {"game": "short", "layout": "preset"}
+        gid = api.post("/api/games", json={"game": game, "seed": 5, "config": config, "seats": [
+            {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]}).json()["id"]
+    w = new_page(chromium)
+    w.page.goto(f"{server_site.url}/watch/{gid}")
+    wait_loaded(w)
+    w.page.wait_for_selector("#table .iface")
+    outline: list[list[Any]] = w.page.evaluate(OUTLINE)
+    levels = [level for level, _ in outline]
+    assert levels[0] == 1 and all(b <= a + 1 for a, b in itertools.pairwise(levels)), outline
+    texts = [text for _, text in outline]
+    table = texts.index("The table")
+    assert outline[table][0] == 2
+    box = w.page.locator("#table-title").bounding_box()   # read, not drawn: a clipped pixel
+    assert box is not None and box["width"] <= 1 and box["height"] <= 1, box
+    after = next(i for i in range(table + 1, len(outline)) if outline[i][0] <= 2)
+    boards = [text for level, text in outline[table + 1:after] if level == 3]
+    players = view_of(w)["view"]["players"]
+    if game == "tauceti":
+        assert boards[0].startswith("TCX")
+        assert [b.split()[0] for b in boards[1:]] == [p["faction"] for p in players]
+    else:
+        comets = len(view_of(w)["view"]["comets"])   # the Comets' cards, then the players' boards
+        assert comets and all(b.startswith("Comet ") for b in boards[:comets])
+        assert [b.split(" · ")[0] for b in boards[comets:]] == [p["name"] for p in players]
+    assert "Log" in texts[after:] and "Chat" in texts[after:]
+    # A log heading's button is named by what it shows, then what it does (voice control says "#3 …").
+    picks = w.page.locator("#log .log-pick").evaluate_all(
+        "(bs) => bs.map((b) => [b.textContent.trim(), b.getAttribute('aria-label')])")
+    assert picks and all(label.startswith(shown + ":") for shown, label in picks), picks[:3]
     assert_clean(w)

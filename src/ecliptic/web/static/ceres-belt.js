@@ -288,9 +288,9 @@ function drawComets(ctx) {
       : c.in_belt ? `${c.ring} ring, Zone ${c.zone}` : "not yet in the belt";
     const nucleus = ctx.names[c.nucleus];
     const tables = factsOf(ctx.names, c.nucleus).tables;
-    const head = h("header", null,
+    const head = h("header", null, h("h3", { class: "comet-name" },
       h("b", { ...ctx.t(`comet:${c.id}`, `Comet ${c.id}`, `comet ${cometClass(c)}`), title: textOf(ctx.names, c.id) }, `Comet ${c.id}`),
-      ` · ${c.kind || ""} · ${where}`);
+      ` · ${c.kind || ""} · ${where}`));
     // The Surface card's slots: a Mining Probe landing on the Comet takes the leftmost free one
     // (their number depends on the player count); a free slot is an empty ring, and the words
     // after them say how many are free (two bare dots said nothing).
@@ -324,7 +324,7 @@ function drawComets(ctx) {
       delete attrs.tabindex; delete attrs.role; delete attrs["aria-label"];
       return attrs;
     };
-    const rows = [h("tr", null, h("th", null, ""), (c.tails || []).map((_, i) =>
+    const rows = [h("tr", null, h("td", null, ""), (c.tails || []).map((_, i) =>
       h("th", { ...tailAttrs(i, "tail-head") }, `Tail ${i + 1}`)))];
     rows.push(h("tr", { class: "nucleus" }, h("th", { title: textOf(ctx.names, c.nucleus) }, `Nucleus ${c.nucleus}`),
       (c.tails || []).map((_, i) => h("td", { class: "table-cell", title: nucleus && nucleus.text ? nucleus.text : "" },

@@ -20,8 +20,8 @@ export function drawCeresPlayers(ctx) {
     const vp = p.vp || {};
     const sources = Object.keys(vp).filter((k) => k !== "total");
     return h("section", { ...ctx.t(`player:${p.seat}`, p.name || `Player ${p.seat + 1}`, `iface o-${p.seat}${mine ? " mine" : ""}${current ? " current" : ""}`) },
-      h("header", null, h("span", { class: "swatch" }), h("b", null, p.name || `Player ${p.seat + 1}`),
-        person ? h("span", { class: "person" }, ` · ${person}`) : null,
+      h("header", null, h("h3", { class: "iface-name" }, h("span", { class: "swatch" }), h("b", null, p.name || `Player ${p.seat + 1}`),
+        person ? h("span", { class: "person" }, ` · ${person}`) : null),
         mine ? h("span", { class: "badge" }, "you") : null,
         current ? h("span", { class: "badge turn" }, "to play") : null,
         v.first_player === p.seat ? h("span", { class: "badge first", title: "The first player this round" }, "first player") : null,

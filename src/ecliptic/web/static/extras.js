@@ -99,7 +99,7 @@ export async function renderWinChart(root, gameId, { onSelect = null, seatName =
   const names = data.seats.map((s) => (seatName && seatName(s.seat)) || s.name || `Seat ${s.seat + 1}`);
 
   const svg = el("svg", {
-    viewBox: `0 0 ${width} ${height}`, class: "win-chart", role: "img", style: "max-width: 100%; height: auto",
+    viewBox: `0 0 ${width} ${height}`, class: "win-chart", role: onSelect ? "group" : "img", style: "max-width: 100%; height: auto",
     "aria-label": `Chance of winning over the game, ${names.join(", ")}`,
   });
   svg.append(el("title", {}, "Chance of winning over the game (the bots' evaluator)"));

@@ -55,14 +55,14 @@ export class Log {
       const by = seat === null || seat === undefined ? "" : this.playedBy(seat, actor);
       const who = seat === null || seat === undefined ? "" : `${this.seatName(seat)}${by ? ` · ${by}` : ""}`;
       const pick = el("button", { type: "button", class: "log-pick link", dataset: { index: i },
-        "aria-label": `show the board after action ${i}`, onclick: () => this.onPick(i) }, `#${i} ${who}`);
+        "aria-label": `#${i} ${who}: show the board after this action`, onclick: () => this.onPick(i) }, `#${i} ${who}`);
       const data = seat === null || seat === undefined ? { index: i } : { index: i, seat };
       items.push(el("li", { class: "log-entry", dataset: data }, pick,
         el("ul", { class: "events" }, events.map(eventLine))));
     }
     if (this.setup.length) {
       const pick = el("button", { type: "button", class: "log-pick link", dataset: { index: 0 },
-        "aria-label": "show the board at the start", onclick: () => this.onPick(0) }, "Setup");
+        "aria-label": "Setup: show the board at the start", onclick: () => this.onPick(0) }, "Setup");
       items.push(el("li", { class: "log-entry", dataset: { index: 0 } }, pick,
         el("ul", { class: "events" }, this.setup.map(eventLine))));
     }

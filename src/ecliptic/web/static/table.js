@@ -40,7 +40,7 @@ export function renderTable(root, gameView, ui) {
   const parts = game === "ceres"
     ? [banner(ctx), drawBelt(ctx), drawCeresPlayers(ctx)]
     : [h("div", { class: "ecl-map-box ecl-zoom-box", "data-zoom-box": "map" }, drawTauCetiBoard(ctx)),
-      drawInterfaces(ctx), drawTcx(ctx)];
+      drawTcx(ctx), drawInterfaces(ctx)];
   const table = h("div", { class: `ecl-table ecl-${game === "ceres" ? "ceres" : "tauceti"}` }, parts);
   const doc = root.ownerDocument || document;
   ensureStyles(doc);

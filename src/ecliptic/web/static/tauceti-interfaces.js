@@ -44,11 +44,13 @@ function drawInterface(ctx, p) {
   const person = given && String(given).toLowerCase() !== String(p.faction).toLowerCase() ? given : null;
   const score = scoreOf(ctx, p.seat);
   const left = p.markers_left;   // the engine's count (the observation says it)
+  // (the faction's name is the Interface's heading, an h3 under the TCX's level: its h4s are under it)
   const head = h("header", null,
-    h("span", { class: "swatch" }),
-    h("b", { title: textOf(names, p.faction) }, p.faction),
-    " ", h("span", { class: "character", title: textOf(names, p.character) }, p.character),
-    person ? h("span", { class: "person" }, ` · ${person}`) : null,
+    h("h3", { class: "iface-name" },
+      h("span", { class: "swatch" }),
+      h("b", { title: textOf(names, p.faction) }, p.faction),
+      " ", h("span", { class: "character", title: textOf(names, p.character) }, p.character),
+      person ? h("span", { class: "person" }, ` · ${person}`) : null),
     mine ? h("span", { class: "badge" }, "you") : null,
     current ? h("span", { class: "badge turn" }, "to play") : null,
     v.first_player === p.seat ? h("span", { class: "badge first", title: "The first player this round: their Alien card stands in the card stand" }, "first player") : null,

@@ -65,7 +65,7 @@ function prices(ctx) {
     h("td", null, p[c].sell === null || p[c].sell === undefined ? "–" : `${p[c].sell}T`)));
   return h("table", { class: "prices" },
     h("caption", null, `Prices${me ? " at " + nameOf(ctx.names, me.position) : ""}`),
-    h("thead", null, h("tr", null, h("th", null, ""), h("th", null, "buy"), h("th", null, "sell"))),
+    h("thead", null, h("tr", null, h("td", null, ""), h("th", null, "buy"), h("th", null, "sell"))),
     h("tbody", null, rows));
 }
 
