@@ -442,7 +442,7 @@ function invitations(g, summary) {
   return el("ul", { class: "invitations" }, held.map(([seat, l]) => {
     const n = Number(seat);
     const renew = g.admin ? el("button", { type: "button", class: "link new-link", text: "new link",
-      "aria-label": `a new join link for seat ${n + 1}` }) : null;
+      "aria-label": `new link for seat ${n + 1} (gives the seat to someone else)` }) : null;
     if (renew) {
       renew.addEventListener("click", async () => {
         try {
