@@ -196,6 +196,20 @@ def test_the_commands_help_names_both_games_and_the_browser() -> None:
     assert "Tau Ceti: Planetary Crisis and Ceres" in said and "in the browser" in said and "(serve)" in said
 
 
+def test_the_commands_list_reflows_each_docstring_instead_of_keeping_its_line_breaks() -> None:
+    """The docstrings are wrapped at 100 columns; the list of commands used to keep those breaks
+    beside Rich's own ("… played in parts (several" and then "commands, machines" on the next
+    line), so a wide terminal showed ragged lines. On a terminal 250 columns wide a summary
+    breaks only where the terminal ends."""
+    result = RUNNER.invoke(app, ["--help"], env={"COLUMNS": "250"}, terminal_width=250)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    merge = next(line for line in lines if "tournament-merge" in line)
+    assert "played in parts (several commands, machines, seeds or --first-game ranges)" in merge
+    calibrate = next(line for line in lines if "│ calibrate" in line)
+    assert "to played games (of heuristic bots unless --bots names others)" in calibrate
+
+
 def test_play_shows_help_and_the_board() -> None:
     result = run("play", *PRESET, input="help\nboard\nquit\n")
     assert result.exit_code == 0

@@ -87,6 +87,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
+    # (the docstrings are wrapped at 100 columns: without markup, Typer joins their lines and
+    # Rich wraps them to the terminal, where "rich" mode kept each docstring line's break)
+    rich_markup_mode="markdown",
 )
 
 GameLength = Literal["short", "full"]
@@ -890,7 +893,7 @@ def calibrate(
 # -- scenario ------------------------------------------------------------------------
 
 scenario_app = typer.Typer(help="Scenario files: an exact situation and its expected outcome (docs/scenarios.md).",
-                           no_args_is_help=True)
+                           no_args_is_help=True, rich_markup_mode="markdown")
 app.add_typer(scenario_app, name="scenario")
 
 

@@ -24,6 +24,7 @@ content_app = typer.Typer(
     help="Content folders of printed values (docs/content-stand-ins.md): copy the packaged "
          "stand-in files to edit them, check a folder.",
     no_args_is_help=True,
+    rich_markup_mode="markdown",   # (as the main app: a docstring's line breaks are not kept)
 )
 
 GameOption = Annotated[str, typer.Option(help="The game whose content files: tauceti or ceres.")]

@@ -29,6 +29,7 @@ balance_app = typer.Typer(
     help="Balance studies: many bot games per variant, streamed to a file, and a report with figures.",
     invoke_without_command=True,
     no_args_is_help=False,
+    rich_markup_mode="markdown",   # (as the main app: a docstring's line breaks are not kept)
 )
 
 STUDY_FILE = "games.jsonl"
