@@ -87,8 +87,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
-    # (the docstrings are wrapped at 100 columns: without markup, Typer joins their lines and
-    # Rich wraps them to the terminal, where "rich" mode kept each docstring line's break)
+    # (the docstrings are wrapped at 100 columns: in Markdown mode a single line break is a
+    # space and Rich wraps the text to the terminal; "rich" mode kept each docstring line's break)
     rich_markup_mode="markdown",
 )
 
